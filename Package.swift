@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, arrows pointing down only:
+//   TiltboardCLI ─▶ Tiltboard ─▶ TiltboardLinux ─▶ CI2C, CGPIOD (Debian's libi2c, libgpiod)
+//                            ├─▶ TiltboardSimulator ─▶ TiltboardDrivers ─▶ TiltboardCore
+//                            └─▶ TiltboardDrivers, TiltboardCore
+// TiltboardCore is pure signal processing; TiltboardDrivers knows bus protocols, not Linux;
+// TiltboardLinux is the only target that issues syscalls or includes C headers.
+let package = Package(
+    name: "Tiltboard",
+    products: [
+        .executable(name: "tiltboard", targets: ["TiltboardCLI"]),
+        .library(name: "Tiltboard", targets: ["Tiltboard"]),
+        .library(name: "TiltboardCore", targets: ["TiltboardCore"]),
+        .library(name: "TiltboardDrivers", targets: ["TiltboardDrivers"]),
+        .library(name: "TiltboardSimulator", targets: ["TiltboardSimulator"]),
+        .library(name: "TiltboardLinux", targets: ["TiltboardLinux"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CI2C",
+            providers: [.apt(["libi2c-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGPIOD",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+        .target(name: "TiltboardCore"),
+        .target(name: "TiltboardDrivers", dependencies: ["TiltboardCore"]),
+        .target(name: "TiltboardSimulator", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
+        .target(name: "TiltboardLinux", dependencies: ["TiltboardDrivers", "TiltboardCore", "CI2C", "CGPIOD"]),
+        .target(
+            name: "Tiltboard",
+            dependencies: ["TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux"]
+        ),
+        .executableTarget(
+            name: "TiltboardCLI",
+            dependencies: ["Tiltboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore"]),
+        .testTarget(name: "TiltboardDriversTests", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
+        .testTarget(name: "TiltboardSimulatorTests", dependencies: ["TiltboardSimulator", "TiltboardDrivers", "TiltboardCore"]),
+        .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers"]),
+        .testTarget(name: "TiltboardTests", dependencies: ["Tiltboard", "TiltboardSimulator"]),
+        .testTarget(name: "TiltboardCLITests", dependencies: ["TiltboardCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

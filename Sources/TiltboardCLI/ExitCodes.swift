@@ -1,0 +1,91 @@
+import ArgumentParser
+import Tiltboard
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// sysexits(3) codes the CLI promises.
+enum SysExit {
+    static let ok: Int32 = 0
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let unavailable: Int32 = 69
+    static let software: Int32 = 70
+    static let ioError: Int32 = 74
+    static let noPermission: Int32 = 77
+}
+
+/// An error the CLI reports as one line with a chosen exit code.
+struct CLIError: Error, CustomStringConvertible {
+    var message: String
+    var code: Int32
+    var description: String { message }
+}
+
+/// The exit code and one-line message for any error a command throws.
+func exitStatus(for error: Error) -> (code: Int32, message: String) {
+    switch error {
+    case let e as CLIError:
+        return (e.code, e.message)
+    case let e as I2CError:
+        switch e.kind {
+        case .noSuchBus, .noAcknowledgeAddress: return (SysExit.unavailable, e.description)
+        case .permissionDenied: return (SysExit.noPermission, e.description)
+        default: return (SysExit.ioError, e.description)
+        }
+    case let e as GPIOError:
+        switch e.kind {
+        case .chipNotFound, .lineNotFound, .lineBusy: return (SysExit.unavailable, e.description)
+        case .permissionDenied: return (SysExit.noPermission, e.description)
+        case .io: return (SysExit.ioError, e.description)
+        }
+    case let e as SensorError:
+        switch e {
+        case .wrongChip: return (SysExit.unavailable, e.description)
+        case .verifyFailed: return (SysExit.ioError, e.description)
+        case .unsupportedSetting: return (SysExit.usage, e.description)
+        }
+    default:
+        return (SysExit.software, String(describing: error))
+    }
+}
+
+/// Parses and runs `Root`, printing every failure as `tiltboard: error: …` with a sysexits code.
+func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
+    let command: ParsableCommand
+    do {
+        command = try Root.parseAsRoot()
+    } catch {
+        // Help, version and usage errors: ArgumentParser's own text and codes (usage → 64).
+        Root.exit(withError: error)
+    }
+    do {
+        var mutable = command
+        try mutable.run()
+    } catch let error as ExitCode {
+        exit(error.rawValue)
+    } catch let error as CleanExit {
+        Root.exit(withError: error)
+    } catch let error as ValidationError {
+        Root.exit(withError: error)
+    } catch {
+        let (code, message) = exitStatus(for: error)
+        FileHandleStderr.write("tiltboard: error: \(message)\n")
+        exit(code)
+    }
+}
+
+/// Unbuffered writes to standard error.
+enum FileHandleStderr {
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = Glibc.write(2, buf.baseAddress! + offset, buf.count - offset)
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+    }
+}

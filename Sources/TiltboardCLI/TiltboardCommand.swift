@@ -1,0 +1,25 @@
+import ArgumentParser
+import Tiltboard
+
+@main
+struct TiltboardCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tiltboard",
+        abstract: "Turn a Raspberry Pi with an MPU-6050 or ADXL345 and a vibration motor into a calibrated tilt controller with haptic feedback.",
+        discussion: """
+        Without --board, commands use the built-in simulated MPU-6050 board, so everything can be tried without hardware.
+
+        Exit codes: 0 ok, 64 usage, 65 invalid board or profile file, 69 device unavailable, 74 I/O error, 77 permission denied.
+        """,
+        version: TiltboardVersion.string,
+        subcommands: []
+    )
+
+    static func main() {
+        runMapped(self)
+    }
+}
+
+enum TiltboardVersion {
+    static let string = "0.1.0"
+}

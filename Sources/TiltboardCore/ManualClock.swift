@@ -1,0 +1,38 @@
+import Synchronization
+
+/// A clock that moves only when told to: `sleep(until:)` jumps straight to the deadline.
+///
+/// Makes every time-driven component (scheduler, simulator, haptics) deterministic in tests.
+public final class ManualClock: MonotonicClock {
+    private let now: Atomic<UInt64>
+
+    public init(startNanoseconds: UInt64 = 0) {
+        now = Atomic(startNanoseconds)
+    }
+
+    public func nowNanoseconds() -> UInt64 { now.load(ordering: .acquiring) }
+
+    public func sleep(untilNanoseconds deadline: UInt64) {
+        // Never moves backwards.
+        var current = now.load(ordering: .acquiring)
+        while current < deadline {
+            let (exchanged, original) = now.compareExchange(expected: current, desired: deadline,
+                                                            ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
+    }
+
+    /// Moves time forward by `nanoseconds`.
+    public func advance(byNanoseconds nanoseconds: UInt64) {
+        now.add(nanoseconds, ordering: .acquiringAndReleasing)
+    }
+
+    /// Moves time forward by `seconds`.
+    public func advance(bySeconds seconds: Double) {
+        advance(byNanoseconds: UInt64((seconds * 1e9).rounded()))
+    }
+
+    /// Sets the time (only forward).
+    public func set(nanoseconds: UInt64) { sleep(untilNanoseconds: nanoseconds) }
+}

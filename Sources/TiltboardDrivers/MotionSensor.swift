@@ -1,0 +1,101 @@
+import TiltboardCore
+
+/// Which chip family a driver speaks to.
+public enum ChipKind: String, Sendable, Codable, CaseIterable {
+    case mpu6050
+    case adxl345
+
+    /// The chip's data sheet name.
+    public var partName: String {
+        switch self {
+        case .mpu6050: return "MPU-6050"
+        case .adxl345: return "ADXL345"
+        }
+    }
+    public var hasGyro: Bool { self == .mpu6050 }
+    /// Addresses the chip can answer at, by its address pin.
+    public var addresses: [UInt8] {
+        switch self {
+        case .mpu6050: return [0x68, 0x69]
+        case .adxl345: return [0x53, 0x1D]
+        }
+    }
+}
+
+/// What a driver found when it identified the chip.
+public struct SensorIdentity: Sendable, Equatable, Codable {
+    public var chip: ChipKind
+    /// The part actually found, e.g. "MPU-6050" or "MPU-6500 (clone ID 0x70)".
+    public var part: String
+    /// WHO_AM_I / DEVID value read.
+    public var chipID: UInt8
+    public var bus: String
+    public var address: UInt8
+    /// Set when the ID is a known clone accepted with a warning.
+    public var warning: String?
+
+    public init(chip: ChipKind, part: String, chipID: UInt8, bus: String, address: UInt8, warning: String? = nil) {
+        self.chip = chip; self.part = part; self.chipID = chipID; self.bus = bus; self.address = address; self.warning = warning
+    }
+}
+
+/// Settings a driver programs into the chip.
+public struct SensorConfiguration: Sendable, Equatable, Codable {
+    /// Full-scale accelerometer range in g: 2, 4, 8 or 16.
+    public var accelRangeG: Int
+    /// Full-scale gyro range in °/s (MPU-6050): 250, 500, 1000 or 2000.
+    public var gyroRangeDps: Int
+    /// Output data rate in Hz; the driver picks the nearest rate the chip supports.
+    public var rateHz: Double
+    /// Collect samples in the chip's FIFO (read them with `drainFIFO`).
+    public var useFIFO: Bool
+
+    public init(accelRangeG: Int = 2, gyroRangeDps: Int = 500, rateHz: Double = 100, useFIFO: Bool = false) {
+        self.accelRangeG = accelRangeG; self.gyroRangeDps = gyroRangeDps; self.rateHz = rateHz; self.useFIFO = useFIFO
+    }
+}
+
+/// A driver failure above the bus level.
+public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The chip ID is not one the driver accepts.
+    case wrongChip(found: UInt8, address: UInt8, bus: String, expected: String)
+    /// A register read back differently from what was written.
+    case verifyFailed(register: UInt8, wrote: UInt8, read: UInt8, bus: String, address: UInt8)
+    /// A setting the chip cannot take.
+    case unsupportedSetting(String)
+
+    public var description: String {
+        switch self {
+        case let .wrongChip(found, address, bus, expected):
+            return "found \(hex(found)) at \(hex(address)) on \(bus), expected \(expected): check the board file's chip and address, or run `tiltboard probe`"
+        case let .verifyFailed(register, wrote, read, bus, address):
+            return "register \(hex(register)) of the chip at \(hex(address)) on \(bus) reads back \(hex(read)) after writing \(hex(wrote)): the chip is not keeping its configuration (power, wiring or a clone part)"
+        case let .unsupportedSetting(text):
+            return text
+        }
+    }
+}
+
+/// A motion sensor driver: identify, configure, read samples in physical units.
+///
+/// `read` and `drainFIFO` do one bus transaction per sample or per FIFO batch and allocate nothing.
+public protocol MotionSensor: AnyObject {
+    var identity: SensorIdentity { get }
+    var configuration: SensorConfiguration { get }
+    /// The output data rate actually programmed, in Hz.
+    var actualRateHz: Double { get }
+
+    /// Programs range, rate and filter, reads every written register back, and starts measuring.
+    func configure(_ configuration: SensorConfiguration) throws
+    /// Reads one coherent sample (one burst). `t` is stamped by the caller's clock.
+    func read(at t: Double) throws -> Sample
+    /// Reads every sample waiting in the FIFO, oldest first, calling `body` for each.
+    /// Sample times are spaced by the output period, ending at `t`. Returns how many were read.
+    @discardableResult
+    func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int
+    /// Puts the chip into sleep / standby.
+    func sleep() throws
+    /// Programs the chip's own offset registers so its output is corrected by `accelOffsetG`
+    /// (subtracted) and, where present, `gyroBiasDps`.
+    func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws
+}
