@@ -22,8 +22,8 @@ struct CLIError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// The exit code and one-line message for any error a command throws.
-func exitStatus(for error: Error) -> (code: Int32, message: String) {
+/// The exit code and one-line message for an error of this package; nil for any other error.
+func exitStatus(for error: Error) -> (code: Int32, message: String)? {
     switch error {
     case let e as CLIError:
         return (e.code, e.message)
@@ -46,7 +46,7 @@ func exitStatus(for error: Error) -> (code: Int32, message: String) {
         case .unsupportedSetting: return (SysExit.usage, e.description)
         }
     default:
-        return (SysExit.software, String(describing: error))
+        return nil
     }
 }
 
@@ -62,14 +62,11 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
     do {
         var mutable = command
         try mutable.run()
-    } catch let error as ExitCode {
-        exit(error.rawValue)
-    } catch let error as CleanExit {
-        Root.exit(withError: error)
-    } catch let error as ValidationError {
-        Root.exit(withError: error)
     } catch {
-        let (code, message) = exitStatus(for: error)
+        guard let (code, message) = exitStatus(for: error) else {
+            // ArgumentParser's own errors (help, validation, ExitCode) keep their handling.
+            Root.exit(withError: error)
+        }
         FileHandleStderr.write("tiltboard: error: \(message)\n")
         exit(code)
     }
