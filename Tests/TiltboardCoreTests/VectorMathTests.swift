@@ -45,3 +45,23 @@ final class VectorMathTests: XCTestCase {
         XCTAssertEqual(clock.nowNanoseconds(), 500_001_000)
     }
 }
+
+final class TiltAnglesTests: XCTestCase {
+    func testConventionSigns() {
+        // Front edge down: gravity reaction leans to −y.
+        XCTAssertLessThan(TiltAngles(pitchDeg: 20, rollDeg: 0).gravity.y, 0)
+        // Right edge down: gravity reaction leans to −x.
+        XCTAssertLessThan(TiltAngles(pitchDeg: 0, rollDeg: 20).gravity.x, 0)
+        XCTAssertEqual(TiltAngles(pitchDeg: 180, rollDeg: 0).gravity.z, -1, accuracy: 1e-12)
+    }
+
+    func testRoundTripOverTheSphere() {
+        for p in stride(from: -170.0, through: 170, by: 17) {
+            for r in stride(from: -85.0, through: 85, by: 17) {
+                let back = TiltAngles(gravity: TiltAngles(pitchDeg: p, rollDeg: r).gravity * 0.98)
+                XCTAssertEqual(back.pitchDeg, p, accuracy: 1e-9)
+                XCTAssertEqual(back.rollDeg, r, accuracy: 1e-9)
+            }
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import TiltboardCore
+import TiltboardDrivers
+
+/// A board file (`Boards/*.json`): which sensor, where, which motor line, how it is mounted.
+///
+/// Parsed and validated by `BoardDescription.load(path:)` / `parse(json:source:)`; every
+/// problem is reported as a `BoardFileError` naming the file, the key, the value and what is allowed.
+public struct BoardDescription: Sendable, Equatable {
+    public var name: String
+    /// Where the description came from (a path, or `built-in`), for messages.
+    public var source: String
+    public var sensor: SensorSection
+    public var motor: MotorSection?
+    /// Maps sensor axes onto board axes (x right, y forward, z up): board = mount × sensor.
+    public var mount: Matrix3
+    /// Present when `sensor.bus` is `"simulated"`.
+    public var simulation: SimulationSection?
+    public var shake: ShakeSection
+    public var interrupt: InterruptSection?
+
+    public init(name: String, source: String, sensor: SensorSection, motor: MotorSection? = nil,
+                mount: Matrix3 = .identity, simulation: SimulationSection? = nil,
+                shake: ShakeSection = ShakeSection(), interrupt: InterruptSection? = nil) {
+        self.name = name; self.source = source; self.sensor = sensor; self.motor = motor
+        self.mount = mount; self.simulation = simulation; self.shake = shake; self.interrupt = interrupt
+    }
+
+    public var isSimulated: Bool { sensor.bus == BoardDescription.simulatedBus }
+    public static let simulatedBus = "simulated"
+
+    public struct SensorSection: Sendable, Equatable {
+        public var chip: ChipKind
+        /// `/dev/i2c-N` or `simulated`.
+        public var bus: String
+        public var address: UInt8
+        public var accelRangeG: Int
+        public var gyroRangeDps: Int
+        public var rateHz: Double
+        public var fifo: Bool
+
+        public init(chip: ChipKind, bus: String, address: UInt8, accelRangeG: Int = 2,
+                    gyroRangeDps: Int = 500, rateHz: Double = 100, fifo: Bool = false) {
+            self.chip = chip; self.bus = bus; self.address = address; self.accelRangeG = accelRangeG
+            self.gyroRangeDps = gyroRangeDps; self.rateHz = rateHz; self.fifo = fifo
+        }
+
+        public var configuration: SensorConfiguration {
+            SensorConfiguration(accelRangeG: accelRangeG, gyroRangeDps: gyroRangeDps, rateHz: rateHz, useFIFO: fifo)
+        }
+    }
+
+    /// A GPIO line: chip by label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; line by
+    /// offset or name (`GPIO17`).
+    public struct LineSelector: Sendable, Equatable {
+        public var chip: String
+        public var line: Line
+        public enum Line: Sendable, Equatable, CustomStringConvertible {
+            case offset(Int)
+            case name(String)
+            public var description: String {
+                switch self {
+                case let .offset(n): return "line \(n)"
+                case let .name(s): return "line \(s)"
+                }
+            }
+        }
+        public init(chip: String, line: Line) { self.chip = chip; self.line = line }
+    }
+
+    public struct MotorSection: Sendable, Equatable {
+        public var line: LineSelector
+        public var activeLow: Bool
+        /// Effect played on a shake: a preset name (`click`, `buzz`, …) or `pulse:150`.
+        public var shakeEffect: String
+        /// Longest the motor may stay on without a break, in seconds.
+        public var maxOnSeconds: Double
+
+        public init(line: LineSelector, activeLow: Bool = false, shakeEffect: String = "pulse:150",
+                    maxOnSeconds: Double = 2) {
+            self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect; self.maxOnSeconds = maxOnSeconds
+        }
+    }
+
+    public struct SimulationSection: Sendable, Equatable {
+        /// A built-in motion script name (`flat`, `demo`, `six-faces`, …) or a path to a script JSON file.
+        public var script: String?
+        /// A recorded CSV trace (`t,ax,ay,az[,gx,gy,gz]`) to replay instead of a script.
+        public var trace: String?
+        /// Noise, zero-g offset and scale error at data-sheet magnitudes (false: an ideal chip).
+        public var noise: Bool
+        public var seed: UInt64
+        /// WHO_AM_I the simulated MPU-6050 answers with (clones: 0x70, 0x72, 0x98).
+        public var whoAmI: UInt8?
+        /// Injected zero-g offset in mg, overriding the seeded one.
+        public var zeroGOffsetMg: Vector3?
+        /// Injected scale error as fractions (0.02 = +2 %), overriding the seeded one.
+        public var scaleError: Vector3?
+        /// Appends every motor line change (`<seconds> <0|1>`) to this file.
+        public var motorLog: String?
+
+        public init(script: String? = nil, trace: String? = nil, noise: Bool = true, seed: UInt64 = 1,
+                    whoAmI: UInt8? = nil, zeroGOffsetMg: Vector3? = nil, scaleError: Vector3? = nil,
+                    motorLog: String? = nil) {
+            self.script = script; self.trace = trace; self.noise = noise; self.seed = seed; self.whoAmI = whoAmI
+            self.zeroGOffsetMg = zeroGOffsetMg; self.scaleError = scaleError; self.motorLog = motorLog
+        }
+    }
+
+    /// Shake detector settings; nil fields take the detector's defaults.
+    public struct ShakeSection: Sendable, Equatable {
+        public var thresholdG: Double?
+        public var minDurationMs: Double?
+        public var minFraction: Double?
+        public var minReversals: Int?
+        public var cooldownMs: Double?
+        public init(thresholdG: Double? = nil, minDurationMs: Double? = nil, minFraction: Double? = nil,
+                    minReversals: Int? = nil, cooldownMs: Double? = nil) {
+            self.thresholdG = thresholdG; self.minDurationMs = minDurationMs; self.minFraction = minFraction
+            self.minReversals = minReversals; self.cooldownMs = cooldownMs
+        }
+    }
+
+    /// The sensor's interrupt pin wired to a GPIO input.
+    public struct InterruptSection: Sendable, Equatable {
+        public var line: LineSelector
+        public init(line: LineSelector) { self.line = line }
+    }
+}
+
+/// A board file that cannot be used; the CLI exits 65.
+public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    /// Dotted key path, e.g. `sensor.address`; empty for whole-file problems.
+    public var key: String
+    public var message: String
+
+    public init(file: String, key: String, message: String) {
+        self.file = file; self.key = key; self.message = message
+    }
+
+    public var description: String {
+        key.isEmpty ? "board file \(file): \(message)" : "board file \(file): \(key): \(message)"
+    }
+}
