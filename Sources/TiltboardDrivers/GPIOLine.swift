@@ -24,3 +24,16 @@ public struct GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+/// Names a GPIO line on its chip: by offset (`17`) or by line name (`"GPIO17"`).
+public enum GPIOLineID: Sendable, Equatable, CustomStringConvertible {
+    case offset(Int)
+    case name(String)
+
+    public var description: String {
+        switch self {
+        case let .offset(n): return "line \(n)"
+        case let .name(s): return "line \(s)"
+        }
+    }
+}

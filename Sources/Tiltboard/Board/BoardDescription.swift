@@ -53,18 +53,8 @@ public struct BoardDescription: Sendable, Equatable {
     /// offset or name (`GPIO17`).
     public struct LineSelector: Sendable, Equatable {
         public var chip: String
-        public var line: Line
-        public enum Line: Sendable, Equatable, CustomStringConvertible {
-            case offset(Int)
-            case name(String)
-            public var description: String {
-                switch self {
-                case let .offset(n): return "line \(n)"
-                case let .name(s): return "line \(s)"
-                }
-            }
-        }
-        public init(chip: String, line: Line) { self.chip = chip; self.line = line }
+        public var line: GPIOLineID
+        public init(chip: String, line: GPIOLineID) { self.chip = chip; self.line = line }
     }
 
     public struct MotorSection: Sendable, Equatable {
