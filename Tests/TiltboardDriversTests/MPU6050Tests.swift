@@ -122,7 +122,7 @@ final class MPU6050Tests: XCTestCase {
     func testRateAndFilterSelection() throws {
         // (asked Hz, SMPLRT_DIV, DLPF_CFG, actual Hz): 1 kHz base; bandwidth ≤ rate / 2 like Linux.
         let table: [(Double, UInt8, UInt8, Double)] = [
-            (1, 249, 6, 4), (4, 249, 6, 4), (25, 39, 5, 25), (50, 19, 4, 50), (100, 9, 3, 100),
+            (1, 249, 6, 4), (4, 249, 6, 4), (25, 39, 5, 25), (50, 19, 4, 50), (83, 11, 4, 1000.0 / 12), (91, 10, 3, 1000.0 / 11), (100, 9, 3, 100),
             (200, 4, 2, 200), (333, 2, 2, 1000.0 / 3), (500, 1, 1, 500), (1000, 0, 1, 1000), (8000, 0, 1, 1000),
         ]
         for (asked, divider, dlpf, actual) in table {
