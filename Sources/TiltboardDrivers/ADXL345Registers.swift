@@ -33,9 +33,13 @@ public enum ADXL345Register {
 public struct ADXL345PowerControl: OptionSet, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Serial activity/inactivity detection.
     public static let link = Self(rawValue: 0x20)
+    /// Sleep automatically on inactivity (needs `link`).
     public static let autoSleep = Self(rawValue: 0x10)
+    /// Measure mode; clear is standby, the power-on state.
     public static let measure = Self(rawValue: 0x08)
+    /// Sleep: samples only at the Wakeup rate, no FIFO or DATA_READY.
     public static let sleep = Self(rawValue: 0x04)
     /// Bits that exist (7:6 read 0).
     public static let verifyMask: UInt8 = 0x3F
@@ -45,7 +49,9 @@ public struct ADXL345PowerControl: OptionSet, Sendable {
 public struct ADXL345DataFormat: OptionSet, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Applies the self-test force to the sensor.
     public static let selfTest = Self(rawValue: 0x80)
+    /// Interrupt pins active low.
     public static let intInvert = Self(rawValue: 0x20)
     /// 3.9 mg/LSB in every range instead of 10 bits spread over the range.
     public static let fullResolution = Self(rawValue: 0x08)
@@ -90,6 +96,6 @@ public enum ADXL345Scale {
         }
         return best
     }
-    /// DS p.4 turn-on time: 1.1 ms plus one output period before the first valid sample.
+    /// Turn-on time 1.1 ms + 1/ODR before the first valid sample (ADI's figure, as for the ADXL312).
     public static let turnOnNanoseconds: UInt64 = 1_100_000
 }

@@ -3,7 +3,7 @@ import TiltboardCore
 /// Driver for the InvenSense MPU-6050 (and accepted compatibles) over any `I2CBus`.
 ///
 /// Every sample is one 14-byte burst from ACCEL_XOUT_H, so accel, temperature and gyro belong to
-/// the same sample (the chip refreshes its shadow registers only while the bus is idle, RM 4.17).
+/// the same sample (the chip refreshes its shadow registers only while the bus is idle, RM Registers 59–72).
 public final class MPU6050: MotionSensor {
     public let identity: SensorIdentity
     public private(set) var configuration = SensorConfiguration()
@@ -45,7 +45,7 @@ public final class MPU6050: MotionSensor {
         self.bus = bus
         self.address = address
         self.clock = clock
-        // After reset DLPF_CFG = 0 and SMPLRT_DIV = 0: 8 kHz (RM 4.2).
+        // After reset DLPF_CFG = 0 and SMPLRT_DIV = 0: 8 kHz (RM Register 25).
         actualRateHz = 8000
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
         buffer.initializeMemory(as: UInt8.self, repeating: 0)

@@ -13,10 +13,12 @@ public struct MPU6050Variant: Sendable, Equatable {
     public var fifoSize: Int
     /// Temperature: °C = raw / lsbPerC + offsetC.
     public var temperatureLSBPerC: Double
+    /// °C at raw 0.
     public var temperatureOffsetC: Double
     /// True for anything but a genuine MPU-6050.
     public var isClone: Bool
 
+    /// Describes a variant; the accepted ones are in `accepted`.
     public init(chipID: UInt8, part: String, accelOffsetRegisters: (UInt8, UInt8, UInt8), fifoSize: Int,
                 temperatureLSBPerC: Double, temperatureOffsetC: Double, isClone: Bool) {
         self.chipID = chipID; self.part = part; self.accelOffsetRegisters = accelOffsetRegisters
@@ -24,6 +26,7 @@ public struct MPU6050Variant: Sendable, Equatable {
         self.temperatureOffsetC = temperatureOffsetC; self.isClone = isClone
     }
 
+    // Written out because tuples are not Equatable.
     public static func == (a: Self, b: Self) -> Bool {
         a.chipID == b.chipID && a.part == b.part && a.accelOffsetRegisters == b.accelOffsetRegisters
             && a.fifoSize == b.fifoSize && a.temperatureLSBPerC == b.temperatureLSBPerC

@@ -10,6 +10,7 @@ public func openSensor(chip: ChipKind, bus: I2CBus, address: UInt8, clock: Monot
 
 /// One device that answered during `probe`.
 public struct ProbeResult: Sendable, Codable, Equatable {
+    /// The 7-bit address that acknowledged.
     public var address: UInt8
     /// The chip family, nil for a device neither driver recognises.
     public var chip: ChipKind?
@@ -18,6 +19,7 @@ public struct ProbeResult: Sendable, Codable, Equatable {
     /// The ID register value that identified it.
     public var chipID: UInt8?
 
+    /// A result as `probe` reports it.
     public init(address: UInt8, chip: ChipKind?, part: String, chipID: UInt8?) {
         self.address = address; self.chip = chip; self.part = part; self.chipID = chipID
     }

@@ -13,6 +13,7 @@ public final class LinuxI2CBus: I2CBus {
     /// How transfers reach the adapter, picked once from `I2C_FUNCS`.
     enum Mode: Equatable { case plainI2C, smbusBlock, smbusByte }
 
+    /// The device path, e.g. `/dev/i2c-1`.
     public let name: String
     /// The adapter's `I2C_FUNCS` mask.
     public let functionality: UInt
