@@ -42,7 +42,7 @@ public enum ProfileStore {
             guard let b = try AtomicFile.read(path: path) else { return nil }
             bytes = b
         } catch let error as AtomicFileError {
-            throw ProfileError(path: path, kind: .unreadable, detail: "cannot read it: \(error.description)")
+            throw ProfileError(path: path, kind: .unreadable, detail: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno)): check the file's permissions")
         }
         let profile = try decode(bytes, path: path)
         if let expected = expectedBoard, let why = profile.board.mismatch(with: expected) {

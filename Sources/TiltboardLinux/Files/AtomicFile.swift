@@ -19,15 +19,22 @@ public enum AtomicFile {
     /// are removed on the next write; at most one temporary file exists per live writer.
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644,
                              keepBackup: Bool = true) throws {
+        try write(bytes, to: path, permissions: permissions, keepBackup: keepBackup, temporarySuffix: nil)
+    }
+
+    /// `write` with a fixed temporary-name suffix instead of a random one, so tests can plant
+    /// files where the temporaries will go.
+    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t, keepBackup: Bool,
+                              temporarySuffix: String?) throws {
         let (folder, name) = split(path)
         try makeFolders(folder, for: path)
         removeStaleTemporaries(in: folder, name: name)
 
         if keepBackup {
-            try backUp(path: path, folder: folder, name: name)
+            try backUp(path: path, folder: folder, name: name, suffix: temporarySuffix)
         }
 
-        let temp = temporaryPath(folder: folder, name: name)
+        let temp = temporaryPath(folder: folder, name: name, suffix: temporarySuffix)
         let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, permissions) }
         guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
         do {
@@ -82,13 +89,13 @@ public enum AtomicFile {
 
     // MARK: - Steps
 
-    private static func backUp(path: String, folder: String, name: String) throws {
+    private static func backUp(path: String, folder: String, name: String, suffix: String?) throws {
         var st = stat()
         guard lstat(path, &st) == 0 else {
             if errno == ENOENT { return }
             throw AtomicFileError(path: path, operation: "stat", errno: errno)
         }
-        let temp = temporaryPath(folder: folder, name: name)
+        let temp = temporaryPath(folder: folder, name: name, suffix: suffix)
         if link(path, temp) != 0 {
             let code = errno
             // Hard links are not available everywhere (FAT, protected_hardlinks): copy instead.
@@ -173,9 +180,9 @@ public enum AtomicFile {
         }
     }
 
-    private static func temporaryPath(folder: String, name: String) -> String {
-        let random = UInt64.random(in: 0...UInt64.max)
-        return folder + "/" + temporaryPrefix(forFileNamed: name) + "\(getpid()).\(String(random, radix: 16))"
+    private static func temporaryPath(folder: String, name: String, suffix: String?) -> String {
+        let unique = suffix ?? String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return folder + "/" + temporaryPrefix(forFileNamed: name) + "\(getpid()).\(unique)"
     }
 
     private static func split(_ path: String) -> (folder: String, name: String) {
@@ -215,6 +222,6 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
         case ELOOP: hint = ": a symlink is in the way of a temporary file; remove it"
         default: hint = ""
         }
-        return "cannot \(operation) for \(path): \(reason) (errno \(errno))\(hint)"
+        return "\(path): cannot \(operation): \(reason) (errno \(errno))\(hint)"
     }
 }
