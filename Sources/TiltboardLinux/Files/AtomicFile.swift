@@ -109,6 +109,9 @@ public enum AtomicFile {
             unlink(temp)
             throw AtomicFileError(path: path, operation: "rename \(temp) to \(path).bak", errno: code)
         }
+        // rename(2) does nothing when both names already link the same file (a writer killed
+        // after its backup step leaves <name>.bak and <name> shared); the temporary must still go.
+        unlink(temp)
     }
 
     private static func copyForBackup(from path: String, to temp: String, mode: mode_t) throws {
