@@ -101,6 +101,8 @@ final class ProfileStoreTests: XCTestCase {
         XCTAssertTrue(try invalid("\"w\" : \(w)", "\"w\" : 0.5").contains("is not a unit quaternion"))
         XCTAssertTrue(try invalid("\"address\" : \"0x68\"", "\"address\" : \"0x53\"")
             .hasPrefix("board.address 0x53 is not an address of the MPU-6050"))
+        XCTAssertTrue(try invalid("2026-11-21T08:30:00Z", "yesterday")
+            .hasPrefix("createdAt \"yesterday\" is not an ISO 8601 time"))
         XCTAssertTrue(try invalid("\"residualMg\" : 2.5", "\"residualMg\" : -1").hasPrefix("sensor.residualMg -1.0 must be"))
         // NaN cannot even be written: save refuses an invalid profile before touching the file.
         var nan = sample()
@@ -127,6 +129,13 @@ final class ProfileStoreTests: XCTestCase {
         other.chipID = 0x70
         e = try refusal(text, expected: other)
         XCTAssertTrue(e.detail.hasPrefix("belongs to another board: the chip ID is 0x68, this board's chip answers 0x70"), e.detail)
+    }
+
+    func testTimestamps() {
+        XCTAssertEqual(CalibrationProfile.timestamp(Date(timeIntervalSince1970: 1_763_713_800)), "2025-11-21T08:30:00Z")
+        XCTAssertEqual(CalibrationProfile.date(fromTimestamp: "2025-11-21T08:30:00Z")?.timeIntervalSince1970, 1_763_713_800)
+        XCTAssertEqual(CalibrationProfile.date(fromTimestamp: "2025-11-21T10:30:00.500+02:00")?.timeIntervalSince1970, 1_763_713_800.5)
+        XCTAssertNil(CalibrationProfile.date(fromTimestamp: "2025-11-21"))
     }
 
     func testDefaultPathAndSlug() {

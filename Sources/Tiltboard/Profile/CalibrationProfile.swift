@@ -1,3 +1,4 @@
+import Foundation
 import TiltboardCore
 import TiltboardDrivers
 
@@ -68,7 +69,9 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     public var problem: String? {
         if schemaVersion < 1 { return "schemaVersion \(schemaVersion) is not valid (must be 1 or more)" }
         if let p = board.problem { return p }
-        if createdAt.isEmpty { return "createdAt is empty" }
+        if CalibrationProfile.date(fromTimestamp: createdAt) == nil {
+            return "createdAt \"\(createdAt)\" is not an ISO 8601 time like 2026-11-21T08:30:00Z"
+        }
         if let t = temperatureC, !(t.isFinite && t > -60 && t < 150) {
             return "temperatureC \(t) is not a plausible temperature"
         }
@@ -106,6 +109,22 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
             }
         }
         return nil
+    }
+
+    /// `date` in the form `createdAt` takes: ISO 8601 in UTC, whole seconds.
+    public static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// Parses a `createdAt` value, with or without fractional seconds; nil when it is not ISO 8601.
+    public static func date(fromTimestamp text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let d = formatter.date(from: text) { return d }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
     }
 
     private func isFinite(_ v: Vector3) -> Bool { v.x.isFinite && v.y.isFinite && v.z.isFinite }
