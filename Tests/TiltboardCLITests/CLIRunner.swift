@@ -34,31 +34,26 @@ enum CLIRunner {
         if let environment {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let out = Pipe(), err = Pipe()
+        // Output goes to files rather than pipes: nothing can stall on a full pipe, and no
+        // reader threads are needed.
+        let folder = NSTemporaryDirectory() + "tiltboard-cli-run-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let outPath = folder + "/stdout", errPath = folder + "/stderr"
+        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
+        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
+        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Read both pipes to the end before waiting, so a full pipe cannot stall the child.
-        let errData = LockedData()
-        let errReader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        errReader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        while !errData.isSet { usleep(1000) }
+        try out.close()
+        try err.close()
         return Result(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData.value, as: UTF8.self))
+                      stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
     }
-}
-
-/// Data handed from a reader thread.
-final class LockedData: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    private var done = false
-    func set(_ d: Data) { lock.lock(); data = d; done = true; lock.unlock() }
-    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return done }
-    var value: Data { lock.lock(); defer { lock.unlock() }; return data }
 }
 
 /// The package root, found from this file's location (Tests/TiltboardCLITests/…).
