@@ -140,7 +140,7 @@ enum ProfileText {
     static func render(_ p: CalibrationProfile, path: String) -> String {
         let b = p.board
         var lines = ["profile \(path)"]
-        lines.append("  board        \(b.name): \(b.chip.partName) at \(hex(b.address)) on \(b.bus), chip ID \(hex(b.chipID))")
+        lines.append("  board        \(b.name): \(b.chip.partName) at \(hexByte(b.address)) on \(b.bus), chip ID \(hexByte(b.chipID))")
         lines.append("  created      \(p.createdAt)" + (p.temperatureC.map { ", \(fixed($0, 1)) °C" } ?? ""))
         lines.append("  samples      \(p.sampleCount), noise \(vector(p.noiseMg, 2)) mg")
         let r = p.neutral.rotation
@@ -157,7 +157,6 @@ enum ProfileText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func hex(_ b: UInt8) -> String { "0x" + (b < 16 ? "0" : "") + String(b, radix: 16) }
     private static func fixed(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
     private static func vector(_ v: Vector3, _ digits: Int) -> String {
         "[\(fixed(v.x, digits)), \(fixed(v.y, digits)), \(fixed(v.z, digits))]"

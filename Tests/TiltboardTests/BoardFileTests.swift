@@ -122,7 +122,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(message(sensor(#""address": "0x53""#)),
                        "board file Boards/x.json: sensor.address: \"0x53\" is not allowed (the MPU-6050 answers at 0x68 or 0x69)")
         XCTAssertEqual(message(sensor(#""address": 104"#, chip: "adxl345")),
-                       "board file Boards/x.json: sensor.address: 104 is not allowed (the ADXL345 answers at 0x53 or 0x1d)")
+                       "board file Boards/x.json: sensor.address: 104 is not allowed (the ADXL345 answers at 0x53 or 0x1D)")
         XCTAssertEqual(message(sensor(#""rateHz": 2000"#)),
                        "board file Boards/x.json: sensor.rateHz: 2000 is not allowed (the MPU-6050 runs at 4 to 1000 Hz)")
         XCTAssertEqual(message(sensor(#""rateHz": 0.05"#, chip: "adxl345")),

@@ -112,7 +112,7 @@ struct BoardFileParser {
         guard bus == BoardDescription.simulatedBus || isI2CDevicePath(bus) else {
             throw notAllowed("sensor.bus", busValue, "use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\"")
         }
-        let addressChoices = chip.addresses.map { hex($0) }.joined(separator: " or ")
+        let addressChoices = chip.addresses.map { hexByte($0) }.joined(separator: " or ")
         var sensor = BoardDescription.SensorSection(chip: chip, bus: bus, address: chip.addresses[0])
         if let v = o["address"] {
             guard let a = byteValue(v), chip.addresses.contains(a) else {
@@ -420,10 +420,6 @@ struct BoardFileParser {
     private func format(_ d: Double) -> String {
         if d == d.rounded() && Swift.abs(d) < 1e15 { return String(Int64(d)) }
         return String(d)
-    }
-
-    private func hex(_ b: UInt8) -> String {
-        "0x" + (b < 16 ? "0" : "") + String(b, radix: 16)
     }
 
     /// Turns the parser's "around character N" into a line and column.

@@ -207,6 +207,3 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
         return b
     }
 }
-
-/// `0x68`.
-func hexByte(_ b: UInt8) -> String { "0x" + (b < 16 ? "0" : "") + String(b, radix: 16) }
