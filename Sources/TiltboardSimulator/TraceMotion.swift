@@ -16,7 +16,7 @@ public struct TraceMotion: MotionSource {
         var times: [Double] = [], accel: [Vector3] = [], gyro: [Vector3] = []
         var lineNumber = 0
         var sawData = false
-        for rawLine in csv.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in csv.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             lineNumber += 1
             var line = Substring(rawLine)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
