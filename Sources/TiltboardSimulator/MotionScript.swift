@@ -54,6 +54,7 @@ public struct MotionScript: MotionSource, Equatable {
     private var steps: [Step] = []
     private var endPose = TiltAngles(pitchDeg: 0, rollDeg: 0)
     private var endOrientation = Quaternion.identity
+    private var endTime = 0.0
 
     /// A script; throws when a segment has a negative length, a zero axis or a non-positive frequency.
     public init(start: TiltAngles = TiltAngles(pitchDeg: 0, rollDeg: 0), tempC: Double = 25,
@@ -65,7 +66,7 @@ public struct MotionScript: MotionSource, Equatable {
     }
 
     /// Total length of the segments; nil for a script without segments (it rests forever).
-    public var duration: Double? { steps.isEmpty ? nil : steps[steps.count - 1].end }
+    public var duration: Double? { steps.isEmpty ? nil : endTime }
 
     /// The pose reached at the end of the script.
     public var finalPose: TiltAngles { endPose }
@@ -138,17 +139,20 @@ public struct MotionScript: MotionSource, Equatable {
         }
         endPose = pose
         endOrientation = q
+        endTime = t
     }
 
     public func state(at t: Double) -> PhysicalState {
-        guard let last = steps.last else {
+        // Indexing only: the generic collection accessors allocate for this large element unoptimised.
+        let count = steps.count
+        guard count > 0 else {
             return PhysicalState(accelG: start.gravity, tempC: tempC)
         }
-        if !(t < last.end) || t.isNaN {
+        if !(t < endTime) || t.isNaN {
             return PhysicalState(accelG: endOrientation.conjugate.rotate(.unitZ), tempC: tempC)
         }
         var i = 0
-        while i < steps.count - 1 && !(t < steps[i].end) { i += 1 }
+        while i < count - 1 && !(t < steps[i].end) { i += 1 }
         let step = steps[i]
         let tau = max(0, t - step.begin)
         let up = step.from.conjugate.rotate(.unitZ)
