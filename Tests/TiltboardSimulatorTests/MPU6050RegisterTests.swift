@@ -165,6 +165,20 @@ final class MPU6050RegisterTests: XCTestCase {
         XCTAssertEqual(try r(MPU.INT_STATUS), 0x01)
     }
 
+    func testIntRdClearClearsStatusOnAnyRead() throws {
+        make()
+        try w(MPU.CONFIG, 0x01)
+        try w(0x37, 0x10)             // INT_PIN_CFG.INT_RD_CLEAR
+        try w(MPU.PWR_MGMT_1, 0x00)
+        clock.advance(ms: 1.5)
+        _ = try r(MPU.ACCEL_XOUT_H, 6)
+        XCTAssertEqual(try r(MPU.INT_STATUS), 0x00, "cleared by the data read")
+        try w(0x37, 0x00)
+        clock.advance(ms: 1)
+        _ = try r(MPU.ACCEL_XOUT_H, 6)
+        XCTAssertEqual(try r(MPU.INT_STATUS), 0x01, "only reading INT_STATUS clears it")
+    }
+
     func testSampleRateFromDividerAndDLPF() throws {
         // (DLPF_CFG, SMPLRT_DIV, elapsed ms, expected accel-only frames)
         for (dlpf, div, ms, frames) in [(0, 7, 100.0, 100), (7, 0, 10.0, 80), (3, 9, 100.0, 10), (1, 0, 50.0, 50), (6, 249, 1000.0, 4)] {
@@ -243,10 +257,10 @@ final class MPU6050RegisterTests: XCTestCase {
         let frame = try r(MPU.FIFO_R_W, 14)
         XCTAssertEqual((0..<7).map { int16BE(frame, 2 * $0) }, [4096, 8192, -12288, -2220, 1310, -2620, 3930])
         // COUNT_L alone does not refresh; COUNT_H latches both bytes.
-        clock.advance(ms: 10)
-        XCTAssertEqual(try r(MPU.FIFO_COUNTL), 42)
+        clock.advance(ms: 20)
+        XCTAssertEqual(try r(MPU.FIFO_COUNTL), 42, "still the value latched before the pop")
         XCTAssertEqual(try r(MPU.FIFO_COUNTH), 0)
-        XCTAssertEqual(try r(MPU.FIFO_COUNTL), 42, "28 left + 14 new")
+        XCTAssertEqual(try r(MPU.FIFO_COUNTL), 56, "28 left + 28 new")
     }
 
     func testFIFOOverflowKeepsNewestBytesAndEmptyReadRepeatsLastByte() throws {
