@@ -8,6 +8,7 @@ public struct I2CTransaction: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var kind: Kind
+    /// 7-bit device address.
     public var address: UInt8
     /// The register the transaction started at.
     public var register: UInt8

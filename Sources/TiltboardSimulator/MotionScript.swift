@@ -47,9 +47,10 @@ public struct MotionScript: MotionSource, Equatable {
     }
 
     /// The pose at time 0.
-    public var start: TiltAngles
+    public private(set) var start: TiltAngles
     /// Die temperature reported throughout.
     public var tempC: Double
+    /// The segments in play order.
     public private(set) var segments: [Segment]
     private var steps: [Step] = []
     private var endPose = TiltAngles(pitchDeg: 0, rollDeg: 0)

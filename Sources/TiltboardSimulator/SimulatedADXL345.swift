@@ -28,6 +28,7 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
     /// FIFO depth in samples.
     public static let fifoDepth = 32
 
+    /// The clock the part samples on.
     public let clock: MonotonicClock
     /// What the part feels; may be replaced at any time.
     public var motion: MotionSource

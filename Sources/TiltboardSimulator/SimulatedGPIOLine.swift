@@ -7,6 +7,7 @@ import TiltboardDrivers
 /// Safe to drive from any thread (the haptic engine owns a thread of its own).
 public final class SimulatedGPIOLine: GPIOOutputLine {
     public let name: String
+    /// Timestamps the recorded changes.
     public let clock: MonotonicClock
 
     private struct State {

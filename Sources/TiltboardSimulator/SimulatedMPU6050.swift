@@ -8,7 +8,8 @@ import TiltboardCore
 /// every sample tick since the previous one (data registers, DATA_RDY, FIFO), so the result is
 /// exactly what a free-running chip would show at `clock.nowNanoseconds()`. Replay cost is
 /// bounded: only the newest 1024 FIFO bytes can survive, so only those frames are computed.
-/// Not modelled: CYCLE mode, PWR_MGMT_2 standby bits, TEMP_DIS, self-test, motion interrupts,
+/// Axes put in standby by PWR_MGMT_2, and the temperature with TEMP_DIS, hold their last value.
+/// Not modelled: CYCLE mode, self-test, motion interrupts,
 /// the auxiliary I²C master, the DMP.
 public final class SimulatedMPU6050: SimulatedI2CDevice {
     /// Register addresses the simulation gives meaning to (sensors.md §1.3).
@@ -26,6 +27,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         static let signalPathReset: UInt8 = 0x68
         static let userControl: UInt8 = 0x6A
         static let powerManagement1: UInt8 = 0x6B
+        static let powerManagement2: UInt8 = 0x6C
         static let fifoCountH: UInt8 = 0x72
         static let fifoCountL: UInt8 = 0x73
         static let fifoData: UInt8 = 0x74
@@ -47,6 +49,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     private static let gyroBandwidthHz: [Double] = [256, 188, 98, 42, 20, 10, 5, 256]
     private static let gyroLSBPerDps: [Double] = [131, 65.5, 32.8, 16.4]
 
+    /// The clock the part samples on.
     public let clock: MonotonicClock
     /// What the part feels; may be replaced at any time.
     public var motion: MotionSource
@@ -66,6 +69,8 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     /// Clock time of sample tick 0 (waking, or the last rate change).
     private var originNs: UInt64 = 0
     private var ticksDone: UInt64 = 0
+    /// The last sample produced; sensors in standby repeat their part of it.
+    private var heldSample = RawSample()
 
     /// Sample ticks taken since power-on (FIFO frames skipped during a long catch-up included).
     public private(set) var samplesTaken: UInt64 = 0
@@ -151,6 +156,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
             if value & 0x04 != 0 { fifoHead = 0; fifoCount = 0 }
             if value & 0x01 != 0 {
                 for i in Int(Reg.accelXH)...0x48 { regs[i] = 0 }
+                heldSample = RawSample()
             }
             regs[Int(r)] = value & ~0x07  // FIFO_RESET, I2C_MST_RESET, SIG_COND_RESET self-clear
         case Reg.powerManagement1:
@@ -181,6 +187,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         fifoHead = 0; fifoCount = 0; lastFIFOByte = 0; latchedFIFOCount = 0
         awake = false
         ticksDone = 0
+        heldSample = RawSample()
     }
 
     // MARK: Sampling
@@ -261,14 +268,17 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         // Offset registers are in ±16 g units (2048 LSB/g) relative to the factory trim, bit 0 excluded.
         let accelOffsetScale = 8.0 / Double(1 << afs)
         let gyroOffsetScale = 4.0 / Double(1 << fs)
-        var out = RawSample()
-        out.ax = Self.clamp(a.x * accelLSB + Double(accelOffsetDelta(0)) * accelOffsetScale)
-        out.ay = Self.clamp(a.y * accelLSB + Double(accelOffsetDelta(1)) * accelOffsetScale)
-        out.az = Self.clamp(a.z * accelLSB + Double(accelOffsetDelta(2)) * accelOffsetScale)
-        out.temp = Self.clamp((state.tempC - 36.53) * 340)
-        out.gx = Self.clamp(g.x * gyroLSB + Double(gyroOffset(0)) * gyroOffsetScale)
-        out.gy = Self.clamp(g.y * gyroLSB + Double(gyroOffset(1)) * gyroOffsetScale)
-        out.gz = Self.clamp(g.z * gyroLSB + Double(gyroOffset(2)) * gyroOffsetScale)
+        var out = heldSample
+        let standby = regs[Int(Reg.powerManagement2)]
+        if standby & 0x20 == 0 { out.ax = Self.clamp(a.x * accelLSB + Double(accelOffsetDelta(0)) * accelOffsetScale)
+ }
+        if standby & 0x10 == 0 { out.ay = Self.clamp(a.y * accelLSB + Double(accelOffsetDelta(1)) * accelOffsetScale) }
+        if standby & 0x08 == 0 { out.az = Self.clamp(a.z * accelLSB + Double(accelOffsetDelta(2)) * accelOffsetScale) }
+        if regs[Int(Reg.powerManagement1)] & 0x08 == 0 { out.temp = Self.clamp((state.tempC - 36.53) * 340) }
+        if standby & 0x04 == 0 { out.gx = Self.clamp(g.x * gyroLSB + Double(gyroOffset(0)) * gyroOffsetScale) }
+        if standby & 0x02 == 0 { out.gy = Self.clamp(g.y * gyroLSB + Double(gyroOffset(1)) * gyroOffsetScale) }
+        if standby & 0x01 == 0 { out.gz = Self.clamp(g.z * gyroLSB + Double(gyroOffset(2)) * gyroOffsetScale) }
+        heldSample = out
         return out
     }
 

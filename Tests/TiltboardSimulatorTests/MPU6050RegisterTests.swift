@@ -336,6 +336,21 @@ final class MPU6050RegisterTests: XCTestCase {
         XCTAssertEqual(chip.sampleRateHz, 100, accuracy: 1e-9)
     }
 
+    func testStandbyAxesAndDisabledTemperatureHoldTheirLastValue() throws {
+        make(motion: Ramp())
+        try w(MPU.CONFIG, 0x01)
+        try w(MPU.PWR_MGMT_1, 0x00)
+        clock.advance(ms: 10.5)
+        let before = try r(MPU.ACCEL_XOUT_H, 14)
+        try w(0x6C, 0x20 | 0x04)          // STBY_XA, STBY_XG
+        try w(MPU.PWR_MGMT_1, 0x08)       // TEMP_DIS
+        clock.advance(ms: 10)
+        let after = try r(MPU.ACCEL_XOUT_H, 14)
+        XCTAssertEqual(Array(after[0..<2]), Array(before[0..<2]), "accel X held")
+        XCTAssertEqual(Array(after[6..<10]), Array(before[6..<10]), "temperature and gyro X held")
+        XCTAssertEqual(int16BE(after, 4), Int((1.020 * 16384).rounded()), "accel Z still live")
+    }
+
     func testSleepingAgainStopsSampling() throws {
         make()
         try w(MPU.FIFO_EN, 0x08)

@@ -12,10 +12,10 @@ struct Constant: MotionSource {
     var duration: Double? { nil }
 }
 
-/// A motion whose values identify the instant they belong to: accel.x = t g, gyro.x = 100·t °/s.
+/// A motion whose values identify the instant they belong to: accel.x = t g, gyro.x = 100·t °/s, temperature 25 + 100·t °C.
 struct Ramp: MotionSource {
     func state(at t: Double) -> PhysicalState {
-        PhysicalState(accelG: Vector3(t, 0, 1 + t), gyroDps: Vector3(100 * t, 0, 0), tempC: 25)
+        PhysicalState(accelG: Vector3(t, 0, 1 + t), gyroDps: Vector3(100 * t, 0, 0), tempC: 25 + 100 * t)
     }
     var duration: Double? { nil }
 }
