@@ -1,0 +1,23 @@
+// Fixed-point formatting for error messages; the core stays free of Foundation.
+
+/// `x` rounded to `decimals` places, e.g. `formatFixed(-0.0234, 3)` → "-0.023".
+func formatFixed(_ x: Double, _ decimals: Int) -> String {
+    guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
+    var factor = 1.0
+    for _ in 0..<max(0, decimals) { factor *= 10 }
+    let scaled = (Swift.abs(x) * factor).rounded()
+    guard scaled < 9e15 else { return String(x) }
+    let n = Int64(scaled)
+    let whole = n / Int64(factor)
+    let frac = n % Int64(factor)
+    var s = (x < 0 && n != 0) ? "-" : ""
+    s += String(whole)
+    if decimals > 0 {
+        let digits = String(frac)
+        s += "." + String(repeating: "0", count: decimals - digits.count) + digits
+    }
+    return s
+}
+
+/// Axis name for messages.
+func axisName(_ axis: Int) -> String { axis == 0 ? "X" : (axis == 1 ? "Y" : "Z") }
