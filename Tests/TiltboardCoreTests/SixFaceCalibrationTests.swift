@@ -40,7 +40,7 @@ final class SixFaceCalibrationTests: XCTestCase {
         for face in BoardFace.allCases {
             XCTAssertFalse(cal.isComplete)
             let (a, _) = capture(face, rng: &rng)
-            try cal.add(face: face, accel: a)
+            try cal.add(face: face, stats: a)
         }
         XCTAssertTrue(cal.isComplete)
         XCTAssertEqual(cal.missingFaces, [])
@@ -69,7 +69,7 @@ final class SixFaceCalibrationTests: XCTestCase {
         var cal = SixFaceCalibrator()
         for face in BoardFace.allCases.reversed() {
             let (a, _) = capture(face, rng: &rng)
-            XCTAssertEqual(try cal.add(accel: a), face)
+            XCTAssertEqual(try cal.add(stats: a), face)
         }
         XCTAssertEqual(try cal.fit().calibration.offsetG.z, offset.z, accuracy: 0.001)
     }
@@ -80,7 +80,7 @@ final class SixFaceCalibrationTests: XCTestCase {
         let bias = Vector3(1.2, -0.8, 0.3)
         for face in BoardFace.allCases {
             let (a, g) = capture(face, rng: &rng, gyroBias: bias)
-            try cal.add(face: face, accel: a, gyro: g)
+            try cal.add(face: face, stats: a, gyro: g)
         }
         let b = try XCTUnwrap(try cal.fit().calibration.gyroBiasDps)
         XCTAssertEqual((b - bias).length, 0, accuracy: 0.01)
@@ -90,13 +90,13 @@ final class SixFaceCalibrationTests: XCTestCase {
         var rng = SeededRandom(seed: 24)
         var cal = SixFaceCalibrator()
         let (zUp, _) = capture(.zUp, rng: &rng)
-        try cal.add(face: .zUp, accel: zUp)
-        XCTAssertThrowsError(try cal.add(face: .zUp, accel: zUp)) { error in
+        try cal.add(face: .zUp, stats: zUp)
+        XCTAssertThrowsError(try cal.add(face: .zUp, stats: zUp)) { error in
             XCTAssertEqual(error as? CalibrationError, .repeatedFace(.zUp))
             XCTAssertTrue("\(error)".contains("+Z was captured already"), "\(error)")
         }
         let (xUp, _) = capture(.xUp, rng: &rng)
-        XCTAssertThrowsError(try cal.add(face: .yDown, accel: xUp)) { error in
+        XCTAssertThrowsError(try cal.add(face: .yDown, stats: xUp)) { error in
             XCTAssertEqual(error as? CalibrationError, .wrongFace(expected: .yDown, measured: .xUp))
         }
         XCTAssertThrowsError(try cal.add(face: .xUp, meanG: gravity(pitch: 0, roll: -45), samples: 100)) { error in
@@ -109,7 +109,7 @@ final class SixFaceCalibrationTests: XCTestCase {
             XCTAssertEqual("\(error)", "faces still to capture: +X, -X, +Y, -Y, -Z")
         }
         cal.remove(face: .zUp)
-        XCTAssertNoThrow(try cal.add(face: .zUp, accel: zUp))
+        XCTAssertNoThrow(try cal.add(face: .zUp, stats: zUp))
     }
 
     func testMovingCaptureIsRejected() {
@@ -119,7 +119,7 @@ final class SixFaceCalibrationTests: XCTestCase {
             moving.add(gravity(pitch: 0, roll: 5 * sin(Double(i) * 0.1)) + rng.noise(0.004))
         }
         var cal = SixFaceCalibrator()
-        XCTAssertThrowsError(try cal.add(face: .zUp, accel: moving)) { error in
+        XCTAssertThrowsError(try cal.add(face: .zUp, stats: moving)) { error in
             guard case .notStill(.accelNoise(axis: 0, _, _)) = error as? CalibrationError else {
                 return XCTFail("\(error)")
             }
@@ -132,7 +132,7 @@ final class SixFaceCalibrationTests: XCTestCase {
         var cal = SixFaceCalibrator()
         for face in BoardFace.allCases {
             let (a, _) = capture(face, rng: &rng, misplaceDeg: face == .yUp ? 6 : 0)
-            try cal.add(face: face, accel: a)
+            try cal.add(face: face, stats: a)
         }
         XCTAssertThrowsError(try cal.fit()) { error in
             guard case let .residualTooLarge(rms, worst, limit) = error as? CalibrationError else {
@@ -166,7 +166,11 @@ final class SixFaceCalibrationTests: XCTestCase {
             try shifted.add(face: face, meanG: face.ideal + Vector3(0.15, 0, 0), samples: 100)
         }
         XCTAssertThrowsError(try shifted.fit()) { error in
-            XCTAssertEqual(error as? CalibrationError, .offsetOutOfRange(axis: 0, offsetG: 0.15, limitG: 0.1))
+            guard case let .offsetOutOfRange(axis, o, limit) = error as? CalibrationError else { return XCTFail("\(error)") }
+            XCTAssertEqual(axis, 0)
+            XCTAssertEqual(o, 0.15, accuracy: 1e-12)
+            XCTAssertEqual(limit, 0.1)
+            XCTAssertTrue("\(error)".contains("X zero-g offset came out 150 mg, beyond ±100 mg"), "\(error)")
         }
     }
 
@@ -181,8 +185,8 @@ final class SixFaceCalibrationTests: XCTestCase {
             for _ in 0..<200 {
                 a.add(rawReading(true: skew * face.ideal, scale: scale, offset: offset) + rng.noise(0.004))
             }
-            try diag.add(face: face, accel: a)
-            try full.add(face: face, accel: a)
+            try diag.add(face: face, stats: a)
+            try full.add(face: face, stats: a)
         }
         let plain = try diag.fit()
         let fitted = try full.fit(withCrossAxis: true)

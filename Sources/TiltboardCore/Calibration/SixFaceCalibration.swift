@@ -118,20 +118,20 @@ public struct SixFaceCalibrator: Sendable {
     public var missingFaces: [BoardFace] { BoardFace.allCases.filter { faces[$0] == nil } }
 
     /// Adds a capture that should lie on `face`; checks stillness and orientation.
-    public mutating func add(face: BoardFace, accel: RunningStats3, gyro: RunningStats3? = nil) throws {
-        if let failure = criteria.check(accel: accel, gyro: gyro) { throw CalibrationError.notStill(failure) }
+    public mutating func add(face: BoardFace, stats: RunningStats3, gyro: RunningStats3? = nil) throws {
+        if let failure = criteria.check(accel: stats, gyro: gyro) { throw CalibrationError.notStill(failure) }
         let gyroStats = (gyro?.count ?? 0) > 0 ? gyro : nil
-        try add(face: face, meanG: accel.mean, samples: accel.count,
+        try add(face: face, meanG: stats.mean, samples: stats.count,
                 gyroMeanDps: gyroStats?.mean, gyroSamples: gyroStats?.count ?? 0)
     }
 
     /// Adds a capture on whichever face it lies on and returns that face.
     @discardableResult
-    public mutating func add(accel: RunningStats3, gyro: RunningStats3? = nil) throws -> BoardFace {
-        guard let face = BoardFace.classify(meanG: accel.mean) else {
-            throw CalibrationError.ambiguousOrientation(meanG: accel.mean)
+    public mutating func add(stats: RunningStats3, gyro: RunningStats3? = nil) throws -> BoardFace {
+        guard let face = BoardFace.classify(meanG: stats.mean) else {
+            throw CalibrationError.ambiguousOrientation(meanG: stats.mean)
         }
-        try add(face: face, accel: accel, gyro: gyro)
+        try add(face: face, stats: stats, gyro: gyro)
         return face
     }
 
@@ -203,7 +203,8 @@ public struct SixFaceCalibrator: Sendable {
         var offset = Vector3.zero, scale = Vector3.one
         for axis in 0..<3 {
             var see = 0.0, se = 0.0, n = 0.0, ser = 0.0, sr = 0.0
-            for (face, capture) in faces {
+            for face in BoardFace.allCases {
+                guard let capture = faces[face] else { continue }
                 let e = face.ideal[axis], r = capture.meanG[axis]
                 see += e * e; se += e; n += 1; ser += e * r; sr += r
             }
@@ -221,7 +222,9 @@ public struct SixFaceCalibrator: Sendable {
         // Normal matrix XᵀX with rows x_f = (r_f, 1); shared by the three output rows.
         var xtx = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 4)
         var xty = [[Double]](repeating: [Double](repeating: 0, count: 4), count: 3)
-        for (face, capture) in faces {
+        // Fixed face order so the result is bit-for-bit repeatable (dictionary order is not).
+        for face in BoardFace.allCases {
+            guard let capture = faces[face] else { continue }
             let x = [capture.meanG.x, capture.meanG.y, capture.meanG.z, 1]
             for i in 0..<4 {
                 for j in 0..<4 { xtx[i][j] += x[i] * x[j] }
@@ -246,8 +249,8 @@ public struct SixFaceCalibrator: Sendable {
     /// Count-weighted mean gyro over all captures that had one.
     private func gyroBias() -> Vector3? {
         var sum = Vector3.zero, n = 0
-        for capture in faces.values {
-            guard let g = capture.gyroMeanDps else { continue }
+        for face in BoardFace.allCases {
+            guard let capture = faces[face], let g = capture.gyroMeanDps else { continue }
             sum += g * Double(capture.gyroSamples)
             n += capture.gyroSamples
         }

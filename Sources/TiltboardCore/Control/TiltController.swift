@@ -9,9 +9,13 @@ import Darwin
 /// The controller's state after one update. Positions in area units (−1…1), velocities in area
 /// units per second.
 public struct ControlOutput: Sendable, Equatable {
+    /// Position across, −1 (left) … 1 (right).
     public var x: Double
+    /// Position along, −1 (near) … 1 (far, forward).
     public var y: Double
+    /// Velocity across, area units per second.
     public var vx: Double
+    /// Velocity along, area units per second.
     public var vy: Double
     /// Direction the board slopes down (where a ball would roll), degrees: 0 right, 90 forward.
     public var headingDeg: Double
