@@ -47,7 +47,7 @@ final class NeutralPoseTests: XCTestCase {
     func testNoisyCaptureRecoversNeutralWithinAFifthOfADegree() throws {
         let cal = SensorCalibration(offsetG: Vector3(0.04, -0.03, 0.06), scale: Vector3(1.02, 0.98, 1.01))
         let truth = gravity(pitch: 25, roll: -10)
-        var rng = SeededRandom(seed: 11)
+        var rng = NoiseSource(seed: 11)
         var capture = NeutralCapture()
         var status = NeutralCapture.Status.capturing(progress: 0)
         var i = 0
@@ -70,7 +70,7 @@ final class NeutralPoseTests: XCTestCase {
     func testProgressRunsOverTheDuration() {
         var capture = NeutralCapture(settings: .init(duration: 1))
         var last = -1.0
-        var rng = SeededRandom(seed: 12)
+        var rng = NoiseSource(seed: 12)
         for i in 0...50 {
             let status = capture.feed(Sample(t: Double(i) * 0.01, accel: Vector3(0, 0, 1) + rng.noise(0.003)))
             guard case let .capturing(p) = status else { return XCTFail("\(status)") }
@@ -82,7 +82,7 @@ final class NeutralPoseTests: XCTestCase {
 
     func testMovementRestartsWithReasonThenCompletes() throws {
         var capture = NeutralCapture()
-        var rng = SeededRandom(seed: 13)
+        var rng = NoiseSource(seed: 13)
         var restartReason: StillnessFailure?
         var doneAt: Double?
         for i in 0..<1000 {
@@ -111,7 +111,7 @@ final class NeutralPoseTests: XCTestCase {
 
     func testNeverStillTimesOut() {
         var capture = NeutralCapture(settings: .init(duration: 2, timeout: 5))
-        var rng = SeededRandom(seed: 14)
+        var rng = NoiseSource(seed: 14)
         var final: NeutralCapture.Status?
         for i in 0..<2000 {
             let t = Double(i) * 0.01

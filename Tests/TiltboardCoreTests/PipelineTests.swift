@@ -8,13 +8,13 @@ final class PipelineTests: XCTestCase {
     let scale = Vector3(1.02, 0.98, 1.015)
     let gyroBias = Vector3(1.8, -2.4, 0.6)
 
-    func sample(_ t: Double, pose g: Vector3, rng: inout SeededRandom) -> Sample {
+    func sample(_ t: Double, pose g: Vector3, rng: inout NoiseSource) -> Sample {
         Sample(t: t, accel: rawReading(true: g, scale: scale, offset: offset) + rng.noise(0.004),
                gyro: gyroBias + rng.noise(0.05))
     }
 
     func testCalibratedNeutralGivesSymmetricControlAroundA25DegreeHold() throws {
-        var rng = SeededRandom(seed: 31)
+        var rng = NoiseSource(seed: 31)
         var calibrator = SixFaceCalibrator()
         for face in BoardFace.allCases {
             var a = RunningStats3(), g = RunningStats3()

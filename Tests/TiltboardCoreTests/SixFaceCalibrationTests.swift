@@ -6,7 +6,7 @@ final class SixFaceCalibrationTests: XCTestCase {
     let scale = Vector3(1.02, 0.98, 1.02)
 
     /// ~200 noisy samples (σ = 4 mg) of a still board on `face`, optionally tilted off-axis.
-    func capture(_ face: BoardFace, rng: inout SeededRandom, samples: Int = 200, sigma: Double = 0.004,
+    func capture(_ face: BoardFace, rng: inout NoiseSource, samples: Int = 200, sigma: Double = 0.004,
                  misplaceDeg: Double = 0, gyroBias: Vector3? = nil) -> (RunningStats3, RunningStats3?) {
         var truth = face.ideal
         if misplaceDeg != 0 {
@@ -35,7 +35,7 @@ final class SixFaceCalibrationTests: XCTestCase {
     }
 
     func testSixFacesRecoverOffsetsWithinOneMgAndScalesWithinATenthOfAPercent() throws {
-        var rng = SeededRandom(seed: 21)
+        var rng = NoiseSource(seed: 21)
         var cal = SixFaceCalibrator()
         for face in BoardFace.allCases {
             XCTAssertFalse(cal.isComplete)
@@ -65,7 +65,7 @@ final class SixFaceCalibrationTests: XCTestCase {
     }
 
     func testFaceOrderAndAutomaticClassificationDoNotMatter() throws {
-        var rng = SeededRandom(seed: 22)
+        var rng = NoiseSource(seed: 22)
         var cal = SixFaceCalibrator()
         for face in BoardFace.allCases.reversed() {
             let (a, _) = capture(face, rng: &rng)
@@ -75,7 +75,7 @@ final class SixFaceCalibrationTests: XCTestCase {
     }
 
     func testGyroBiasIsTheMeanOverStillCaptures() throws {
-        var rng = SeededRandom(seed: 23)
+        var rng = NoiseSource(seed: 23)
         var cal = SixFaceCalibrator()
         let bias = Vector3(1.2, -0.8, 0.3)
         for face in BoardFace.allCases {
@@ -87,7 +87,7 @@ final class SixFaceCalibrationTests: XCTestCase {
     }
 
     func testRepeatedWrongAndAmbiguousFacesAreRejected() throws {
-        var rng = SeededRandom(seed: 24)
+        var rng = NoiseSource(seed: 24)
         var cal = SixFaceCalibrator()
         let (zUp, _) = capture(.zUp, rng: &rng)
         try cal.add(face: .zUp, stats: zUp)
@@ -113,7 +113,7 @@ final class SixFaceCalibrationTests: XCTestCase {
     }
 
     func testMovingCaptureIsRejected() {
-        var rng = SeededRandom(seed: 25)
+        var rng = NoiseSource(seed: 25)
         var moving = RunningStats3()
         for i in 0..<200 {
             moving.add(gravity(pitch: 0, roll: 5 * sin(Double(i) * 0.1)) + rng.noise(0.004))
@@ -128,7 +128,7 @@ final class SixFaceCalibrationTests: XCTestCase {
     }
 
     func testMisplacedFaceFailsTheResidualCheckWithFigures() throws {
-        var rng = SeededRandom(seed: 26)
+        var rng = NoiseSource(seed: 26)
         var cal = SixFaceCalibrator()
         for face in BoardFace.allCases {
             let (a, _) = capture(face, rng: &rng, misplaceDeg: face == .yUp ? 6 : 0)
@@ -177,7 +177,7 @@ final class SixFaceCalibrationTests: XCTestCase {
     func testCrossAxisFitRemovesMisalignment() throws {
         // Sensing axes skewed by 2 % (X picks up some Y, Z some X) on top of offset and scale.
         let skew = Matrix3(rows: Vector3(1, 0.02, 0), Vector3(0, 1, 0), Vector3(-0.015, 0, 1))
-        var rng = SeededRandom(seed: 27)
+        var rng = NoiseSource(seed: 27)
         var diag = SixFaceCalibrator(limits: .init(maxResidualMg: 1000))
         var full = SixFaceCalibrator()
         for face in BoardFace.allCases {

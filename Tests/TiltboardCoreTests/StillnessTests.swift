@@ -21,7 +21,7 @@ final class StillnessTests: XCTestCase {
     }
 
     func testDataSheetNoisePasses() {
-        var rng = SeededRandom(seed: 1)
+        var rng = NoiseSource(seed: 1)
         var s = RunningStats3(), gyro = RunningStats3()
         for _ in 0..<200 {
             s.add(Vector3(0.02, -0.01, 0.98) + rng.noise(0.0035))
@@ -32,7 +32,7 @@ final class StillnessTests: XCTestCase {
 
     func testHandMovingTheBoardIsRejectedWithAxisAndFigure() throws {
         // A hand swaying the board ±4° at 1.5 Hz about the X axis moves Y by about ±70 mg.
-        var rng = SeededRandom(seed: 2)
+        var rng = NoiseSource(seed: 2)
         var s = RunningStats3()
         for i in 0..<200 {
             let pitch = 4 * sin(2 * .pi * 1.5 * Double(i) / 100)
@@ -48,7 +48,7 @@ final class StillnessTests: XCTestCase {
     }
 
     func testSingleBumpIsCaughtBySpan() {
-        var rng = SeededRandom(seed: 3)
+        var rng = NoiseSource(seed: 3)
         var s = RunningStats3()
         for i in 0..<400 {
             var v = Vector3(0, 0, 1) + rng.noise(0.0035)
@@ -60,7 +60,7 @@ final class StillnessTests: XCTestCase {
     }
 
     func testGyroRotationAndWrongMagnitudeAndTooFew() {
-        var rng = SeededRandom(seed: 4)
+        var rng = NoiseSource(seed: 4)
         var a = RunningStats3(), g = RunningStats3()
         for i in 0..<100 {
             a.add(Vector3(0, 0, 1) + rng.noise(0.003))

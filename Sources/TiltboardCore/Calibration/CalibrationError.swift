@@ -29,11 +29,11 @@ public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertibl
             return "capture rejected: \(f)"
         case let .captureTimedOut(seconds, last):
             let why = last.map { " (last problem: \($0))" } ?? ""
-            return "the board was not still for long enough within \(formatFixed(seconds, 0)) s\(why); "
+            return "the board was not still for long enough within \(CalibrationText.fixed(seconds, 0)) s\(why); "
                 + "put it on a steady surface and try again"
         case let .ambiguousOrientation(g):
-            return "orientation unclear: measured (\(formatFixed(g.x, 3)), \(formatFixed(g.y, 3)), "
-                + "\(formatFixed(g.z, 3))) g; lay the board squarely on one face"
+            return "orientation unclear: measured (\(CalibrationText.fixed(g.x, 3)), \(CalibrationText.fixed(g.y, 3)), "
+                + "\(CalibrationText.fixed(g.z, 3))) g; lay the board squarely on one face"
         case let .wrongFace(expected, measured):
             return "the board lies with \(measured.rawValue) up, expected \(expected.rawValue) up; "
                 + "turn it so that \(expected.rawValue) points up"
@@ -42,19 +42,19 @@ public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertibl
         case let .missingFaces(faces):
             return "faces still to capture: " + faces.map(\.rawValue).joined(separator: ", ")
         case let .residualTooLarge(rms, maxMg, limit):
-            return "calibration fit is poor: residual \(formatFixed(rms, 1)) mg rms, worst face "
-                + "\(formatFixed(maxMg, 1)) mg (limit \(formatFixed(limit, 1)) mg); lay each face squarely "
+            return "calibration fit is poor: residual \(CalibrationText.fixed(rms, 1)) mg rms, worst face "
+                + "\(CalibrationText.fixed(maxMg, 1)) mg (limit \(CalibrationText.fixed(limit, 1)) mg); lay each face squarely "
                 + "on a level surface and keep it still, then capture again"
         case let .scaleOutOfRange(axis, scale, range):
-            return "\(axisName(axis)) sensitivity came out \(formatFixed(scale, 3)) × nominal, outside "
-                + "\(formatFixed(range.lowerBound, 2))…\(formatFixed(range.upperBound, 2)); check the range "
+            return "\(CalibrationText.axis(axis)) sensitivity came out \(CalibrationText.fixed(scale, 3)) × nominal, outside "
+                + "\(CalibrationText.fixed(range.lowerBound, 2))…\(CalibrationText.fixed(range.upperBound, 2)); check the range "
                 + "setting and that each face was labelled correctly"
         case let .offsetOutOfRange(axis, offset, limit):
-            return "\(axisName(axis)) zero-g offset came out \(formatFixed(offset * 1000, 0)) mg, beyond "
-                + "±\(formatFixed(limit * 1000, 0)) mg; check the sensor and its mounting, then capture again"
+            return "\(CalibrationText.axis(axis)) zero-g offset came out \(CalibrationText.fixed(offset * 1000, 0)) mg, beyond "
+                + "±\(CalibrationText.fixed(limit * 1000, 0)) mg; check the sensor and its mounting, then capture again"
         case let .crossAxisOutOfRange(row, column, value, limit):
-            return "cross-axis term \(axisName(row))\(axisName(column)) came out \(formatFixed(value, 3)), beyond "
-                + "±\(formatFixed(limit, 3)); lay each face squarely or fit without cross-axis terms"
+            return "cross-axis term \(CalibrationText.axis(row))\(CalibrationText.axis(column)) came out \(CalibrationText.fixed(value, 3)), beyond "
+                + "±\(CalibrationText.fixed(limit, 3)); lay each face squarely or fit without cross-axis terms"
         case .singularFit:
             return "the six captures do not determine a calibration; capture each face with a different side up"
         }

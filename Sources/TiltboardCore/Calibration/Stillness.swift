@@ -60,16 +60,16 @@ public enum StillnessFailure: Sendable, Equatable, CustomStringConvertible {
         case let .tooFewSamples(count, needed):
             return "only \(count) samples captured, \(needed) needed; keep the sensor running longer"
         case let .accelNoise(axis, sd, limit):
-            return "board moved: \(axisName(axis)) acceleration varied by \(formatFixed(sd * 1000, 1)) mg rms "
-                + "(limit \(formatFixed(limit * 1000, 1)) mg); hold the board still"
+            return "board moved: \(CalibrationText.axis(axis)) acceleration varied by \(CalibrationText.fixed(sd * 1000, 1)) mg rms "
+                + "(limit \(CalibrationText.fixed(limit * 1000, 1)) mg); hold the board still"
         case let .accelSpan(axis, span, limit):
-            return "board was bumped: \(axisName(axis)) acceleration spanned \(formatFixed(span * 1000, 1)) mg "
-                + "(limit \(formatFixed(limit * 1000, 1)) mg); hold the board still and avoid touching it"
+            return "board was bumped: \(CalibrationText.axis(axis)) acceleration spanned \(CalibrationText.fixed(span * 1000, 1)) mg "
+                + "(limit \(CalibrationText.fixed(limit * 1000, 1)) mg); hold the board still and avoid touching it"
         case let .gyroNoise(axis, sd, limit):
-            return "board rotated: \(axisName(axis)) rate varied by \(formatFixed(sd, 2)) °/s rms "
-                + "(limit \(formatFixed(limit, 2)) °/s); hold the board still"
+            return "board rotated: \(CalibrationText.axis(axis)) rate varied by \(CalibrationText.fixed(sd, 2)) °/s rms "
+                + "(limit \(CalibrationText.fixed(limit, 2)) °/s); hold the board still"
         case let .gravityMagnitude(g, tol):
-            return "measured \(formatFixed(g, 3)) g instead of about 1 g (tolerance ±\(formatFixed(tol, 2)) g); "
+            return "measured \(CalibrationText.fixed(g, 3)) g instead of about 1 g (tolerance ±\(CalibrationText.fixed(tol, 2)) g); "
                 + "check the range setting and keep the board still"
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import TiltboardCore
 
 /// Deterministic generator (SplitMix64) with Gaussian samples, so synthetic traces repeat exactly.
-struct SeededRandom {
+struct NoiseSource {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
 
