@@ -205,4 +205,18 @@ final class TiltControllerTests: XCTestCase {
                                           boundary: .bounce(restitution: 0.3), deadZoneDeg: 2, responseExponent: 1.5)
         XCTAssertEqual(try JSONDecoder().decode(TiltControllerSettings.self, from: JSONEncoder().encode(full)), full)
     }
+
+    func testSettingsValidation() {
+        XCTAssertNoThrow(try TiltControllerSettings().validate())
+        XCTAssertNoThrow(try TiltControllerSettings(model: .integrating(), boundary: .bounce()).validate())
+        let bad = TiltControllerSettings(model: .damped(deceleration: 1.5, sensitivity: 6, maxVelocity: 10))
+        XCTAssertThrowsError(try bad.validate()) { error in
+            XCTAssertEqual(error as? TiltControllerSettingsError,
+                           TiltControllerSettingsError(setting: "deceleration", value: 1.5, expected: "a value in (0, 1]"))
+            XCTAssertEqual("\(error)", "controller setting deceleration = 1.5 is out of range; use a value in (0, 1]")
+        }
+        XCTAssertThrowsError(try TiltControllerSettings(boundary: .bounce(restitution: -0.1)).validate())
+        XCTAssertThrowsError(try TiltControllerSettings(deadZoneDeg: .nan).validate())
+        XCTAssertThrowsError(try TiltControllerSettings(pixelsPerUnit: 0).validate())
+    }
 }

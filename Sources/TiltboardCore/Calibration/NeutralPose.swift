@@ -48,24 +48,21 @@ public struct NeutralPose: Sendable, Equatable, Codable {
 
 /// Drives a neutral-pose capture from samples: progress, restarts on movement, timeout.
 ///
-/// Feed calibrated samples in time order; it reads no clock, so the caller (CLI or test) decides
-/// what time is. A capture restarts whenever the samples since its start stop being still.
+/// Feed calibrated samples in time order; it reads no clock. A thin layer over `StillCapture`
+/// that turns the finished capture into a `NeutralPose`.
 public struct NeutralCapture: Sendable {
     /// Durations in seconds, stillness limits and the steepest neutral accepted.
     public struct Settings: Sendable, Equatable {
-        /// How long the board must be still.
-        public var duration: Double
-        /// Give up this long after the first sample.
-        public var timeout: Double
-        /// Limits for stillness.
-        public var criteria: StillnessCriteria
+        /// Duration, timeout and stillness limits.
+        public var still: StillCapture.Settings
         /// Passed to `NeutralPose.capture`.
         public var maxTiltDeg: Double
 
         /// Defaults: 2 s still within 30 s, default stillness, 30° maximum neutral tilt.
         public init(duration: Double = 2, timeout: Double = 30, criteria: StillnessCriteria = StillnessCriteria(),
                     maxTiltDeg: Double = 30) {
-            self.duration = duration; self.timeout = timeout; self.criteria = criteria; self.maxTiltDeg = maxTiltDeg
+            still = StillCapture.Settings(duration: duration, timeout: timeout, criteria: criteria)
+            self.maxTiltDeg = maxTiltDeg
         }
     }
 
@@ -83,61 +80,35 @@ public struct NeutralCapture: Sendable {
 
     /// The settings in use.
     public let settings: Settings
-    /// Accelerometer statistics of the current attempt.
-    public private(set) var accel = RunningStats3()
-    /// Gyro statistics of the current attempt (empty without gyro data).
-    public private(set) var gyro = RunningStats3()
+    /// The underlying capture (statistics, restarts, last failure).
+    public private(set) var capture: StillCapture
     /// The captured pose once done.
     public private(set) var result: NeutralPose?
-    /// The most recent reason for a restart.
-    public private(set) var lastFailure: StillnessFailure?
-    /// How many times the capture restarted.
-    public private(set) var restarts = 0
-    private var firstTime: Double?
-    private var attemptStart: Double = 0
-    private var finished: Status?
 
     /// A capture waiting for its first sample.
-    public init(settings: Settings = Settings()) { self.settings = settings }
-
-    /// Fraction of the duration captured in the current attempt, 0…1.
-    public private(set) var progress: Double = 0
-
-    /// Adds one sample (calibrated accel in g, gyro in °/s); after `done` or `timedOut`, repeats it.
-    public mutating func feed(_ sample: Sample) -> Status {
-        if let finished { return finished }
-        let first: Double
-        if let f = firstTime { first = f } else { first = sample.t; firstTime = first; attemptStart = first }
-        accel.add(sample.accel)
-        if let g = sample.gyro { gyro.add(g) }
-        let gyroStats: RunningStats3? = gyro.count > 0 ? gyro : nil
-        let failure = settings.criteria.check(accel: accel, gyro: gyroStats)
-        let elapsed = sample.t - attemptStart
-        if let failure, case .tooFewSamples = failure {
-            // Not enough data to judge yet: only the timeout can end the attempt.
-        } else if let failure {
-            lastFailure = failure
-            restarts += 1
-            accel.reset(); gyro.reset()
-            accel.add(sample.accel)
-            if let g = sample.gyro { gyro.add(g) }
-            attemptStart = sample.t
-            progress = 0
-            if sample.t - first >= settings.timeout { return finish(.timedOut(lastFailure: failure)) }
-            return .restarted(failure)
-        } else if elapsed >= settings.duration {
-            progress = 1
-            let pose = NeutralPose.capture(meanGravity: accel.mean, maxTiltDeg: settings.maxTiltDeg)
-            result = pose
-            return finish(.done(pose))
-        }
-        if sample.t - first >= settings.timeout { return finish(.timedOut(lastFailure: lastFailure ?? failure)) }
-        progress = settings.duration > 0 ? Swift.min(1, Swift.max(0, elapsed / settings.duration)) : 1
-        return .capturing(progress: progress)
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        capture = StillCapture(settings: settings.still)
     }
 
-    private mutating func finish(_ s: Status) -> Status {
-        finished = s
-        return s
+    /// Fraction of the duration captured in the current attempt, 0…1.
+    public var progress: Double { capture.progress }
+    /// How many times the capture restarted.
+    public var restarts: Int { capture.restarts }
+    /// The most recent reason for a restart.
+    public var lastFailure: StillnessFailure? { capture.lastFailure }
+
+    /// Adds one calibrated sample; after `done` or `timedOut`, repeats that status.
+    public mutating func feed(_ sample: Sample) -> Status {
+        switch capture.feed(sample) {
+        case let .capturing(p): return .capturing(progress: p)
+        case let .restarted(why): return .restarted(why)
+        case let .timedOut(last): return .timedOut(lastFailure: last)
+        case .done:
+            if let result { return .done(result) }
+            let pose = NeutralPose.capture(meanGravity: capture.accel.mean, maxTiltDeg: settings.maxTiltDeg)
+            result = pose
+            return .done(pose)
+        }
     }
 }

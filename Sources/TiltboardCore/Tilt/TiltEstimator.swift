@@ -9,7 +9,8 @@ import Darwin
 /// Estimates the direction of gravity in the board frame from accelerometer (and gyro) samples.
 ///
 /// All filter constants are time constants in seconds and the per-step weights are derived from
-/// each sample's `dt`, so the response does not change with the sample rate.
+/// each sample's `dt`, so the response does not change with the sample rate: exactly for the
+/// low-pass (α from e^(−dt/τ)), to first order in dt/τ for the complementary blend.
 public struct TiltEstimator: Sendable {
     /// How samples are combined.
     public enum Mode: Sendable, Equatable, Codable {
