@@ -29,6 +29,8 @@ let package = Package(
             name: "CGPIOD",
             providers: [.apt(["libgpiod-dev"])]
         ),
+        // Counts heap allocations for `tiltboard bench` and the zero-allocation tests.
+        .target(name: "CAllocationCounter"),
         .target(name: "TiltboardCore"),
         .target(name: "TiltboardDrivers", dependencies: ["TiltboardCore"]),
         .target(name: "TiltboardSimulator", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
@@ -39,13 +41,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "TiltboardCLI",
-            dependencies: ["Tiltboard", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Tiltboard", "CAllocationCounter", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore"]),
         .testTarget(name: "TiltboardDriversTests", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
         .testTarget(name: "TiltboardSimulatorTests", dependencies: ["TiltboardSimulator", "TiltboardDrivers", "TiltboardCore"]),
         .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers"]),
-        .testTarget(name: "TiltboardTests", dependencies: ["Tiltboard", "TiltboardSimulator"]),
+        .testTarget(name: "TiltboardTests", dependencies: ["Tiltboard", "TiltboardSimulator", "CAllocationCounter"]),
         .testTarget(name: "TiltboardCLITests", dependencies: ["TiltboardCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,153 @@
+/// Builds one JSON object per line into a reusable byte buffer, without allocating per line.
+///
+/// The loop formats every tick's output; `String(describing: Double)` would allocate each time,
+/// so numbers are written as fixed-point decimals with a chosen number of fraction digits.
+public struct JSONLineWriter {
+    public private(set) var bytes: [UInt8]
+    private var needsComma: [Bool]
+
+    public init(capacity: Int = 512) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+        needsComma = []
+        needsComma.reserveCapacity(8)
+    }
+
+    /// Empties the buffer, keeping its storage.
+    public mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+        needsComma.removeAll(keepingCapacity: true)
+    }
+
+    public mutating func beginObject() {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+
+    public mutating func endObject() {
+        bytes.append(UInt8(ascii: "}"))
+        _ = needsComma.popLast()
+    }
+
+    /// Starts a member whose value is an object; close it with `endObject()`.
+    public mutating func beginObject(_ key: StaticString) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+    }
+
+    public mutating func number(_ key: StaticString, _ value: Double, fractionDigits: Int = 4) {
+        self.key(key)
+        appendNumber(value, fractionDigits: fractionDigits)
+    }
+
+    public mutating func integer(_ key: StaticString, _ value: Int) {
+        self.key(key)
+        appendInteger(value)
+    }
+
+    public mutating func bool(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        appendStatic(value ? "true" : "false")
+    }
+
+    /// `"key":[x,y,z]`.
+    public mutating func vector(_ key: StaticString, _ x: Double, _ y: Double, _ z: Double, fractionDigits: Int = 5) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        appendNumber(x, fractionDigits: fractionDigits)
+        bytes.append(UInt8(ascii: ","))
+        appendNumber(y, fractionDigits: fractionDigits)
+        bytes.append(UInt8(ascii: ","))
+        appendNumber(z, fractionDigits: fractionDigits)
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// `"key":"value"` for a value known to need no escaping (an identifier or a number text).
+    public mutating func plainString(_ key: StaticString, _ value: String) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: value.utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+
+    // MARK: - Pieces
+
+    private mutating func separate() {
+        if let last = needsComma.last {
+            if last { bytes.append(UInt8(ascii: ",")) }
+            needsComma[needsComma.count - 1] = true
+        }
+    }
+
+    private mutating func key(_ key: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendStatic(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    private mutating func appendStatic(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func appendInteger(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(value.magnitude, minimumDigits: 1)
+    }
+
+    private mutating func appendDigits(_ value: UInt, minimumDigits: Int) {
+        // At most 20 decimal digits in a UInt64.
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var v = value
+        withUnsafeMutableBytes(of: &digits) { buf in
+            repeat {
+                buf[count] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+                count += 1
+            } while v > 0 && count < 20
+            while count < minimumDigits && count < 20 {
+                buf[count] = UInt8(ascii: "0")
+                count += 1
+            }
+            for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(buf[i]) }
+        }
+    }
+
+    /// Fixed-point decimal with trailing zeros trimmed; non-finite values become `null`.
+    private mutating func appendNumber(_ value: Double, fractionDigits: Int) {
+        guard value.isFinite else {
+            appendStatic("null")
+            return
+        }
+        let digits = max(0, min(fractionDigits, 9))
+        var scale: Double = 1
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded()
+        guard scaled < 1.8e19 else {
+            // Too large for fixed point; such values never occur in this package's output.
+            appendStatic("null")
+            return
+        }
+        var units = UInt(scaled)
+        let unitScale = UInt(scale)
+        if value < 0 && units > 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(units / unitScale, minimumDigits: 1)
+        units %= unitScale
+        guard units > 0 else { return }
+        var width = digits
+        while units % 10 == 0 {
+            units /= 10
+            width -= 1
+        }
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(units, minimumDigits: width)
+    }
+}

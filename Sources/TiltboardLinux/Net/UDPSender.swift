@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TiltboardDrivers
+
+/// Sends datagrams to one `HOST:PORT` over UDP (IPv4 or IPv6), for a game to consume the stream.
+public final class UDPSender {
+    private let fd: Int32
+    private var address: sockaddr_storage
+    private let addressLength: socklen_t
+    /// `HOST:PORT` as given.
+    public let destination: String
+    /// Datagrams the kernel refused (e.g. nobody listening yet): counted, never fatal.
+    public private(set) var failedSends = 0
+
+    /// Resolves `destination` (`host:port`, `[v6]:port`) and opens a socket.
+    public init(destination: String) throws {
+        self.destination = destination
+        guard let colon = destination.lastIndex(of: ":"),
+              let port = UInt16(destination[destination.index(after: colon)...]) else {
+            throw UDPSenderError(message: "--udp \(destination): expected HOST:PORT, e.g. 127.0.0.1:9999")
+        }
+        var host = String(destination[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_DGRAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        var result: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &result)
+        guard rc == 0, let info = result else {
+            let why = rc == 0 ? "no address" : String(cString: gai_strerror(rc))
+            throw UDPSenderError(message: "--udp \(destination): cannot resolve \(host): \(why)")
+        }
+        defer { freeaddrinfo(result) }
+        let sock = socket(info.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard sock >= 0 else {
+            throw UDPSenderError(message: "--udp \(destination): socket: \(String(cString: strerror(errno)))")
+        }
+        fd = sock
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { dst in
+            dst.copyMemory(from: UnsafeRawBufferPointer(start: info.pointee.ai_addr, count: Int(info.pointee.ai_addrlen)))
+        }
+        address = storage
+        addressLength = info.pointee.ai_addrlen
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one datagram; failures are counted, not thrown, so a missing listener never stops the loop.
+    public func send(_ bytes: UnsafeRawBufferPointer) {
+        let sent = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, addressLength)
+            }
+        }
+        if sent < 0 { failedSends += 1 }
+    }
+}
+
+/// A `--udp` destination that cannot be used.
+public struct UDPSenderError: Error, CustomStringConvertible, Sendable {
+    public var message: String
+    public var description: String { message }
+}

@@ -1,0 +1,53 @@
+import XCTest
+import Foundation
+@testable import Tiltboard
+
+final class JSONLineWriterTests: XCTestCase {
+    private func text(_ w: JSONLineWriter) -> String { String(decoding: w.bytes, as: UTF8.self) }
+
+    func testNestedObjectAndNumbers() {
+        var w = JSONLineWriter()
+        w.beginObject()
+        w.number("t", 1.25)
+        w.beginObject("tilt")
+        w.number("pitchDeg", -12.34567, fractionDigits: 2)
+        w.number("rollDeg", 0)
+        w.endObject()
+        w.vector("accel", 0.000004, -1, 1.5)
+        w.bool("shake", true)
+        w.integer("n", -42)
+        w.endObject()
+        w.newline()
+        XCTAssertEqual(text(w), "{\"t\":1.25,\"tilt\":{\"pitchDeg\":-12.35,\"rollDeg\":0},\"accel\":[0,-1,1.5],\"shake\":true,\"n\":-42}\n")
+    }
+
+    func testOutputParsesAsJSONAndRoundTripsValues() throws {
+        var w = JSONLineWriter()
+        for value in [0.1, -0.05, 123.456789, -0.0000049, 1e-9, 999999.5] {
+            w.reset()
+            w.beginObject()
+            w.number("v", value, fractionDigits: 6)
+            w.endObject()
+            let obj = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(w.bytes)) as? [String: Double])
+            XCTAssertEqual(try XCTUnwrap(obj["v"]), value, accuracy: 5e-7, "\(value) → \(text(w))")
+        }
+    }
+
+    func testNonFiniteBecomesNull() {
+        var w = JSONLineWriter()
+        w.beginObject()
+        w.number("a", .nan)
+        w.number("b", .infinity)
+        w.endObject()
+        XCTAssertEqual(text(w), "{\"a\":null,\"b\":null}")
+    }
+
+    func testResetKeepsCapacity() {
+        var w = JSONLineWriter(capacity: 256)
+        w.beginObject(); w.number("x", 1); w.endObject()
+        let capacity = w.bytes.capacity
+        w.reset()
+        XCTAssertTrue(w.bytes.isEmpty)
+        XCTAssertEqual(w.bytes.capacity, capacity)
+    }
+}

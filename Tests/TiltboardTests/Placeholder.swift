@@ -1,5 +1,0 @@
-import XCTest
-
-final class TiltboardTestsPlaceholder: XCTestCase {
-    func testTargetBuilds() { XCTAssertTrue(true) }
-}
