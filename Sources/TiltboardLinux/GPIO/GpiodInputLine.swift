@@ -1,0 +1,63 @@
+import Synchronization
+import TiltboardDrivers
+
+/// A GPIO input watched for rising edges, e.g. a sensor's data-ready interrupt pin (libgpiod 1.6).
+///
+/// Edges are queued by the kernel between waits, so none is lost while a sample is being read.
+public final class GpiodInputLine: Sendable {
+    /// `pinctrl-bcm2711 line 4 (GPIO4)`.
+    public let name: String
+    /// The chip the line was found on.
+    public let chip: GPIOChipInfo
+    private let handle: Mutex<OpenedGPIOLine?>
+
+    /// Requests the line as an input with rising-edge events (inactive → active when `activeLow`).
+    /// - Throws: `GPIOError` (.chipNotFound, .lineNotFound, .lineBusy, .permissionDenied, .io).
+    public convenience init(chip: String, line: GPIOLineID, activeLow: Bool = false, consumer: String = "tiltboard") throws {
+        try self.init(chip: chip, line: line, activeLow: activeLow, consumer: consumer, deviceDirectory: "/dev")
+    }
+
+    init(chip spec: String, line id: GPIOLineID, activeLow: Bool, consumer: String, deviceDirectory: String) throws {
+        let opened = try GPIOLineOpener.open(chip: spec, line: id, directory: deviceDirectory)
+        if let error = Gpiod1.requestRisingEdges(opened.line, consumer: consumer, activeLow: activeLow) {
+            let mapped = GPIOLineOpener.requestError(error, opened, action: "requesting its edge events")
+            Gpiod1.close(opened.chip)
+            throw mapped
+        }
+        self.name = opened.displayName
+        self.chip = opened.info
+        self.handle = Mutex(opened)
+    }
+
+    /// Waits up to `timeoutNanoseconds` for a rising edge and consumes it.
+    /// Returns false on timeout or when a signal interrupts the wait; blocks `release()` meanwhile.
+    public func waitForEdge(timeoutNanoseconds: Int64) throws -> Bool {
+        let result: Result<Bool, GPIOError> = handle.withLock { opened in
+            guard let opened else { return .failure(.released(name)) }
+            return Gpiod1.waitForEvent(opened.line, timeoutNanoseconds: timeoutNanoseconds)
+                .mapError { .io("waiting for an edge", name, $0) }
+        }
+        return try result.get()
+    }
+
+    /// The current logical level.
+    public func isActive() throws -> Bool {
+        let result: Result<Bool, GPIOError> = handle.withLock { opened in
+            guard let opened else { return .failure(.released(name)) }
+            return Gpiod1.get(opened.line).mapError { .io("reading the level", name, $0) }
+        }
+        return try result.get()
+    }
+
+    /// Gives the line back to the kernel. Safe to call more than once.
+    public func release() {
+        handle.withLock { opened in
+            guard let line = opened else { return }
+            Gpiod1.release(line.line)
+            Gpiod1.close(line.chip)
+            opened = nil
+        }
+    }
+
+    deinit { release() }
+}

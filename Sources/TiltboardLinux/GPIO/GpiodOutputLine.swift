@@ -1,0 +1,64 @@
+import Synchronization
+import TiltboardDrivers
+
+/// A GPIO output through the kernel's character device (libgpiod 1.6), e.g. the motor's transistor.
+///
+/// The chip is found by label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; the line by offset
+/// or name (`GPIO17`). The line is driven inactive from the moment it is requested and again when
+/// released, so the motor never starts on its own.
+public final class GpiodOutputLine: GPIOOutputLine {
+    public let name: String
+    public let activeLow: Bool
+    /// The chip the line was found on.
+    public let chip: GPIOChipInfo
+    private let handle: Mutex<OpenedGPIOLine?>
+
+    /// Requests the line as an output at its inactive level.
+    /// - Throws: `GPIOError` (.chipNotFound, .lineNotFound, .lineBusy, .permissionDenied, .io).
+    public convenience init(chip: String, line: GPIOLineID, activeLow: Bool = false, consumer: String = "tiltboard") throws {
+        try self.init(chip: chip, line: line, activeLow: activeLow, consumer: consumer, deviceDirectory: "/dev")
+    }
+
+    init(chip spec: String, line id: GPIOLineID, activeLow: Bool, consumer: String, deviceDirectory: String) throws {
+        let opened = try GPIOLineOpener.open(chip: spec, line: id, directory: deviceDirectory)
+        if let error = Gpiod1.requestOutput(opened.line, consumer: consumer, activeLow: activeLow) {
+            let mapped = GPIOLineOpener.requestError(error, opened, action: "requesting it as an output")
+            Gpiod1.close(opened.chip)
+            throw mapped
+        }
+        self.name = opened.displayName
+        self.activeLow = activeLow
+        self.chip = opened.info
+        self.handle = Mutex(opened)
+    }
+
+    public func set(active: Bool) throws {
+        let failure: GPIOError? = handle.withLock { opened in
+            guard let opened else { return .released(name) }
+            return Gpiod1.set(opened.line, active: active).map { .io("setting the level", name, $0) }
+        }
+        if let failure { throw failure }
+    }
+
+    /// The level the line is driven to now (logical: true is active).
+    public func isActive() throws -> Bool {
+        let result: Result<Bool, GPIOError> = handle.withLock { opened in
+            guard let opened else { return .failure(.released(name)) }
+            return Gpiod1.get(opened.line).mapError { .io("reading the level", name, $0) }
+        }
+        return try result.get()
+    }
+
+    public func release() {
+        handle.withLock { opened in
+            guard let line = opened else { return }
+            // Inactive first: a released line keeps its last level on a Pi, and the motor must stop.
+            _ = Gpiod1.set(line.line, active: false)
+            Gpiod1.release(line.line)
+            Gpiod1.close(line.chip)
+            opened = nil
+        }
+    }
+
+    deinit { release() }
+}

@@ -1,0 +1,142 @@
+import XCTest
+import TiltboardDrivers
+@testable import TiltboardLinux
+
+/// The libgpiod backend against the kernel's gpio-sim, run by `Tests/hil/run-hil.sh` inside QEMU.
+///
+/// `TILTBOARD_GPIO_SIM=<label>:<sysfs dir>` names a live gpio-sim chip whose line 17 is called
+/// `GPIO17` and line 4 `GPIO4`, e.g. `pinctrl-bcm2711:/sys/devices/platform/gpio-sim.0/gpiochip0`.
+/// Without it (any ordinary machine) every test is skipped.
+final class GPIOSimTests: XCTestCase {
+    private var label = ""
+    private var sysfs = ""
+
+    override func setUpWithError() throws {
+        guard let spec = ProcessInfo.processInfo.environment["TILTBOARD_GPIO_SIM"],
+              let colon = spec.firstIndex(of: ":") else {
+            throw XCTSkip("needs a gpio-sim chip (TILTBOARD_GPIO_SIM); run Tests/hil/run-hil.sh")
+        }
+        label = String(spec[..<colon])
+        sysfs = String(spec[spec.index(after: colon)...])
+    }
+
+    private func simValue(_ offset: Int) throws -> String {
+        try String(contentsOfFile: "\(sysfs)/sim_gpio\(offset)/value", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private func setPull(_ offset: Int, _ pull: String) throws {
+        try pull.write(toFile: "\(sysfs)/sim_gpio\(offset)/pull", atomically: false, encoding: .utf8)
+    }
+
+    /// The consumer the kernel records for `offset`, read through a second, independent chip handle.
+    private func consumer(_ offset: Int) throws -> String? {
+        let (chip, _) = try GPIOLineOpener.openChip(label, directory: "/dev")
+        defer { Gpiod1.close(chip) }
+        return Gpiod1.currentConsumer(try Gpiod1.line(chip, offset: offset).get())
+    }
+
+    private var chipName: String { URL(fileURLWithPath: sysfs).lastPathComponent }
+
+    func testOutputFoundByLabelAndNameDrivesTheLine() throws {
+        let line = try GpiodOutputLine(chip: label, line: .name("GPIO17"))
+        XCTAssertEqual(line.name, "\(label) line 17 (GPIO17)")
+        XCTAssertEqual(line.chip.label, label)
+        XCTAssertEqual(line.chip.name, chipName)
+        XCTAssertEqual(try simValue(17), "0", "requested inactive")
+        XCTAssertEqual(try consumer(17), "tiltboard")
+        try line.set(active: true)
+        XCTAssertEqual(try simValue(17), "1")
+        XCTAssertTrue(try line.isActive())
+        try line.set(active: false)
+        XCTAssertEqual(try simValue(17), "0")
+        try line.set(active: true)
+        line.release()
+        XCTAssertEqual(try simValue(17), "0", "release drives inactive first")
+        XCTAssertNil(try consumer(17), "released")
+        line.release()
+        XCTAssertThrowsError(try line.set(active: true)) { error in
+            XCTAssertEqual((error as? GPIOError)?.kind, .io)
+        }
+    }
+
+    func testActiveLowInvertsThePin() throws {
+        let line = try GpiodOutputLine(chip: label, line: .offset(17), activeLow: true, consumer: "motor-test")
+        XCTAssertEqual(try simValue(17), "1", "inactive is high on an active-low line")
+        XCTAssertEqual(try consumer(17), "motor-test")
+        try line.set(active: true)
+        XCTAssertEqual(try simValue(17), "0")
+        try line.set(active: false)
+        XCTAssertEqual(try simValue(17), "1")
+        line.release()
+    }
+
+    func testChipByDeviceNameAndByPath() throws {
+        let byName = try GpiodOutputLine(chip: chipName, line: .offset(17))
+        XCTAssertEqual(byName.chip.label, label)
+        byName.release()
+        let byPath = try GpiodOutputLine(chip: "/dev/\(chipName)", line: .name("GPIO17"))
+        try byPath.set(active: true)
+        XCTAssertEqual(try simValue(17), "1")
+        byPath.release()
+    }
+
+    func testDeinitReleasesTheLine() throws {
+        do {
+            let line = try GpiodOutputLine(chip: label, line: .name("GPIO17"))
+            try line.set(active: true)
+            XCTAssertEqual(try consumer(17), "tiltboard")
+        }
+        XCTAssertNil(try consumer(17))
+        XCTAssertEqual(try simValue(17), "0")
+    }
+
+    func testBusyLineNamesItsConsumer() throws {
+        let holder = try GpiodOutputLine(chip: label, line: .name("GPIO17"), consumer: "other-program")
+        defer { holder.release() }
+        XCTAssertThrowsError(try GpiodOutputLine(chip: label, line: .name("GPIO17"))) { error in
+            let gpio = error as? GPIOError
+            XCTAssertEqual(gpio?.kind, .lineBusy)
+            XCTAssertEqual(gpio?.message.hasPrefix("GPIO \(self.label) line 17 (GPIO17) is in use by \"other-program\";"), true,
+                           gpio?.message ?? "\(error)")
+        }
+    }
+
+    func testMissingLinesAndChips() throws {
+        XCTAssertThrowsError(try GpiodOutputLine(chip: label, line: .name("GPIO99"))) { error in
+            XCTAssertEqual((error as? GPIOError)?.kind, .lineNotFound)
+            XCTAssertEqual((error as? GPIOError)?.message.contains("has no line named GPIO99"), true, "\(error)")
+        }
+        XCTAssertThrowsError(try GpiodOutputLine(chip: label, line: .offset(58))) { error in
+            XCTAssertEqual((error as? GPIOError)?.kind, .lineNotFound)
+            XCTAssertEqual((error as? GPIOError)?.message.contains("its lines are 0…57"), true, "\(error)")
+        }
+        XCTAssertThrowsError(try GpiodOutputLine(chip: "pinctrl-rp1", line: .name("GPIO17"))) { error in
+            XCTAssertEqual((error as? GPIOError)?.kind, .chipNotFound)
+            XCTAssertEqual((error as? GPIOError)?.message.contains("\(self.chipName) [\(self.label), 58 lines]"), true, "\(error)")
+        }
+        XCTAssertTrue(GPIOChipInfo.available().contains { $0.label == label && $0.lineCount == 58 })
+    }
+
+    func testInputSeesRisingEdgesOnly() throws {
+        try setPull(4, "pull-down")
+        let line = try GpiodInputLine(chip: label, line: .name("GPIO4"))
+        defer { line.release() }
+        XCTAssertEqual(line.name, "\(label) line 4 (GPIO4)")
+        XCTAssertFalse(try line.waitForEdge(timeoutNanoseconds: 50_000_000), "no edge yet")
+        try setPull(4, "pull-up")
+        XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 2_000_000_000))
+        XCTAssertTrue(try line.isActive())
+        try setPull(4, "pull-down")
+        XCTAssertFalse(try line.waitForEdge(timeoutNanoseconds: 100_000_000), "falling edges are not reported")
+        XCTAssertFalse(try line.isActive())
+        // Edges queue while nobody waits: two pulses, two events.
+        for _ in 0..<2 {
+            try setPull(4, "pull-up")
+            try setPull(4, "pull-down")
+        }
+        XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 1_000_000_000))
+        XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 1_000_000_000))
+        XCTAssertFalse(try line.waitForEdge(timeoutNanoseconds: 50_000_000))
+    }
+}

@@ -1,0 +1,350 @@
+#!/bin/busybox sh
+# /init of the HIL guest: loads i2c-stub and gpio-sim, mounts the repository over 9p, runs the
+# real `tiltboard` against them and prints one PASS:/FAIL: line per check, then
+# `hil: N passed, M failed`. The host script only trusts that last line.
+# Busybox applets shadow i2c-tools: the real tools are always called by full path.
+
+/bin/busybox mkdir -p /proc /sys /dev /tmp /mnt /sbin /usr/bin /usr/sbin
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+export LD_LIBRARY_PATH=/lib/x86_64-linux-gnu
+mount -t proc none /proc
+mount -t sysfs none /sys
+mount -t devtmpfs none /dev
+mount -t tmpfs none /tmp
+read -r up _ < /proc/uptime; echo "guest: /init started at $up s"
+. /etc/hil.conf   # KVER, TB (binary path relative to the repository root)
+
+pass=0
+fail=0
+why=""
+# check NAME FUNCTION: FUNCTION returns 0 to pass and may set $why to explain a failure.
+check() {
+    name=$1; shift
+    why=""
+    read -r t0 _ < /proc/uptime
+    "$@"; ok=$?
+    read -r t1 _ < /proc/uptime
+    echo "guest: [$t0 → $t1 s] $name"
+    if [ $ok = 0 ]; then
+        echo "PASS: $name"; pass=$((pass + 1))
+    else
+        echo "FAIL: $name${why:+ — $why}"; fail=$((fail + 1))
+    fi
+}
+
+finish() {
+    echo "hil: $pass passed, $fail failed"
+    sync
+    poweroff -f
+}
+
+while read -r ko params; do
+    [ -n "$ko" ] || continue
+    insmod "$ko" $params 2>/tmp/insmod.err || echo "guest: insmod $ko failed: $(cat /tmp/insmod.err)"
+done < /etc/hil-modules
+
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose host /mnt || echo "guest: 9p mount failed"
+mkdir -p "$SWIFTLIB" && mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose swiftlib "$SWIFTLIB" \
+    || echo "guest: 9p mount of the Swift runtime failed"
+TB=/mnt/$TB
+XCTEST=/mnt/$XCTEST
+BOARDS=/mnt/Tests/hil/boards
+I2CGET=/usr/sbin/i2cget
+I2CSET=/usr/sbin/i2cset
+BUS=0
+
+# ---------------------------------------------------------------------------------------------
+# gpio-sim: a chip labelled like a Pi 4's, GPIO17 = motor, GPIO4 = sensor interrupt.
+GS=/sys/kernel/config/gpio-sim/tiltboard
+setup_gpio_sim() {
+    mount -t configfs none /sys/kernel/config 2>/dev/null
+    mkdir -p $GS/bank0 || { why="configfs has no gpio-sim"; return 1; }
+    echo pinctrl-bcm2711 > $GS/bank0/label
+    echo 58 > $GS/bank0/num_lines
+    for n in 4 17; do
+        mkdir $GS/bank0/line$n && echo GPIO$n > $GS/bank0/line$n/name
+    done
+    echo 1 > $GS/live || { why="could not bring the chip live"; return 1; }
+    SIM=/sys/devices/platform/$(cat $GS/dev_name)/$(cat $GS/bank0/chip_name)
+    CHIPDEV=/dev/$(cat $GS/bank0/chip_name)
+    [ -e "$SIM/sim_gpio17/value" ] || { why="no $SIM/sim_gpio17/value"; return 1; }
+    gpioinfo pinctrl-bcm2711 > /tmp/gpioinfo 2>&1 || { why="gpioinfo: $(cat /tmp/gpioinfo)"; return 1; }
+    grep -q '"GPIO17"' /tmp/gpioinfo || { why="no line named GPIO17"; return 1; }
+}
+check "gpio-sim chip pinctrl-bcm2711 with GPIO4 and GPIO17" setup_gpio_sim
+
+# The libgpiod backend's own tests (Tests/TiltboardLinuxTests/GPIOSimTests.swift) on this chip.
+gpio_backend_tests() {
+    [ -x "$XCTEST" ] || { why="no test bundle at $XCTEST"; return 1; }
+    TILTBOARD_GPIO_SIM="pinctrl-bcm2711:$SIM" timeout 180 "$XCTEST" TiltboardLinuxTests.GPIOSimTests > /tmp/xct 2>&1
+    rc=$?
+    grep -E 'error|failed' /tmp/xct | head -n 5 | sed 's/^/guest: xctest: /'
+    [ $rc = 0 ] || { why="exit $rc: $(grep -m 1 -E 'error' /tmp/xct | cut -c 1-300)"; return 1; }
+    grep -q 'Executed 7 tests, with 0 failures' /tmp/xct || { why="$(grep -m 1 Executed /tmp/xct)"; return 1; }
+}
+check "libgpiod backend tests (GPIOSimTests) on gpio-sim" gpio_backend_tests
+
+motor_value() { read -r v < "$SIM/sim_gpio17/value"; echo "$v"; }
+line17_info() { gpioinfo pinctrl-bcm2711 2>/dev/null | grep 'line  *17:'; }
+
+# ---------------------------------------------------------------------------------------------
+# I²C: i2c-stub with an MPU-6050 at 0x68 and an ADXL345 at 0x53.
+i2c_stub_ready() {
+    [ -e /dev/i2c-$BUS ] || { why="no /dev/i2c-$BUS"; return 1; }
+    grep -q "SMBus stub" /sys/class/i2c-dev/i2c-$BUS/name || { why="i2c-$BUS is $(cat /sys/class/i2c-dev/i2c-$BUS/name)"; return 1; }
+}
+check "i2c-stub adapter at /dev/i2c-$BUS" i2c_stub_ready
+
+# Data registers: MPU-6050 big-endian from 0x3B (ax ay az temp gx gy gz), ADXL345 little-endian
+# from 0x32. Raw values: ax 4096, ay -4096, az 8192, temp -521, gx 655, gy -1310, gz 0;
+# ADXL345 x 256, y -128, z 512.
+preload_mpu() {
+    $I2CSET -y $BUS 0x68 0x75 0x68              # WHO_AM_I
+    $I2CSET -y $BUS 0x68 0x3A 0x01              # INT_STATUS: data ready, forever (the stub keeps it)
+    $I2CSET -y $BUS 0x68 0x3B 0x10 0x00 0xF0 0x00 0x20 0x00 0xFD 0xF7 0x02 0x8F 0xFA 0xE2 0x00 0x00 i
+    # Configuration the driver must overwrite, and an awake chip it must put to sleep.
+    $I2CSET -y $BUS 0x68 0x19 0xFF
+    $I2CSET -y $BUS 0x68 0x1A 0x00
+    $I2CSET -y $BUS 0x68 0x1C 0x18
+    $I2CSET -y $BUS 0x68 0x6B 0x00
+}
+preload_adxl() {
+    $I2CSET -y $BUS 0x53 0x00 0xE5              # DEVID
+    $I2CSET -y $BUS 0x53 0x30 0x82              # INT_SOURCE: DATA_READY | watermark
+    $I2CSET -y $BUS 0x53 0x32 0x00 0x01 0x80 0xFF 0x00 0x02 i
+    $I2CSET -y $BUS 0x53 0x2C 0x0F              # BW_RATE 3200 Hz
+    $I2CSET -y $BUS 0x53 0x31 0x00              # DATA_FORMAT ±2 g, 10-bit
+    $I2CSET -y $BUS 0x53 0x2D 0x08              # POWER_CTL Measure: the driver must clear it
+}
+preload_mpu
+preload_adxl
+
+# reg ADDR REG: prints 0xNN; fails (and sets $why) when i2cget does.
+reg() {
+    r=$($I2CGET -y $BUS "$1" "$2" 2>&1) && [ -n "$r" ] && { echo "$r"; return 0; }
+    echo "i2cget $1 $2: $r" > /tmp/reg.err; return 1
+}
+
+# run_tb SECONDS ARGS...: runs tiltboard with a time limit; stdout /tmp/out, stderr /tmp/err, status $rc.
+run_tb() {
+    secs=$1; shift
+    timeout "$secs" "$TB" "$@" > /tmp/out 2> /tmp/err
+    rc=$?
+}
+first_err() { head -n 1 /tmp/err | cut -c 1-300; }
+
+# near "a,b,c" "x,y,z" TOL: every element within TOL.
+near() {
+    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN {
+        n = split(g, a, ","); m = split(w, b, ",")
+        if (n != m) exit 1
+        for (i = 1; i <= n; i++) { d = a[i] - b[i]; if (d < 0) d = -d; if (d > t) exit 1 }
+        exit 0 }'
+}
+json_array() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\[\([^]]*\)\].*/\1/p"; }
+json_number() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
+
+# ---------------------------------------------------------------------------------------------
+probe_finds_both() {
+    run_tb 30 probe --bus /dev/i2c-$BUS --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    tr -d ' ' < /tmp/out > /tmp/probe
+    grep '"address":"0x68"' /tmp/probe | grep '"chip":"mpu6050"' | grep -q '"part":"MPU-6050"' \
+        || { why="no MPU-6050 at 0x68 in: $(head -c 300 /tmp/probe)"; return 1; }
+    grep '"address":"0x53"' /tmp/probe | grep '"chip":"adxl345"' | grep -q '"part":"ADXL345"' \
+        || { why="no ADXL345 at 0x53 in: $(head -c 300 /tmp/probe)"; return 1; }
+}
+check "probe --json finds MPU-6050 at 0x68 and ADXL345 at 0x53" probe_finds_both
+
+# read_mpu BOARD ACCEL(g) ACCEL_CONFIG SMPLRT_DIV
+read_mpu() {
+    preload_mpu
+    run_tb 30 read --board "$BOARDS/$1" --count 1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out); gyro=$(json_array gyro /tmp/out); temp=$(json_number tempC /tmp/out)
+    near "$accel" "$2" 0.002 || { why="accel [$accel], want [$2]"; return 1; }
+    near "$gyro" "10,-20,0" 0.05 || { why="gyro [$gyro], want [10,-20,0]"; return 1; }
+    near "$temp" "35.0" 0.05 || { why="tempC $temp, want 35.0"; return 1; }
+    mpu_read_ok=1
+}
+mpu_registers() {
+    ac=$(reg 0x68 0x1C) && div=$(reg 0x68 0x19) && cfg=$(reg 0x68 0x1A) && pwr=$(reg 0x68 0x6B) \
+        || { why=$(cat /tmp/reg.err); return 1; }
+    [ $((ac & 0x18)) = $(($2)) ] || { why="ACCEL_CONFIG $ac, want range bits $2"; return 1; }
+    [ $((div)) = $(($3)) ] || { why="SMPLRT_DIV $div, want $3"; return 1; }
+    dlpf=$((cfg & 7)); [ $dlpf -ge 1 ] && [ $dlpf -le 6 ] || { why="CONFIG $cfg: DLPF off"; return 1; }
+    [ $((pwr & 0x40)) = 64 ] || { why="PWR_MGMT_1 $pwr: SLEEP not set after exit"; return 1; }
+}
+check "read mpu6050 ±4 g decodes big-endian samples" read_mpu mpu6050-4g.json "0.5,-0.5,1.0"
+check "mpu6050 ±4 g registers: ACCEL_CONFIG 0x08, SMPLRT_DIV 9, DLPF on, asleep" mpu_registers mpu6050-4g.json 0x08 9
+check "read mpu6050 ±8 g decodes big-endian samples" read_mpu mpu6050-8g.json "1.0,-1.0,2.0"
+check "mpu6050 ±8 g registers: ACCEL_CONFIG 0x10, SMPLRT_DIV 19, DLPF on, asleep" mpu_registers mpu6050-8g.json 0x10 19
+
+# read_adxl BOARD: full resolution keeps 256 LSB/g (3.9 mg) in every range.
+read_adxl() {
+    preload_adxl
+    run_tb 30 read --board "$BOARDS/$1" --count 1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out)
+    near "$accel" "1.0,-0.5,2.0" 0.02 || { why="accel [$accel], want [1.0,-0.5,2.0]"; return 1; }
+    adxl_read_ok=1
+}
+adxl_registers() {
+    fmt=$(reg 0x53 0x31) && bw=$(reg 0x53 0x2C) && pwr=$(reg 0x53 0x2D) \
+        || { why=$(cat /tmp/reg.err); return 1; }
+    [ $((fmt & 0x0B)) = $(($2)) ] || { why="DATA_FORMAT $fmt, want FULL_RES|range = $2"; return 1; }
+    [ $((bw & 0x1F)) = $(($3)) ] || { why="BW_RATE $bw, want $3"; return 1; }
+    [ $((pwr & 0x08)) = 0 ] || { why="POWER_CTL $pwr: still measuring after exit"; return 1; }
+}
+check "read adxl345 ±4 g decodes little-endian samples" read_adxl adxl345-4g.json
+check "adxl345 ±4 g registers: DATA_FORMAT 0x09, BW_RATE 0x0A, standby" adxl_registers adxl345-4g.json 0x09 0x0A
+check "read adxl345 ±16 g decodes little-endian samples" read_adxl adxl345-16g.json
+check "adxl345 ±16 g registers: DATA_FORMAT 0x0B, BW_RATE 0x09, standby" adxl_registers adxl345-16g.json 0x0B 0x09
+
+smbus_only() {
+    /usr/sbin/i2cdetect -F $BUS > /tmp/funcs 2>&1 || { why="i2cdetect -F failed"; return 1; }
+    grep -q '^I2C  *no' /tmp/funcs || { why="adapter offers plain I2C; the fallback is not exercised"; return 1; }
+    grep -q '^I2C Block Read  *yes' /tmp/funcs || { why="adapter has no I2C block read"; return 1; }
+    [ "$mpu_read_ok" = 1 ] && [ "$adxl_read_ok" = 1 ] || { why="the reads above failed"; return 1; }
+}
+check "both drivers read through the SMBus-only adapter (no I2C_RDWR)" smbus_only
+
+# ---------------------------------------------------------------------------------------------
+# Haptics: record every change of the simulated line with /proc/uptime (10 ms) while it plays.
+haptics_timing() {
+    "$TB" haptics --board "$BOARDS/mpu6050-4g.json" --pattern "200,200,200" > /tmp/out 2> /tmp/err &
+    pid=$!
+    prev=0; edges=""; spins=0
+    while kill -0 $pid 2>/dev/null && [ $spins -lt 400000 ]; do
+        read -r v < "$SIM/sim_gpio17/value"
+        if [ "$v" != "$prev" ]; then
+            read -r up _ < /proc/uptime
+            edges="$edges $v@$up"; prev=$v
+        fi
+        spins=$((spins + 1))
+    done
+    kill $pid 2>/dev/null
+    wait $pid; rc=$?
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    echo "guest: haptics edges:$edges"
+    # Expected: on 200 ms, off 200 ms, on 200 ms; ±80 ms for TCG scheduling and 10 ms clock steps.
+    echo "$edges" | awk '{
+        if (NF != 4) { print "want 4 edges, got " NF; exit 1 }
+        want = "1 0 1 0"; split(want, w, " ")
+        for (i = 1; i <= 4; i++) { split($i, p, "@"); v[i] = p[1]; t[i] = p[2] }
+        for (i = 1; i <= 4; i++) if (v[i] != w[i]) { print "edge " i " went to " v[i]; exit 1 }
+        for (i = 1; i <= 3; i++) {
+            ms = (t[i + 1] - t[i]) * 1000
+            if (ms < 120 || ms > 280) { print "segment " i " lasted " ms " ms, want 200"; exit 1 }
+        }
+        exit 0 }' > /tmp/why || { why=$(cat /tmp/why); return 1; }
+    haptics_ok=1
+}
+check "haptics --pattern 200,200,200 drives GPIO17 on/off/on for 200 ms each" haptics_timing
+
+# released_low FLAG: FLAG is 1 when the command before really held the line.
+released_low() {
+    [ "$1" = 1 ] || { why="the command before did not run"; return 1; }
+    [ "$(motor_value)" = 0 ] || { why="line still high"; return 1; }
+    line17_info | grep -q unused || { why="still requested: $(line17_info)"; return 1; }
+}
+check "after haptics GPIO17 is low and released" released_low "$haptics_ok"
+
+# Run: shake the MPU-6050 (x alternating ±2 g every ~80 ms) while `run` watches it.
+run_shake() {
+    preload_mpu
+    $I2CSET -y $BUS 0x68 0x3B 0x00 0x00 0x00 0x00 0x20 0x00 i    # at rest: 1 g on z (±4 g range)
+    "$TB" run --board "$BOARDS/mpu6050-4g.json" --json > /tmp/run.out 2> /tmp/run.err &
+    runpid=$!
+    i=0
+    while [ $i -lt 50 ] && [ ! -s /tmp/run.out ] && kill -0 $runpid 2>/dev/null; do usleep 100000; i=$((i + 1)); done
+    kill -0 $runpid 2>/dev/null || { why="run exited early: $(head -n 1 /tmp/run.err)"; return 1; }
+    motor_on=0; i=0
+    while [ $i -lt 160 ]; do               # ~3 s; a write every 4th round
+        if [ $((i % 4)) = 0 ]; then
+            if [ $((i % 8)) = 0 ]; then hi=0x40; else hi=0xC0; fi    # +2 g / -2 g high byte
+            $I2CSET -y $BUS 0x68 0x3B $hi
+        fi
+        read -r v < "$SIM/sim_gpio17/value"; [ "$v" = 1 ] && motor_on=1
+        usleep 20000
+        i=$((i + 1))
+    done
+    $I2CSET -y $BUS 0x68 0x3B 0x00
+    i=0
+    while [ $motor_on = 0 ] && [ $i -lt 50 ]; do
+        read -r v < "$SIM/sim_gpio17/value"; [ "$v" = 1 ] && motor_on=1; usleep 20000; i=$((i + 1))
+    done
+    [ $motor_on = 1 ] || { why="motor never on; run said: $(head -c 200 /tmp/run.err)"; return 1; }
+    run_ok=1
+}
+stop_run() {
+    [ -n "$runpid" ] || { why="run was not started"; return 1; }
+    ran=0; kill -0 $runpid 2>/dev/null && ran=1
+    kill -TERM $runpid 2>/dev/null
+    i=0
+    while kill -0 $runpid 2>/dev/null && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+    kill -0 $runpid 2>/dev/null && { kill -KILL $runpid; why="still running 10 s after SIGTERM"; return 1; }
+    wait $runpid; rc=$?
+    echo "guest: run exited with $rc after SIGTERM"
+    released_low $ran || return 1
+    pwr=$(reg 0x68 0x6B) || { why=$(cat /tmp/reg.err); return 1; }
+    [ $((pwr & 0x40)) = 64 ] || { why="PWR_MGMT_1 $pwr: MPU-6050 not put to sleep"; return 1; }
+}
+runpid=""
+check "run --json turns the motor on while the board is shaken" run_shake
+check "after SIGTERM to run GPIO17 is low and released, the sensor asleep" stop_run
+
+# ---------------------------------------------------------------------------------------------
+# Error paths.
+absent_device() {
+    run_tb 30 read --board "$BOARDS/absent-0x69.json" --count 1 --json
+    [ $rc = 69 ] || { why="exit $rc, want 69: $(first_err)"; return 1; }
+    grep -q "no device answers" /tmp/err || { why="message: $(first_err)"; return 1; }
+}
+check "no chip at 0x69: exit 69, \"no device answers\"" absent_device
+
+echo 'tester:x:1000:1000:HIL tester:/tmp:/bin/sh' >> /etc/passwd
+printf 'root:x:0:\ni2c:x:998:\ngpio:x:997:\ntester:x:1000:\n' > /etc/group
+as_tester() { # SECONDS ARGS...: tiltboard as an unprivileged user without the i2c/gpio groups
+    secs=$1; shift
+    read -r a _ < /proc/uptime
+    timeout "$secs" su -s /bin/sh tester -c "$TB $*" > /tmp/out 2> /tmp/err
+    rc=$?
+    read -r b _ < /proc/uptime
+    echo "guest: su tester took $a → $b s"
+}
+i2c_permission() {
+    chmod 0600 /dev/i2c-$BUS
+    as_tester 30 read --board "$BOARDS/mpu6050-4g.json" --count 1 --json
+    chmod 0666 /dev/i2c-$BUS
+    [ $rc = 77 ] || { why="exit $rc, want 77: $(first_err)"; return 1; }
+    grep -q "udev" /tmp/err || { why="message: $(first_err)"; return 1; }
+}
+check "I²C without permission: exit 77, message names the udev rule" i2c_permission
+
+gpio_permission() {
+    chmod 0600 "$CHIPDEV"
+    as_tester 30 haptics --board "$BOARDS/mpu6050-4g.json" --pattern 100
+    chmod 0666 "$CHIPDEV"
+    [ $rc = 77 ] || { why="exit $rc, want 77: $(first_err)"; return 1; }
+    grep -q "udev" /tmp/err && grep -q "usermod -aG gpio" /tmp/err || { why="message: $(first_err)"; return 1; }
+}
+check "GPIO without permission: exit 77, message names the udev rule and gpio group" gpio_permission
+
+motor_busy() {
+    gpioset --mode=signal pinctrl-bcm2711 17=0 &
+    gpid=$!
+    i=0
+    until line17_info | grep -q '"gpioset"'; do
+        i=$((i + 1)); [ $i -lt 50 ] || { kill $gpid; why="gpioset never took the line"; return 1; }
+        usleep 100000
+    done
+    run_tb 30 haptics --board "$BOARDS/mpu6050-4g.json" --pattern 100
+    kill $gpid; wait $gpid
+    [ $rc != 0 ] || { why="haptics succeeded on a busy line"; return 1; }
+    grep -q "gpioset" /tmp/err || { why="exit $rc: $(first_err)"; return 1; }
+}
+check "motor line held by gpioset: haptics fails naming gpioset" motor_busy
+
+finish
