@@ -1,0 +1,87 @@
+import XCTest
+import Glibc
+import Synchronization
+import TiltboardCore
+@testable import TiltboardLinux
+
+final class LinuxClockTests: XCTestCase {
+    func testMonotonicAndSleepsToAbsoluteDeadline() {
+        let clock = LinuxMonotonicClock()
+        let a = clock.nowNanoseconds(), b = clock.nowNanoseconds()
+        XCTAssertGreaterThan(a, 0)
+        XCTAssertGreaterThanOrEqual(b, a)
+        let deadline = clock.nowNanoseconds() + 3_000_000
+        clock.sleep(untilNanoseconds: deadline)
+        XCTAssertGreaterThanOrEqual(clock.nowNanoseconds(), deadline)
+        // A deadline in the past returns without sleeping (and without failing).
+        clock.sleep(untilNanoseconds: 1)
+    }
+
+    func testSleepResumesAfterSignalInterrupts() {
+        // A handler that does nothing makes clock_nanosleep return EINTR instead of killing us.
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0 // no SA_RESTART: the sleep really is interrupted
+        var old = sigaction()
+        XCTAssertEqual(sigaction(SIGUSR1, &action, &old), 0)
+        defer { sigaction(SIGUSR1, &old, nil) }
+
+        let clock = LinuxMonotonicClock()
+        let deadline = clock.nowNanoseconds() + 300_000_000
+        let woke = Atomic<UInt64>(0)
+        let thread = Mutex<pthread_t?>(nil)
+        let done = expectation(description: "sleeper returned")
+        Thread.detachNewThread {
+            thread.withLock { $0 = pthread_self() }
+            clock.sleep(untilNanoseconds: deadline)
+            woke.store(clock.nowNanoseconds(), ordering: .releasing)
+            done.fulfill()
+        }
+        var target: pthread_t?
+        while target == nil { target = thread.withLock { $0 }; usleep(1000) }
+        for _ in 0..<5 {
+            usleep(20_000)
+            if woke.load(ordering: .acquiring) == 0 { pthread_kill(target!, SIGUSR1) }
+        }
+        wait(for: [done], timeout: 10)
+        XCTAssertGreaterThanOrEqual(woke.load(ordering: .acquiring), deadline)
+    }
+
+    func testSchedulerRunsOnTheRealClock() {
+        let scheduler = FixedRateScheduler(rateHz: 1000, clock: LinuxMonotonicClock())
+        var deadlines: [UInt64] = []
+        scheduler.run(shouldStop: { deadlines.count == 20 }) { c in
+            deadlines.append(c.deadline)
+            XCTAssertGreaterThanOrEqual(c.wakeTime, c.deadline)
+        }
+        let stats = scheduler.statistics
+        XCTAssertEqual(stats.ticks, 20)
+        // Every deadline sits on the 1 ms grid from the first, whatever was skipped.
+        for d in deadlines { XCTAssertEqual((d - deadlines[0]) % 1_000_000, 0) }
+        XCTAssertEqual(UInt64(deadlines.count) + stats.missedTicks, (deadlines.last! - deadlines[0]) / 1_000_000 + 1)
+    }
+
+    func testRealtimeEitherWorksOrSaysWhy() {
+        // On a thread of its own, which ends right after, so nothing else runs under SCHED_FIFO.
+        let result = Mutex<(String?, Int32, Int32)>((nil, -1, -1))
+        let done = expectation(description: "thread ended")
+        Thread.detachNewThread {
+            let note = Realtime.enable(priority: 1)
+            let policy = Realtime.currentPolicy().policy
+            Realtime.disable()
+            result.withLock { $0 = (note, policy, Realtime.currentPolicy().policy) }
+            done.fulfill()
+        }
+        wait(for: [done], timeout: 10)
+        let (note, policy, after) = result.withLock { $0 }
+        print("Realtime.enable(priority: 1): \(note ?? "enabled")")
+        if let note {
+            XCTAssertTrue(note.contains("not permitted") || note.contains("failed"), note)
+            XCTAssertFalse(note.contains("\n"))
+        } else {
+            XCTAssertEqual(policy, SCHED_FIFO)
+        }
+        XCTAssertEqual(after, SCHED_OTHER)
+    }
+}
