@@ -113,11 +113,15 @@ public enum HapticEffect: Sendable, Equatable {
         case let .pulse(ms, strength):
             return ms.isFinite && ms > 0 && strength.isFinite && strength > 0 && strength <= 1
         case let .waveform(w):
+            // Plain indexing: this runs on every `play`, which must not allocate.
             var total = 0.0, anyOn = false
-            for (i, ms) in w.timingsMs.enumerated() {
+            var i = 0
+            while i < w.timingsMs.count {
+                let ms = w.timingsMs[i]
                 guard ms.isFinite, ms >= 0 else { return false }
                 total += ms
                 if i % 2 == 0, ms > 0 { anyOn = true }
+                i += 1
             }
             if let r = w.repeatCount, r < 1 { return false }
             return anyOn && total > 0 && w.strength.isFinite && w.strength > 0 && w.strength <= 1

@@ -55,12 +55,17 @@ public struct LatencyHistogram: Sendable {
     public func percentile(_ p: Double) -> UInt64 {
         guard count > 0 else { return 0 }
         let rank = Swift.max(1, UInt64((p * Double(count)).rounded(.up)))
-        var seen: UInt64 = 0
-        for (i, n) in buckets.enumerated() where n > 0 {
-            seen += n
-            if seen >= rank { return Swift.min(Swift.max(Self.upperBound(of: i), min), max) }
+        // Indexing, not iterators: a live snapshot taken every tick must not allocate either.
+        return buckets.withUnsafeBufferPointer { b in
+            var seen: UInt64 = 0
+            var i = 0
+            while i < b.count {
+                seen += b[i]
+                if seen >= rank { return Swift.min(Swift.max(Self.upperBound(of: i), min), max) }
+                i += 1
+            }
+            return max
         }
-        return max
     }
 
     /// Mean value, 0 when empty.
@@ -68,7 +73,7 @@ public struct LatencyHistogram: Sendable {
 
     /// Forgets every value, keeping the storage.
     public mutating func reset() {
-        for i in buckets.indices { buckets[i] = 0 }
+        buckets.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         count = 0; max = 0; min = 0; sum = 0
     }
 }
