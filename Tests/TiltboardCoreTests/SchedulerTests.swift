@@ -20,6 +20,12 @@ final class LateClock: MonotonicClock {
     }
 }
 
+/// Shared between the test and the loop's thread.
+private final class LoopProgress: Sendable {
+    let ticks = Atomic<Int>(0)
+    let ended = Atomic<Bool>(false)
+}
+
 final class SchedulerTests: XCTestCase {
     func testDeadlinesAreAbsoluteAndExact() {
         let clock = ManualClock(startNanoseconds: 5_000_000_000)
@@ -119,18 +125,18 @@ final class SchedulerTests: XCTestCase {
     func testStopFromAnotherThread() {
         let clock = ManualClock()
         let scheduler = FixedRateScheduler(rateHz: 1000, clock: clock)
-        let done = expectation(description: "loop ended")
-        let ticks = Atomic<Int>(0)
+        let progress = LoopProgress()
         Thread.detachNewThread {
             scheduler.run { _ in
-                _ = ticks.add(1, ordering: .relaxed)
-                if ticks.load(ordering: .relaxed) > 10_000_000 { scheduler.stop() } // safety net
+                progress.ticks.add(1, ordering: .relaxed)
+                if progress.ticks.load(ordering: .relaxed) > 10_000_000 { scheduler.stop() } // safety net
             }
-            done.fulfill()
+            progress.ended.store(true, ordering: .releasing)
         }
-        while ticks.load(ordering: .relaxed) < 100 { Thread.sleep(forTimeInterval: 0.001) }
+        while progress.ticks.load(ordering: .relaxed) < 100 { Thread.sleep(forTimeInterval: 0.001) }
         scheduler.stop()
-        wait(for: [done], timeout: 10)
+        for _ in 0..<10_000 where !progress.ended.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.001) }
+        XCTAssertTrue(progress.ended.load(ordering: .acquiring))
         XCTAssertGreaterThanOrEqual(scheduler.statistics.ticks, 100)
     }
 

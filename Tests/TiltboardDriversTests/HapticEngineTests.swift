@@ -15,13 +15,18 @@ final class RecordingLine: GPIOOutputLine, @unchecked Sendable {
 
     init(clock: MonotonicClock) { self.clock = clock }
 
-    var records: [(t: UInt64, active: Bool)] { lock.withLock { _records } }
-    var releaseCount: Int { lock.withLock { _released } }
-    var isActive: Bool { lock.withLock { _records.last?.active ?? false } }
-    func failNextSet() { lock.withLock { _failNext = true } }
+    private func locked<R>(_ body: () throws -> R) rethrows -> R {
+        lock.lock(); defer { lock.unlock() }
+        return try body()
+    }
+
+    var records: [(t: UInt64, active: Bool)] { locked { _records } }
+    var releaseCount: Int { locked { _released } }
+    var isActive: Bool { locked { _records.last?.active ?? false } }
+    func failNextSet() { locked { _failNext = true } }
 
     func set(active: Bool) throws {
-        try lock.withLock {
+        try locked {
             if _failNext {
                 _failNext = false
                 throw GPIOError(kind: .io, message: "setting test line 17 failed: check the wiring")
@@ -31,7 +36,7 @@ final class RecordingLine: GPIOOutputLine, @unchecked Sendable {
     }
 
     func release() {
-        lock.withLock {
+        locked {
             _records.append((clock.nowNanoseconds(), false))
             _released += 1
         }

@@ -4,6 +4,17 @@ import Synchronization
 import TiltboardCore
 @testable import TiltboardLinux
 
+/// Shared with the sleeping thread.
+private final class SleeperState: Sendable {
+    let thread = Mutex<pthread_t?>(nil)
+    let woke = Atomic<UInt64>(0)
+}
+
+/// Shared with the thread trying realtime scheduling: (note, policy, policy after, finished).
+private final class RealtimeResult: Sendable {
+    let value = Mutex<(String?, Int32, Int32, Bool)>((nil, -1, -1, false))
+}
+
 final class LinuxClockTests: XCTestCase {
     func testMonotonicAndSleepsToAbsoluteDeadline() {
         let clock = LinuxMonotonicClock()
@@ -29,23 +40,20 @@ final class LinuxClockTests: XCTestCase {
 
         let clock = LinuxMonotonicClock()
         let deadline = clock.nowNanoseconds() + 300_000_000
-        let woke = Atomic<UInt64>(0)
-        let thread = Mutex<pthread_t?>(nil)
-        let done = expectation(description: "sleeper returned")
+        let sleeper = SleeperState()
         Thread.detachNewThread {
-            thread.withLock { $0 = pthread_self() }
+            sleeper.thread.withLock { $0 = pthread_self() }
             clock.sleep(untilNanoseconds: deadline)
-            woke.store(clock.nowNanoseconds(), ordering: .releasing)
-            done.fulfill()
+            sleeper.woke.store(clock.nowNanoseconds(), ordering: .releasing)
         }
         var target: pthread_t?
-        while target == nil { target = thread.withLock { $0 }; usleep(1000) }
+        while target == nil { target = sleeper.thread.withLock { $0 }; usleep(1000) }
         for _ in 0..<5 {
             usleep(20_000)
-            if woke.load(ordering: .acquiring) == 0 { pthread_kill(target!, SIGUSR1) }
+            if sleeper.woke.load(ordering: .acquiring) == 0 { pthread_kill(target!, SIGUSR1) }
         }
-        wait(for: [done], timeout: 10)
-        XCTAssertGreaterThanOrEqual(woke.load(ordering: .acquiring), deadline)
+        for _ in 0..<10_000 where sleeper.woke.load(ordering: .acquiring) == 0 { usleep(1000) }
+        XCTAssertGreaterThanOrEqual(sleeper.woke.load(ordering: .acquiring), deadline)
     }
 
     func testSchedulerRunsOnTheRealClock() {
@@ -64,17 +72,16 @@ final class LinuxClockTests: XCTestCase {
 
     func testRealtimeEitherWorksOrSaysWhy() {
         // On a thread of its own, which ends right after, so nothing else runs under SCHED_FIFO.
-        let result = Mutex<(String?, Int32, Int32)>((nil, -1, -1))
-        let done = expectation(description: "thread ended")
+        let result = RealtimeResult()
         Thread.detachNewThread {
             let note = Realtime.enable(priority: 1)
             let policy = Realtime.currentPolicy().policy
             Realtime.disable()
-            result.withLock { $0 = (note, policy, Realtime.currentPolicy().policy) }
-            done.fulfill()
+            result.value.withLock { $0 = (note, policy, Realtime.currentPolicy().policy, true) }
         }
-        wait(for: [done], timeout: 10)
-        let (note, policy, after) = result.withLock { $0 }
+        for _ in 0..<10_000 where !result.value.withLock({ $0.3 }) { usleep(1000) }
+        let (note, policy, after, finished) = result.value.withLock { $0 }
+        XCTAssertTrue(finished)
         print("Realtime.enable(priority: 1): \(note ?? "enabled")")
         if let note {
             XCTAssertTrue(note.contains("not permitted") || note.contains("failed"), note)

@@ -3,6 +3,13 @@ import Glibc
 import Synchronization
 @testable import TiltboardLinux
 
+/// What handlers saw, shared with the watcher's threads.
+private final class Log<T: Sendable>: Sendable {
+    private let items = Mutex<[T]>([])
+    func append(_ item: T) { items.withLock { $0.append(item) } }
+    var entries: [T] { items.withLock { $0 } }
+}
+
 final class SignalWatcherTests: XCTestCase {
     override func tearDown() {
         // start() blocked these on the test thread; give the test runner its usual behaviour back.
@@ -17,11 +24,11 @@ final class SignalWatcherTests: XCTestCase {
     }
 
     func testSignalSetsFlagRunsHandlersAndSecondSignalExits130() throws {
-        let exits = Mutex<[Int32]>([])
-        let calls = Mutex<[String]>([])
-        let watcher = SignalWatcher(exitProcess: { code in exits.withLock { $0.append(code) } })
-        watcher.onStop { s in calls.withLock { $0.append("motor off \(s)") } }
-        watcher.onStop { s in calls.withLock { $0.append("save \(s)") } }
+        let exits = Log<Int32>()
+        let calls = Log<String>()
+        let watcher = SignalWatcher(exitProcess: { code in exits.append(code) })
+        watcher.onStop { s in calls.append("motor off \(s)") }
+        watcher.onStop { s in calls.append("save \(s)") }
         try watcher.start()
         try watcher.start() // second start does nothing
         XCTAssertFalse(watcher.stopRequested)
@@ -29,17 +36,17 @@ final class SignalWatcherTests: XCTestCase {
 
         let thread = try XCTUnwrap(watcher.watcherThread)
         XCTAssertEqual(pthread_kill(thread, SIGHUP), 0)
-        waitUntil { calls.withLock { $0.count } == 2 }
+        waitUntil { calls.entries.count == 2 }
         XCTAssertTrue(watcher.stopRequested)
         XCTAssertEqual(watcher.signal, SIGHUP)
         // Newest first, like a shutdown in reverse start order.
-        XCTAssertEqual(calls.withLock { $0 }, ["save \(SIGHUP)", "motor off \(SIGHUP)"])
-        XCTAssertEqual(exits.withLock { $0 }, [])
+        XCTAssertEqual(calls.entries, ["save \(SIGHUP)", "motor off \(SIGHUP)"])
+        XCTAssertEqual(exits.entries, [])
 
         XCTAssertEqual(pthread_kill(thread, SIGTERM), 0)
-        waitUntil { exits.withLock { $0.count } == 1 }
-        XCTAssertEqual(exits.withLock { $0 }, [130])
-        XCTAssertEqual(calls.withLock { $0 }.suffix(2), ["save \(SIGTERM)", "motor off \(SIGTERM)"])
+        waitUntil { exits.entries.count == 1 }
+        XCTAssertEqual(exits.entries, [130])
+        XCTAssertEqual(calls.entries.suffix(2), ["save \(SIGTERM)", "motor off \(SIGTERM)"])
         XCTAssertEqual(watcher.signal, SIGHUP)
     }
 
@@ -53,15 +60,15 @@ final class SignalWatcherTests: XCTestCase {
 
     func testRequestStopAndLateHandlers() {
         let watcher = SignalWatcher(exitProcess: { _ in XCTFail("must not exit") })
-        let calls = Mutex<[Int32]>([])
-        watcher.onStop { s in calls.withLock { $0.append(s) } }
+        let calls = Log<Int32>()
+        watcher.onStop { s in calls.append(s) }
         watcher.requestStop(signal: SIGINT)
         watcher.requestStop(signal: SIGTERM)
         XCTAssertTrue(watcher.stopRequested)
         XCTAssertEqual(watcher.signal, SIGINT)
-        XCTAssertEqual(calls.withLock { $0 }, [SIGINT])
+        XCTAssertEqual(calls.entries, [SIGINT])
         // Registered too late: runs straight away.
-        watcher.onStop { s in calls.withLock { $0.append(-s) } }
-        XCTAssertEqual(calls.withLock { $0 }, [SIGINT, -SIGINT])
+        watcher.onStop { s in calls.append(-s) }
+        XCTAssertEqual(calls.entries, [SIGINT, -SIGINT])
     }
 }
