@@ -153,6 +153,7 @@ public enum HapticEffect: Sendable, Equatable {
 /// An on/off sequence: `timingsMs` alternates on and off durations in milliseconds, starting
 /// with on; a trailing on-time runs into the next repetition's first on-time.
 public struct HapticWaveform: Sendable, Equatable {
+    /// Milliseconds: on, off, on, …
     public var timingsMs: [Double]
     /// How many times the sequence plays: 1 plays it once; nil repeats until cancelled.
     public var repeatCount: Int?
@@ -190,6 +191,7 @@ public struct HapticWaveform: Sendable, Equatable {
 
 /// A malformed haptic effect, with what to change in the message.
 public struct HapticEffectError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong and what to write instead.
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }

@@ -29,6 +29,7 @@ public struct HapticPlayer: Sendable {
         effect == nil || stopT == .infinity ? nil : stopT
     }
 
+    /// An idle player with the given on-time limit and PWM carrier.
     public init(maxOnSeconds: Double = 2, carrierHz: Double = 200) {
         self.maxOnSeconds = maxOnSeconds
         self.carrierHz = carrierHz

@@ -28,7 +28,9 @@ public struct TickContext: Sendable, Equatable {
 /// Lateness is kept in a preallocated histogram; `statistics` can be read from any thread while
 /// the loop runs. Nothing is allocated per tick.
 public final class FixedRateScheduler: Sendable {
+    /// Ticks per second.
     public let rateHz: Double
+    /// The clock deadlines are taken from and slept on.
     public let clock: MonotonicClock
     /// The period in nanoseconds (fractional: deadlines are rounded individually, not accumulated).
     public let periodNanoseconds: Double

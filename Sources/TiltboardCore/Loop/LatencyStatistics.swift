@@ -19,6 +19,7 @@ public struct LatencyHistogram: Sendable {
     /// Sum of all values, saturating.
     public private(set) var sum: UInt64 = 0
 
+    /// An empty histogram, its storage allocated now.
     public init() {
         buckets = [UInt64](repeating: 0, count: Self.bucketCount)
     }
@@ -81,11 +82,13 @@ public struct LatencyHistogram: Sendable {
 /// A snapshot of a fixed-rate loop's health: ticks run, deadlines missed, and how late the
 /// loop woke up (wake time − deadline).
 public struct LoopStatistics: Sendable, Equatable, CustomStringConvertible {
+    /// Ticks run.
     public var ticks: UInt64
     /// Deadlines skipped because a tick overran.
     public var missedTicks: UInt64
     /// Ticks whose work ran past one or more following deadlines.
     public var overruns: UInt64
+    /// Lateness percentiles, maximum and mean, in nanoseconds.
     public var latenessP50Nanoseconds: UInt64
     public var latenessP99Nanoseconds: UInt64
     public var latenessMaxNanoseconds: UInt64

@@ -4,6 +4,7 @@
 /// not look like motion. The rules are in `ShakeDetectorSettings`. Feed every sample in time
 /// order; `update` does no heap allocation.
 public struct ShakeDetector: Sendable {
+    /// The rules in force.
     public let settings: ShakeDetectorSettings
 
     /// True between a `.started` and the following `.ended` event.
@@ -38,6 +39,7 @@ public struct ShakeDetector: Sendable {
     private var shakeStart = 0.0
     private var lastLoudT = 0.0
 
+    /// A detector that has seen no samples yet.
     public init(settings: ShakeDetectorSettings = .standard) {
         self.settings = settings
     }

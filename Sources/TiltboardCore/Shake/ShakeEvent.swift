@@ -1,8 +1,10 @@
 /// A change in shaking reported by `ShakeDetector`.
 public struct ShakeEvent: Sendable, Equatable {
+    /// Whether the shake began or finished.
     public enum Phase: Sendable, Equatable {
         case started, ended
     }
+    /// Which change this is.
     public var phase: Phase
     /// Sample time, in seconds, at which the change was decided.
     public var t: Double

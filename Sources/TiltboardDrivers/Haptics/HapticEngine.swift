@@ -13,7 +13,9 @@ public final class HapticEngine: @unchecked Sendable {
     // @unchecked: mutable state is guarded by `condition` (requests, flags) or by `serviceLock`
     // (the player and the line level), as noted on each.
 
+    /// The motor's line; the engine owns it until `shutdown()` releases it.
     public let line: GPIOOutputLine
+    /// The clock effects are timed by.
     public let clock: MonotonicClock
     /// Longest time the line may stay active in one stretch.
     public let maxOnSeconds: Double

@@ -10,6 +10,7 @@ import TiltboardCore
 public final class LinuxMonotonicClock: MonotonicClock {
     public init() {}
 
+    /// Nanoseconds since boot (CLOCK_MONOTONIC).
     public func nowNanoseconds() -> UInt64 {
         var ts = timespec()
         // Cannot fail for CLOCK_MONOTONIC with a valid pointer.
@@ -17,6 +18,7 @@ public final class LinuxMonotonicClock: MonotonicClock {
         return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
+    /// Sleeps until `deadline` on CLOCK_MONOTONIC, resuming after signals.
     public func sleep(untilNanoseconds deadline: UInt64) {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         // A signal (e.g. the one asking us to stop) interrupts the sleep: resume to the same deadline.

@@ -147,6 +147,7 @@ private func spawnDetached(_ body: @escaping @Sendable () -> Void) {
 
 /// The signal watcher could not be set up.
 public struct SignalWatcherError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What failed and the likely cause.
     public var message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
