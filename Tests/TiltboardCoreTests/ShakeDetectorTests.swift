@@ -220,3 +220,25 @@ final class ShakeDetectorTests: XCTestCase {
         XCTAssertEqual(try JSONDecoder().decode(ShakeDetectorSettings.self, from: data), s)
     }
 }
+
+final class ShakeDetectorRecoveryTests: XCTestCase {
+    func testQuickFlipThenRestDoesNotLeaveItShaking() {
+        // Flipped face down within 100 ms, then left still: whatever the verdict on the flip,
+        // the detector must settle and report no shake in progress.
+        var detector = ShakeDetector()
+        let trace = Trace(rateHz: 100, duration: 4) { t in
+            let u = Swift.min(Swift.max((t - 1) / 0.1, 0), 1)
+            return TiltAngles(pitchDeg: 180 * u, rollDeg: 0).gravity
+        }
+        let events = trace.events(&detector)
+        XCTAssertFalse(detector.isShaking, "\(events)")
+        XCTAssertEqual(events.count % 2, 0, "\(events)")
+        XCTAssertEqual((detector.gravityEstimate ?? .zero).z, -1, accuracy: 0.02)
+        // And a real shake afterwards is still seen.
+        var later = Trace(rateHz: 100, duration: 3) { t in
+            Vector3(0, 0, -1) + Motion.shake(t: t, t0: 5.5, duration: 1, frequency: 3, amplitude: 1.5, axis: Vector3(1, 0, 0))
+        }
+        later.phase = 4.0037
+        XCTAssertEqual(later.events(&detector).map(\.phase), [.started, .ended])
+    }
+}

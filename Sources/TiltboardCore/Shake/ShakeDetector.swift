@@ -16,6 +16,8 @@ public struct ShakeDetector: Sendable {
     public private(set) var gravityEstimate: Vector3?
 
     private var lastT: Double?
+    /// Since when | |a| − 1 g | has stayed under the gate.
+    private var calmSince: Double?
     private var cooldownUntil = -Double.infinity
 
     // The run of active samples in progress.
@@ -57,7 +59,7 @@ public struct ShakeDetector: Sendable {
         } else {
             let estimate = gravityEstimate ?? accel
             linear = accel - estimate
-            gravityEstimate = nextGravity(estimate, accel: accel, dt: dt)
+            gravityEstimate = nextGravity(estimate, accel: accel, t: t, dt: dt)
         }
         let magnitude = linear.length
 
@@ -85,10 +87,16 @@ public struct ShakeDetector: Sendable {
         self = ShakeDetector(settings: settings)
     }
 
-    private func nextGravity(_ estimate: Vector3, accel: Vector3, dt: Double) -> Vector3 {
-        // Frozen while motion is under way: the whole point is to keep the shake out of it.
-        guard !inLobe, !isShaking, dt > 0 else { return estimate }
+    private mutating func nextGravity(_ estimate: Vector3, accel: Vector3, t: Double, dt: Double) -> Vector3 {
         let deviation = Swift.abs(accel.length - 1)
+        if deviation < settings.gravityGateG {
+            if calmSince == nil { calmSince = t }
+        } else {
+            calmSince = nil
+        }
+        let settled = calmSince.map { (t - $0) * 1000 >= settings.gravitySettleMs } ?? false
+        // Frozen while motion is under way, to keep the shake out of it — unless at rest again.
+        guard (!inLobe && !isShaking) || settled, dt > 0 else { return estimate }
         let weight = Swift.max(0, 1 - deviation / settings.gravityGateG)
         guard weight > 0 else { return estimate }
         let alpha = weight * dt / (settings.gravityTimeConstant + dt)

@@ -33,15 +33,20 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     /// The own gravity estimate stops updating when | |a| − 1 g | reaches this, so a shake does
     /// not leak into it; it updates proportionally slower on the way there.
     public var gravityGateG: Double
+    /// While motion is under way the own estimate is frozen, unless |a| has stayed within
+    /// `gravityGateG` of 1 g this long: then the board is at rest in a new pose (e.g. flipped
+    /// quickly) and the estimate must follow, or the detector would never see the motion end.
+    public var gravitySettleMs: Double
 
     public init(thresholdG: Double = 0.8, minDurationMs: Double = 45, minLobeMs: Double = 25,
                 minReversals: Int = 1, windowMs: Double = 250, minFraction: Double = 0.5,
                 releaseG: Double = 0.5, endQuietMs: Double = 250, cooldownMs: Double = 500,
-                gravityTimeConstant: Double = 0.25, gravityGateG: Double = 0.15) {
+                gravityTimeConstant: Double = 0.25, gravityGateG: Double = 0.15, gravitySettleMs: Double = 200) {
         self.thresholdG = thresholdG; self.minDurationMs = minDurationMs; self.minLobeMs = minLobeMs
         self.minReversals = minReversals; self.windowMs = windowMs; self.minFraction = minFraction
         self.releaseG = releaseG; self.endQuietMs = endQuietMs; self.cooldownMs = cooldownMs
         self.gravityTimeConstant = gravityTimeConstant; self.gravityGateG = gravityGateG
+        self.gravitySettleMs = gravitySettleMs
     }
 
     /// The defaults: fire within 150 ms on a 2–6 Hz shake of ≥ 1.5 g, ignore taps, tilts,
