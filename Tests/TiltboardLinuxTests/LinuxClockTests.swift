@@ -59,12 +59,14 @@ final class LinuxClockTests: XCTestCase {
     func testSchedulerRunsOnTheRealClock() {
         let scheduler = FixedRateScheduler(rateHz: 1000, clock: LinuxMonotonicClock())
         var deadlines: [UInt64] = []
-        scheduler.run(shouldStop: { deadlines.count == 20 }) { c in
+        scheduler.run(shouldStop: { deadlines.count == 500 }) { c in
             deadlines.append(c.deadline)
             XCTAssertGreaterThanOrEqual(c.wakeTime, c.deadline)
         }
         let stats = scheduler.statistics
-        XCTAssertEqual(stats.ticks, 20)
+        XCTAssertEqual(stats.ticks, 500)
+        // Informational only: this machine is shared, nothing is asserted about timing.
+        print("1 kHz loop on CLOCK_MONOTONIC: \(stats)")
         // Every deadline sits on the 1 ms grid from the first, whatever was skipped.
         for d in deadlines { XCTAssertEqual((d - deadlines[0]) % 1_000_000, 0) }
         XCTAssertEqual(UInt64(deadlines.count) + stats.missedTicks, (deadlines.last! - deadlines[0]) / 1_000_000 + 1)
