@@ -12,7 +12,7 @@ import Synchronization
 /// other thread exists, so every later thread inherits the mask — and starts a thread that takes
 /// them with `sigwait`. No code runs inside a signal handler, so handlers may lock, allocate and
 /// do I/O. On the first signal `stopRequested` becomes true and the `onStop` handlers run (newest
-/// first) on a helper thread; the program's loop should notice the flag and wind down. A second
+/// first) on a thread of their own; the program's loop should notice the flag and wind down. A second
 /// signal runs the handlers again (they must be idempotent, like `HapticEngine.shutdown()`) and
 /// exits at once with status 130.
 public final class SignalWatcher: Sendable {
