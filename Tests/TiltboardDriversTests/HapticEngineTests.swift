@@ -52,7 +52,7 @@ final class UptimeClock: MonotonicClock {
     }
 }
 
-let ms: UInt64 = 1_000_000
+private let ms: UInt64 = 1_000_000
 
 final class HapticEngineTests: XCTestCase {
     var clock: ManualClock!
