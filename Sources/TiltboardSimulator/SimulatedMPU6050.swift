@@ -53,6 +53,9 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     public let clock: MonotonicClock
     /// What the part feels; may be replaced at any time.
     public var motion: MotionSource
+    /// Clock time at which the motion starts (its t = 0): when the chip was created, so a
+    /// script plays from the start whatever the clock's origin, and resets don't restart it.
+    public var motionStartNanoseconds: UInt64
     public var imperfections: SensorImperfections
     /// The WHO_AM_I value (0x68 genuine; clones answer 0x70, 0x72, 0x98…).
     public let whoAmI: UInt8
@@ -76,10 +79,16 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     public private(set) var samplesTaken: UInt64 = 0
 
     /// A powered-on part: asleep, registers at their reset values.
+    /// Seconds into the motion at clock time `ns`.
+    @inline(__always) private func motionSeconds(_ ns: UInt64) -> Double {
+        ns > motionStartNanoseconds ? Double(ns - motionStartNanoseconds) / 1e9 : 0
+    }
+
     public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = 0x68) {
         self.clock = clock
         self.motion = motion
+        motionStartNanoseconds = clock.nowNanoseconds()
         self.imperfections = imperfections
         self.whoAmI = whoAmI
         resetRegisters()
@@ -256,8 +265,8 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         let dlpf = Int(regs[Int(Reg.config)] & 0x07)
         // The accelerometer runs at 1 kHz; at an 8 kHz sample rate its value repeats.
         let accelNs = (dlpf == 0 || dlpf == 7) ? (t / 1_000_000) * 1_000_000 : t
-        let accelState = motion.state(at: Double(accelNs) / 1e9)
-        let state = accelNs == t ? accelState : motion.state(at: Double(t) / 1e9)
+        let accelState = motion.state(at: motionSeconds(accelNs))
+        let state = accelNs == t ? accelState : motion.state(at: motionSeconds(t))
         let afs = Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)
         let fs = Int((regs[Int(Reg.gyroConfig)] >> 3) & 0x03)
         let a = imperfections.measuredAccel(accelState.accelG, bandwidthHz: Self.accelBandwidthHz[dlpf],
