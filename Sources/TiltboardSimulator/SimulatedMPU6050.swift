@@ -59,6 +59,9 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     public var imperfections: SensorImperfections
     /// The WHO_AM_I value (0x68 genuine; clones answer 0x70, 0x72, 0x98…).
     public let whoAmI: UInt8
+    /// The temperature sensor's transfer function: the MPU-6050's (RM: raw/340 + 36.53 °C), or
+    /// the MPU-6500 family's (raw/333.87 + 21 °C) when WHO_AM_I says the part is one of those.
+    private let temperature: (lsbPerC: Double, offsetC: Double)
 
     private var regs = [UInt8](repeating: 0, count: 256)
     /// Power-on values of the accel offset words, the reference user offsets are relative to.
@@ -91,6 +94,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         motionStartNanoseconds = clock.nowNanoseconds()
         self.imperfections = imperfections
         self.whoAmI = whoAmI
+        temperature = [0x70, 0x71, 0x73].contains(whoAmI) ? (333.87, 21) : (340, 36.53)
         resetRegisters()
         for axis in 0..<3 { factoryAccelOffsets[axis] = word(at: Int(Reg.accelOffsetX) + 2 * axis) }
     }
@@ -283,7 +287,9 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
  }
         if standby & 0x10 == 0 { out.ay = Self.clamp(a.y * accelLSB + Double(accelOffsetDelta(1)) * accelOffsetScale) }
         if standby & 0x08 == 0 { out.az = Self.clamp(a.z * accelLSB + Double(accelOffsetDelta(2)) * accelOffsetScale) }
-        if regs[Int(Reg.powerManagement1)] & 0x08 == 0 { out.temp = Self.clamp((state.tempC - 36.53) * 340) }
+        if regs[Int(Reg.powerManagement1)] & 0x08 == 0 {
+            out.temp = Self.clamp((state.tempC - temperature.offsetC) * temperature.lsbPerC)
+        }
         if standby & 0x04 == 0 { out.gx = Self.clamp(g.x * gyroLSB + Double(gyroOffset(0)) * gyroOffsetScale) }
         if standby & 0x02 == 0 { out.gy = Self.clamp(g.y * gyroLSB + Double(gyroOffset(1)) * gyroOffsetScale) }
         if standby & 0x01 == 0 { out.gz = Self.clamp(g.z * gyroLSB + Double(gyroOffset(2)) * gyroOffsetScale) }
