@@ -59,7 +59,7 @@ struct MonitorCommand: ParsableCommand {
         }
 
         let link = MonitorLink()
-        let runner = LoopRunner(loop: loop, link: link, recent: RecentAccel(capacity: Int((rateHz * Self.captureSeconds).rounded(.up))))
+        let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
         runner.start()
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutralPose ?? .level)
         defer {
@@ -114,16 +114,15 @@ struct MonitorCommand: ParsableCommand {
 /// The sampling loop on a background thread, feeding `link`; the main thread draws.
 private final class LoopRunner: @unchecked Sendable {
     let loop: TiltLoop
-    let link: MonitorLink
-    let recent: RecentAccel
+    let side: MonitorLoopSide
     private let done = DispatchSemaphore(value: 0)
     private let ended = Atomic<Bool>(false)
     private var waited = false
     /// Set on the loop thread before `finished` turns true; read after `wait()`.
     private(set) var error: Error?
 
-    init(loop: TiltLoop, link: MonitorLink, recent: RecentAccel) {
-        self.loop = loop; self.link = link; self.recent = recent
+    init(loop: TiltLoop, side: MonitorLoopSide) {
+        self.loop = loop; self.side = side
     }
 
     /// True once the loop has returned (stopped, or the sensor failed).
@@ -132,25 +131,8 @@ private final class LoopRunner: @unchecked Sendable {
     func start() {
         let thread = Thread { [self] in
             do {
-                _ = try loop.run(shouldStop: { SignalWatcher.shared.stopRequested }) { [link, recent, loop] out, _ in
-                    recent.append(out.accel)
-                    if let c = out.tempC { recent.temperatureC = c }
-                    switch link.takeRequest() {
-                    case .none: break
-                    case .capture: recent.captureWanted = true
-                    case .level:
-                        recent.captureWanted = false
-                        loop.setNeutral(.level)
-                    }
-                    // Right after start-up the window is not full yet: wait for a whole half second.
-                    if recent.captureWanted, recent.count >= recent.capacity {
-                        recent.captureWanted = false
-                        let pose = NeutralPose.capture(meanGravity: recent.mean)
-                        loop.setNeutral(pose)
-                        link.handBack(pose, CaptureSummary(sampleCount: recent.count, noiseMg: recent.noiseMg,
-                                                           temperatureC: recent.temperatureC))
-                    }
-                    link.publish(out)
+                _ = try loop.run(shouldStop: { SignalWatcher.shared.stopRequested }) { [side, loop] out, _ in
+                    side.handle(out, loop: loop)
                 }
             } catch {
                 self.error = error

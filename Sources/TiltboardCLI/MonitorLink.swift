@@ -74,6 +74,41 @@ final class MonitorLink: Sendable {
     var snapshot: MonitorSnapshot { latest.withLock { $0 } }
 }
 
+/// The monitor's work on the loop thread, for every sample: record the board-frame acceleration,
+/// serve a pending neutral request, publish the view. Allocates nothing.
+final class MonitorLoopSide: @unchecked Sendable {
+    let link: MonitorLink
+    let recent: RecentAccel
+
+    /// Keeps `captureSeconds` of samples at `rateHz` for the neutral capture.
+    init(link: MonitorLink, rateHz: Double, captureSeconds: Double) {
+        self.link = link
+        recent = RecentAccel(capacity: Int((rateHz * captureSeconds).rounded(.up)))
+    }
+
+    /// Loop thread only, from the loop's `output`.
+    func handle(_ out: PipelineOutput, loop: TiltLoop) {
+        recent.append(out.accel)
+        if let c = out.tempC { recent.temperatureC = c }
+        switch link.takeRequest() {
+        case .none: break
+        case .capture: recent.captureWanted = true
+        case .level:
+            recent.captureWanted = false
+            loop.setNeutral(.level)
+        }
+        // Right after start-up the window is not full yet: wait for a whole one.
+        if recent.captureWanted, recent.count >= recent.capacity {
+            recent.captureWanted = false
+            let pose = NeutralPose.capture(meanGravity: recent.mean)
+            loop.setNeutral(pose)
+            link.handBack(pose, CaptureSummary(sampleCount: recent.count, noiseMg: recent.noiseMg,
+                                               temperatureC: recent.temperatureC))
+        }
+        link.publish(out)
+    }
+}
+
 /// The last `capacity` board-frame accelerations, in storage allocated once: the neutral pose
 /// is the mean of the most recent ~0.5 s when `c` is pressed. Loop thread only.
 final class RecentAccel {

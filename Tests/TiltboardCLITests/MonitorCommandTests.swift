@@ -113,6 +113,26 @@ final class MonitorCommandTests: XCTestCase {
         XCTAssertEqual(try TerminalModes.of(fd: run.pty.slave), run.modesBefore)
     }
 
+    func testAShakeFlashesTheFrame() throws {
+        let folder = try makeScratchFolder(self)
+        let board = folder + "/shake.json"
+        try #"{"name": "shaken board", "sensor": {"chip": "mpu6050", "bus": "simulated", "address": "0x68"}, "simulation": {"script": "shake", "noise": false}}"#
+            .write(toFile: board, atomically: true, encoding: .utf8)
+        let run = try MonitorRun(arguments: ["monitor", "--board", board, "--profile", folder + "/p.json"], home: folder)
+        defer { run.kill() }
+        try run.waitForScreen(containing: "shakes 1")
+        // The top border, inverted, carries the banner.
+        XCTAssertTrue(run.screen.contains("\u{1B}[2;1H\u{1B}[7m+-"), "no inverted frame")
+        XCTAssertTrue(run.screen.contains(MonitorScreen.shakeBanner))
+        // And the flash ends: a later frame draws the top border plain again.
+        try run.waitForScreen(timeout: 20) { screen in
+            guard let last = screen.range(of: MonitorScreen.shakeBanner, options: .backwards) else { return false }
+            return screen[last.upperBound...].contains("\u{1B}[2;1H+---")
+        }
+        try run.pty.send(Array("q".utf8))
+        XCTAssertEqual(try run.waitForExit(), 0)
+    }
+
     func testTooSmallTerminalExits64WithAMessageAndLeavesTheTerminalAlone() throws {
         let folder = try makeScratchFolder(self)
         let run = try MonitorRun(arguments: ["monitor", "--profile", folder + "/p.json"], home: folder,
