@@ -90,11 +90,12 @@ struct MonitorCommand: ParsableCommand {
                     break
                 }
             }
-            if let (pose, summary) = link.takeCaptured() {
+            if let captured = link.takeCaptured() {
                 // File I/O stays on this thread; the loop thread already applied the pose.
+                let pose = captured.pose
                 screen.neutral = pose
                 do {
-                    try session.saveNeutral(pose, capture: summary)
+                    try session.saveNeutral(pose, capture: captured.summary)
                     screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
                 } catch {
                     screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"

@@ -69,6 +69,10 @@ final class MonitorCommandTests: XCTestCase {
         let leave = try XCTUnwrap(screen.range(of: "\u{1B}[?25h\u{1B}[?1049l", options: .backwards))
         XCTAssertNil(screen[leave.upperBound...].range(of: "\u{1B}[?1049h"))
         XCTAssertTrue(screen.contains("\u{1B}[?1049h\u{1B}[?25l"))
+        // The loop's statistics follow on stderr, on the restored screen.
+        let stats = try XCTUnwrap(screen.range(of: "tiltboard: monitor: ", options: .backwards))
+        XCTAssertGreaterThanOrEqual(stats.lowerBound, leave.upperBound)
+        XCTAssertTrue(screen[stats.upperBound...].contains(" samples; ticks "))
         // Frames overwrite in place; the screen is cleared only once, at the start.
         XCTAssertEqual(screen.components(separatedBy: "\u{1B}[2J").count - 1, 2, "cleared more than on entry and first frame")
     }
@@ -131,6 +135,26 @@ final class MonitorCommandTests: XCTestCase {
         }
         try run.pty.send(Array("q".utf8))
         XCTAssertEqual(try run.waitForExit(), 0)
+    }
+
+    func testShrinkingBelow80By24ShowsTheMessageUntilTheWindowGrowsAgain() throws {
+        let folder = try makeScratchFolder(self)
+        let run = try MonitorRun(arguments: ["monitor", "--board", try writeBoard(in: folder), "--profile", folder + "/p.json"],
+                                 home: folder)
+        defer { run.kill() }
+        try run.waitForScreen(containing: "q: quit")
+        try run.pty.setSize(TerminalSize(columns: 70, rows: 20))
+        try run.waitForScreen(containing: "terminal is 70×20; tiltboard monitor needs at least 80×24")
+        let shrunk = run.screen.count
+        try run.pty.setSize(TerminalSize(columns: 100, rows: 30))
+        // The frame is drawn again, now 100 wide, after a single clear.
+        try run.waitForScreen { screen in
+            screen.count > shrunk && String(screen.dropFirst(shrunk)).contains("\u{1B}[2J")
+                && String(screen.dropFirst(shrunk)).contains("+" + String(repeating: "-", count: 98) + "+")
+        }
+        try run.pty.send(Array("q".utf8))
+        XCTAssertEqual(try run.waitForExit(), 0)
+        XCTAssertEqual(try TerminalModes.of(fd: run.pty.slave), run.modesBefore)
     }
 
     func testTooSmallTerminalExits64WithAMessageAndLeavesTheTerminalAlone() throws {
