@@ -2,11 +2,13 @@ import Foundation
 
 /// What the monitor shows in one frame: the latest sample's view plus the session's status.
 public struct MonitorView: Sendable, Equatable {
+    /// The board file's name, shown in the header.
     public var boardName: String
     /// Samples per second measured over the last second; nil until known.
     public var rateHz: Double?
     /// Loop lateness p99, milliseconds; nil until known.
     public var latenessP99Ms: Double?
+    /// Tilt relative to the neutral pose (`TiltAngles` convention), degrees.
     public var pitchDeg: Double
     public var rollDeg: Double
     /// The controlled marker, −1…1 each way; +y is forward, drawn up.
@@ -22,6 +24,7 @@ public struct MonitorView: Sendable, Equatable {
     /// One line of feedback after a key (`neutral saved to …`), or nil.
     public var note: String?
 
+    /// A view with everything at rest unless given.
     public init(boardName: String, rateHz: Double? = nil, latenessP99Ms: Double? = nil, pitchDeg: Double = 0,
                 rollDeg: Double = 0, x: Double = 0, y: Double = 0, neutralTiltDeg: Double = 0,
                 neutralClamped: Bool = false, shakes: Int = 0, flash: Bool = false, note: String? = nil) {
@@ -48,9 +51,11 @@ public struct MonitorScreen: Sendable, Equatable {
     /// The key help on the last line.
     public static let keyHelp = "c: set neutral  z: zero  q: quit"
 
+    /// The terminal's size the screen is laid out for.
     public let columns: Int
     public let rows: Int
 
+    /// The layout for a `columns`×`rows` terminal.
     public init(columns: Int, rows: Int) {
         self.columns = columns; self.rows = rows
     }

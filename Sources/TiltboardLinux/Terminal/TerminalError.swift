@@ -5,6 +5,7 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
     /// The errno of the failed call, 0 when none.
     public var errno: Int32
 
+    /// An error saying `message`, from a call that failed with `errno`.
     public init(_ message: String, errno: Int32 = 0) {
         self.message = message; self.errno = errno
     }

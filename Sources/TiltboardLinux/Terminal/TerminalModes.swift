@@ -4,6 +4,7 @@ import Glibc
 
 /// The termios flags of a terminal, compared before and after a program used it.
 public struct TerminalModes: Sendable, Equatable {
+    /// c_iflag, c_oflag, c_cflag and c_lflag as the kernel holds them.
     public var inputFlags: UInt32
     public var outputFlags: UInt32
     public var controlFlags: UInt32

@@ -4,9 +4,12 @@ import Glibc
 
 /// A terminal's size in character cells.
 public struct TerminalSize: Sendable, Equatable, CustomStringConvertible {
+    /// Width in character cells.
     public var columns: Int
+    /// Height in lines.
     public var rows: Int
 
+    /// A size of `columns`×`rows` cells.
     public init(columns: Int, rows: Int) {
         self.columns = columns; self.rows = rows
     }
