@@ -19,6 +19,9 @@ public final class BoardSession {
     /// Things a person should know (a clone chip), to print once on stderr.
     public private(set) var warnings: [String] = []
     public private(set) var motor: GPIOOutputLine?
+    /// What this session has programmed into the chip's own offset registers, in g and °/s
+    /// (zero after `configure`, which restores the chip's factory or zero offsets).
+    public private(set) var chipOffsets = ChipOffsets.none
 
     /// Opens the bus (or the simulator), identifies and configures the sensor, and loads the
     /// board's profile unless `useProfile` is false. A bad profile throws (`ProfileError`).
@@ -45,6 +48,9 @@ public final class BoardSession {
         if let rateHz { configuration.rateHz = rateHz }
         if let fifo { configuration.useFIFO = fifo }
         try sensor.configure(configuration)
+        // The offset registers are volatile: a profile that moved its offsets into the chip
+        // needs them programmed again in every session.
+        try programChipOffsets(for: profile)
     }
 
     /// The board's identity as a profile records it.
@@ -55,10 +61,46 @@ public final class BoardSession {
     /// Replaces the profile used from now on (after a calibration saved it).
     public func use(profile: CalibrationProfile?) { self.profile = profile }
 
+    /// Uses `profile` from now on and brings the chip's offset registers in line with it: its
+    /// offsets when the profile says `writtenToChip`, none otherwise.
+    public func apply(profile: CalibrationProfile?) throws {
+        try programChipOffsets(for: profile)
+        self.profile = profile
+    }
+
+    /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro).
+    /// The drivers' writes are relative to the registers' content, so only the change is written.
+    public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
+        let gyro = sensor.identity.chip.hasGyro ? (gyroDps ?? .zero) : .zero
+        let target = ChipOffsets(accelG: accelG, gyroDps: gyro)
+        guard target != chipOffsets else { return }
+        try sensor.writeOffsets(accelOffsetG: target.accelG - chipOffsets.accelG,
+                                gyroBiasDps: sensor.identity.chip.hasGyro ? target.gyroDps - chipOffsets.gyroDps : nil)
+        chipOffsets = target
+    }
+
+    private func programChipOffsets(for profile: CalibrationProfile?) throws {
+        if let s = profile?.sensor, s.writtenToChip {
+            try programChipOffsets(accelG: s.offsetG, gyroDps: s.gyroBiasDps)
+        } else {
+            try programChipOffsets(accelG: .zero, gyroDps: nil)
+        }
+    }
+
+    /// The profile's sensor correction less what the chip already subtracts, so an offset
+    /// programmed into the chip is not removed a second time in software.
+    public var softwareCalibration: SensorCalibration {
+        guard let profile else { return .identity }
+        var c = profile.sensorCalibration
+        c.offsetG = c.offsetG - chipOffsets.accelG
+        if let bias = c.gyroBiasDps { c.gyroBiasDps = bias - chipOffsets.gyroDps }
+        return c
+    }
+
     /// The tilt chain for this board: its mount, the profile's calibration and neutral pose,
     /// and the estimator suited to the chip (gyro-aided on the MPU-6050).
     public func makeTiltChain(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltChain {
-        TiltChain(calibration: profile?.sensorCalibration ?? .identity,
+        TiltChain(calibration: softwareCalibration,
                   mount: board.mount,
                   estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
                   neutral: profile?.neutralPose ?? .level,
@@ -88,4 +130,17 @@ public final class BoardSession {
         try? sensor.sleep()
         motor?.release()
     }
+}
+
+/// Offsets held in a chip's own offset registers, in the profile's units.
+public struct ChipOffsets: Sendable, Equatable {
+    /// Subtracted from the acceleration, g.
+    public var accelG: Vector3
+    /// Subtracted from the rotation rate, °/s (zero on a chip without a gyro).
+    public var gyroDps: Vector3
+
+    public init(accelG: Vector3, gyroDps: Vector3) { self.accelG = accelG; self.gyroDps = gyroDps }
+
+    /// Nothing programmed beyond the chip's own reset state.
+    public static let none = ChipOffsets(accelG: .zero, gyroDps: .zero)
 }
