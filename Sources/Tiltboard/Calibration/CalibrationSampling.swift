@@ -5,7 +5,9 @@ extension BoardSession {
     /// Reads raw sensor-frame samples at the sensor's rate (draining the FIFO when it is on)
     /// until `body` returns true or `shouldStop` does. Times are seconds since the call.
     /// Throws `CalibrationStopped` when stopped, and whatever `body` or the sensor throws.
-    func sampleRaw(shouldStop: () -> Bool, _ body: (Sample) throws -> Bool) throws {
+    /// The first `discardSeconds` of samples are dropped: they may predate a configuration or
+    /// offset write that has only just taken effect.
+    func sampleRaw(discardSeconds: Double = 0.1, shouldStop: () -> Bool, _ body: (Sample) throws -> Bool) throws {
         let rate = sensor.actualRateHz > 0 ? sensor.actualRateHz : board.sensor.rateHz
         let scheduler = FixedRateScheduler(rateHz: rate, clock: clock)
         let start = clock.nowNanoseconds()
@@ -20,10 +22,10 @@ extension BoardSession {
             let t = Double(tick.wakeTime &- start) / 1e9
             if sensor.configuration.useFIFO {
                 try sensor.drainFIFO(at: t) { raw in
-                    guard !finished, failure == nil else { return }
+                    guard !finished, failure == nil, raw.t >= discardSeconds else { return }
                     do { finished = try body(raw) } catch { failure = error }
                 }
-            } else {
+            } else if t >= discardSeconds {
                 finished = try body(try sensor.read(at: t))
             }
         }

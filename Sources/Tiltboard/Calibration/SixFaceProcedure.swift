@@ -77,6 +77,7 @@ public struct SixFaceProcedure: Sendable {
                     stage = .measuring
                     capture = StillCapture(settings: measureSettings)
                 } else {
+                    events(.progress(1))
                     do {
                         let face = try calibrator.add(stats: capture.accel, gyro: capture.gyro)
                         samples += capture.accel.count
