@@ -70,7 +70,7 @@ final class CalibrateCommandTests: XCTestCase {
         // Seeded noise aside, the corrected reading is the 20° pose.
         XCTAssertEqual(p.neutral.tiltDeg, 20, accuracy: 0.2)
         XCTAssertEqual(TiltAngles(gravity: p.neutral.meanRawG).pitchDeg, 20, accuracy: 0.2)
-        XCTAssertTrue(r.stdout.contains("tilt from level  20."), r.stdout)
+        XCTAssertTrue(r.stdout.contains("tilt from level  \(String(format: "%.2f", p.neutral.tiltDeg))°"), r.stdout)
 
         let z = try CLIRunner.run(["calibrate", "--zero", "--board", board, "--profile", path])
         XCTAssertEqual(z.status, 0, z.stderr)

@@ -19,8 +19,9 @@ public final class BoardSession {
     /// Things a person should know (a clone chip), to print once on stderr.
     public private(set) var warnings: [String] = []
     public private(set) var motor: GPIOOutputLine?
-    /// What this session has programmed into the chip's own offset registers, in g and °/s
-    /// (zero after `configure`, which restores the chip's factory or zero offsets).
+    /// What this session has programmed into the chip's own offset registers, in g and °/s, as
+    /// the registers' steps express it (zero after `configure`, which restores the chip's factory
+    /// or zero offsets).
     public private(set) var chipOffsets = ChipOffsets.none
 
     /// Opens the bus (or the simulator), identifies and configures the sensor, and loads the
@@ -68,15 +69,29 @@ public final class BoardSession {
         self.profile = profile
     }
 
-    /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro).
-    /// The drivers' writes are relative to the registers' content, so only the change is written.
+    /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro)
+    /// as closely as their steps allow. The drivers' writes are relative to the registers' content,
+    /// so only the change is written; `chipOffsets` records what the registers actually hold.
     public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
-        let gyro = sensor.identity.chip.hasGyro ? (gyroDps ?? .zero) : .zero
-        let target = ChipOffsets(accelG: accelG, gyroDps: gyro)
+        let hasGyro = sensor.identity.chip.hasGyro
+        let target = ChipOffsets(accelG: accelG, gyroDps: hasGyro ? (gyroDps ?? .zero) : .zero)
         guard target != chipOffsets else { return }
-        try sensor.writeOffsets(accelOffsetG: target.accelG - chipOffsets.accelG,
-                                gyroBiasDps: sensor.identity.chip.hasGyro ? target.gyroDps - chipOffsets.gyroDps : nil)
-        chipOffsets = target
+        let accelDelta = target.accelG - chipOffsets.accelG
+        let gyroDelta = target.gyroDps - chipOffsets.gyroDps
+        try sensor.writeOffsets(accelOffsetG: accelDelta, gyroBiasDps: hasGyro ? gyroDelta : nil)
+        // The part the registers cannot express stays with the software correction.
+        let accelStep: Double, gyroStep: Double
+        switch sensor.identity.chip {
+        case .mpu6050: accelStep = 2 / MPU6050Scale.accelOffsetLSBPerG; gyroStep = 1 / MPU6050Scale.gyroOffsetLSBPerDps
+        case .adxl345: accelStep = ADXL345Scale.offsetGPerLSB; gyroStep = 0
+        }
+        chipOffsets = ChipOffsets(accelG: chipOffsets.accelG + quantized(accelDelta, step: accelStep),
+                                  gyroDps: chipOffsets.gyroDps + quantized(gyroDelta, step: gyroStep))
+    }
+
+    private func quantized(_ v: Vector3, step: Double) -> Vector3 {
+        guard step > 0 else { return .zero }
+        return Vector3((v.x / step).rounded() * step, (v.y / step).rounded() * step, (v.z / step).rounded() * step)
     }
 
     private func programChipOffsets(for profile: CalibrationProfile?) throws {
@@ -88,7 +103,8 @@ public final class BoardSession {
     }
 
     /// The profile's sensor correction less what the chip already subtracts, so an offset
-    /// programmed into the chip is not removed a second time in software.
+    /// programmed into the chip is not removed a second time in software (only the remainder
+    /// below the registers' step is).
     public var softwareCalibration: SensorCalibration {
         guard let profile else { return .identity }
         var c = profile.sensorCalibration
