@@ -144,6 +144,29 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), newerBytes)
     }
 
+    func testReadAppliesTheProfileAndIgnoreProfileBypassesIt() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        let identity = ProfileBoardIdentity(name: "simulated MPU-6050 board", chip: .mpu6050, bus: "simulated", address: 0x68, chipID: 0x68)
+        // A deliberately large X offset, so the two readings cannot be confused.
+        let sensor = CalibrationProfile.SensorCorrection(offsetG: Vector3(0.2, 0, 0), scale: .one, residualMg: 0.3, writtenToChip: false)
+        try ProfileStore.save(CalibrationProfile(board: identity, createdAt: "2026-01-01T00:00:00Z", sampleCount: 1,
+                                                 noiseMg: .zero, neutral: .init(NeutralPose.level), sensor: sensor), path: path)
+        func meanX(_ extra: [String]) throws -> Double {
+            let r = try CLIRunner.run(["read", "--profile", path, "--count", "20", "--json"] + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let xs = try r.stdout.split(separator: "\n").map { line -> Double in
+                let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return try XCTUnwrap((object["accel"] as? [Double])?.first)
+            }
+            XCTAssertEqual(xs.count, 20)
+            return xs.reduce(0, +) / Double(xs.count)
+        }
+        let applied = try meanX([])
+        let ignored = try meanX(["--ignore-profile"])
+        XCTAssertEqual(ignored - applied, 0.2, accuracy: 0.005)
+    }
+
     func testOptionChecks() throws {
         for (args, text) in [(["--write-chip"], "--write-chip only goes with --sensor"),
                              (["--zero", "--sensor"], "--zero and --sensor cannot be combined"),
