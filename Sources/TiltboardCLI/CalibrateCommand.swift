@@ -23,7 +23,10 @@ struct CalibrateCommand: ParsableCommand {
 
         --zero: reset the stored neutral pose to level.
 
-        A corrupt or unreadable-as-JSON profile is replaced (the old file stays in <profile>.bak); a \
+        --ignore-profile: capture the neutral pose without applying the stored sensor calibration \
+        (the calibration stays in the file).
+
+        A corrupt or truncated profile is replaced (the old file stays in <profile>.bak); a \
         profile for another board or from a newer tiltboard is left alone (exit 65).
 
         Exit codes: 0 saved (or interrupted: nothing saved), 64 usage, 65 invalid board or profile \
