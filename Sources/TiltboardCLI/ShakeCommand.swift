@@ -16,7 +16,9 @@ struct ShakeCommand: ParsableCommand {
         Output, one line per event: `shake at 1.02 s, peak 2.1 g` and `shake ended at 2.31 s after \
         1.29 s, peak 2.6 g`; with --json, {"event":"start","t":1.02,"peakG":2.1} and \
         {"event":"end","t":2.31,"durationS":1.29,"peakG":2.6}. Times are seconds since sampling began.
-        A SIGINT/SIGTERM/SIGHUP stop is a clean stop (exit 0, motor off).
+
+        Exit codes: 0 done, also when stopped by SIGINT/SIGTERM/SIGHUP (motor off), 64 bad flag, 65 bad \
+        board or profile file, 69 sensor or motor line unavailable, 74 I/O error, 77 permission denied.
         """
     )
 
