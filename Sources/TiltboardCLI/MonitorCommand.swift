@@ -61,7 +61,7 @@ struct MonitorCommand: ParsableCommand {
         let link = MonitorLink()
         let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
         runner.start()
-        var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutralPose ?? .level)
+        var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
         defer {
             loop.stop()
             runner.wait()

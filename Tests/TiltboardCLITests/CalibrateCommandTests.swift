@@ -61,7 +61,7 @@ final class CalibrateCommandTests: XCTestCase {
         let sensor = CalibrationProfile.SensorCorrection(offsetG: Vector3(0.04, -0.03, 0.06), scale: Vector3(1.02, 0.98, 1.02),
                                                          residualMg: 0.3, writtenToChip: false)
         try ProfileStore.save(CalibrationProfile(board: identity, createdAt: "2026-01-01T00:00:00Z", sampleCount: 1,
-                                                 noiseMg: .zero, neutral: .init(NeutralPose.level), sensor: sensor), path: path)
+                                                 noiseMg: .zero, neutral: NeutralPose.level, sensor: sensor), path: path)
 
         let r = try CLIRunner.run(["calibrate", "--yes", "--board", board, "--profile", path])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -76,7 +76,7 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertEqual(z.status, 0, z.stderr)
         XCTAssertEqual(z.stdout, "neutral pose reset to level in \(path)\n")
         let zeroed = try load(path)
-        XCTAssertEqual(zeroed.neutral, .init(NeutralPose.level))
+        XCTAssertEqual(zeroed.neutral, NeutralPose.level)
         XCTAssertEqual(zeroed.sensor, sensor)
     }
 
@@ -121,7 +121,7 @@ final class CalibrateCommandTests: XCTestCase {
         let path = folder + "/p.json"
         let other = ProfileBoardIdentity(name: "someone else's board", chip: .mpu6050, bus: "simulated", address: 0x68, chipID: 0x68)
         let foreign = CalibrationProfile(board: other, createdAt: "2026-01-01T00:00:00Z", sampleCount: 1, noiseMg: .zero,
-                                         neutral: .init(NeutralPose.level))
+                                         neutral: NeutralPose.level)
         try ProfileStore.save(foreign, path: path)
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         for args in [["calibrate", "--yes"], ["calibrate", "--zero"]] {
@@ -151,7 +151,7 @@ final class CalibrateCommandTests: XCTestCase {
         // A deliberately large X offset, so the two readings cannot be confused.
         let sensor = CalibrationProfile.SensorCorrection(offsetG: Vector3(0.2, 0, 0), scale: .one, residualMg: 0.3, writtenToChip: false)
         try ProfileStore.save(CalibrationProfile(board: identity, createdAt: "2026-01-01T00:00:00Z", sampleCount: 1,
-                                                 noiseMg: .zero, neutral: .init(NeutralPose.level), sensor: sensor), path: path)
+                                                 noiseMg: .zero, neutral: NeutralPose.level, sensor: sensor), path: path)
         func meanX(_ extra: [String]) throws -> Double {
             let r = try CLIRunner.run(["read", "--profile", path, "--count", "20", "--json"] + extra)
             XCTAssertEqual(r.status, 0, r.stderr)
@@ -202,7 +202,7 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertLessThan(s.residualMg, 2)
         XCTAssertTrue(s.writtenToChip)
         XCTAssertNotNil(s.gyroBiasDps)
-        XCTAssertEqual(p.neutral, .init(NeutralPose.level))
+        XCTAssertEqual(p.neutral, NeutralPose.level)
 
         // The next session programs the chip and reads the flat board as (0, 0, 1) g.
         let read = try CLIRunner.run(["read", "--board", board, "--profile", path, "--count", "100", "--json"])

@@ -231,7 +231,7 @@ final class CalibrationProcedureTests: XCTestCase {
         print("neutral pose error: \(angle)° (tilt \(result.pose.tiltDeg)°)")
         XCTAssertLessThan(angle, 0.2)
         // Gravity at the held pose reads level through the saved rotation.
-        let level = TiltAngles(gravity: profile.neutralPose.apply(held.gravity))
+        let level = TiltAngles(gravity: profile.neutral.apply(held.gravity))
         XCTAssertEqual(level.pitchDeg, 0, accuracy: 0.2)
         XCTAssertEqual(level.rollDeg, 0, accuracy: 0.2)
         XCTAssertEqual(result.restarts, 0)

@@ -19,7 +19,7 @@ extension BoardSession {
             temperatureC: result.capture.temperatureC ?? existing?.temperatureC,
             sampleCount: existing?.sampleCount ?? Swift.max(1, result.capture.sampleCount),
             noiseMg: existing?.noiseMg ?? result.capture.noiseMg,
-            neutral: existing?.neutral ?? CalibrationProfile.Neutral(NeutralPose.level),
+            neutral: existing?.neutral ?? NeutralPose.level,
             sensor: correction)
         if let problem = profile.problem {
             throw CalibrationProcedureError("the fitted calibration cannot be stored: \(problem); capture the six faces again")

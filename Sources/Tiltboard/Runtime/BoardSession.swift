@@ -119,7 +119,7 @@ public final class BoardSession {
         TiltChain(calibration: softwareCalibration,
                   mount: board.mount,
                   estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
-                  neutral: profile?.neutralPose ?? .level,
+                  neutral: profile?.neutral ?? .level,
                   controller: TiltController(settings: controller))
     }
 
