@@ -54,6 +54,8 @@ public enum LoopBenchmark {
         let rate = session.sensor.actualRateHz
         let ticksPerSecond = tickRateHz ?? (configuration.useFIFO ? max(50, rate / 5) : rate)
         let loop = try TiltLoop(session: session, rateHz: ticksPerSecond, haptics: nil)
+        // Short runs still leave most of their ticks for counting.
+        let warmup = min(warmupTicks, UInt64(seconds * ticksPerSecond / 4))
         let state = BenchState()
         let device = session.simulatedDevice
         state.takenBefore = samplesTaken(device)
@@ -64,7 +66,7 @@ public enum LoopBenchmark {
             state.line.writeRunLine(out, haptic: false)
             state.checksum &+= UInt64(state.line.bytes.count)
             guard let count = threadAllocations else { return }
-            if tick.index == warmupTicks && state.countFromTick == nil {
+            if tick.index >= warmup && state.countFromTick == nil {
                 state.countFromTick = tick.index
                 state.allocationsFrom = count()
             }
