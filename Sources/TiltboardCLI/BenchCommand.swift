@@ -87,9 +87,11 @@ struct BenchRunner {
         let pipeline = TiltPipeline(chain: session.makeTiltChain(),
                                     shake: ShakeDetector(settings: session.board.shake.detectorSettings))
         let pipelineRate = PipelineThroughput.pipelineRate(pipeline: pipeline, samples: samples,
-                                                           seconds: min(seconds, 1), clock: clock)
+                                                           seconds: min(seconds, 1), clock: clock,
+                                                           cpuNanoseconds: ResourceUsage.threadCPUNanoseconds)
         progress("sensor read + pipeline, no sleeping…")
-        let readRate = try PipelineThroughput.readAndPipelineRate(session: session, seconds: min(seconds, 1), clock: clock)
+        let readRate = try PipelineThroughput.readAndPipelineRate(session: session, seconds: min(seconds, 1), clock: clock,
+                                                                  cpuNanoseconds: ResourceUsage.threadCPUNanoseconds)
         return BenchReport(board: board.name, simulated: board.isSimulated, chip: chip, loops: loops,
                            pipelineSamplesPerSecond: pipelineRate, readAndPipelineSamplesPerSecond: readRate,
                            peakResidentBytes: ResourceUsage.peakResidentBytes(), realtimeNote: realtimeNote)
@@ -122,8 +124,8 @@ enum BenchText {
             s += pad(fixed(l.bytesPerSample, 2), 14) + pad(l.allocationsPerTick.map { fixed($0, 2) } ?? "-", 13)
             s += pad("\(l.samples)", 10) + pad(l.droppedSamples.map { "\($0)" } ?? "-", 9) + "\n"
         }
-        s += "pipeline (pre-generated samples, one core): \(millions(r.pipelineSamplesPerSecond)) samples/s\n"
-        s += "sensor read + pipeline, no sleeping:        \(millions(r.readAndPipelineSamplesPerSecond)) samples/s\n"
+        s += "pipeline (pre-generated samples, per CPU second): \(millions(r.pipelineSamplesPerSecond)) samples/s\n"
+        s += "sensor read + pipeline, no sleeping:             \(millions(r.readAndPipelineSamplesPerSecond)) samples/s\n"
         if let rss = r.peakResidentBytes { s += "peak resident set: \(fixed(Double(rss) / 1_048_576, 1).trimmingSpaces) MiB\n" }
         if let note = r.realtimeNote { s += "realtime: \(note)\n" }
         return s

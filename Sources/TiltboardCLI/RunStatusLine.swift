@@ -10,9 +10,10 @@ struct RunStatusLine {
 
     mutating func make(_ out: PipelineOutput, haptic: Bool) {
         bytes.removeAll(keepingCapacity: true)
+        let tilt = out.tilt
         text("t "); number(out.t, digits: 2, width: 7); text(" s  pitch ")
-        number(out.tilt.pitchDeg, digits: 1, width: 6); text("°  roll ")
-        number(out.tilt.rollDeg, digits: 1, width: 6); text("°  x ")
+        number(tilt.pitchDeg, digits: 1, width: 6); text("°  roll ")
+        number(tilt.rollDeg, digits: 1, width: 6); text("°  x ")
         number(out.control.x, digits: 3, width: 6); text("  y ")
         number(out.control.y, digits: 3, width: 6)
         if out.control.atEdgeX || out.control.atEdgeY { text("  edge") }

@@ -36,7 +36,7 @@ final class BenchCommandTests: XCTestCase {
         let lines = r.stdout.split(separator: "\n")
         XCTAssertEqual(lines.first, "simulated MPU-6050 board (MPU-6050, simulated 400 kHz bus)")
         XCTAssertTrue(lines.contains { $0.hasPrefix("1000 Hz FIFO @200 Hz") }, r.stdout)
-        XCTAssertTrue(lines.contains { $0.hasPrefix("pipeline (pre-generated samples, one core): ") }, r.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("pipeline (pre-generated samples, per CPU second): ") }, r.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("peak resident set: ") }, r.stdout)
     }
 }

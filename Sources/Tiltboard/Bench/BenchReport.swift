@@ -6,9 +6,9 @@ public struct BenchReport: Sendable, Equatable, Codable {
     public var chip: String
     /// Timed loop runs: one read per tick at each rate, then the FIFO run.
     public var loops: [LoopBenchmarkResult]
-    /// Pre-generated samples through `TiltPipeline.process`, per second, one core.
+    /// Pre-generated samples through `TiltPipeline.process`, per second of the thread's CPU time.
     public var pipelineSamplesPerSecond: Double
-    /// Sensor read plus pipeline, no sleeping, per second.
+    /// Sensor read plus pipeline, no sleeping, per second of the thread's CPU time.
     public var readAndPipelineSamplesPerSecond: Double
     /// Peak resident set of the process, bytes; nil when unknown.
     public var peakResidentBytes: UInt64?

@@ -17,15 +17,17 @@ public enum PipelineThroughput {
     }
 
     /// Runs `samples` through copies of `pipeline` (times shifted so they keep increasing) for at
-    /// least `seconds`; returns samples per second.
+    /// least `seconds` on `clock`; returns samples per second of `cpuNanoseconds` (the thread's
+    /// CPU time, so other busy processes do not count against it), or of `clock` when nil.
     public static func pipelineRate(pipeline: TiltPipeline, samples: [Sample], seconds: Double,
-                                    clock: MonotonicClock) -> Double {
+                                    clock: MonotonicClock, cpuNanoseconds: (() -> UInt64)? = nil) -> Double {
         precondition(!samples.isEmpty, "no samples to run")
         var pipeline = pipeline
         var sink = 0.0
         let span = samples[samples.count - 1].t + 0.001
         var processed = 0
         var offset = 0.0
+        let cpuStart = cpuNanoseconds?() ?? 0
         let start = clock.nowNanoseconds()
         let end = start &+ UInt64(seconds * 1e9)
         var now = start
@@ -41,17 +43,20 @@ public enum PipelineThroughput {
             now = clock.nowNanoseconds()
         } while now < end
         blackHole(sink)
-        return Double(processed) / (Double(now &- start) / 1e9)
+        let elapsed = cpuNanoseconds.map { $0() &- cpuStart } ?? (now &- start)
+        return Double(processed) / (Double(elapsed) / 1e9)
     }
 
     /// Reads the session's sensor and runs each sample through the pipeline as fast as the bus
-    /// answers, for at least `seconds`; returns samples per second.
-    public static func readAndPipelineRate(session: BoardSession, seconds: Double, clock: MonotonicClock) throws -> Double {
+    /// answers, for at least `seconds`; returns samples per second (of CPU time when given).
+    public static func readAndPipelineRate(session: BoardSession, seconds: Double, clock: MonotonicClock,
+                                           cpuNanoseconds: (() -> UInt64)? = nil) throws -> Double {
         var pipeline = TiltPipeline(chain: session.makeTiltChain(),
                                     shake: ShakeDetector(settings: session.board.shake.detectorSettings))
         let sensor = session.sensor
         var sink = 0.0
         var processed = 0
+        let cpuStart = cpuNanoseconds?() ?? 0
         let start = clock.nowNanoseconds()
         let end = start &+ UInt64(seconds * 1e9)
         var now = start
@@ -64,7 +69,8 @@ public enum PipelineThroughput {
             now = clock.nowNanoseconds()
         } while now < end
         blackHole(sink)
-        return Double(processed) / (Double(now &- start) / 1e9)
+        let elapsed = cpuNanoseconds.map { $0() &- cpuStart } ?? (now &- start)
+        return Double(processed) / (Double(elapsed) / 1e9)
     }
 
     /// Keeps the optimiser from dropping the work whose result nobody reads.

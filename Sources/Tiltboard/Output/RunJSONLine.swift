@@ -4,11 +4,12 @@ extension JSONLineWriter {
     /// and a newline. `haptic`: the motor is playing an effect.
     public mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool) {
         reset()
+        let tilt = out.tilt
         beginObject()
         number("t", out.t, fractionDigits: 4)
         beginObject("tilt")
-        number("pitchDeg", out.tilt.pitchDeg, fractionDigits: 2)
-        number("rollDeg", out.tilt.rollDeg, fractionDigits: 2)
+        number("pitchDeg", tilt.pitchDeg, fractionDigits: 2)
+        number("rollDeg", tilt.rollDeg, fractionDigits: 2)
         endObject()
         beginObject("control")
         number("x", out.control.x, fractionDigits: 4)
