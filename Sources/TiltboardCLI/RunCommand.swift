@@ -70,7 +70,7 @@ struct RunCommand: ParsableCommand {
                                    sender: sender, engine: motor?.engine)
         let note = try loop.run(duration: duration, realtime: realtime,
                                 shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in state.emit(out) }
-        if let note { Console.note(note) }
+        if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
         Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples")
         if let sender, sender.failedSends > 0 {
             Console.note("udp: \(sender.failedSends) datagrams to \(sender.destination) were refused (nobody listening?)")
