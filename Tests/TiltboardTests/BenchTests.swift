@@ -50,6 +50,32 @@ final class BenchTests: XCTestCase {
         XCTAssertEqual(r.allocationsPerTick, 0)
     }
 
+    func testDropsAreCountedWhenTheFIFOIsDrainedTooRarely() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let (session, bus) = try open(clock: clock, rate: 1000, fifo: true)
+        // 100 samples gather between ticks; the FIFO holds 73 frames.
+        let r = try LoopBenchmark.run(session: session, bus: bus, seconds: 1, tickRateHz: 10)
+        XCTAssertGreaterThan(r.fifoOverflows, 0)
+        XCTAssertGreaterThan(r.droppedSamples ?? 0, 500)
+        XCTAssertEqual(Int64(r.expectedSamples ?? 0) - Int64(r.samples), r.droppedSamples ?? 0, accuracy: 80)
+    }
+
+    func testADXL345FIFOAt800HzDropsNothing() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        var board = BoardDescription.builtInSimulated(chip: .adxl345, script: "demo")
+        board.simulation?.noise = false
+        var counting: CountingI2CBus?
+        let session = try BoardSession(board: board, clock: clock, useProfile: false, rateHz: 800, fifo: true,
+                                       wrapBus: { let c = CountingI2CBus($0); counting = c; return c })
+        let r = try LoopBenchmark.run(session: session, bus: try XCTUnwrap(counting), seconds: 1,
+                                      threadAllocations: { tiltboard_thread_allocation_count() })
+        XCTAssertEqual(r.rateHz, 800)
+        XCTAssertEqual(r.tickRateHz, 200)
+        XCTAssertEqual(r.droppedSamples, 0)
+        XCTAssertEqual(Double(r.samples), 800, accuracy: 40)
+        XCTAssertEqual(r.allocationsPerTick, 0)
+    }
+
     func testPipelineThroughputRunsEverySample() throws {
         let clock = ManualClock()
         let samples = PipelineThroughput.syntheticSamples(count: 64)

@@ -40,7 +40,7 @@ public struct LoopBenchmarkResult: Sendable, Equatable, Codable {
 public enum LoopBenchmark {
     /// - Parameters:
     ///   - tickRateHz: loop rate; nil for the sensor's rate (one read per tick) or, with the
-    ///     FIFO on, a fifth of it (at least 50 Hz) so each tick drains several samples.
+    ///     FIFO on, at most 200 Hz (as `tiltboard run` does) so each tick drains several samples.
     ///   - warmupTicks: ticks run before allocations are counted (first-use costs).
     ///   - threadAllocations: the calling thread's allocation counter (from `CAllocationCounter`),
     ///     called on the loop thread; nil to skip counting.
@@ -52,7 +52,7 @@ public enum LoopBenchmark {
                            shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> LoopBenchmarkResult {
         let configuration = session.sensor.configuration
         let rate = session.sensor.actualRateHz
-        let ticksPerSecond = tickRateHz ?? (configuration.useFIFO ? max(50, rate / 5) : rate)
+        let ticksPerSecond = tickRateHz ?? (configuration.useFIFO ? min(rate, 200) : rate)
         let loop = try TiltLoop(session: session, rateHz: ticksPerSecond, haptics: nil)
         // Short runs still leave most of their ticks for counting.
         let warmup = min(warmupTicks, UInt64(seconds * ticksPerSecond / 4))
@@ -115,13 +115,19 @@ public enum LoopBenchmark {
     private static func samplesTaken(_ device: SimulatedI2CDevice?) -> UInt64? {
         switch device {
         case let mpu as SimulatedMPU6050: return mpu.samplesTaken
+        case let adxl as SimulatedADXL345: return adxl.samplesTaken
         default: return nil
         }
     }
 
     private static func queuedFrames(_ device: SimulatedI2CDevice?) -> Int? {
-        guard let mpu = device as? SimulatedMPU6050 else { return nil }
-        return mpu.fifoByteCount / MPU6050.fifoFrameBytes
+        switch device {
+        case let mpu as SimulatedMPU6050: return mpu.fifoByteCount / MPU6050.fifoFrameBytes
+        // The ADXL345's stream-mode FIFO overwrites its oldest entry when full: such losses
+        // show only here, as produced samples that never arrived.
+        case let adxl as SimulatedADXL345: return adxl.fifoEntries
+        default: return nil
+        }
     }
 }
 
