@@ -10,6 +10,7 @@ enum SysExit {
     static let usage: Int32 = 64
     static let dataError: Int32 = 65
     static let unavailable: Int32 = 69
+    static let cantCreate: Int32 = 73
     static let software: Int32 = 70
     static let ioError: Int32 = 74
     /// Worth trying again: a calibration that found no still stretch or fitted poorly.
@@ -57,6 +58,8 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
         return (SysExit.dataError, e.description)
     case let e as ProfileError:
         return (SysExit.dataError, e.description)
+    case let e as UDPSenderError:
+        return (SysExit.usage, e.description)
     case let e as AtomicFileError:
         switch e.errno {
         case EACCES, EPERM, EROFS: return (SysExit.noPermission, e.description)

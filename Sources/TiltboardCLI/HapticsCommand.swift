@@ -86,7 +86,7 @@ struct HapticsCommand: ParsableCommand {
             throw CLIError(message: "the motor line failed: \(failure)", code: SysExit.ioError)
         }
         if cut > 0 {
-            Console.warn("the motor was switched off after \(fixed(motor.engine.maxOnSeconds, 1).trimmingSpaces) s on without a break (motor.maxOnSeconds)")
+            Console.warn("the motor was switched off after \(decimal(motor.engine.maxOnSeconds, 1)) s on without a break (motor.maxOnSeconds)")
         }
         if let signal = SignalWatcher.shared.signal {
             Console.note("stopped by signal \(signal); motor off")
@@ -126,7 +126,3 @@ enum HapticsRequest {
     static let gapMs = 100.0
 }
 
-extension String {
-    /// Without leading spaces (`fixed` pads for columns).
-    var trimmingSpaces: String { String(drop(while: { $0 == " " })) }
-}

@@ -74,11 +74,3 @@ extension JSONLineWriter {
         newline()
     }
 }
-
-/// `value` with `digits` decimals, right-aligned for columns.
-func fixed(_ value: Double, _ digits: Int) -> String {
-    var w = JSONLineWriter(capacity: 32)
-    w.rawNumber(value, fractionDigits: digits, padded: true)
-    let text = String(decoding: w.bytes, as: UTF8.self)
-    return String(repeating: " ", count: max(0, digits + 4 - text.count)) + text
-}

@@ -98,7 +98,7 @@ struct ShakeCommand: ParsableCommand {
         if let realtimeNote { Console.note(realtimeNote) }
         if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
         let stats = loop.scheduler.statistics
-        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(fixed(Double(stats.latenessP99Nanoseconds) / 1e6, 2).trimmingSpaces) ms, \(stats.missedTicks) missed ticks")
+        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks")
         if let signal = SignalWatcher.shared.signal { Console.note("stopped by signal \(signal); motor off") }
     }
 }
@@ -128,10 +128,10 @@ struct ShakeEventPrinter {
 
     /// `shake at 1.02 s, peak 2.1 g` / `shake ended at 2.31 s after 1.29 s, peak 2.6 g`.
     static func text(_ event: ShakeEvent) -> String {
-        let t = fixed(event.t, 2).trimmingSpaces, peak = fixed(event.peakG, 1).trimmingSpaces
+        let t = decimal(event.t, 2), peak = decimal(event.peakG, 1)
         switch event.phase {
         case .started: return "shake at \(t) s, peak \(peak) g\n"
-        case .ended: return "shake ended at \(t) s after \(fixed(event.t - event.startT, 2).trimmingSpaces) s, peak \(peak) g\n"
+        case .ended: return "shake ended at \(t) s after \(decimal(event.t - event.startT, 2)) s, peak \(peak) g\n"
         }
     }
 }

@@ -13,7 +13,8 @@ struct TiltboardCommand: ParsableCommand {
         """,
         version: TiltboardVersion.string,
         subcommands: [ProbeCommand.self, ReadCommand.self, CalibrateCommand.self, ProfileCommand.self,
-                      HapticsCommand.self, ShakeCommand.self, MonitorCommand.self]
+                      HapticsCommand.self, ShakeCommand.self, RunCommand.self, MonitorCommand.self,
+                      RecordCommand.self, BenchCommand.self]
     )
 
     static func main() {

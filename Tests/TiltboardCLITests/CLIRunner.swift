@@ -27,33 +27,49 @@ enum CLIRunner {
         throw XCTSkip("tiltboard executable not found (looked at \(candidates)); build it with `swift build --product tiltboard`")
     }
 
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try binaryPath())
-        process.arguments = arguments
-        if let environment {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        // Output goes to files rather than pipes: nothing can stall on a full pipe, and no
-        // reader threads are needed.
-        let folder = NSTemporaryDirectory() + "tiltboard-cli-run-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let outPath = folder + "/stdout", errPath = folder + "/stderr"
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-        let out = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        let err = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        process.waitUntilExit()
-        try out.close()
-        try err.close()
-        return Result(status: process.terminationStatus,
-                      stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: outPath)), as: UTF8.self),
-                      stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: errPath)), as: UTF8.self))
+    /// Runs to the end and returns what it printed.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let child = try ChildProcess(arguments, environment: environment)
+        child.process.waitUntilExit()
+        return Result(status: child.process.terminationStatus, stdout: child.stdout, stderr: child.stderr)
     }
+}
+
+/// A `tiltboard` child process with its output going to files rather than pipes: nothing can
+/// stall on a full pipe, no reader threads are needed, and output can be read while it runs.
+final class ChildProcess {
+    let process = Process()
+    private let folder: String
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        folder = NSTemporaryDirectory() + "tiltboard-child-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: try CLIRunner.binaryPath())
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        _ = FileManager.default.createFile(atPath: folder + "/stdout", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/stderr", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stdout"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stderr"))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// True when the process ended within `timeout` seconds.
+    func waitForExit(timeout: Double = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        if process.isRunning { return false }
+        process.waitUntilExit()
+        return true
+    }
+
+    var stdout: String { (try? String(contentsOfFile: folder + "/stdout", encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: folder + "/stderr", encoding: .utf8)) ?? "" }
 }
 
 /// The package root, found from this file's location (Tests/TiltboardCLITests/…).

@@ -168,39 +168,3 @@ enum MotorLogFile {
         return false
     }
 }
-
-/// A `tiltboard` child process with its output going to files.
-final class ChildProcess {
-    let process = Process()
-    private let folder: String
-
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        folder = NSTemporaryDirectory() + "tiltboard-child-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        process.executableURL = URL(fileURLWithPath: try CLIRunner.binaryPath())
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        _ = FileManager.default.createFile(atPath: folder + "/stdout", contents: nil)
-        _ = FileManager.default.createFile(atPath: folder + "/stderr", contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stdout"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stderr"))
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
-        try? FileManager.default.removeItem(atPath: folder)
-    }
-
-    /// True when the process ended within `timeout` seconds.
-    func waitForExit(timeout: Double = 15) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(5_000) }
-        if process.isRunning { return false }
-        process.waitUntilExit()
-        return true
-    }
-
-    var stdout: String { (try? String(contentsOfFile: folder + "/stdout", encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOfFile: folder + "/stderr", encoding: .utf8)) ?? "" }
-}

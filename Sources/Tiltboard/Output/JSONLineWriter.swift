@@ -4,37 +4,39 @@
 /// so numbers are written as fixed-point decimals with a chosen number of fraction digits.
 public struct JSONLineWriter {
     public private(set) var bytes: [UInt8]
-    private var needsComma: [Bool]
+    /// Bit d − 1 set: the object open at depth d already has a member (so the next needs a comma).
+    /// A bit set rather than an array: array element writes allocate in unoptimised builds.
+    private var hasMember: UInt64 = 0
+    private var depth = 0
 
     public init(capacity: Int = 512) {
         bytes = []
         bytes.reserveCapacity(capacity)
-        needsComma = []
-        needsComma.reserveCapacity(8)
     }
 
     /// Empties the buffer, keeping its storage.
     public mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
-        needsComma.removeAll(keepingCapacity: true)
+        hasMember = 0
+        depth = 0
     }
 
     public mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        push()
     }
 
     public mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
-        _ = needsComma.popLast()
+        if depth > 0 { depth -= 1 }
     }
 
     /// Starts a member whose value is an object; close it with `endObject()`.
     public mutating func beginObject(_ key: StaticString) {
         self.key(key)
         bytes.append(UInt8(ascii: "{"))
-        needsComma.append(false)
+        push()
     }
 
     public mutating func number(_ key: StaticString, _ value: Double, fractionDigits: Int = 4) {
@@ -82,10 +84,15 @@ public struct JSONLineWriter {
     // MARK: - Pieces
 
     private mutating func separate() {
-        if let last = needsComma.last {
-            if last { bytes.append(UInt8(ascii: ",")) }
-            needsComma[needsComma.count - 1] = true
-        }
+        guard depth > 0 else { return }
+        let bit: UInt64 = 1 << UInt64(min(depth, 64) - 1)
+        if hasMember & bit != 0 { bytes.append(UInt8(ascii: ",")) }
+        hasMember |= bit
+    }
+
+    private mutating func push() {
+        depth += 1
+        hasMember &= ~(1 << UInt64(min(depth, 64) - 1))
     }
 
     private mutating func key(_ key: StaticString) {

@@ -11,6 +11,8 @@ public final class BoardSession {
     public let bus: I2CBus
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
     public let simulatedBus: SimulatedI2CBus?
+    /// The simulated chip when the board is simulated (its sample clock, for `bench`).
+    public let simulatedDevice: SimulatedI2CDevice?
     public let sensor: MotionSensor
     /// Where this board's profile lives (`--profile`, or the default for its name).
     public let profilePath: String
@@ -26,18 +28,24 @@ public final class BoardSession {
 
     /// Opens the bus (or the simulator), identifies and configures the sensor, and loads the
     /// board's profile unless `useProfile` is false. A bad profile throws (`ProfileError`).
+    /// `wrapBus` puts a layer between the driver and the bus (e.g. `CountingI2CBus` for `bench`).
     public init(board: BoardDescription, clock: MonotonicClock, profilePath: String? = nil,
-                useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil) throws {
+                useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
+                wrapBus: ((I2CBus) -> I2CBus)? = nil) throws {
         self.board = board
         self.clock = clock
+        let opened: I2CBus
         if board.isSimulated {
             let simulated = try SimulatedBoard(board: board, clock: clock)
-            bus = simulated.bus
+            opened = simulated.bus
             simulatedBus = simulated.bus
+            simulatedDevice = simulated.device
         } else {
-            bus = try LinuxI2CBus(path: board.sensor.bus)
+            opened = try LinuxI2CBus(path: board.sensor.bus)
             simulatedBus = nil
+            simulatedDevice = nil
         }
+        bus = wrapBus.map { $0(opened) } ?? opened
         sensor = try openSensor(chip: board.sensor.chip, bus: bus, address: board.sensor.address, clock: clock)
         if let warning = sensor.identity.warning { warnings.append(warning) }
         self.profilePath = profilePath ?? ProfileStore.defaultPath(boardName: board.name)

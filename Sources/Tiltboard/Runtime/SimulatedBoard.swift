@@ -8,6 +8,8 @@ import Foundation
 public struct SimulatedBoard {
     public let bus: SimulatedI2CBus
     public let motion: MotionSource
+    /// The simulated chip on the bus (its sample clock tells how many samples it produced).
+    public let device: SimulatedI2CDevice
 
     public init(board: BoardDescription, clock: MonotonicClock) throws {
         let settings = board.simulation ?? BoardDescription.SimulationSection()
@@ -18,7 +20,6 @@ public struct SimulatedBoard {
         if let mg = settings.zeroGOffsetMg { imperfections.zeroGOffsetG = mg / 1000 }
         if let scale = settings.scaleError { imperfections.scaleError = scale }
         bus = SimulatedI2CBus()
-        let device: SimulatedI2CDevice
         switch board.sensor.chip {
         case .mpu6050:
             device = SimulatedMPU6050(clock: clock, motion: motion, imperfections: imperfections,

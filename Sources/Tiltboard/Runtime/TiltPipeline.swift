@@ -9,18 +9,32 @@ public struct PipelineOutput: Sendable, Equatable {
     /// Calibrated rotation rate in the board frame, °/s (MPU-6050).
     public var gyro: Vector3?
     public var tempC: Double?
-    /// Tilt relative to the neutral pose.
-    public var tilt: TiltAngles
+    /// Unit gravity estimate rotated into the neutral pose's frame (what `tilt` is computed from).
+    public var neutralGravity: Vector3
+    /// Tilt relative to the neutral pose. Computed when read: the two arctangents are only paid
+    /// for samples that are displayed, not on every sample the controller consumes.
+    public var tilt: TiltAngles {
+        get { TiltAngles(gravity: neutralGravity) }
+        set { neutralGravity = newValue.gravity }
+    }
     public var control: ControlOutput
     /// A shake started or ended with this sample.
     public var shakeEvent: ShakeEvent?
     /// A shake is in progress.
     public var shaking: Bool
 
+    /// An output from its parts, gravity already rotated into the neutral frame.
+    @inlinable
+    public init(t: Double, accel: Vector3, gyro: Vector3?, tempC: Double?, neutralGravity: Vector3,
+                control: ControlOutput, shakeEvent: ShakeEvent?, shaking: Bool) {
+        self.t = t; self.accel = accel; self.gyro = gyro; self.tempC = tempC; self.neutralGravity = neutralGravity
+        self.control = control; self.shakeEvent = shakeEvent; self.shaking = shaking
+    }
+
     public init(t: Double = 0, accel: Vector3 = .unitZ, gyro: Vector3? = nil, tempC: Double? = nil,
                 tilt: TiltAngles = TiltAngles(pitchDeg: 0, rollDeg: 0), control: ControlOutput = ControlOutput(x: 0, y: 0, vx: 0, vy: 0, headingDeg: 0, atEdgeX: false, atEdgeY: false),
                 shakeEvent: ShakeEvent? = nil, shaking: Bool = false) {
-        self.t = t; self.accel = accel; self.gyro = gyro; self.tempC = tempC; self.tilt = tilt
+        self.t = t; self.accel = accel; self.gyro = gyro; self.tempC = tempC; neutralGravity = tilt.gravity
         self.control = control; self.shakeEvent = shakeEvent; self.shaking = shaking
     }
 }
@@ -43,7 +57,7 @@ public struct TiltPipeline: Sendable {
         // With a gyro the estimator's gravity is better than the detector's own low-pass.
         let event = shake.update(t: s.t, accel: s.accel, gravity: s.gyro == nil ? nil : chain.estimator.gravity)
         return PipelineOutput(t: s.t, accel: s.accel, gyro: s.gyro, tempC: s.tempC,
-                              tilt: TiltAngles(gravity: chain.neutral.apply(chain.estimator.gravity)),
+                              neutralGravity: chain.neutral.apply(chain.estimator.gravity),
                               control: control, shakeEvent: event, shaking: shake.isShaking)
     }
 

@@ -44,6 +44,9 @@ public struct TiltController: Sendable {
     public private(set) var x = 0.0, y = 0.0
     /// Marker velocity in area units per second.
     public private(set) var vx = 0.0, vy = 0.0
+    // k and exp(−k·dt) of the damped model for the last deceleration and step: at a fixed rate
+    // every step is the same, so the per-sample path skips a log and an exp.
+    private var decay = (deceleration: Double.nan, dt: Double.nan, k: 0.0, e: 0.0)
 
     /// A controller with the marker at rest in the centre.
     public init(settings: TiltControllerSettings = TiltControllerSettings()) { self.settings = settings }
@@ -84,9 +87,14 @@ public struct TiltController: Sendable {
                 let d = Swift.min(1, Swift.max(1e-12, deceleration))
                 let vmax = Swift.abs(maxVelocity) * toUnits
                 if d < 1 {
-                    let k = -log(d) * rate
+                    // Steps within a part in 10⁹ of each other share the factor (timestamps carry
+                    // rounding noise); the difference in e is far below the marker's resolution.
+                    if decay.deceleration != d || Swift.abs(decay.dt - dt) > dt * 1e-9 {
+                        let k = -log(d) * rate
+                        decay = (d, dt, k, exp(-k * dt))
+                    }
+                    let k = decay.k, e = decay.e
                     let gain = sensitivity * toUnits / (1 - d)
-                    let e = exp(-k * dt)
                     (vx, x) = Self.decayStep(v: vx, p: x, target: gain * u.x, k: k, e: e, vmax: vmax, dt: dt)
                     (vy, y) = Self.decayStep(v: vy, p: y, target: gain * u.y, k: k, e: e, vmax: vmax, dt: dt)
                 } else {

@@ -65,7 +65,11 @@ public struct TiltEstimator: Sendable {
                 let rate = omega.length
                 if rate > 0 {
                     // Exact solution of dg/dt = −ω × g for constant ω: rotate by −|ω|·dt about ω.
-                    g = Quaternion(axis: omega, angle: -rate * dt).rotate(g)
+                    // The quaternion is built here from ω and its known length (no second
+                    // normalisation, no call out of line): this runs for every sample.
+                    let half = -0.5 * rate * dt
+                    let s = sin(half) / rate
+                    g = Quaternion(w: cos(half), x: omega.x * s, y: omega.y * s, z: omega.z * s).rotate(g)
                 }
             }
             let a = accel.length
@@ -74,7 +78,8 @@ public struct TiltEstimator: Sendable {
                 weight *= Swift.max(0, 1 - Swift.abs(a - 1) / accelRejectionG)
             }
             if a > 1e-9 { g = g * (1 - weight) + (accel / a) * weight }
-            filtered = g.normalized == .zero ? filtered : g.normalized
+            let n = g.normalized
+            filtered = n == .zero ? filtered : n
         }
         return gravity
     }

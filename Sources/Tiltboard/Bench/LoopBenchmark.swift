@@ -1,0 +1,144 @@
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardSimulator
+
+/// What one timed run of the tilt loop measured.
+public struct LoopBenchmarkResult: Sendable, Equatable, Codable {
+    /// The sensor's output data rate, Hz.
+    public var rateHz: Double
+    /// Loop ticks per second (lower than `rateHz` when each tick drains the FIFO).
+    public var tickRateHz: Double
+    public var fifo: Bool
+    public var ticks: UInt64
+    public var missedTicks: UInt64
+    public var latenessP50Microseconds: Double
+    public var latenessP99Microseconds: Double
+    public var latenessMaxMicroseconds: Double
+    /// Samples run through the pipeline.
+    public var samples: UInt64
+    /// Bus transactions and data bytes during the run.
+    public var transactions: Int
+    public var bytes: Int
+    public var transactionsPerSample: Double
+    public var transactionsPerTick: Double
+    public var bytesPerSample: Double
+    /// Heap allocations per tick on the loop thread after the warm-up; nil when not counted.
+    public var allocationsPerTick: Double?
+    /// Samples the simulated chip produced for the loop; nil on hardware.
+    public var expectedSamples: UInt64?
+    /// Samples produced but never processed (`expectedSamples − samples − still queued`); nil on hardware.
+    public var droppedSamples: Int64?
+    /// FIFO overflows the driver saw (each one loses the FIFO's contents).
+    public var fifoOverflows: Int
+    /// Why SCHED_FIFO was not used, when it was asked for and refused.
+    public var realtimeNote: String?
+}
+
+/// Runs the tilt loop on an opened session for a while and measures lateness, bus traffic,
+/// allocations and lost samples. Reusable on any board: open the session with a
+/// `CountingI2CBus` wrapper (`BoardSession(wrapBus:)`) so the traffic can be counted.
+public enum LoopBenchmark {
+    /// - Parameters:
+    ///   - tickRateHz: loop rate; nil for the sensor's rate (one read per tick) or, with the
+    ///     FIFO on, at most 200 Hz (as `tiltboard run` does) so each tick drains several samples.
+    ///   - warmupTicks: ticks run before allocations are counted (first-use costs).
+    ///   - threadAllocations: the calling thread's allocation counter (from `CAllocationCounter`),
+    ///     called on the loop thread; nil to skip counting.
+    ///   - realtime: ask for SCHED_FIFO and locked memory on the loop thread.
+    ///   - shouldStop: ends the run early (a signal).
+    public static func run(session: BoardSession, bus: CountingI2CBus, seconds: Double,
+                           tickRateHz: Double? = nil, warmupTicks: UInt64 = 20, realtime: Bool = false,
+                           threadAllocations: (@Sendable () -> UInt64)? = nil,
+                           shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> LoopBenchmarkResult {
+        let configuration = session.sensor.configuration
+        let rate = session.sensor.actualRateHz
+        let ticksPerSecond = tickRateHz ?? (configuration.useFIFO ? min(rate, 200) : rate)
+        let loop = try TiltLoop(session: session, rateHz: ticksPerSecond, haptics: nil)
+        // Short runs still leave most of their ticks for counting.
+        let warmup = min(warmupTicks, UInt64(seconds * ticksPerSecond / 4))
+        let state = BenchState()
+        let device = session.simulatedDevice
+        state.takenBefore = samplesTaken(device)
+        state.queuedBefore = queuedFrames(device)
+        bus.resetCounters()
+        let note = try loop.run(duration: seconds, realtime: realtime, shouldStop: shouldStop) { out, tick in
+            // The same formatting `run --json` does, so its cost is part of the measurement.
+            state.line.writeRunLine(out, haptic: false)
+            state.checksum &+= UInt64(state.line.bytes.count)
+            guard let count = threadAllocations else { return }
+            if tick.index >= warmup && state.countFromTick == nil {
+                state.countFromTick = tick.index
+                state.allocationsFrom = count()
+            }
+            if state.countFromTick != nil {
+                state.lastTick = tick.index
+                state.allocationsTo = count()
+            }
+        }
+        let stats = loop.scheduler.statistics
+        let samples = loop.samples
+        var expected: UInt64?
+        var dropped: Int64?
+        if let before = state.takenBefore, let after = samplesTaken(device),
+           let queuedBefore = state.queuedBefore, let queuedAfter = queuedFrames(device) {
+            if configuration.useFIFO {
+                let produced = UInt64(queuedBefore) &+ (after &- before)
+                expected = produced
+                dropped = Int64(produced) - Int64(samples) - Int64(queuedAfter)
+            } else {
+                // Without the FIFO each tick reads the newest sample; none can queue up.
+                expected = ticksExpected(stats)
+                dropped = Int64(stats.missedTicks)
+            }
+        }
+        var allocations: Double?
+        if let from = state.countFromTick, state.lastTick > from {
+            allocations = Double(state.allocationsTo &- state.allocationsFrom) / Double(state.lastTick - from)
+        }
+        let n = Double(max(samples, 1))
+        return LoopBenchmarkResult(
+            rateHz: rate, tickRateHz: ticksPerSecond, fifo: configuration.useFIFO,
+            ticks: stats.ticks, missedTicks: stats.missedTicks,
+            latenessP50Microseconds: Double(stats.latenessP50Nanoseconds) / 1000,
+            latenessP99Microseconds: Double(stats.latenessP99Nanoseconds) / 1000,
+            latenessMaxMicroseconds: Double(stats.latenessMaxNanoseconds) / 1000,
+            samples: samples, transactions: bus.transactionCount, bytes: bus.bytesTransferred,
+            transactionsPerSample: Double(bus.transactionCount) / n,
+            transactionsPerTick: Double(bus.transactionCount) / Double(max(stats.ticks, 1)),
+            bytesPerSample: Double(bus.bytesTransferred) / n,
+            allocationsPerTick: allocations, expectedSamples: expected, droppedSamples: dropped,
+            fifoOverflows: (session.sensor as? MPU6050)?.fifoOverflows ?? 0, realtimeNote: note)
+    }
+
+    private static func ticksExpected(_ stats: LoopStatistics) -> UInt64 { stats.ticks &+ stats.missedTicks }
+
+    private static func samplesTaken(_ device: SimulatedI2CDevice?) -> UInt64? {
+        switch device {
+        case let mpu as SimulatedMPU6050: return mpu.samplesTaken
+        case let adxl as SimulatedADXL345: return adxl.samplesTaken
+        default: return nil
+        }
+    }
+
+    private static func queuedFrames(_ device: SimulatedI2CDevice?) -> Int? {
+        switch device {
+        case let mpu as SimulatedMPU6050: return mpu.fifoByteCount / MPU6050.fifoFrameBytes
+        // The ADXL345's stream-mode FIFO overwrites its oldest entry when full: such losses
+        // show only here, as produced samples that never arrived.
+        case let adxl as SimulatedADXL345: return adxl.fifoEntries
+        default: return nil
+        }
+    }
+}
+
+/// The loop thread's scratch state, allocated once before the run.
+private final class BenchState: @unchecked Sendable {
+    var line = JSONLineWriter(capacity: 512)
+    var checksum: UInt64 = 0
+    var countFromTick: UInt64?
+    var lastTick: UInt64 = 0
+    var allocationsFrom: UInt64 = 0
+    var allocationsTo: UInt64 = 0
+    var takenBefore: UInt64?
+    var queuedBefore: Int?
+}

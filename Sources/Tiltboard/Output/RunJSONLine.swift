@@ -1,0 +1,26 @@
+extension JSONLineWriter {
+    /// One `tiltboard run` line into the buffer, replacing what was there:
+    /// `{"t":…,"tilt":{"pitchDeg":…,"rollDeg":…},"control":{"x":…,"y":…,"vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}`
+    /// and a newline. `haptic`: the motor is playing an effect.
+    public mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool) {
+        reset()
+        let tilt = out.tilt
+        beginObject()
+        number("t", out.t, fractionDigits: 4)
+        beginObject("tilt")
+        number("pitchDeg", tilt.pitchDeg, fractionDigits: 2)
+        number("rollDeg", tilt.rollDeg, fractionDigits: 2)
+        endObject()
+        beginObject("control")
+        number("x", out.control.x, fractionDigits: 4)
+        number("y", out.control.y, fractionDigits: 4)
+        number("vx", out.control.vx, fractionDigits: 4)
+        number("vy", out.control.vy, fractionDigits: 4)
+        number("headingDeg", out.control.headingDeg, fractionDigits: 1)
+        endObject()
+        bool("shake", out.shaking)
+        bool("haptic", haptic)
+        endObject()
+        newline()
+    }
+}

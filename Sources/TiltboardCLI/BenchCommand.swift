@@ -1,0 +1,141 @@
+import ArgumentParser
+import CAllocationCounter
+import Foundation
+import Tiltboard
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure the loop's timing, bus traffic, allocations and throughput on a board.",
+        discussion: """
+        Runs the tilt loop on the real clock at 100, 500 and 1000 Hz (one burst read per tick), then \
+        at 1000 Hz with the FIFO drained at 200 Hz, for --seconds each; then times the pipeline alone \
+        on pre-generated samples and the sensor read plus pipeline with no sleeping. Reports loop \
+        lateness p50/p99/max, I²C transactions and bytes per sample (counted in a wrapper around the \
+        bus), heap allocations per tick on the loop thread, samples dropped (simulated boards count \
+        them against the chip's own sample clock), samples per second and the peak resident set.
+
+        Build with `swift build -c release` and run `.build/release/tiltboard bench` for figures \
+        that mean something; a debug build is several times slower.
+        """
+    )
+
+    @OptionGroup var boardOptions: BoardOptions
+
+    @Flag(help: "The report as one JSON object on stdout.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Seconds per loop run.", valueName: "s"))
+    var seconds = 2.0
+
+    @Flag(help: "Run the loops with SCHED_FIFO and locked memory when permitted.")
+    var realtime = false
+
+    func validate() throws {
+        guard seconds > 0 && seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, got \(seconds)") }
+    }
+
+    func run() throws {
+        try SignalWatcher.shared.start()
+        let board = try boardOptions.loadBoard(defaultScript: "demo")
+        let report = try BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime,
+                                     progress: { Console.note($0) }).run()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            var text = String(decoding: try encoder.encode(report), as: UTF8.self)
+            text += "\n"
+            Console.out(text)
+        } else {
+            Console.out(BenchText.render(report))
+        }
+    }
+}
+
+/// Runs every measurement of `bench` in turn on one board.
+struct BenchRunner {
+    let board: BoardDescription
+    let options: BoardOptions
+    let seconds: Double
+    let realtime: Bool
+    let progress: (String) -> Void
+
+    /// Loop runs: (sensor rate, FIFO).
+    static let loopRuns: [(rate: Double, fifo: Bool)] = [(100, false), (500, false), (1000, false), (1000, true)]
+
+    func run() throws -> BenchReport {
+        let clock = LinuxMonotonicClock()
+        var loops: [LoopBenchmarkResult] = []
+        var realtimeNote: String?
+        var chip = board.sensor.chip.partName
+        for (rate, fifo) in Self.loopRuns {
+            if SignalWatcher.shared.stopRequested { break }
+            progress("loop at \(Int(rate)) Hz\(fifo ? " with the FIFO" : "") for \(decimal(seconds, 1)) s…")
+            let (session, bus) = try open(clock: clock, rate: rate, fifo: fifo)
+            defer { session.close() }
+            chip = session.sensor.identity.part
+            let result = try LoopBenchmark.run(session: session, bus: bus, seconds: seconds, realtime: realtime,
+                                               threadAllocations: { tiltboard_thread_allocation_count() },
+                                               shouldStop: { SignalWatcher.shared.stopRequested })
+            realtimeNote = result.realtimeNote ?? realtimeNote
+            loops.append(result)
+        }
+        progress("pipeline on pre-generated samples…")
+        let (session, _) = try open(clock: clock, rate: 1000, fifo: false)
+        defer { session.close() }
+        let samples = PipelineThroughput.syntheticSamples()
+        let pipeline = TiltPipeline(chain: session.makeTiltChain(),
+                                    shake: ShakeDetector(settings: session.board.shake.detectorSettings))
+        let pipelineRate = PipelineThroughput.pipelineRate(pipeline: pipeline, samples: samples,
+                                                           seconds: min(seconds, 1), clock: clock,
+                                                           cpuNanoseconds: ResourceUsage.threadCPUNanoseconds)
+        progress("sensor read + pipeline, no sleeping…")
+        let readRate = try PipelineThroughput.readAndPipelineRate(session: session, seconds: min(seconds, 1), clock: clock,
+                                                                  cpuNanoseconds: ResourceUsage.threadCPUNanoseconds)
+        return BenchReport(board: board.name, simulated: board.isSimulated, chip: chip, loops: loops,
+                           pipelineSamplesPerSecond: pipelineRate, readAndPipelineSamplesPerSecond: readRate,
+                           peakResidentBytes: ResourceUsage.peakResidentBytes(), realtimeNote: realtimeNote)
+    }
+
+    private func open(clock: MonotonicClock, rate: Double, fifo: Bool) throws -> (BoardSession, CountingI2CBus) {
+        var counting: CountingI2CBus?
+        let session = try BoardSession(board: board, clock: clock, profilePath: options.profile,
+                                       useProfile: !options.ignoreProfile, rateHz: rate, fifo: fifo,
+                                       wrapBus: { bus in
+                                           let c = CountingI2CBus(bus)
+                                           counting = c
+                                           return c
+                                       })
+        guard let counting else { throw CLIError(message: "internal: the bus was not wrapped", code: SysExit.software) }
+        return (session, counting)
+    }
+}
+
+/// The human-readable bench report.
+enum BenchText {
+    static func render(_ r: BenchReport) -> String {
+        var s = "\(r.board) (\(r.chip)\(r.simulated ? ", simulated 400 kHz bus" : ""))\n"
+        s += "loop (real clock)          ticks  missed   p50 µs   p99 µs   max µs  I²C/sample  bytes/sample  allocs/tick   samples  dropped\n"
+        for l in r.loops {
+            let label = l.fifo ? "\(Int(l.rateHz)) Hz FIFO @\(Int(l.tickRateHz)) Hz" : "\(Int(l.rateHz)) Hz read"
+            s += pad(label, 24, left: true) + pad("\(l.ticks)", 8) + pad("\(l.missedTicks)", 8)
+            s += pad(fixed(l.latenessP50Microseconds, 1), 9) + pad(fixed(l.latenessP99Microseconds, 1), 9)
+            s += pad(fixed(l.latenessMaxMicroseconds, 1), 9) + pad(fixed(l.transactionsPerSample, 3), 12)
+            s += pad(fixed(l.bytesPerSample, 2), 14) + pad(l.allocationsPerTick.map { fixed($0, 2) } ?? "-", 13)
+            s += pad("\(l.samples)", 10) + pad(l.droppedSamples.map { "\($0)" } ?? "-", 9) + "\n"
+        }
+        s += "pipeline (pre-generated samples, per CPU second): \(millions(r.pipelineSamplesPerSecond)) samples/s\n"
+        s += "sensor read + pipeline, no sleeping:             \(millions(r.readAndPipelineSamplesPerSecond)) samples/s\n"
+        if let rss = r.peakResidentBytes { s += "peak resident set: \(decimal(Double(rss) / 1_048_576, 1)) MiB\n" }
+        if let note = r.realtimeNote { s += "realtime: \(note)\n" }
+        return s
+    }
+
+    private static func millions(_ v: Double) -> String { decimal(v / 1e6, 2) + " M" }
+
+    private static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+        let text = String(text.drop(while: { $0 == " " }))
+        let fill = String(repeating: " ", count: max(0, width - text.count))
+        return left ? text + fill : fill + text
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Tiltboard
+
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record calibrated samples to a CSV trace the simulator can replay.",
+        discussion: """
+        Writes `t,ax,ay,az,gx,gy,gz` (MPU-6050) or `t,ax,ay,az` (ADXL345): seconds since the start, \
+        acceleration in g and rotation rate in °/s, in the board frame after the mount and the \
+        calibration profile. Replay it with a board file whose simulation section names it: \
+        {"sensor": {"bus": "simulated", …}, "simulation": {"trace": "FILE.csv"}}.
+
+        The file is written as the recording goes (in blocks of about 4 KB, and completely on a \
+        clean stop), so a killed recording keeps all but its last moments. An existing file is \
+        never replaced unless --force is given.
+        """
+    )
+
+    @Option(help: ArgumentHelp("The CSV file to write.", valueName: "file.csv"))
+    var out: String
+
+    @OptionGroup var boardOptions: BoardOptions
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: until interrupted).", valueName: "s"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
+    var rate: Double?
+
+    @Flag(help: "Replace the file if it exists.")
+    var force = false
+
+    func validate() throws {
+        try validateRate(rate)
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
+    }
+
+    func run() throws {
+        try SignalWatcher.shared.start()
+        let clock = LinuxMonotonicClock()
+        let session = try RunPlan.openSession(boardOptions, clock: clock, rate: rate, fifo: false, defaultScript: "demo")
+        defer { session.close() }
+        let writer: TraceCSVWriter
+        do {
+            writer = try TraceCSVWriter(path: out, includesGyro: session.board.sensor.chip.hasGyro, overwrite: force)
+        } catch let error as TraceFileError {
+            throw CLIError(message: error.message, code: SysExit.cantCreate)
+        }
+        let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        SignalWatcher.shared.onStop { _ in loop.stop() }
+        let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
+        Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
+
+        let failure = RecordFailure()
+        let note = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
+            guard failure.error == nil else { return }
+            do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
+                failure.error = error
+                loop.stop()
+            }
+        }
+        if let note { Console.note(note) }
+        if let error = failure.error as? TraceFileError { throw CLIError(message: error.message, code: SysExit.ioError) }
+        do { try writer.close() } catch let error as TraceFileError {
+            throw CLIError(message: error.message, code: SysExit.ioError)
+        }
+        Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description)")
+    }
+}
+
+/// The first write failure, carried out of the loop thread.
+private final class RecordFailure {
+    var error: Error?
+}

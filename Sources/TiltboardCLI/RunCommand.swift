@@ -1,0 +1,123 @@
+import ArgumentParser
+import Tiltboard
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the tilt controller: sensor → calibration → tilt → marker, with haptic feedback on a shake.",
+        discussion: """
+        Samples the sensor at a fixed rate on a dedicated thread. Each sample goes through the \
+        calibration profile and mount, the tilt estimator and the neutral pose, then moves a marker \
+        in the −1…1 square; a shake plays the board's shake effect on the motor. Above 400 Hz (or \
+        with --fifo) the chip's FIFO is drained each tick so no sample is lost.
+
+        Without --json, a status line about 10 times a second. With --json, one object per sample \
+        (or per --output-rate): {"t":s,"tilt":{"pitchDeg":…,"rollDeg":…},"control":{"x":…,"y":…,\
+        "vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}. --udp sends the same objects as datagrams.
+
+        Ctrl-C (SIGINT) or SIGTERM stops cleanly: motor off, sensor asleep, loop statistics on stderr, exit 0.
+        Without --board, the built-in simulated board plays the demo script (tilt left, right, forward, back, shake).
+        """
+    )
+
+    @OptionGroup var boardOptions: BoardOptions
+
+    @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
+    var rate: Double?
+
+    @Flag(help: "Drain the chip's FIFO each tick (automatic above 400 Hz).")
+    var fifo = false
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "s"))
+    var duration: Double?
+
+    @Flag(help: "One JSON object per line on stdout.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Lines (and datagrams) per second (default: every sample with --json, 10 otherwise).", valueName: "hz"))
+    var outputRate: Double?
+
+    @Option(help: ArgumentHelp("Also send each JSON object as a UDP datagram to HOST:PORT.", valueName: "host:port"))
+    var udp: String?
+
+    @Flag(help: "Ask for SCHED_FIFO priority and locked memory (needs CAP_SYS_NICE or root; a note says if refused).")
+    var realtime = false
+
+    @OptionGroup(title: "Controller") var controller: RunControllerOptions
+
+    func validate() throws {
+        try validateRate(rate)
+        try validateRate(outputRate, name: "--output-rate")
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
+    }
+
+    func run() throws {
+        try SignalWatcher.shared.start()
+        let clock = LinuxMonotonicClock()
+        let session = try RunPlan.openSession(boardOptions, clock: clock, rate: rate, fifo: fifo, defaultScript: "demo")
+        defer { session.close() }
+        let sender = try udp.map { try UDPSender(destination: $0) }
+        let motor = try Motor.open(session, announceChanges: true)
+        defer { motor?.shutdown() }
+        let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: motor?.engine,
+                                controller: controller.settings)
+        SignalWatcher.shared.onStop { _ in loop.stop() }
+        announce(session, motor: motor != nil, sender: sender)
+
+        let state = RunOutputState(json: json, interval: outputRate.map { 1 / $0 } ?? (json ? 0 : 0.1),
+                                   sender: sender, engine: motor?.engine)
+        let note = try loop.run(duration: duration, realtime: realtime,
+                                shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in state.emit(out) }
+        if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
+        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples")
+        if let sender, sender.failedSends > 0 {
+            Console.note("udp: \(sender.failedSends) datagrams to \(sender.destination) were refused (nobody listening?)")
+        }
+    }
+
+    private func announce(_ session: BoardSession, motor: Bool, sender: UDPSender?) {
+        let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
+        let part = session.board.name.contains(session.sensor.identity.part) ? "" : " (\(session.sensor.identity.part))"
+        Console.note("running \(session.board.name)\(part) at \(RunPlan.describeRate(session)) \(until)")
+        if boardOptions.board == nil {
+            Console.note("the demo: tilt left, right, forward and back (30° each), level, then a shake that starts the motor; about 12.5 s")
+        }
+        if session.profile == nil {
+            Console.note(boardOptions.ignoreProfile ? "calibration profile ignored" : "no calibration profile at \(session.profilePath): raw sensor values (see `tiltboard calibrate`)")
+        }
+        if !motor { Console.note("the board has no motor: shakes are shown but not felt") }
+        if let sender { Console.note("sending JSON datagrams to \(sender.destination)") }
+    }
+}
+
+/// What the output closure needs on the loop thread; built once before the loop starts.
+private final class RunOutputState {
+    let json: Bool
+    let interval: Double
+    let sender: UDPSender?
+    let engine: HapticEngine?
+    var line = JSONLineWriter(capacity: 512)
+    var status = RunStatusLine()
+    var nextT = -Double.infinity
+
+    init(json: Bool, interval: Double, sender: UDPSender?, engine: HapticEngine?) {
+        self.json = json; self.interval = interval; self.sender = sender; self.engine = engine
+    }
+
+    func emit(_ out: PipelineOutput) {
+        // Decimated by sample time, so the output rate does not depend on the sample rate.
+        guard out.t >= nextT else { return }
+        nextT = nextT.isFinite && out.t - nextT < interval ? nextT + interval : out.t + interval
+        let haptic = engine?.isActive ?? false
+        if json || sender != nil { line.writeRunLine(out, haptic: haptic) }
+        if let sender { line.bytes.withUnsafeBytes { sender.send(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }
+        if json {
+            Console.out(line.bytes)
+        } else {
+            status.make(out, haptic: haptic)
+            Console.out(status.bytes)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Tiltboard
+
+/// How `run` and `record` open the board and pace the loop.
+enum RunPlan {
+    /// Above this output rate one burst read per tick leaves too little margin (a 14-byte read
+    /// takes ~0.5 ms at 400 kHz, plus the kernel's wake-up jitter), so samples go through the FIFO.
+    static let fifoAboveHz = 400.0
+    /// With the FIFO on, the loop wakes this often at most and drains what gathered.
+    static let fifoTickHz = 200.0
+
+    /// Opens the board (`defaultScript` on the built-in simulated board) at `rate` (default: the
+    /// board's), with the FIFO on when asked, when the board file says so, or above `fifoAboveHz`.
+    static func openSession(_ options: BoardOptions, clock: MonotonicClock, rate: Double?, fifo: Bool,
+                            defaultScript: String) throws -> BoardSession {
+        let board = try options.loadBoard(defaultScript: defaultScript)
+        let rateHz = rate ?? board.sensor.rateHz
+        let useFIFO = fifo || board.sensor.fifo || rateHz > fifoAboveHz
+        let session = try BoardSession(board: board, clock: clock, profilePath: options.profile,
+                                       useProfile: !options.ignoreProfile, rateHz: rateHz, fifo: useFIFO)
+        for warning in session.warnings { Console.warn(warning) }
+        return session
+    }
+
+    /// Loop ticks per second: the sensor's rate, or at most `fifoTickHz` when draining the FIFO.
+    static func tickRate(_ session: BoardSession) -> Double {
+        let rate = session.sensor.actualRateHz
+        return session.sensor.configuration.useFIFO ? min(rate, fifoTickHz) : rate
+    }
+
+    /// `100 Hz` or `1000 Hz (FIFO drained at 200 Hz)`.
+    static func describeRate(_ session: BoardSession) -> String {
+        let rate = session.sensor.actualRateHz
+        let tick = tickRate(session)
+        return session.sensor.configuration.useFIFO
+            ? "\(formatHz(rate)) Hz (FIFO drained at \(formatHz(tick)) Hz)"
+            : "\(formatHz(rate)) Hz"
+    }
+
+    static func formatHz(_ hz: Double) -> String {
+        hz == hz.rounded() ? String(Int(hz)) : decimal(hz, 1)
+    }
+}

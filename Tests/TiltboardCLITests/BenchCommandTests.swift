@@ -1,0 +1,42 @@
+import Foundation
+import XCTest
+
+final class BenchCommandTests: XCTestCase {
+    func testJSONReportOnTheSimulatedBoard() throws {
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.run(["bench", "--json", "--seconds", "0.2"], environment: ["XDG_CONFIG_HOME": folder])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(report["simulated"] as? Bool, true)
+        XCTAssertEqual(report["chip"] as? String, "MPU-6050")
+        XCTAssertGreaterThan(report["pipelineSamplesPerSecond"] as? Double ?? 0, 0)
+        XCTAssertGreaterThan(report["readAndPipelineSamplesPerSecond"] as? Double ?? 0, 0)
+        XCTAssertGreaterThan(report["peakResidentBytes"] as? Double ?? 0, 1_048_576)
+        let loops = try XCTUnwrap(report["loops"] as? [[String: Any]])
+        XCTAssertEqual(loops.map { $0["rateHz"] as? Double }, [100, 500, 1000, 1000])
+        XCTAssertEqual(loops.map { $0["fifo"] as? Bool }, [false, false, false, true])
+        for loop in loops {
+            for key in ["ticks", "missedTicks", "latenessP50Microseconds", "latenessP99Microseconds", "latenessMaxMicroseconds",
+                        "samples", "transactionsPerSample", "bytesPerSample", "droppedSamples", "expectedSamples"] {
+                XCTAssertNotNil(loop[key], "\(key) missing in \(loop)")
+            }
+            XCTAssertEqual(loop["allocationsPerTick"] as? Double, 0, "\(loop)")
+            if loop["fifo"] as? Bool == false {
+                XCTAssertEqual(loop["transactionsPerSample"] as? Double, 1)
+                XCTAssertEqual(loop["bytesPerSample"] as? Double, 14)
+            }
+        }
+        XCTAssertTrue(r.stderr.contains("tiltboard: loop at 1000 Hz with the FIFO"), r.stderr)
+    }
+
+    func testTextReport() throws {
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.run(["bench", "--seconds", "0.1"], environment: ["XDG_CONFIG_HOME": folder])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.first, "simulated MPU-6050 board (MPU-6050, simulated 400 kHz bus)")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("1000 Hz FIFO @200 Hz") }, r.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("pipeline (pre-generated samples, per CPU second): ") }, r.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("peak resident set: ") }, r.stdout)
+    }
+}
