@@ -26,7 +26,7 @@ final class Motor {
             let origin = clock.nowSeconds()
             simulated.onChange = { t, active in
                 previous?(t, active)
-                Console.note("motor \(active ? "on " : "off") at \(fixed(t - origin, 3)) s")
+                Console.note("motor \(active ? "on " : "off") at \(decimal(t - origin, 3)) s")
             }
         }
     }
