@@ -124,12 +124,13 @@ public final class MPU6050: MotionSensor {
     @discardableResult
     public func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int {
         let frame = Self.fifoFrameBytes
-        let status = try bus.readByte(address: address, register: MPU6050Register.intStatus)
+        // Two transactions per batch: the count, then every whole frame. An overflow needs no
+        // INT_STATUS read: it leaves the count at the FIFO's size, past the threshold below.
         let countBytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<2])
         try bus.read(address: address, register: MPU6050Register.fifoCountH, into: countBytes)
         let count = Int(buffer[0]) << 8 | Int(buffer[1])
         let threshold = MPU6050Scale.fifoOverflowThreshold(fifoSize: variant.fifoSize, frameBytes: frame)
-        if status & MPU6050InterruptStatus.fifoOverflow.rawValue != 0 || count >= threshold {
+        if count >= threshold {
             // The oldest bytes were (or are about to be) dropped mid-frame: alignment is gone.
             try resetFIFO()
             fifoOverflows += 1
