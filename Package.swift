@@ -31,10 +31,12 @@ let package = Package(
         ),
         // Counts heap allocations for `tiltboard bench` and the zero-allocation tests.
         .target(name: "CAllocationCounter"),
+        // prctl and other variadic or macro-only calls the Linux layer needs.
+        .target(name: "CLinuxSupport"),
         .target(name: "TiltboardCore"),
         .target(name: "TiltboardDrivers", dependencies: ["TiltboardCore"]),
         .target(name: "TiltboardSimulator", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
-        .target(name: "TiltboardLinux", dependencies: ["TiltboardDrivers", "TiltboardCore", "CI2C", "CGPIOD"]),
+        .target(name: "TiltboardLinux", dependencies: ["TiltboardDrivers", "TiltboardCore", "CI2C", "CGPIOD", "CLinuxSupport"]),
         .target(
             name: "Tiltboard",
             dependencies: ["TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux"]

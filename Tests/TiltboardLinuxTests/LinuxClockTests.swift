@@ -94,3 +94,18 @@ final class LinuxClockTests: XCTestCase {
         XCTAssertEqual(after, SCHED_OTHER)
     }
 }
+
+final class TimerSlackTests: XCTestCase {
+    func testTighteningTheTimerSlackIsAccepted() throws {
+        // PR_SET_TIMERSLACK needs no privilege; the effect is measured by `tiltboard bench`.
+        let done = expectation(description: "thread ran")
+        nonisolated(unsafe) var accepted = false
+        let thread = Thread {
+            accepted = Realtime.tightenTimerSlack()
+            done.fulfill()
+        }
+        thread.start()
+        wait(for: [done], timeout: 5)
+        XCTAssertTrue(accepted)
+    }
+}

@@ -39,6 +39,7 @@ public final class TiltLoop: @unchecked Sendable {
         // The caller blocks until the loop thread ends, so `output` is never used concurrently.
         nonisolated(unsafe) let output = output
         let thread = Thread { [self] in
+            Realtime.tightenTimerSlack()
             if realtime { box.realtimeNote = Realtime.enable() }
             do { try self.loop(duration: duration, shouldStop: shouldStop, output: output) } catch { box.error = error }
             box.done.signal()

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CLinuxSupport
 
 /// Real-time scheduling for the control loop, when the system allows it.
 public enum Realtime {
@@ -32,6 +33,14 @@ public enum Realtime {
             }
         }
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+
+    /// Lets the kernel wake the calling thread at its deadline instead of up to 50 µs later (the
+    /// default timer slack, which it uses to batch wakeups). Needs no privilege; halves the
+    /// loop's median lateness where measured. Returns false if the kernel refused.
+    @discardableResult
+    public static func tightenTimerSlack() -> Bool {
+        tiltboard_set_timer_slack(1) == 0
     }
 
     /// Returns the calling thread to normal scheduling and unlocks memory.
