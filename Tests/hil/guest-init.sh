@@ -131,8 +131,11 @@ run_tb() {
     secs=$1; shift
     timeout "$secs" "$TB" "$@" > /tmp/out 2> /tmp/err
     rc=$?
+    case $rc in
+        124|143) echo "hil: error: timed out after $secs s (a hang: e.g. polling a bit i2c-stub never clears)" >> /tmp/err ;;
+    esac
 }
-first_err() { head -n 1 /tmp/err | cut -c 1-300; }
+first_err() { { grep -i -m 1 'error' /tmp/err || head -n 1 /tmp/err; } | cut -c 1-300; }
 
 # near "a,b,c" "x,y,z" TOL: every element within TOL.
 near() {
@@ -201,6 +204,17 @@ check "read adxl345 ±4 g decodes little-endian samples" read_adxl adxl345-4g.js
 check "adxl345 ±4 g registers: DATA_FORMAT 0x09, BW_RATE 0x0A, standby" adxl_registers adxl345-4g.json 0x09 0x0A
 check "read adxl345 ±16 g decodes little-endian samples" read_adxl adxl345-16g.json
 check "adxl345 ±16 g registers: DATA_FORMAT 0x0B, BW_RATE 0x09, standby" adxl_registers adxl345-16g.json 0x0B 0x09
+
+# The stub never self-clears DEVICE_RESET (PWR_MGMT_1 bit 7): a driver that polls it would hang.
+reset_stuck() {
+    preload_mpu
+    $I2CSET -y $BUS 0x68 0x6B 0x80
+    run_tb 20 read --board "$BOARDS/mpu6050-4g.json" --count 1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out)
+    near "$accel" "0.5,-0.5,1.0" 0.002 || { why="accel [$accel], want [0.5,-0.5,1.0]"; return 1; }
+}
+check "mpu6050 read finishes with DEVICE_RESET stuck set (i2c-stub never clears it)" reset_stuck
 
 smbus_only() {
     /usr/sbin/i2cdetect -F $BUS > /tmp/funcs 2>&1 || { why="i2cdetect -F failed"; return 1; }
