@@ -45,6 +45,15 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
         case .verifyFailed: return (SysExit.ioError, e.description)
         case .unsupportedSetting: return (SysExit.usage, e.description)
         }
+    case let e as BoardFileError:
+        return (SysExit.dataError, e.description)
+    case let e as ProfileError:
+        return (SysExit.dataError, e.description)
+    case let e as AtomicFileError:
+        switch e.errno {
+        case EACCES, EPERM, EROFS: return (SysExit.noPermission, e.description)
+        default: return (SysExit.ioError, e.description)
+        }
     default:
         return nil
     }

@@ -14,6 +14,17 @@ public protocol I2CBus: AnyObject {
 
     /// One transaction: START, address+W, `register`, `bytes`…, STOP.
     func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws
+
+    /// Like `read`, for a register that does not auto-increment (a FIFO data port): every byte
+    /// comes from `register`, so an adapter that splits the read repeats `register` each time.
+    func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws
+}
+
+extension I2CBus {
+    /// One plain transaction reads a FIFO port correctly: the chip keeps the pointer on it.
+    public func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        try read(address: address, register: register, into: buffer)
+    }
 }
 
 extension I2CBus {

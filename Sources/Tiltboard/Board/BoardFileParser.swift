@@ -1,0 +1,439 @@
+import Foundation
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
+
+/// Board file format (JSON; every key not listed here is an error, to catch typos):
+///
+/// - `name`: string, required.
+/// - `sensor` (required): `chip` `"mpu6050"` | `"adxl345"`; `bus` `"/dev/i2c-N"` | `"simulated"`;
+///   `address` `"0x68"` or an integer (MPU-6050: 0x68/0x69, ADXL345: 0x53/0x1D; default the first);
+///   `accelRangeG` 2|4|8|16 (default 2); `gyroRangeDps` 250|500|1000|2000 (MPU-6050 only, default 500);
+///   `rateHz` (MPU-6050 4…1000, ADXL345 0.1…3200; default 100); `fifo` bool (default false).
+/// - `motor` (optional): `chip` label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; `line` offset
+///   or line name (`"GPIO17"`); `activeLow` bool; `shakeEffect` preset name or `pulse:<ms>`;
+///   `maxOnSeconds` 0…60 (exclusive of 0).
+/// - `mount`: 3×3 rows, a rotation (orthonormal, determinant +1); default identity.
+/// - `simulation` (only with bus `"simulated"`): `script` built-in name or path, `trace` CSV path
+///   (not both), `noise` bool, `seed` integer ≥ 0, `whoAmI` `"0x70"` or integer, `zeroGOffsetMg`
+///   [x,y,z], `scaleError` [x,y,z] fractions, `motorLog` path. Relative paths resolve against
+///   the board file's folder.
+/// - `shake` (optional): `thresholdG` > 0, `minDurationMs` ≥ 0, `minFraction` 0…1,
+///   `minReversals` integer ≥ 0, `cooldownMs` ≥ 0.
+/// - `interrupt` (optional): `chip`, `line` as for `motor`.
+extension BoardDescription {
+    /// Reads and validates a board file; a missing, unreadable or invalid file throws `BoardFileError`.
+    public static func load(path: String) throws -> BoardDescription {
+        let bytes: [UInt8]?
+        do {
+            bytes = try AtomicFile.read(path: path)
+        } catch let error as AtomicFileError {
+            throw BoardFileError(file: path, key: "",
+                                 message: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno))")
+        }
+        guard let bytes else {
+            throw BoardFileError(file: path, key: "",
+                                 message: "no such file (see Boards/ for examples, or omit --board to use the simulated board)")
+        }
+        return try parse(json: bytes, source: path)
+    }
+
+    /// Parses and validates board file contents; `source` names the file in messages and
+    /// anchors relative paths.
+    public static func parse(json: [UInt8], source: String) throws -> BoardDescription {
+        try BoardFileParser(source: source).parse(json)
+    }
+
+    /// The board used when no board file is given: a simulated chip and a simulated motor line.
+    public static func builtInSimulated(chip: ChipKind = .mpu6050, script: String = "flat") -> BoardDescription {
+        BoardDescription(
+            name: "simulated \(chip.partName) board",
+            source: "built-in",
+            sensor: SensorSection(chip: chip, bus: simulatedBus, address: chip.addresses[0]),
+            motor: MotorSection(line: LineSelector(chip: "simulated", line: .offset(17))),
+            simulation: SimulationSection(script: script, noise: true, seed: 1))
+    }
+}
+
+/// Walks the JSON tree with the key path at hand, so every error names where it is.
+struct BoardFileParser {
+    let source: String
+
+    func parse(_ bytes: [UInt8]) throws -> BoardDescription {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+        } catch {
+            throw fail("", "not valid JSON: \(jsonProblem(error, bytes: bytes))")
+        }
+        let top = try object(root, "")
+        try onlyKeys(top, "", ["name", "sensor", "motor", "mount", "simulation", "shake", "interrupt"])
+
+        guard let nameValue = top["name"] else { throw fail("name", "missing (give the board a name)") }
+        let name = try string(nameValue, "name")
+        guard let sensorValue = top["sensor"] else {
+            throw fail("sensor", "missing (give at least chip and bus)")
+        }
+        let sensor = try parseSensor(sensorValue)
+        var board = BoardDescription(name: name, source: source, sensor: sensor)
+        if let v = top["motor"] { board.motor = try parseMotor(v) }
+        if let v = top["mount"] { board.mount = try parseMount(v) }
+        if let v = top["simulation"] {
+            guard board.isSimulated else {
+                throw fail("simulation", "only allowed when sensor.bus is \"simulated\" (remove it, or set the bus)")
+            }
+            board.simulation = try parseSimulation(v)
+        } else if board.isSimulated {
+            board.simulation = BoardDescription.SimulationSection()
+        }
+        if let v = top["shake"] { board.shake = try parseShake(v) }
+        if let v = top["interrupt"] {
+            let o = try object(v, "interrupt")
+            try onlyKeys(o, "interrupt", ["chip", "line"])
+            board.interrupt = BoardDescription.InterruptSection(line: try lineSelector(o, "interrupt"))
+        }
+        return board
+    }
+
+    // MARK: - Sections
+
+    private func parseSensor(_ value: Any) throws -> BoardDescription.SensorSection {
+        let o = try object(value, "sensor")
+        try onlyKeys(o, "sensor", ["chip", "bus", "address", "accelRangeG", "gyroRangeDps", "rateHz", "fifo"])
+        guard let chipValue = o["chip"] else { throw fail("sensor.chip", "missing (use \"mpu6050\" or \"adxl345\")") }
+        let chipText = try string(chipValue, "sensor.chip")
+        guard let chip = ChipKind(rawValue: chipText) else {
+            throw notAllowed("sensor.chip", chipValue, "use \"mpu6050\" or \"adxl345\"")
+        }
+        guard let busValue = o["bus"] else {
+            throw fail("sensor.bus", "missing (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
+        }
+        let bus = try string(busValue, "sensor.bus")
+        guard bus == BoardDescription.simulatedBus || isI2CDevicePath(bus) else {
+            throw notAllowed("sensor.bus", busValue, "use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\"")
+        }
+        let addressChoices = chip.addresses.map { hexByte($0) }.joined(separator: " or ")
+        var sensor = BoardDescription.SensorSection(chip: chip, bus: bus, address: chip.addresses[0])
+        if let v = o["address"] {
+            guard let a = byteValue(v), chip.addresses.contains(a) else {
+                throw notAllowed("sensor.address", v, "the \(chip.partName) answers at \(addressChoices)")
+            }
+            sensor.address = a
+        }
+        if let v = o["accelRangeG"] {
+            let r = try integer(v, "sensor.accelRangeG", allowed: "use 2, 4, 8 or 16")
+            guard [2, 4, 8, 16].contains(r) else { throw notAllowed("sensor.accelRangeG", v, "use 2, 4, 8 or 16") }
+            sensor.accelRangeG = r
+        }
+        if let v = o["gyroRangeDps"] {
+            guard chip.hasGyro else {
+                throw fail("sensor.gyroRangeDps", "the \(chip.partName) has no gyro (remove the key)")
+            }
+            let allowed = "use 250, 500, 1000 or 2000"
+            let r = try integer(v, "sensor.gyroRangeDps", allowed: allowed)
+            guard [250, 500, 1000, 2000].contains(r) else { throw notAllowed("sensor.gyroRangeDps", v, allowed) }
+            sensor.gyroRangeDps = r
+        }
+        if let v = o["rateHz"] {
+            let range: ClosedRange<Double> = chip == .mpu6050 ? 4...1000 : 0.1...3200
+            let allowed = "the \(chip.partName) runs at \(format(range.lowerBound)) to \(format(range.upperBound)) Hz"
+            let r = try number(v, "sensor.rateHz", allowed: allowed)
+            guard range.contains(r) else { throw notAllowed("sensor.rateHz", v, allowed) }
+            sensor.rateHz = r
+        }
+        if let v = o["fifo"] { sensor.fifo = try bool(v, "sensor.fifo") }
+        return sensor
+    }
+
+    private func parseMotor(_ value: Any) throws -> BoardDescription.MotorSection {
+        let o = try object(value, "motor")
+        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnSeconds"])
+        var motor = BoardDescription.MotorSection(line: try lineSelector(o, "motor"))
+        if let v = o["activeLow"] { motor.activeLow = try bool(v, "motor.activeLow") }
+        if let v = o["shakeEffect"] {
+            let text = try string(v, "motor.shakeEffect")
+            guard isEffectSpec(text) else {
+                throw notAllowed("motor.shakeEffect", v, "use a preset name such as \"click\" or \"buzz\", or \"pulse:<ms>\" like \"pulse:150\"")
+            }
+            motor.shakeEffect = text
+        }
+        if let v = o["maxOnSeconds"] {
+            let allowed = "use more than 0 and at most 60 seconds"
+            let s = try number(v, "motor.maxOnSeconds", allowed: allowed)
+            guard s > 0 && s <= 60 else { throw notAllowed("motor.maxOnSeconds", v, allowed) }
+            motor.maxOnSeconds = s
+        }
+        return motor
+    }
+
+    private func lineSelector(_ o: [String: Any], _ path: String) throws -> BoardDescription.LineSelector {
+        guard let chipValue = o["chip"] else {
+            throw fail("\(path).chip", "missing (a chip label like \"pinctrl-bcm2711\", a name like \"gpiochip0\" or a path)")
+        }
+        let chip = try string(chipValue, "\(path).chip")
+        guard let lineValue = o["line"] else {
+            throw fail("\(path).line", "missing (a line offset like 17 or a line name like \"GPIO17\")")
+        }
+        let allowed = "use a line offset like 17 or a line name like \"GPIO17\""
+        if let text = lineValue as? String, !isNumber(lineValue) {
+            guard !text.isEmpty else { throw notAllowed("\(path).line", lineValue, allowed) }
+            return .init(chip: chip, line: .name(text))
+        }
+        let offset = try integer(lineValue, "\(path).line", allowed: allowed)
+        guard offset >= 0 && offset < 10_000 else { throw notAllowed("\(path).line", lineValue, allowed) }
+        return .init(chip: chip, line: .offset(offset))
+    }
+
+    private func parseMount(_ value: Any) throws -> Matrix3 {
+        let shape = "use 3 rows of 3 numbers, e.g. [[1,0,0],[0,1,0],[0,0,1]]"
+        guard let rows = value as? [Any], rows.count == 3 else { throw notAllowed("mount", value, shape) }
+        var numbers: [[Double]] = []
+        for row in rows {
+            guard let r = row as? [Any], r.count == 3 else { throw notAllowed("mount", value, shape) }
+            var out: [Double] = []
+            for x in r {
+                guard isNumber(x), let d = (x as? NSNumber)?.doubleValue, d.isFinite else {
+                    throw notAllowed("mount", value, shape)
+                }
+                out.append(d)
+            }
+            numbers.append(out)
+        }
+        guard let m = Matrix3(rowArrays: numbers) else { throw notAllowed("mount", value, shape) }
+        let product = m * m.transposed
+        let tolerance = 1e-6
+        for (i, row) in [product.r0, product.r1, product.r2].enumerated() {
+            for j in 0..<3 where Swift.abs(row[j] - (i == j ? 1 : 0)) > tolerance {
+                throw fail("mount", "\(render(value)) is not a rotation: rows must be orthonormal unit vectors (use a signed permutation such as [[0,1,0],[-1,0,0],[0,0,1]])")
+            }
+        }
+        if m.determinant < 0 {
+            throw fail("mount", "\(render(value)) is a mirror image (determinant -1), not a rotation: flip the sign of one more row")
+        }
+        return m
+    }
+
+    private func parseSimulation(_ value: Any) throws -> BoardDescription.SimulationSection {
+        let o = try object(value, "simulation")
+        try onlyKeys(o, "simulation", ["script", "trace", "noise", "seed", "whoAmI", "zeroGOffsetMg", "scaleError", "motorLog"])
+        var sim = BoardDescription.SimulationSection()
+        if let v = o["script"] {
+            let s = try nonEmptyString(v, "simulation.script", allowed: "use a built-in script name such as \"flat\" or a path to a script file")
+            // A bare name is a built-in script; anything that looks like a path is a file.
+            sim.script = (s.contains("/") || s.hasSuffix(".json")) ? resolve(s) : s
+        }
+        if let v = o["trace"] {
+            guard sim.script == nil else {
+                throw fail("simulation.trace", "give either script or trace, not both")
+            }
+            sim.trace = resolve(try nonEmptyString(v, "simulation.trace", allowed: "use a path to a CSV trace"))
+        }
+        if let v = o["noise"] { sim.noise = try bool(v, "simulation.noise") }
+        if let v = o["seed"] {
+            let allowed = "use an integer from 0 to 2^53"
+            let d = try number(v, "simulation.seed", allowed: allowed)
+            // Beyond 2^53 a JSON number no longer holds every integer exactly.
+            guard d >= 0, d == d.rounded(), d <= 9_007_199_254_740_992 else {
+                throw notAllowed("simulation.seed", v, allowed)
+            }
+            let seed = UInt64(d)
+            sim.seed = seed
+        }
+        if let v = o["whoAmI"] {
+            guard let b = byteValue(v) else {
+                throw notAllowed("simulation.whoAmI", v, "use a byte such as \"0x68\" or \"0x70\"")
+            }
+            sim.whoAmI = b
+        }
+        if let v = o["zeroGOffsetMg"] {
+            sim.zeroGOffsetMg = try vector(v, "simulation.zeroGOffsetMg", limit: 1000,
+                                           allowed: "use [x, y, z] in mg, each within ±1000")
+        }
+        if let v = o["scaleError"] {
+            sim.scaleError = try vector(v, "simulation.scaleError", limit: 0.5,
+                                        allowed: "use [x, y, z] fractions, each within ±0.5 (0.02 = +2 %)")
+        }
+        if let v = o["motorLog"] {
+            sim.motorLog = resolve(try nonEmptyString(v, "simulation.motorLog", allowed: "use a file path"))
+        }
+        return sim
+    }
+
+    private func parseShake(_ value: Any) throws -> BoardDescription.ShakeSection {
+        let o = try object(value, "shake")
+        try onlyKeys(o, "shake", ["thresholdG", "minDurationMs", "minFraction", "minReversals", "cooldownMs"])
+        var shake = BoardDescription.ShakeSection()
+        if let v = o["thresholdG"] {
+            let allowed = "use more than 0 and at most 16 g"
+            let x = try number(v, "shake.thresholdG", allowed: allowed)
+            guard x > 0 && x <= 16 else { throw notAllowed("shake.thresholdG", v, allowed) }
+            shake.thresholdG = x
+        }
+        if let v = o["minDurationMs"] {
+            let allowed = "use 0 to 10000 ms"
+            let x = try number(v, "shake.minDurationMs", allowed: allowed)
+            guard x >= 0 && x <= 10_000 else { throw notAllowed("shake.minDurationMs", v, allowed) }
+            shake.minDurationMs = x
+        }
+        if let v = o["minFraction"] {
+            let allowed = "use a fraction from 0 to 1"
+            let x = try number(v, "shake.minFraction", allowed: allowed)
+            guard x >= 0 && x <= 1 else { throw notAllowed("shake.minFraction", v, allowed) }
+            shake.minFraction = x
+        }
+        if let v = o["minReversals"] {
+            let allowed = "use an integer from 0 to 100"
+            let x = try integer(v, "shake.minReversals", allowed: allowed)
+            guard x >= 0 && x <= 100 else { throw notAllowed("shake.minReversals", v, allowed) }
+            shake.minReversals = x
+        }
+        if let v = o["cooldownMs"] {
+            let allowed = "use 0 to 60000 ms"
+            let x = try number(v, "shake.cooldownMs", allowed: allowed)
+            guard x >= 0 && x <= 60_000 else { throw notAllowed("shake.cooldownMs", v, allowed) }
+            shake.cooldownMs = x
+        }
+        return shake
+    }
+
+    // MARK: - Typed readers
+
+    private func object(_ v: Any, _ path: String) throws -> [String: Any] {
+        guard let o = v as? [String: Any] else {
+            if path.isEmpty { throw fail("", "the top level must be an object { … }, found \(render(v))") }
+            throw notAllowed(path, v, "use an object { … }")
+        }
+        return o
+    }
+
+    private func onlyKeys(_ o: [String: Any], _ path: String, _ allowed: [String]) throws {
+        for key in o.keys.sorted() where !allowed.contains(key) {
+            let full = path.isEmpty ? key : "\(path).\(key)"
+            throw fail(full, "unknown key (allowed\(path.isEmpty ? "" : " in \(path)"): \(allowed.joined(separator: ", ")))")
+        }
+    }
+
+    private func string(_ v: Any, _ path: String) throws -> String {
+        guard let s = v as? String, !isNumber(v) else { throw notAllowed(path, v, "use a string in quotes") }
+        guard !s.isEmpty else { throw notAllowed(path, v, "use a non-empty string") }
+        return s
+    }
+
+    private func nonEmptyString(_ v: Any, _ path: String, allowed: String) throws -> String {
+        guard let s = v as? String, !isNumber(v), !s.isEmpty else { throw notAllowed(path, v, allowed) }
+        return s
+    }
+
+    private func bool(_ v: Any, _ path: String) throws -> Bool {
+        guard isBool(v), let b = v as? Bool else { throw notAllowed(path, v, "use true or false") }
+        return b
+    }
+
+    private func number(_ v: Any, _ path: String, allowed: String) throws -> Double {
+        guard isNumber(v), let d = (v as? NSNumber)?.doubleValue, d.isFinite else { throw notAllowed(path, v, allowed) }
+        return d
+    }
+
+    private func integer(_ v: Any, _ path: String, allowed: String) throws -> Int {
+        let d = try number(v, path, allowed: allowed)
+        guard d == d.rounded(), Swift.abs(d) < 1e9 else { throw notAllowed(path, v, allowed) }
+        return Int(d)
+    }
+
+    private func vector(_ v: Any, _ path: String, limit: Double, allowed: String) throws -> Vector3 {
+        guard let a = v as? [Any], a.count == 3 else { throw notAllowed(path, v, allowed) }
+        var c: [Double] = []
+        for x in a {
+            guard isNumber(x), let d = (x as? NSNumber)?.doubleValue, d.isFinite, Swift.abs(d) <= limit else {
+                throw notAllowed(path, v, allowed)
+            }
+            c.append(d)
+        }
+        return Vector3(c[0], c[1], c[2])
+    }
+
+    /// `"0x68"` or an integer 0…255.
+    private func byteValue(_ v: Any) -> UInt8? {
+        if isNumber(v) {
+            guard let d = (v as? NSNumber)?.doubleValue, d == d.rounded(), d >= 0, d <= 255 else { return nil }
+            return UInt8(d)
+        }
+        guard let s = v as? String else { return nil }
+        let lower = s.lowercased()
+        guard lower.hasPrefix("0x"), lower.count > 2, lower.count <= 4 else { return nil }
+        return UInt8(lower.dropFirst(2), radix: 16)
+    }
+
+    // JSONSerialization hands back NSNumber for both numbers and booleans; the Objective-C
+    // type code tells them apart ("c" is a boolean).
+    private func isBool(_ v: Any) -> Bool {
+        guard let n = v as? NSNumber, !(v is String) else { return false }
+        return String(cString: n.objCType) == "c"
+    }
+
+    private func isNumber(_ v: Any) -> Bool {
+        guard let n = v as? NSNumber, !(v is String) else { return false }
+        return String(cString: n.objCType) != "c"
+    }
+
+    private func isI2CDevicePath(_ s: String) -> Bool {
+        let prefix = "/dev/i2c-"
+        guard s.hasPrefix(prefix) else { return false }
+        let digits = s.dropFirst(prefix.count)
+        return !digits.isEmpty && digits.count <= 4 && digits.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    private func isEffectSpec(_ s: String) -> Bool {
+        if s.hasPrefix("pulse:") {
+            guard let ms = Double(s.dropFirst("pulse:".count)) else { return false }
+            return ms > 0 && ms <= 60_000
+        }
+        return !s.isEmpty && s.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }
+    }
+
+    private func resolve(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let slash = source.lastIndex(of: "/") else { return path }
+        return String(source[...slash]) + path
+    }
+
+    // MARK: - Messages
+
+    private func fail(_ key: String, _ message: String) -> BoardFileError {
+        BoardFileError(file: source, key: key, message: message)
+    }
+
+    private func notAllowed(_ key: String, _ value: Any, _ allowed: String) -> BoardFileError {
+        fail(key, "\(render(value)) is not allowed (\(allowed))")
+    }
+
+    /// A JSON value as written in the file, compact.
+    private func render(_ v: Any) -> String {
+        if isBool(v) { return (v as? Bool) == true ? "true" : "false" }
+        if isNumber(v), let n = v as? NSNumber { return format(n.doubleValue) }
+        if let s = v as? String { return "\"\(s)\"" }
+        if v is NSNull { return "null" }
+        if let a = v as? [Any] { return "[" + a.map(render).joined(separator: ",") + "]" }
+        if v is [String: Any] { return "an object { … }" }
+        return "\(v)"
+    }
+
+    private func format(_ d: Double) -> String {
+        if d == d.rounded() && Swift.abs(d) < 1e15 { return String(Int64(d)) }
+        return String(d)
+    }
+
+    /// Turns the parser's "around character N" into a line and column.
+    private func jsonProblem(_ error: Error, bytes: [UInt8]) -> String {
+        let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
+        guard let range = detail.range(of: "character ") else { return detail }
+        let digits = detail[range.upperBound...].prefix(while: { $0.isNumber })
+        guard let offset = Int(digits) else { return detail }
+        var line = 1, column = 1
+        for b in bytes.prefix(offset) {
+            if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
+        }
+        let base = detail.prefix(upTo: range.lowerBound)
+            .replacingOccurrences(of: " around ", with: "").trimmingCharacters(in: .whitespaces)
+        return "\(base) at line \(line), column \(column)"
+    }
+}

@@ -1,0 +1,209 @@
+import Foundation
+import TiltboardCore
+import TiltboardDrivers
+
+/// What `tiltboard calibrate` stores for one board: the neutral pose and, once measured, the
+/// sensor's offset and scale. Plain fields on purpose: the file format does not change when
+/// the in-memory calibration types do.
+public struct CalibrationProfile: Codable, Sendable, Equatable {
+    /// The schema this build writes; files with a higher version are refused, not guessed at.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var board: ProfileBoardIdentity
+    /// When the profile was measured, ISO 8601 (`2026-11-21T08:30:00Z`).
+    public var createdAt: String
+    /// Die temperature during calibration, where the chip reports one.
+    public var temperatureC: Double?
+    /// Samples averaged for the neutral pose.
+    public var sampleCount: Int
+    /// Standard deviation per axis while still, in mg.
+    public var noiseMg: Vector3
+    public var neutral: Neutral
+    /// Absent until a sensor (offset and scale) calibration has been run.
+    public var sensor: SensorCorrection?
+
+    public init(schemaVersion: Int = CalibrationProfile.currentSchemaVersion, board: ProfileBoardIdentity,
+                createdAt: String, temperatureC: Double? = nil, sampleCount: Int, noiseMg: Vector3,
+                neutral: Neutral, sensor: SensorCorrection? = nil) {
+        self.schemaVersion = schemaVersion; self.board = board; self.createdAt = createdAt
+        self.temperatureC = temperatureC; self.sampleCount = sampleCount; self.noiseMg = noiseMg
+        self.neutral = neutral; self.sensor = sensor
+    }
+
+    /// The pose the user holds as "level": tilt is measured from here.
+    public struct Neutral: Codable, Sendable, Equatable {
+        /// Rotation taking the measured gravity direction onto +Z.
+        public var rotation: Quaternion
+        /// Mean acceleration while held still, in g, before any correction.
+        public var meanRawG: Vector3
+        /// How far the neutral pose is from flat, in degrees.
+        public var tiltDeg: Double
+        /// True when the neutral tilt was beyond the allowed maximum and was limited.
+        public var clamped: Bool
+
+        public init(rotation: Quaternion, meanRawG: Vector3, tiltDeg: Double, clamped: Bool) {
+            self.rotation = rotation; self.meanRawG = meanRawG; self.tiltDeg = tiltDeg; self.clamped = clamped
+        }
+    }
+
+    /// Per-axis correction of the accelerometer: corrected = crossAxis × ((raw − offsetG) ⊙ scale).
+    public struct SensorCorrection: Codable, Sendable, Equatable {
+        public var offsetG: Vector3
+        public var scale: Vector3
+        public var crossAxis: Matrix3?
+        public var gyroBiasDps: Vector3?
+        /// RMS error of the fit over the calibration poses, in mg.
+        public var residualMg: Double
+        /// True when the offsets were programmed into the chip's own offset registers.
+        public var writtenToChip: Bool
+
+        public init(offsetG: Vector3, scale: Vector3, crossAxis: Matrix3? = nil, gyroBiasDps: Vector3? = nil,
+                    residualMg: Double, writtenToChip: Bool) {
+            self.offsetG = offsetG; self.scale = scale; self.crossAxis = crossAxis; self.gyroBiasDps = gyroBiasDps
+            self.residualMg = residualMg; self.writtenToChip = writtenToChip
+        }
+    }
+
+    /// The first thing wrong with the values, or nil when the profile can be applied.
+    public var problem: String? {
+        if schemaVersion < 1 { return "schemaVersion \(schemaVersion) is not valid (must be 1 or more)" }
+        if let p = board.problem { return p }
+        if CalibrationProfile.date(fromTimestamp: createdAt) == nil {
+            return "createdAt \"\(createdAt)\" is not an ISO 8601 time like 2026-11-21T08:30:00Z"
+        }
+        if let t = temperatureC, !(t.isFinite && t > -60 && t < 150) {
+            return "temperatureC \(t) is not a plausible temperature"
+        }
+        if sampleCount < 1 { return "sampleCount \(sampleCount) must be at least 1" }
+        if !isFinite(noiseMg) || noiseMg.x < 0 || noiseMg.y < 0 || noiseMg.z < 0 {
+            return "noiseMg \(noiseMg) must be finite and not negative"
+        }
+        let r = neutral.rotation
+        if !(r.w.isFinite && r.x.isFinite && r.y.isFinite && r.z.isFinite) || Swift.abs(r.norm - 1) > 1e-6 {
+            return "neutral.rotation (w \(r.w), x \(r.x), y \(r.y), z \(r.z)) is not a unit quaternion"
+        }
+        if !isFinite(neutral.meanRawG) || neutral.meanRawG.length < 0.1 {
+            return "neutral.meanRawG \(neutral.meanRawG) is not a plausible gravity reading"
+        }
+        if !(neutral.tiltDeg.isFinite && neutral.tiltDeg >= 0 && neutral.tiltDeg <= 180) {
+            return "neutral.tiltDeg \(neutral.tiltDeg) must be 0…180"
+        }
+        if let s = sensor {
+            if !isFinite(s.offsetG) || s.offsetG.maxAbsComponent > 2 {
+                return "sensor.offsetG \(s.offsetG) must be finite and within ±2 g"
+            }
+            for axis in 0..<3 where !(s.scale[axis].isFinite && s.scale[axis] >= 0.5 && s.scale[axis] <= 2) {
+                return "sensor.scale \(s.scale) must be 0.5…2 on every axis (a zero or wild scale would wipe out the signal)"
+            }
+            if let m = s.crossAxis {
+                if !(isFinite(m.r0) && isFinite(m.r1) && isFinite(m.r2)) || Swift.abs(m.determinant) < 0.5 {
+                    return "sensor.crossAxis is not a usable correction matrix (not finite or nearly singular)"
+                }
+            }
+            if let g = s.gyroBiasDps, !isFinite(g) || g.maxAbsComponent > 500 {
+                return "sensor.gyroBiasDps \(g) must be finite and within ±500 °/s"
+            }
+            if !(s.residualMg.isFinite && s.residualMg >= 0) {
+                return "sensor.residualMg \(s.residualMg) must be finite and not negative"
+            }
+        }
+        return nil
+    }
+
+    /// `date` in the form `createdAt` takes: ISO 8601 in UTC, whole seconds.
+    public static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    /// Parses a `createdAt` value, with or without fractional seconds; nil when it is not ISO 8601.
+    public static func date(fromTimestamp text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let d = formatter.date(from: text) { return d }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
+    private func isFinite(_ v: Vector3) -> Bool { v.x.isFinite && v.y.isFinite && v.z.isFinite }
+}
+
+/// Which physical board a profile belongs to; a profile is only applied to the same board.
+public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
+    /// The board file's `name`.
+    public var name: String
+    public var chip: ChipKind
+    public var bus: String
+    public var address: UInt8
+    /// WHO_AM_I / DEVID read during calibration.
+    public var chipID: UInt8
+
+    public init(name: String, chip: ChipKind, bus: String, address: UInt8, chipID: UInt8) {
+        self.name = name; self.chip = chip; self.bus = bus; self.address = address; self.chipID = chipID
+    }
+
+    /// The identity of `board` whose chip answered with `chipID`.
+    public init(board: BoardDescription, chipID: UInt8) {
+        self.init(name: board.name, chip: board.sensor.chip, bus: board.sensor.bus,
+                  address: board.sensor.address, chipID: chipID)
+    }
+
+    /// How this identity differs from `other`, or nil when they name the same board.
+    public func mismatch(with other: ProfileBoardIdentity) -> String? {
+        if let m = mismatch(withBoard: other.name, chip: other.chip, bus: other.bus, address: other.address) { return m }
+        if chipID != other.chipID { return "the chip ID is \(hexByte(chipID)), this board's chip answers \(hexByte(other.chipID))" }
+        return nil
+    }
+
+    /// How this identity differs from a board description (chip ID aside, which needs the hardware).
+    public func mismatch(with board: BoardDescription) -> String? {
+        mismatch(withBoard: board.name, chip: board.sensor.chip, bus: board.sensor.bus, address: board.sensor.address)
+    }
+
+    private func mismatch(withBoard otherName: String, chip otherChip: ChipKind, bus otherBus: String,
+                          address otherAddress: UInt8) -> String? {
+        if name != otherName { return "it is for board \"\(name)\", not \"\(otherName)\"" }
+        if chip != otherChip { return "it is for an \(chip.partName), this board has an \(otherChip.partName)" }
+        if bus != otherBus { return "it is for bus \(bus), this board uses \(otherBus)" }
+        if address != otherAddress { return "it is for address \(hexByte(address)), this board uses \(hexByte(otherAddress))" }
+        return nil
+    }
+
+    var problem: String? {
+        if name.isEmpty { return "board.name is empty" }
+        if bus.isEmpty { return "board.bus is empty" }
+        if !chip.addresses.contains(address) { return "board.address \(hexByte(address)) is not an address of the \(chip.partName)" }
+        return nil
+    }
+
+    private enum CodingKeys: String, CodingKey { case name, chip, bus, address, chipID }
+
+    // Addresses and IDs are stored as "0x68", as in board files and data sheets.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        chip = try c.decode(ChipKind.self, forKey: .chip)
+        bus = try c.decode(String.self, forKey: .bus)
+        address = try Self.decodeByte(c, .address)
+        chipID = try Self.decodeByte(c, .chipID)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(chip, forKey: .chip)
+        try c.encode(bus, forKey: .bus)
+        try c.encode(hexByte(address), forKey: .address)
+        try c.encode(hexByte(chipID), forKey: .chipID)
+    }
+
+    private static func decodeByte(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> UInt8 {
+        let text = try c.decode(String.self, forKey: key)
+        guard text.hasPrefix("0x"), text.count > 2, let b = UInt8(text.dropFirst(2), radix: 16) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\"\(text)\" is not a byte like \"0x68\"")
+        }
+        return b
+    }
+}

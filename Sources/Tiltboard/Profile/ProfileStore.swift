@@ -1,0 +1,167 @@
+import Foundation
+import TiltboardLinux
+
+/// Where calibration profiles live and how they are read and written.
+///
+/// Loading is all or nothing: a profile that cannot be trusted throws `ProfileError` and is
+/// never partly applied. Saving is crash-safe (`AtomicFile`), keeping the previous file as `.bak`.
+public enum ProfileStore {
+    /// `$XDG_CONFIG_HOME/tiltboard/profiles/<slug>.json`, or `~/.config/tiltboard/profiles/<slug>.json`.
+    public static func defaultPath(boardName: String,
+                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let base: String
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            // The XDG spec says to ignore a relative XDG_CONFIG_HOME.
+            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        }
+        return base + "/tiltboard/profiles/" + slug(boardName) + ".json"
+    }
+
+    /// The file-name form of a board name: lowercase, each run of other characters → `-`.
+    public static func slug(_ name: String) -> String {
+        var out = ""
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.isASCII && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)) {
+                out.unicodeScalars.append(scalar)
+            } else if !out.isEmpty && !out.hasSuffix("-") {
+                out += "-"
+            }
+        }
+        while out.hasSuffix("-") { out.removeLast() }
+        return out.isEmpty ? "board" : out
+    }
+
+    /// The profile at `path`, or nil when there is no file there.
+    ///
+    /// A truncated, corrupt, newer-schema, invalid or (with `expectedBoard`) other-board profile throws.
+    public static func load(path: String, expectedBoard: ProfileBoardIdentity?) throws -> CalibrationProfile? {
+        let bytes: [UInt8]
+        do {
+            guard let b = try AtomicFile.read(path: path) else { return nil }
+            bytes = b
+        } catch let error as AtomicFileError {
+            throw ProfileError(path: path, kind: .unreadable, detail: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno)): check the file's permissions")
+        }
+        let profile = try decode(bytes, path: path)
+        if let expected = expectedBoard, let why = profile.board.mismatch(with: expected) {
+            throw ProfileError(path: path, kind: .otherBoard,
+                               detail: "belongs to another board: \(why) (run `tiltboard calibrate` for this board, or pass its own --profile)")
+        }
+        return profile
+    }
+
+    /// Decodes and checks profile file contents; `path` names the file in messages.
+    public static func decode(_ bytes: [UInt8], path: String) throws -> CalibrationProfile {
+        let fix = "run `tiltboard calibrate` to measure a new one, or restore \(path).bak"
+        if bytes.isEmpty {
+            throw ProfileError(path: path, kind: .corrupt, detail: "the file is empty (\(fix))")
+        }
+        let data = Data(bytes)
+        // Read the version alone first, so a newer file is reported as such rather than as corrupt.
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw ProfileError(path: path, kind: .corrupt, detail: "not valid JSON, truncated or corrupt (\(fix))")
+        }
+        guard let object = root as? [String: Any] else {
+            throw ProfileError(path: path, kind: .corrupt, detail: "not a profile: the top level is not an object (\(fix))")
+        }
+        // NSNumber also carries booleans; the Objective-C type code "c" marks them.
+        guard let number = object["schemaVersion"] as? NSNumber, String(cString: number.objCType) != "c",
+              let version = object["schemaVersion"] as? Int else {
+            throw ProfileError(path: path, kind: .corrupt, detail: "schemaVersion is missing or not an integer (\(fix))")
+        }
+        if version > CalibrationProfile.currentSchemaVersion {
+            throw ProfileError(path: path, kind: .newerVersion,
+                               detail: "written by a newer tiltboard (schema \(version); this one reads up to \(CalibrationProfile.currentSchemaVersion)): upgrade tiltboard, or recalibrate with this one")
+        }
+        let profile: CalibrationProfile
+        do {
+            profile = try JSONDecoder().decode(CalibrationProfile.self, from: data)
+        } catch let error as DecodingError {
+            throw ProfileError(path: path, kind: .corrupt, detail: "\(describe(error)) (\(fix))")
+        }
+        try rejectUnknownKeys(object, path: path)
+        if let problem = profile.problem {
+            throw ProfileError(path: path, kind: .invalid, detail: "\(problem) (\(fix))")
+        }
+        return profile
+    }
+
+    /// Checks `profile` and writes it atomically, keeping the previous file as `<path>.bak`.
+    public static func save(_ profile: CalibrationProfile, path: String) throws {
+        if let problem = profile.problem {
+            throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
+        }
+        try AtomicFile.write(encode(profile), to: path)
+    }
+
+    /// The exact bytes `save` writes: pretty-printed JSON with sorted keys and a final newline.
+    public static func encode(_ profile: CalibrationProfile) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(profile)) + [UInt8(ascii: "\n")]
+    }
+
+    private static let knownKeys: [String: Set<String>] = [
+        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor"],
+        "board": ["name", "chip", "bus", "address", "chipID"],
+        "neutral": ["rotation", "meanRawG", "tiltDeg", "clamped"],
+        "neutral.rotation": ["w", "x", "y", "z"],
+        "sensor": ["offsetG", "scale", "crossAxis", "gyroBiasDps", "residualMg", "writtenToChip"],
+    ]
+
+    // A key this version does not know means the file was hand-edited or written by something
+    // else; applying the rest would be a partial application.
+    private static func rejectUnknownKeys(_ object: [String: Any], path: String, prefix: String = "") throws {
+        guard let allowed = knownKeys[prefix] else { return }
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            let full = prefix.isEmpty ? key : "\(prefix).\(key)"
+            guard allowed.contains(key) else {
+                throw ProfileError(path: path, kind: .corrupt,
+                                   detail: "unknown key \(full) (allowed: \(allowed.sorted().joined(separator: ", ")))")
+            }
+            if let nested = value as? [String: Any] { try rejectUnknownKeys(nested, path: path, prefix: full) }
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func dotted(_ path: [CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
+                .replacingOccurrences(of: ".[", with: "[")
+        }
+        switch error {
+        case let .keyNotFound(key, context):
+            let at = dotted(context.codingPath + [key])
+            return "\(at) is missing"
+        case let .typeMismatch(_, context), let .valueNotFound(_, context):
+            return "\(dotted(context.codingPath)) has the wrong type (\(context.debugDescription))"
+        case let .dataCorrupted(context):
+            let at = dotted(context.codingPath)
+            return at.isEmpty ? "not valid JSON, truncated or corrupt" : "\(at): \(context.debugDescription)"
+        @unknown default:
+            return "cannot be decoded"
+        }
+    }
+}
+
+/// A profile that must not be used; the CLI exits 65.
+public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        case unreadable, corrupt, newerVersion, invalid, otherBoard
+    }
+    /// The profile file.
+    public var path: String
+    public var kind: Kind
+    /// What is wrong and what to do.
+    public var detail: String
+
+    public init(path: String, kind: Kind, detail: String) {
+        self.path = path; self.kind = kind; self.detail = detail
+    }
+
+    public var description: String { "profile \(path): \(detail)" }
+}

@@ -1,0 +1,64 @@
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardSimulator
+import Foundation
+
+/// The simulator behind a board file whose `sensor.bus` is `"simulated"`: a simulated bus with
+/// the chip attached at the board's address, playing the board's motion script or trace.
+public struct SimulatedBoard {
+    public let bus: SimulatedI2CBus
+    public let motion: MotionSource
+
+    public init(board: BoardDescription, clock: MonotonicClock) throws {
+        let settings = board.simulation ?? BoardDescription.SimulationSection()
+        motion = try SimulatedBoard.motion(for: settings, board: board)
+        var imperfections = settings.noise
+            ? SensorImperfections.datasheet(chip: board.sensor.chip, seed: settings.seed)
+            : SensorImperfections.ideal
+        if let mg = settings.zeroGOffsetMg { imperfections.zeroGOffsetG = mg / 1000 }
+        if let scale = settings.scaleError { imperfections.scaleError = scale }
+        bus = SimulatedI2CBus()
+        let device: SimulatedI2CDevice
+        switch board.sensor.chip {
+        case .mpu6050:
+            device = SimulatedMPU6050(clock: clock, motion: motion, imperfections: imperfections,
+                                      whoAmI: settings.whoAmI ?? 0x68)
+        case .adxl345:
+            device = SimulatedADXL345(clock: clock, motion: motion, imperfections: imperfections)
+        }
+        bus.attach(device, at: board.sensor.address)
+    }
+
+    static func motion(for settings: BoardDescription.SimulationSection, board: BoardDescription) throws -> MotionSource {
+        if let trace = settings.trace {
+            let text: String
+            do { text = try String(contentsOfFile: trace, encoding: .utf8) } catch {
+                throw BoardFileError(file: board.source, key: "simulation.trace", message: "cannot read \(trace): \(error.localizedDescription)")
+            }
+            do { return try TraceMotion(csv: text) } catch {
+                throw BoardFileError(file: board.source, key: "simulation.trace", message: "\(trace): \(error)")
+            }
+        }
+        let script = settings.script ?? "flat"
+        if let builtIn = MotionScript.builtIn(named: script) { return builtIn }
+        guard let data = FileManager.default.contents(atPath: script) else {
+            throw BoardFileError(file: board.source, key: "simulation.script",
+                                 message: "\"\(script)\" is neither a built-in script (\(MotionScript.builtInNames.joined(separator: ", "))) nor a readable file")
+        }
+        do { return try MotionScript(jsonData: data) } catch {
+            throw BoardFileError(file: board.source, key: "simulation.script", message: "\(script): \(error)")
+        }
+    }
+}
+
+extension SimulatedBoard {
+    /// A simulated bus with an MPU-6050 at 0x68 and an ADXL345 at 0x53, both flat and ideal:
+    /// what `tiltboard probe --bus simulated` looks at.
+    public static func probeBus(clock: MonotonicClock) -> SimulatedI2CBus {
+        let bus = SimulatedI2CBus()
+        let flat = MotionScript.builtIn(named: "flat")!
+        bus.attach(SimulatedMPU6050(clock: clock, motion: flat), at: 0x68)
+        bus.attach(SimulatedADXL345(clock: clock, motion: flat), at: 0x53)
+        return bus
+    }
+}

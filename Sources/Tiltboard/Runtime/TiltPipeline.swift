@@ -1,0 +1,55 @@
+import TiltboardCore
+
+/// Everything one sample produced, for the output stream and the terminal view.
+public struct PipelineOutput: Sendable, Equatable {
+    /// Seconds since the loop started.
+    public var t: Double
+    /// Calibrated acceleration in the board frame, g.
+    public var accel: Vector3
+    /// Calibrated rotation rate in the board frame, °/s (MPU-6050).
+    public var gyro: Vector3?
+    public var tempC: Double?
+    /// Tilt relative to the neutral pose.
+    public var tilt: TiltAngles
+    public var control: ControlOutput
+    /// A shake started or ended with this sample.
+    public var shakeEvent: ShakeEvent?
+    /// A shake is in progress.
+    public var shaking: Bool
+
+    public init(t: Double = 0, accel: Vector3 = .unitZ, gyro: Vector3? = nil, tempC: Double? = nil,
+                tilt: TiltAngles = TiltAngles(pitchDeg: 0, rollDeg: 0), control: ControlOutput = ControlOutput(x: 0, y: 0, vx: 0, vy: 0, headingDeg: 0, atEdgeX: false, atEdgeY: false),
+                shakeEvent: ShakeEvent? = nil, shaking: Bool = false) {
+        self.t = t; self.accel = accel; self.gyro = gyro; self.tempC = tempC; self.tilt = tilt
+        self.control = control; self.shakeEvent = shakeEvent; self.shaking = shaking
+    }
+}
+
+/// The per-sample path: calibration and mount → tilt estimate → neutral rotation → controller,
+/// with the shake detector on the board-frame sample. Value types only; nothing allocated per sample.
+public struct TiltPipeline: Sendable {
+    public var chain: TiltChain
+    public var shake: ShakeDetector
+
+    public init(chain: TiltChain, shake: ShakeDetector = ShakeDetector()) {
+        self.chain = chain
+        self.shake = shake
+    }
+
+    /// Runs one raw sample (times in seconds since the loop started) through every stage.
+    public mutating func process(_ raw: Sample) -> PipelineOutput {
+        let s = chain.boardSample(raw)
+        let control = chain.process(board: s)
+        // With a gyro the estimator's gravity is better than the detector's own low-pass.
+        let event = shake.update(t: s.t, accel: s.accel, gravity: s.gyro == nil ? nil : chain.estimator.gravity)
+        return PipelineOutput(t: s.t, accel: s.accel, gyro: s.gyro, tempC: s.tempC,
+                              tilt: TiltAngles(gravity: chain.neutral.apply(chain.estimator.gravity)),
+                              control: control, shakeEvent: event, shaking: shake.isShaking)
+    }
+
+    /// Starts over from the current pose: filters and marker reset, calibration kept.
+    public mutating func reset() {
+        chain.reset()
+        shake.reset()
+    }
+}

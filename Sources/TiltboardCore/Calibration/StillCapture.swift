@@ -1,0 +1,102 @@
+/// Collects a still stretch of samples: progress, restart on movement, timeout.
+///
+/// Feed samples in time order; it reads no clock, so the caller (CLI or test) decides what time
+/// is. An attempt restarts whenever the samples since its start stop being still, and finishes
+/// once it has been still for `duration`. Used for each of the six faces and for the neutral pose.
+public struct StillCapture: Sendable {
+    /// Durations in seconds and the stillness limits.
+    public struct Settings: Sendable, Equatable, Codable {
+        /// How long the board must be still.
+        public var duration: Double
+        /// Give up this long after the first sample.
+        public var timeout: Double
+        /// Limits for stillness.
+        public var criteria: StillnessCriteria
+
+        /// Defaults: 2 s still within 30 s, default stillness.
+        public init(duration: Double = 2, timeout: Double = 30, criteria: StillnessCriteria = StillnessCriteria()) {
+            self.duration = duration; self.timeout = timeout; self.criteria = criteria
+        }
+    }
+
+    /// What a sample did to the capture.
+    public enum Status: Sendable, Equatable {
+        /// Still so far; `progress` runs 0…1 over the duration.
+        case capturing(progress: Double)
+        /// Movement seen; the attempt starts again from this sample.
+        case restarted(StillnessFailure)
+        /// Finished: the statistics are in `accel`, `gyro` and `meanTempC`.
+        case done
+        /// No still stretch long enough before the timeout; `lastFailure` says what went wrong.
+        case timedOut(lastFailure: StillnessFailure?)
+    }
+
+    /// The settings in use.
+    public let settings: Settings
+    /// Accelerometer statistics of the current attempt, in g.
+    public private(set) var accel = RunningStats3()
+    /// Gyro statistics of the current attempt in °/s; empty without gyro data.
+    public private(set) var gyroStats = RunningStats3()
+    /// Fraction of the duration captured in the current attempt, 0…1.
+    public private(set) var progress: Double = 0
+    /// The most recent reason for a restart.
+    public private(set) var lastFailure: StillnessFailure?
+    /// How many times the capture restarted.
+    public private(set) var restarts = 0
+    private var tempSum = 0.0, tempCount = 0
+    private var firstTime: Double?
+    private var attemptStart = 0.0
+    private var finished: Status?
+
+    /// A capture waiting for its first sample.
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    /// Gyro statistics when the samples carried gyro data.
+    public var gyro: RunningStats3? { gyroStats.count > 0 ? gyroStats : nil }
+    /// Mean die temperature of the current attempt, when the samples carried one.
+    public var meanTempC: Double? { tempCount > 0 ? tempSum / Double(tempCount) : nil }
+    /// True once `done`.
+    public var isDone: Bool { finished == .done }
+
+    /// Adds one sample (accel in g, gyro in °/s); after `done` or `timedOut`, repeats that status.
+    public mutating func feed(_ sample: Sample) -> Status {
+        if let finished { return finished }
+        let first: Double
+        if let f = firstTime { first = f } else { first = sample.t; firstTime = first; attemptStart = first }
+        add(sample)
+        let failure = settings.criteria.check(accel: accel, gyro: gyro)
+        let elapsed = sample.t - attemptStart
+        let timedOut = sample.t - first >= settings.timeout
+        switch failure {
+        case .tooFewSamples?, nil:
+            // Too few samples to judge yet: only the timeout can end the attempt.
+            if failure == nil, elapsed >= settings.duration {
+                progress = 1
+                return finish(.done)
+            }
+            if timedOut { return finish(.timedOut(lastFailure: lastFailure ?? failure)) }
+            progress = settings.duration > 0 ? Swift.min(1, Swift.max(0, elapsed / settings.duration)) : 1
+            return .capturing(progress: progress)
+        case let failure?:
+            lastFailure = failure
+            restarts += 1
+            accel.reset(); gyroStats.reset(); tempSum = 0; tempCount = 0
+            add(sample)
+            attemptStart = sample.t
+            progress = 0
+            if timedOut { return finish(.timedOut(lastFailure: failure)) }
+            return .restarted(failure)
+        }
+    }
+
+    private mutating func add(_ sample: Sample) {
+        accel.add(sample.accel)
+        if let g = sample.gyro { gyroStats.add(g) }
+        if let t = sample.tempC { tempSum += t; tempCount += 1 }
+    }
+
+    private mutating func finish(_ s: Status) -> Status {
+        finished = s
+        return s
+    }
+}

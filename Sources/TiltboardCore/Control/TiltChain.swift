@@ -1,0 +1,57 @@
+/// The per-sample path from a raw sensor sample to marker motion, in the one correct order:
+/// sensor calibration (sensor frame) → mount (board frame) → tilt estimate → neutral rotation →
+/// controller. Value types only; nothing is allocated per sample.
+public struct TiltChain: Sendable {
+    /// Offsets, scales and gyro bias, in the sensor's own frame.
+    public var calibration: SensorCalibration
+    /// Maps sensor axes onto board axes: board = mount × sensor.
+    public var mount: Matrix3
+    /// Gravity direction filter.
+    public var estimator: TiltEstimator
+    /// The player's neutral pose.
+    public var neutral: NeutralPose
+    /// Marker motion.
+    public var controller: TiltController
+    /// Longest step handed to the controller, in seconds; after a stall the marker resumes
+    /// instead of lurching by the whole gap.
+    public var maxStepSeconds: Double = 0.1
+    /// Time of the previous sample, nil before the first.
+    public private(set) var lastTime: Double?
+
+    /// A chain from its parts; the defaults do nothing beyond a 0.1 s low-pass.
+    public init(calibration: SensorCalibration = .identity, mount: Matrix3 = .identity,
+                estimator: TiltEstimator = TiltEstimator(mode: .lowPass()), neutral: NeutralPose = .level,
+                controller: TiltController = TiltController()) {
+        self.calibration = calibration; self.mount = mount; self.estimator = estimator
+        self.neutral = neutral; self.controller = controller
+    }
+
+    /// The sample calibrated and turned into the board frame (what the shake detector wants).
+    @inlinable public func boardSample(_ raw: Sample) -> Sample {
+        var s = calibration.apply(raw)
+        s.accel = mount * s.accel
+        if let g = s.gyro { s.gyro = mount * g }
+        return s
+    }
+
+    /// Runs one raw sample through the chain; the step is the time since the previous sample.
+    public mutating func process(_ raw: Sample) -> ControlOutput {
+        process(board: boardSample(raw))
+    }
+
+    /// Runs one sample already in the board frame (from `boardSample`) through the rest.
+    public mutating func process(board s: Sample) -> ControlOutput {
+        var dt = 0.0
+        if let last = lastTime { dt = Swift.min(Swift.max(0, s.t - last), maxStepSeconds) }
+        lastTime = s.t
+        let g = estimator.update(accel: s.accel, gyroDps: s.gyro, dt: dt)
+        return controller.update(gravity: neutral.apply(g), dt: dt)
+    }
+
+    /// Forgets the filter state and re-centres the marker; calibration and neutral stay.
+    public mutating func reset() {
+        estimator.reset()
+        controller.reset()
+        lastTime = nil
+    }
+}

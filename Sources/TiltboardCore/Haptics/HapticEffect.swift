@@ -1,0 +1,198 @@
+/// A vibration pattern for the motor line, described as data.
+///
+/// Build effects once (presets, `parse(name:)`, `pattern(_:repeat:strength:)`) and replay them;
+/// playing a prebuilt effect copies no pattern storage.
+public enum HapticEffect: Sendable, Equatable {
+    /// One burst of `ms` milliseconds at `strength` (0 < strength ≤ 1; below 1 is software PWM).
+    case pulse(ms: Double, strength: Double = 1)
+    /// An on/off sequence, possibly repeated.
+    case waveform(HapticWaveform)
+
+    /// 10 ms: the lightest perceptible confirmation.
+    public static let tick = HapticEffect.pulse(ms: 10)
+    /// 20 ms: a button press.
+    public static let click = HapticEffect.pulse(ms: 20)
+    /// 20 ms on, 60 ms off, 20 ms on.
+    public static let doubleClick = HapticEffect.waveform(HapticWaveform(timingsMs: [20, 60, 20]))
+    /// 400 ms: an unmissable notice.
+    public static let buzz = HapticEffect.pulse(ms: 400)
+    /// 200 ms on, 200 ms off, five times.
+    public static let alarm = HapticEffect.waveform(HapticWaveform(timingsMs: [200, 200], repeatCount: 5))
+
+    /// Preset names accepted by `parse(name:)`, in the order they are listed to users.
+    public static let presetNames = ["tick", "click", "double-click", "buzz", "alarm"]
+
+    /// The preset called `name`, or nil.
+    public static func preset(named name: String) -> HapticEffect? {
+        switch name {
+        case "tick": return .tick
+        case "click": return .click
+        case "double-click": return .doubleClick
+        case "buzz": return .buzz
+        case "alarm": return .alarm
+        default: return nil
+        }
+    }
+
+    /// Longest single segment accepted from text; longer on-times are cut by the on-time limit anyway.
+    public static let maxSegmentMs = 60_000.0
+
+    /// Parses a preset name (`tick`, `click`, `double-click`, `buzz`, `alarm`) or `pulse:MS`.
+    public static func parse(name: String) throws -> HapticEffect {
+        let text = trimmed(Substring(name))
+        if let preset = preset(named: String(text)) { return preset }
+        if text.hasPrefix("pulse:") {
+            let ms = try parseMilliseconds(text.dropFirst("pulse:".count), what: "pulse length", allowZero: false)
+            return .pulse(ms: ms)
+        }
+        throw HapticEffectError("unknown effect '\(name)': use one of \(presetNames.joined(separator: ", ")) or pulse:MS (e.g. pulse:150)")
+    }
+
+    /// Parses `"on,off,on,…"` in milliseconds, starting with an on-time. `repeat` is how many times
+    /// the sequence plays (nil: until cancelled); `strength` is 0 < s ≤ 1.
+    public static func pattern(_ text: String, repeat count: Int? = 1, strength: Double = 1) throws -> HapticEffect {
+        var timings: [Double] = []
+        for (i, field) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
+            let what = i % 2 == 0 ? "on-time #\(i / 2 + 1)" : "off-time #\(i / 2 + 1)"
+            // Only the first on-time must be positive: a zero elsewhere is a legitimate way to merge.
+            timings.append(try parseMilliseconds(field, what: what, allowZero: i > 0))
+        }
+        let waveform = HapticWaveform(timingsMs: timings, repeatCount: count, strength: strength)
+        try waveform.validate()
+        return .waveform(waveform)
+    }
+
+    /// Checks durations and strength; throws a message saying what to change.
+    public func validate() throws {
+        switch self {
+        case let .pulse(ms, strength):
+            guard ms.isFinite, ms > 0 else { throw HapticEffectError("pulse length must be a positive number of milliseconds, not \(ms)") }
+            try HapticWaveform.validate(strength: strength)
+        case let .waveform(w):
+            try w.validate()
+        }
+    }
+
+    /// The effect as a waveform.
+    public var waveform: HapticWaveform {
+        switch self {
+        case let .pulse(ms, strength): return HapticWaveform(timingsMs: [ms], repeatCount: 1, strength: strength)
+        case let .waveform(w): return w
+        }
+    }
+
+    // Allocation-free views used by the player on every step.
+    @usableFromInline var segmentCount: Int {
+        switch self {
+        case .pulse: return 1
+        case let .waveform(w): return w.timingsMs.count
+        }
+    }
+    /// Segment `i` in seconds; even indices are on-times.
+    @usableFromInline func segmentSeconds(_ i: Int) -> Double {
+        switch self {
+        case let .pulse(ms, _): return ms / 1000
+        case let .waveform(w): return w.timingsMs[i] / 1000
+        }
+    }
+    @usableFromInline var plays: Int? {
+        switch self {
+        case .pulse: return 1
+        case let .waveform(w): return w.repeatCount
+        }
+    }
+    @usableFromInline var strength: Double {
+        switch self {
+        case let .pulse(_, s): return s
+        case let .waveform(w): return w.strength
+        }
+    }
+    /// True when `validate()` would not throw; checked without building messages.
+    public var isValid: Bool {
+        switch self {
+        case let .pulse(ms, strength):
+            return ms.isFinite && ms > 0 && strength.isFinite && strength > 0 && strength <= 1
+        case let .waveform(w):
+            // Plain indexing: this runs on every `play`, which must not allocate.
+            var total = 0.0, anyOn = false
+            var i = 0
+            while i < w.timingsMs.count {
+                let ms = w.timingsMs[i]
+                guard ms.isFinite, ms >= 0 else { return false }
+                total += ms
+                if i % 2 == 0, ms > 0 { anyOn = true }
+                i += 1
+            }
+            if let r = w.repeatCount, r < 1 { return false }
+            return anyOn && total > 0 && w.strength.isFinite && w.strength > 0 && w.strength <= 1
+        }
+    }
+
+    static func trimmed(_ s: Substring) -> Substring {
+        var s = s
+        while let c = s.first, c.isWhitespace { s.removeFirst() }
+        while let c = s.last, c.isWhitespace { s.removeLast() }
+        return s
+    }
+
+    static func parseMilliseconds(_ field: Substring, what: String, allowZero: Bool) throws -> Double {
+        let text = trimmed(field)
+        guard let value = Double(text), value.isFinite else {
+            throw HapticEffectError("\(what) '\(text)' is not a number of milliseconds")
+        }
+        guard value > 0 || (allowZero && value == 0) else {
+            throw HapticEffectError("\(what) must be \(allowZero ? "0 or more" : "more than 0") milliseconds, not \(text)")
+        }
+        guard value <= maxSegmentMs else {
+            throw HapticEffectError("\(what) of \(text) ms is too long: at most \(Int(maxSegmentMs)) ms")
+        }
+        return value
+    }
+}
+
+/// An on/off sequence: `timingsMs` alternates on and off durations in milliseconds, starting
+/// with on; a trailing on-time runs into the next repetition's first on-time.
+public struct HapticWaveform: Sendable, Equatable {
+    /// Milliseconds: on, off, on, …
+    public var timingsMs: [Double]
+    /// How many times the sequence plays: 1 plays it once; nil repeats until cancelled.
+    public var repeatCount: Int?
+    /// 0 < strength ≤ 1; below 1 the on-times are chopped at the PWM carrier with this duty.
+    public var strength: Double
+
+    public init(timingsMs: [Double], repeatCount: Int? = 1, strength: Double = 1) {
+        self.timingsMs = timingsMs; self.repeatCount = repeatCount; self.strength = strength
+    }
+
+    /// Total length of one pass of the sequence, in milliseconds.
+    public var cycleMs: Double { timingsMs.reduce(0, +) }
+
+    /// Checks durations, count and strength; throws a message saying what to change.
+    public func validate() throws {
+        guard !timingsMs.isEmpty else { throw HapticEffectError("a pattern needs at least one on-time, e.g. 100,50,100") }
+        for (i, ms) in timingsMs.enumerated() where !(ms.isFinite && ms >= 0) {
+            throw HapticEffectError("timing #\(i + 1) must be 0 or more milliseconds, not \(ms)")
+        }
+        guard cycleMs > 0, timingsMs.enumerated().contains(where: { $0.offset % 2 == 0 && $0.element > 0 }) else {
+            throw HapticEffectError("a pattern needs an on-time longer than 0 ms")
+        }
+        if let repeatCount, repeatCount < 1 {
+            throw HapticEffectError("repeat count must be at least 1 (or omitted to repeat until cancelled), not \(repeatCount)")
+        }
+        try Self.validate(strength: strength)
+    }
+
+    static func validate(strength: Double) throws {
+        guard strength.isFinite, strength > 0, strength <= 1 else {
+            throw HapticEffectError("strength must be more than 0 and at most 1, not \(strength)")
+        }
+    }
+}
+
+/// A malformed haptic effect, with what to change in the message.
+public struct HapticEffectError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong and what to write instead.
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,120 @@
+import TiltboardCore
+
+/// Driver for the Analog Devices ADXL345 accelerometer over any `I2CBus`.
+///
+/// Full resolution, right-justified: 3.9 mg/LSB in every range. Each sample is one 6-byte burst
+/// from DATAX0, because any read of the data registers pops a FIFO entry (DS "FIFO").
+public final class ADXL345: MotionSensor {
+    public let identity: SensorIdentity
+    public private(set) var configuration = SensorConfiguration()
+    public private(set) var actualRateHz: Double
+
+    /// DEVID of every ADXL345.
+    public static let deviceID: UInt8 = 0xE5
+
+    private let bus: I2CBus
+    private let address: UInt8
+    private let clock: MonotonicClock
+    private let buffer: UnsafeMutableRawBufferPointer
+
+    /// Reads DEVID; throws `SensorError.wrongChip` unless it is 0xE5.
+    public init(bus: I2CBus, address: UInt8 = 0x53, clock: MonotonicClock) throws {
+        let id = try bus.readByte(address: address, register: ADXL345Register.deviceID)
+        guard id == Self.deviceID else {
+            throw SensorError.wrongChip(found: id, address: address, bus: bus.name, expected: "0xe5 (ADXL345)")
+        }
+        identity = SensorIdentity(chip: .adxl345, part: ChipKind.adxl345.partName, chipID: id,
+                                  bus: bus.name, address: address)
+        self.bus = bus
+        self.address = address
+        self.clock = clock
+        actualRateHz = ADXL345Scale.rateHz(code: 0x0A)  // BW_RATE reset value
+        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 8)
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+    }
+
+    deinit { buffer.deallocate() }
+
+    public func configure(_ configuration: SensorConfiguration) throws {
+        let range = try tableIndex(of: configuration.accelRangeG, in: ADXL345Scale.accelRangesG,
+                                   setting: "accelerometer range", unit: "g", chip: identity.part)
+        try checkRate(configuration.rateHz, chip: identity.part)
+        let code = ADXL345Scale.rateCode(forRateHz: configuration.rateHz)
+        let format = ADXL345DataFormat.fullResolution.union(.range(code: UInt8(range))).rawValue
+        // Stream mode, watermark 16: a non-zero watermark keeps the flag meaningful for interrupts.
+        let fifo: UInt8 = configuration.useFIFO ? ADXL345FIFOMode.stream.rawValue | 16 : ADXL345FIFOMode.bypass.rawValue
+        let measure = ADXL345PowerControl.measure.rawValue
+
+        // Format and rate are changed in standby, as the data sheet advises.
+        try write(ADXL345Register.powerControl, 0)
+        try write(ADXL345Register.dataFormat, format)
+        try write(ADXL345Register.bandwidthRate, code)
+        try write(ADXL345Register.fifoControl, fifo)
+        try write(ADXL345Register.powerControl, measure)
+
+        try verify(ADXL345Register.bandwidthRate, count: 2,
+                   expected: (code, 0x1F), (measure, ADXL345PowerControl.verifyMask))
+        try verify(ADXL345Register.dataFormat, count: 1, expected: (format, ADXL345DataFormat.verifyMask))
+        try verify(ADXL345Register.fifoControl, count: 1, expected: (fifo, 0xFF))
+
+        let rate = ADXL345Scale.rateHz(code: code)
+        wait(clock, nanoseconds: ADXL345Scale.turnOnNanoseconds + UInt64((1e9 / rate).rounded(.up)))
+        self.configuration = configuration
+        actualRateHz = rate
+    }
+
+    public func read(at t: Double) throws -> Sample {
+        let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
+        try bus.read(address: address, register: ADXL345Register.dataX0, into: burst)
+        return decode(t: t)
+    }
+
+    @discardableResult
+    public func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int {
+        let status = try bus.readByte(address: address, register: ADXL345Register.fifoStatus)
+        let entries = Int(status & 0x3F)
+        let period = 1 / actualRateHz
+        let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
+        for i in 0..<entries {
+            try bus.read(address: address, register: ADXL345Register.dataX0, into: burst)
+            body(decode(t: t - Double(entries - 1 - i) * period))
+        }
+        return entries
+    }
+
+    public func sleep() throws {
+        try write(ADXL345Register.powerControl, 0)
+    }
+
+    /// Subtracts `accelOffsetG` from what OFSX/Y/Z apply now, in 15.6 mg steps clamped to int8.
+    /// The ADXL345 has no gyro, so `gyroBiasDps` is ignored.
+    public func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws {
+        let raw = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<3])
+        try bus.read(address: address, register: ADXL345Register.offsetX, into: raw)
+        for axis in 0..<3 {
+            let current = Double(Int8(bitPattern: buffer[axis]))
+            let value = (current - accelOffsetG[axis] / ADXL345Scale.offsetGPerLSB).rounded()
+            buffer[axis] = UInt8(bitPattern: Int8(Swift.min(Swift.max(value, -128), 127)))
+        }
+        try bus.write(address: address, register: ADXL345Register.offsetX, bytes: UnsafeRawBufferPointer(raw))
+    }
+
+    private func decode(t: Double) -> Sample {
+        let accel = Vector3(Double(int16LittleEndian(buffer, 0)), Double(int16LittleEndian(buffer, 2)),
+                            Double(int16LittleEndian(buffer, 4))) / ADXL345Scale.fullResolutionLSBPerG
+        return Sample(t: t, accel: accel)
+    }
+
+    private func write(_ register: UInt8, _ value: UInt8) throws {
+        try bus.writeByte(address: address, register: register, value: value)
+    }
+
+    private func verify(_ first: UInt8, count: Int, expected: (UInt8, UInt8)...) throws {
+        let raw = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
+        try bus.read(address: address, register: first, into: raw)
+        for (i, (wrote, mask)) in expected.enumerated() where buffer[i] & mask != wrote & mask {
+            throw SensorError.verifyFailed(register: first &+ UInt8(i), wrote: wrote, read: buffer[i],
+                                           bus: bus.name, address: address)
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// The ADXL345 register map, declared once (Analog Devices ADXL345 data sheet Rev E, "DS";
+/// register definitions in the "Register Map" and "Register Definitions" sections, p.23–27).
+public enum ADXL345Register {
+    /// DEVID (DS Register 0x00): always 0xE5.
+    public static let deviceID: UInt8 = 0x00
+    /// OFSX/OFSY/OFSZ (DS Register 0x1E–0x20): signed, 15.6 mg/LSB, added to the output.
+    public static let offsetX: UInt8 = 0x1E
+    /// BW_RATE (DS Register 0x2C, Table 7): LOW_POWER [4], rate code [3:0]. Resets to 0x0A.
+    public static let bandwidthRate: UInt8 = 0x2C
+    /// POWER_CTL (DS Register 0x2D): Link, AUTO_SLEEP, Measure, Sleep, Wakeup.
+    public static let powerControl: UInt8 = 0x2D
+    /// INT_SOURCE (DS Register 0x30): event flags.
+    public static let intSource: UInt8 = 0x30
+    /// DATA_FORMAT (DS Register 0x31): SELF_TEST, SPI, INT_INVERT, FULL_RES, Justify, Range.
+    public static let dataFormat: UInt8 = 0x31
+    /// DATAX0 (DS Register 0x32–0x37): X, Y, Z little-endian; any read pops a FIFO entry.
+    public static let dataX0: UInt8 = 0x32
+    /// FIFO_CTL (DS Register 0x38): FIFO_MODE [7:6], Trigger [5], Samples [4:0].
+    public static let fifoControl: UInt8 = 0x38
+    /// FIFO_STATUS (DS Register 0x39): FIFO_TRIG [7], Entries [5:0].
+    public static let fifoStatus: UInt8 = 0x39
+
+    /// Registers whose contents change without a write (DS Register 0x2B, 0x30, 0x32–0x39).
+    public static let volatileRegisters: [ClosedRange<UInt8>] = [
+        0x2B...0x2B,  // ACT_TAP_STATUS
+        0x30...0x30,  // INT_SOURCE
+        0x32...0x37,  // DATAX0…DATAZ1
+        0x39...0x39,  // FIFO_STATUS
+    ]
+}
+
+/// POWER_CTL bits (DS Register 0x2D).
+public struct ADXL345PowerControl: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Serial activity/inactivity detection.
+    public static let link = Self(rawValue: 0x20)
+    /// Sleep automatically on inactivity (needs `link`).
+    public static let autoSleep = Self(rawValue: 0x10)
+    /// Measure mode; clear is standby, the power-on state.
+    public static let measure = Self(rawValue: 0x08)
+    /// Sleep: samples only at the Wakeup rate, no FIFO or DATA_READY.
+    public static let sleep = Self(rawValue: 0x04)
+    /// Bits that exist (7:6 read 0).
+    public static let verifyMask: UInt8 = 0x3F
+}
+
+/// DATA_FORMAT fields (DS Register 0x31).
+public struct ADXL345DataFormat: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Applies the self-test force to the sensor.
+    public static let selfTest = Self(rawValue: 0x80)
+    /// Interrupt pins active low.
+    public static let intInvert = Self(rawValue: 0x20)
+    /// 3.9 mg/LSB in every range instead of 10 bits spread over the range.
+    public static let fullResolution = Self(rawValue: 0x08)
+    /// Left (MSB) justified; the drivers keep it clear for sign-extended right-justified words.
+    public static let justifyLeft = Self(rawValue: 0x04)
+    /// Range code 0…3 for ±2/4/8/16 g in bits 1:0.
+    public static func range(code: UInt8) -> Self { Self(rawValue: code & 0x03) }
+    /// Bits that exist (bit 4 reads 0).
+    public static let verifyMask: UInt8 = 0xEF
+}
+
+/// FIFO_CTL modes (DS Register 0x38, Table 19).
+public enum ADXL345FIFOMode: UInt8, Sendable {
+    case bypass = 0x00
+    case fifo = 0x40
+    /// Keeps the newest 32 samples, so a late drain loses the oldest, never the alignment.
+    case stream = 0x80
+    case trigger = 0xC0
+}
+
+/// Conversion and rate tables (sensors.md §2.3–2.4).
+public enum ADXL345Scale {
+    /// DS Register 0x31: range code 0…3 → ±2/4/8/16 g.
+    public static let accelRangesG: [Int] = [2, 4, 8, 16]
+    /// DS Table 1: 256 LSB/g typical at ±2 g (3.9 mg/LSB); with FULL_RES the LSB stays 3.9 mg
+    /// in every range, the word simply grows from 10 to 13 bits.
+    public static let fullResolutionLSBPerG = 256.0
+    /// DS Register 0x1E: 15.6 mg/LSB, exactly four full-resolution data LSBs.
+    public static let offsetGPerLSB = 4.0 / 256.0
+    /// DS Table 7: ODR = 3200 Hz / 2^(15 − code) for codes 0…15 (0.098 Hz … 3200 Hz).
+    public static func rateHz(code: UInt8) -> Double {
+        3200.0 / Double(1 << (15 - Int(code & 0x0F)))
+    }
+    /// The rate code whose ODR is nearest to `rate` by ratio (rates are powers of two apart).
+    public static func rateCode(forRateHz rate: Double) -> UInt8 {
+        var best: UInt8 = 0
+        var bestRatio = Double.infinity
+        for code in UInt8(0)...15 {
+            let odr = rateHz(code: code)
+            let ratio = Swift.max(odr / rate, rate / odr)
+            if ratio < bestRatio { bestRatio = ratio; best = code }
+        }
+        return best
+    }
+    /// Turn-on time 1.1 ms + 1/ODR before the first valid sample (ADI's figure, as for the ADXL312).
+    public static let turnOnNanoseconds: UInt64 = 1_100_000
+}

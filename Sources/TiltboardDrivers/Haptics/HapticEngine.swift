@@ -1,0 +1,214 @@
+import Foundation
+import TiltboardCore
+
+/// Drives the vibration motor's GPIO line from its own thread, playing `HapticEffect`s.
+///
+/// `play` and `cancel` only post a request and wake the thread, so a control loop never waits on
+/// the motor. The thread applies `HapticPlayer`'s level at each change and sleeps on a condition
+/// variable until the next change or the next request. Two independent limits keep the motor
+/// from staying on: the player's envelope on-time limit, and the engine's own check that the line
+/// never stays active longer than `maxOnSeconds`. Call `shutdown()` before exiting: it leaves the
+/// line inactive and released.
+public final class HapticEngine: @unchecked Sendable {
+    // @unchecked: mutable state is guarded by `condition` (requests, flags) or by `serviceLock`
+    // (the player and the line level), as noted on each.
+
+    /// The motor's line; the engine owns it until `shutdown()` releases it.
+    public let line: GPIOOutputLine
+    /// The clock effects are timed by.
+    public let clock: MonotonicClock
+    /// Longest time the line may stay active in one stretch.
+    public let maxOnSeconds: Double
+    /// PWM carrier for strengths below 1.
+    public let carrierHz: Double
+
+    private enum Request {
+        case play(HapticEffect)
+        case cancel
+    }
+
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var pending: Request?
+    private var shuttingDown = false
+    private var threadRunning = false
+    private var active = false
+    private var errorText: String?
+    private var cutCount = 0
+
+    private let serviceLock = NSLock()
+    // Guarded by `serviceLock`.
+    private var player: HapticPlayer
+    private var lineLevel: Bool?
+    private var activeSince: UInt64 = 0
+    private var forcedOff = 0
+    private let maxOnNanoseconds: UInt64
+
+    /// Creates the engine and starts its thread. The line should be inactive; it is driven
+    /// inactive at the first service.
+    public convenience init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double = 2, carrierHz: Double = 200) {
+        self.init(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz, startsThread: true)
+    }
+
+    /// `startsThread: false` leaves the stepping to the caller through `service(now:)`, which
+    /// makes every edge deterministic under a `ManualClock`.
+    public convenience init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double = 2, carrierHz: Double = 200,
+                            startsThread: Bool) {
+        self.init(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz,
+                  startsThread: startsThread, playerLimitSeconds: nil)
+    }
+
+    /// `playerLimitSeconds` loosens the player's own limit so tests can exercise the engine's backstop.
+    init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double, carrierHz: Double,
+         startsThread: Bool, playerLimitSeconds: Double?) {
+        self.line = line
+        self.clock = clock
+        self.maxOnSeconds = maxOnSeconds
+        self.carrierHz = carrierHz
+        maxOnNanoseconds = UInt64((maxOnSeconds * 1e9).rounded())
+        player = HapticPlayer(maxOnSeconds: playerLimitSeconds ?? maxOnSeconds, carrierHz: carrierHz)
+        if startsThread {
+            threadRunning = true
+            let thread = Thread { [self] in self.threadMain() }
+            thread.name = "tiltboard-haptics"
+            thread.start()
+        }
+    }
+
+    /// Starts `effect`, replacing the one playing. Returns at once; never blocks on the motor.
+    /// Ignored after `shutdown()`.
+    public func play(_ effect: HapticEffect) {
+        post(.play(effect))
+    }
+
+    /// Stops the effect playing; the line goes inactive at once.
+    public func cancel() {
+        post(.cancel)
+    }
+
+    private func post(_ request: Request) {
+        condition.lock()
+        if !shuttingDown {
+            pending = request
+            if case .play = request { active = true }
+            condition.signal()
+        }
+        condition.unlock()
+    }
+
+    /// True while an effect is queued or playing, or the line is active.
+    public var isActive: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return active
+    }
+
+    /// The last failure to set the line, if any, with what to do about it.
+    public var lastError: String? {
+        condition.lock(); defer { condition.unlock() }
+        return errorText
+    }
+
+    /// How many times an on-time limit (the player's or the engine's) turned the motor off.
+    public var onTimeLimitCount: Int {
+        condition.lock(); defer { condition.unlock() }
+        return cutCount
+    }
+
+    /// Applies pending requests and the level due at `now` (clock nanoseconds) to the line, and
+    /// returns when the level next changes (nil: nothing to do until a new request).
+    /// Called by the engine's thread; call it yourself only on an engine made with `startsThread: false`.
+    @discardableResult
+    public func service(now: UInt64) -> UInt64? {
+        serviceLock.lock(); defer { serviceLock.unlock() }
+        condition.lock()
+        let request = pending
+        pending = nil
+        let stopping = shuttingDown
+        condition.unlock()
+        if stopping { return nil }
+
+        let t = Double(now) / 1e9
+        switch request {
+        case let .play(effect)?: player.play(effect, at: t)
+        case .cancel?: player.cancel(at: t)
+        case nil: break
+        }
+        player.advance(to: t)
+        var level = player.level(at: t)
+        if level, lineLevel == true, now >= activeSince &+ maxOnNanoseconds {
+            // The player should have stopped already; this is the backstop.
+            level = false
+            player.cancel(at: t)
+            forcedOff += 1
+        }
+        let failure = write(level, now: now)
+        if failure != nil, level {
+            player.cancel(at: t)
+            _ = write(false, now: now)
+        }
+        let on = lineLevel == true
+        var next = player.nextChange(after: t).map { UInt64(Swift.max(0, ($0 * 1e9).rounded())) }
+        if on { next = Swift.min(next ?? .max, activeSince &+ maxOnNanoseconds) }
+
+        condition.lock()
+        active = pending != nil || player.isPlaying || on
+        cutCount = player.safetyCutoffCount + forcedOff
+        if let failure { errorText = failure }
+        condition.unlock()
+        return next
+    }
+
+    /// Sets the line when its level changes; returns the failure text if the line refused.
+    private func write(_ level: Bool, now: UInt64) -> String? {
+        guard lineLevel != level else { return nil }
+        do {
+            try line.set(active: level)
+            lineLevel = level
+            if level { activeSince = now }
+            return nil
+        } catch {
+            // Unknown state after a failed write: try again next time.
+            lineLevel = nil
+            return "\(error)"
+        }
+    }
+
+    /// Drives the line inactive, releases it and stops the thread. Safe to call more than once and
+    /// from any thread (e.g. a signal watcher); a call made while another is stopping the thread
+    /// turns the line off and returns without waiting.
+    public func shutdown() {
+        condition.lock()
+        let first = !shuttingDown
+        shuttingDown = true
+        pending = nil
+        condition.broadcast()
+        if first {
+            while threadRunning { condition.wait() }
+        }
+        active = false
+        condition.unlock()
+        try? line.set(active: false)
+        if first { line.release() }
+    }
+
+    private func threadMain() {
+        condition.lock()
+        while !shuttingDown {
+            condition.unlock()
+            let next = service(now: clock.nowNanoseconds())
+            condition.lock()
+            if shuttingDown || pending != nil { continue }
+            if let next {
+                let now = clock.nowNanoseconds()
+                if next > now {
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(next - now) / 1e9))
+                }
+            } else {
+                condition.wait()
+            }
+        }
+        threadRunning = false
+        condition.broadcast()
+        condition.unlock()
+    }
+}

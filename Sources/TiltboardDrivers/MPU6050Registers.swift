@@ -1,0 +1,151 @@
+/// The MPU-6050 register map, declared once (InvenSense RM-MPU-6000A-00 Rev 4.2, "RM", whose
+/// sections are titled by decimal register number; product spec PS-MPU-6000A-00 Rev 3.4, "PS").
+///
+/// Registers the RM leaves undocumented are named after the InvenSense offset app note or the
+/// Linux `inv_mpu6050` driver, as noted.
+public enum MPU6050Register {
+    /// XA_OFFS_H: first of three big-endian accel offsets, ±16 g format (offset app note; not in RM 4.2).
+    public static let accelOffset: UInt8 = 0x06
+    /// XG_OFFS_USRH: first of three big-endian gyro offsets, ±1000 °/s format (offset app note).
+    public static let gyroOffset: UInt8 = 0x13
+    /// SMPLRT_DIV (RM Register 25, p.12): sample rate = gyro output rate / (1 + divider).
+    public static let sampleRateDivider: UInt8 = 0x19
+    /// CONFIG (RM Register 26, p.13): EXT_SYNC_SET [5:3], DLPF_CFG [2:0].
+    public static let config: UInt8 = 0x1A
+    /// GYRO_CONFIG (RM Register 27, p.14): self-test [7:5], FS_SEL [4:3].
+    public static let gyroConfig: UInt8 = 0x1B
+    /// ACCEL_CONFIG (RM Register 28, p.15): self-test [7:5], AFS_SEL [4:3].
+    public static let accelConfig: UInt8 = 0x1C
+    /// FIFO_EN (RM Register 35): which sensor groups are pushed into the FIFO.
+    public static let fifoEnable: UInt8 = 0x23
+    /// INT_STATUS (RM Register 58): read clears it; bit 4 FIFO overflow, bit 0 data ready.
+    public static let intStatus: UInt8 = 0x3A
+    /// ACCEL_XOUT_H (RM Registers 59–72, accel, temperature, gyro): start of the 14-byte accel, temp, gyro burst.
+    public static let accelXOutH: UInt8 = 0x3B
+    /// USER_CTRL (RM Register 106): FIFO_EN, FIFO_RESET, SIG_COND_RESET.
+    public static let userControl: UInt8 = 0x6A
+    /// PWR_MGMT_1 (RM Register 107, p.41): DEVICE_RESET, SLEEP, CYCLE, TEMP_DIS, CLKSEL. Resets to 0x40.
+    public static let powerManagement1: UInt8 = 0x6B
+    /// FIFO_COUNTH (RM Registers 114–115, p.43): big-endian byte count; reading the high byte latches both.
+    public static let fifoCountH: UInt8 = 0x72
+    /// FIFO_R_W (RM Register 116, p.44): FIFO data port; burst reads keep popping this one register.
+    public static let fifoData: UInt8 = 0x74
+    /// WHO_AM_I (RM Register 117, p.45): 0x68 whatever the AD0 pin.
+    public static let whoAmI: UInt8 = 0x75
+
+    /// Registers whose contents change without a write, so they are never cached or verified:
+    /// interrupt status, the data and FIFO registers, and the FIFO port (RM Registers 54–116).
+    public static let volatileRegisters: [ClosedRange<UInt8>] = [
+        0x36...0x36,  // I2C_MST_STATUS (read clears)
+        0x3A...0x60,  // INT_STATUS, sensor data, EXT_SENS_DATA
+        0x61...0x61,  // MOT_DETECT_STATUS
+        0x72...0x74,  // FIFO_COUNT, FIFO_R_W
+    ]
+}
+
+/// PWR_MGMT_1 bits (RM Register 107).
+public struct MPU6050PowerManagement1: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Self-clearing on silicon; the kernel's i2c-stub never clears it, so nothing polls it.
+    public static let deviceReset = Self(rawValue: 0x80)
+    /// Low-power sleep; set at power-on, so the chip reads zeros until woken.
+    public static let sleep = Self(rawValue: 0x40)
+    /// With SLEEP clear: wake for one sample at the LP_WAKE_CTRL rate, then sleep again.
+    public static let cycle = Self(rawValue: 0x20)
+    /// Turns the temperature sensor off.
+    public static let temperatureDisable = Self(rawValue: 0x08)
+    /// CLKSEL = 1: PLL on the X gyro, more stable than the 8 MHz oscillator (RM Register 107).
+    public static let clockPLLXGyro = Self(rawValue: 0x01)
+    /// Bits that read back as written (DEVICE_RESET self-clears, bit 4 is reserved).
+    public static let verifyMask: UInt8 = 0x6F
+}
+
+/// USER_CTRL bits (RM Register 106).
+public struct MPU6050UserControl: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Lets the sample clock push FIFO_EN's groups into the FIFO.
+    public static let fifoEnable = Self(rawValue: 0x40)
+    /// Self-clearing; set while FIFO_EN is clear.
+    public static let fifoReset = Self(rawValue: 0x04)
+    /// Bits that read back as written (FIFO_RESET, I2C_MST_RESET, SIG_COND_RESET self-clear).
+    public static let verifyMask: UInt8 = 0xF8
+}
+
+/// FIFO_EN bits (RM Register 35).
+public struct MPU6050FIFOEnable: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// TEMP_OUT (2 bytes per frame).
+    public static let temperature = Self(rawValue: 0x80)
+    /// GYRO_XOUT (2 bytes per frame).
+    public static let gyroX = Self(rawValue: 0x40)
+    /// GYRO_YOUT (2 bytes per frame).
+    public static let gyroY = Self(rawValue: 0x20)
+    /// GYRO_ZOUT (2 bytes per frame).
+    public static let gyroZ = Self(rawValue: 0x10)
+    /// ACCEL_X/Y/ZOUT (6 bytes per frame).
+    public static let accel = Self(rawValue: 0x08)
+    /// Accel, temperature and gyro: 14-byte frames laid out like the 0x3B burst (RM Registers 35, 116).
+    public static let motionAndTemperature: Self = [.accel, .temperature, .gyroX, .gyroY, .gyroZ]
+}
+
+/// INT_STATUS bits (RM Register 58).
+public struct MPU6050InterruptStatus: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The FIFO overflowed: oldest bytes dropped, frame alignment lost.
+    public static let fifoOverflow = Self(rawValue: 0x10)
+    /// A new sample is in the data registers.
+    public static let dataReady = Self(rawValue: 0x01)
+}
+
+/// Conversion and rate tables (sensors.md §1.4–1.7).
+public enum MPU6050Scale {
+    /// PS 6.2: AFS_SEL 0…3 → ±2/4/8/16 g over a signed 16-bit word, 16384 / 2^AFS_SEL LSB/g.
+    public static let accelRangesG: [Int] = [2, 4, 8, 16]
+    /// LSB per g for each entry of `accelRangesG`.
+    public static let accelLSBPerG: [Double] = [16384, 8192, 4096, 2048]
+    /// PS 6.1: FS_SEL 0…3 → ±250/500/1000/2000 °/s; 131 / 2^FS_SEL LSB/(°/s), as the PS rounds it.
+    public static let gyroRangesDps: [Int] = [250, 500, 1000, 2000]
+    /// LSB per °/s for each entry of `gyroRangesDps`.
+    public static let gyroLSBPerDps: [Double] = [131, 65.5, 32.8, 16.4]
+    /// RM temperature measurement (Registers 65–66): °C = raw / 340 + 36.53 (−521 LSB at 35 °C).
+    public static let temperatureLSBPerC = 340.0
+    /// °C at raw 0.
+    public static let temperatureOffsetC = 36.53
+    /// Offset app note: accel offsets count in the ±16 g format, 2048 LSB/g; bit 0 is reserved.
+    public static let accelOffsetLSBPerG = 2048.0
+    /// Offset app note / MPU-9250 RM p.11: gyro offsets count in the ±1000 °/s format.
+    public static let gyroOffsetLSBPerDps = 32.8
+
+    /// RM Register 25: with the DLPF on the gyro output rate is 1 kHz, so rate = 1000 / (1 + SMPLRT_DIV);
+    /// like Linux, rates are held to 4…1000 Hz (divider 249…0).
+    public static let dlpfBaseRateHz = 1000.0
+    /// Slowest rate the 8-bit divider allows on the 1 kHz base (1000 / 250).
+    public static let minimumRateHz = 4.0
+
+    /// DLPF_CFG chosen so the filter bandwidth stays at or below half the sample rate, as Linux's
+    /// `inv_mpu6050_set_lpf` does: BW 188/98/42/20/10/5 Hz for CFG 1…6 (RM Register 26).
+    public static func dlpfConfig(forRateHz rate: Double) -> UInt8 {
+        if rate >= 400 { return 1 }
+        if rate >= 200 { return 2 }
+        if rate >= 90 { return 3 }
+        if rate >= 40 { return 4 }
+        if rate >= 20 { return 5 }
+        return 6
+    }
+
+    /// SMPLRT_DIV for the nearest rate the 1 kHz base can give.
+    public static func sampleRateDivider(forRateHz rate: Double) -> UInt8 {
+        let clamped = Swift.min(Swift.max(rate, minimumRateHz), dlpfBaseRateHz)
+        let divider = (dlpfBaseRateHz / clamped).rounded() - 1
+        return UInt8(Swift.min(Swift.max(divider, 0), 255))
+    }
+
+    /// FIFO frames that keep the Linux margin before overflow (count ≥ size − 3 frames resets).
+    public static func fifoOverflowThreshold(fifoSize: Int, frameBytes: Int) -> Int {
+        fifoSize - 3 * frameBytes
+    }
+}

@@ -1,0 +1,50 @@
+import TiltboardCore
+
+// Word decoding and time helpers shared by the chip drivers; none of them allocates.
+
+@inline(__always)
+func int16BigEndian(_ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) -> Int16 {
+    Int16(bitPattern: UInt16(buffer[offset]) << 8 | UInt16(buffer[offset + 1]))
+}
+
+@inline(__always)
+func int16LittleEndian(_ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) -> Int16 {
+    Int16(bitPattern: UInt16(buffer[offset + 1]) << 8 | UInt16(buffer[offset]))
+}
+
+@inline(__always)
+func storeBigEndian(_ value: Int16, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
+    let bits = UInt16(bitPattern: value)
+    buffer[offset] = UInt8(bits >> 8)
+    buffer[offset + 1] = UInt8(bits & 0xFF)
+}
+
+/// Rounds and clamps to the Int16 range, so a huge correction saturates instead of trapping.
+func clampedInt16(_ value: Double) -> Int16 {
+    let r = value.rounded()
+    if r >= Double(Int16.max) { return Int16.max }
+    if r <= Double(Int16.min) { return Int16.min }
+    return Int16(r)
+}
+
+/// Sleeps `nanoseconds` past now on `clock`.
+func wait(_ clock: MonotonicClock, nanoseconds: UInt64) {
+    clock.sleep(untilNanoseconds: clock.nowNanoseconds() &+ nanoseconds)
+}
+
+/// The index of `value` in `table`, or an `unsupportedSetting` error listing what is allowed.
+func tableIndex(of value: Int, in table: [Int], setting: String, unit: String, chip: String) throws -> Int {
+    guard let index = table.firstIndex(of: value) else {
+        let allowed = table.map(String.init).joined(separator: ", ")
+        throw SensorError.unsupportedSetting(
+            "\(chip) cannot use \(setting) \(value) \(unit): choose one of \(allowed) \(unit)")
+    }
+    return index
+}
+
+/// Rejects rates that are not positive finite numbers.
+func checkRate(_ rate: Double, chip: String) throws {
+    guard rate.isFinite, rate > 0 else {
+        throw SensorError.unsupportedSetting("\(chip) cannot sample at \(rate) Hz: give a positive rate in Hz")
+    }
+}

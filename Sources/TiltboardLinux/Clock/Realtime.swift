@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Real-time scheduling for the control loop, when the system allows it.
+public enum Realtime {
+    /// Puts the calling thread under `SCHED_FIFO` at `priority` (1–99) and locks the process's
+    /// memory so page faults cannot stall the loop. Call it on the loop thread before it starts.
+    /// Returns nil on success, or one line saying what could not be done and why; the program
+    /// keeps running with normal scheduling either way.
+    public static func enable(priority: Int32 = 50) -> String? {
+        var notes: [String] = []
+        let low = sched_get_priority_min(SCHED_FIFO), high = sched_get_priority_max(SCHED_FIFO)
+        var param = sched_param()
+        param.sched_priority = Swift.min(Swift.max(priority, low), high)
+        let rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param)
+        switch rc {
+        case 0: break
+        case EPERM:
+            notes.append("realtime scheduling not permitted (needs CAP_SYS_NICE or root, or an rtprio limit in /etc/security/limits.conf); running with normal priority")
+        default:
+            notes.append("realtime scheduling failed (\(describe(rc))); running with normal priority")
+        }
+        if mlockall(MCL_CURRENT | MCL_FUTURE) != 0 {
+            let e = errno
+            if e == EPERM || e == ENOMEM {
+                notes.append("memory locking not permitted (needs CAP_IPC_LOCK or a larger memlock limit, ulimit -l); page faults may add latency")
+            } else {
+                notes.append("memory locking failed (\(describe(e)))")
+            }
+        }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+
+    /// Returns the calling thread to normal scheduling and unlocks memory.
+    public static func disable() {
+        var param = sched_param()
+        param.sched_priority = 0
+        _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
+        _ = munlockall()
+    }
+
+    /// The calling thread's scheduling policy and priority.
+    public static func currentPolicy() -> (policy: Int32, priority: Int32) {
+        var policy: Int32 = 0
+        var param = sched_param()
+        _ = pthread_getschedparam(pthread_self(), &policy, &param)
+        return (policy, param.sched_priority)
+    }
+
+    static func describe(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "errno \(code)" }
+        return "errno \(code) \(String(cString: text))"
+    }
+}

@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Crash-safe whole-file writes: a reader (or a reboot) sees either the old or the new
+/// contents, never a mix, a truncated file or no file at all.
+///
+/// `write` puts the bytes in a uniquely named temporary file next to the target
+/// (`.<name>.tmp.<pid>.<random>`, opened with `O_CREAT|O_EXCL|O_NOFOLLOW`, so a planted
+/// symlink is refused rather than written through), fsyncs it and renames it over the target,
+/// then fsyncs the folder. If the target is itself a symlink, the link is replaced by a
+/// regular file; the file it pointed to is left alone.
+public enum AtomicFile {
+    /// Replaces the file at `path` with `bytes`, creating missing parent folders (0755).
+    ///
+    /// With `keepBackup`, the previous contents stay as `<path>.bak`; the backup is made by
+    /// hard-linking the old file under a temporary name and renaming that over `<path>.bak`,
+    /// so `<path>` itself is never missing. Temporary files left by writers that were killed
+    /// are removed on the next write; at most one temporary file exists per live writer.
+    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644,
+                             keepBackup: Bool = true) throws {
+        try write(bytes, to: path, permissions: permissions, keepBackup: keepBackup, temporarySuffix: nil)
+    }
+
+    /// `write` with a fixed temporary-name suffix instead of a random one, so tests can plant
+    /// files where the temporaries will go.
+    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t, keepBackup: Bool,
+                              temporarySuffix: String?) throws {
+        let (folder, name) = split(path)
+        try makeFolders(folder, for: path)
+        removeStaleTemporaries(in: folder, name: name)
+
+        if keepBackup {
+            try backUp(path: path, folder: folder, name: name, suffix: temporarySuffix)
+        }
+
+        let temp = temporaryPath(folder: folder, name: name, suffix: temporarySuffix)
+        let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, permissions) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
+        do {
+            // The process umask would otherwise narrow the requested mode.
+            guard fchmod(fd, permissions) == 0 else {
+                throw AtomicFileError(path: path, operation: "set permissions of \(temp)", errno: errno)
+            }
+            try writeAll(fd: fd, bytes: bytes, path: path, temp: temp)
+            guard retryingEINTR({ fsync(fd) }) == 0 else {
+                throw AtomicFileError(path: path, operation: "fsync \(temp)", errno: errno)
+            }
+        } catch {
+            close(fd)
+            unlink(temp)
+            throw error
+        }
+        guard close(fd) == 0 else {
+            let code = errno
+            unlink(temp)
+            throw AtomicFileError(path: path, operation: "close \(temp)", errno: code)
+        }
+        guard rename(temp, path) == 0 else {
+            let code = errno
+            unlink(temp)
+            throw AtomicFileError(path: path, operation: "rename \(temp) to \(path)", errno: code)
+        }
+        try syncFolder(folder, for: path)
+    }
+
+    /// The whole contents of `path`, or nil when there is no such file.
+    public static func read(path: String) throws -> [UInt8]? {
+        let fd = retryingEINTR { open(path, O_RDONLY | O_CLOEXEC) }
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw AtomicFileError(path: path, operation: "open", errno: errno)
+        }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { buf in
+                retryingEINTR { Glibc.read(fd, buf.baseAddress, buf.count) }
+            }
+            if n < 0 { throw AtomicFileError(path: path, operation: "read", errno: errno) }
+            if n == 0 { return result }
+            result.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// The prefix every temporary file for `name` starts with; exposed so tests can look for leftovers.
+    public static func temporaryPrefix(forFileNamed name: String) -> String { ".\(name).tmp." }
+
+    // MARK: - Steps
+
+    private static func backUp(path: String, folder: String, name: String, suffix: String?) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else {
+            if errno == ENOENT { return }
+            throw AtomicFileError(path: path, operation: "stat", errno: errno)
+        }
+        let temp = temporaryPath(folder: folder, name: name, suffix: suffix)
+        if link(path, temp) != 0 {
+            let code = errno
+            // Hard links are not available everywhere (FAT, protected_hardlinks): copy instead.
+            guard code == EPERM || code == EXDEV || code == ENOTSUP || code == EMLINK else {
+                throw AtomicFileError(path: path, operation: "link \(path) to \(temp)", errno: code)
+            }
+            try copyForBackup(from: path, to: temp, mode: st.st_mode & 0o7777)
+        }
+        guard rename(temp, path + ".bak") == 0 else {
+            let code = errno
+            unlink(temp)
+            throw AtomicFileError(path: path, operation: "rename \(temp) to \(path).bak", errno: code)
+        }
+        // rename(2) does nothing when both names already link the same file (a writer killed
+        // after its backup step leaves <name>.bak and <name> shared); the temporary must still go.
+        unlink(temp)
+    }
+
+    private static func copyForBackup(from path: String, to temp: String, mode: mode_t) throws {
+        let bytes = try read(path: path) ?? []
+        let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, mode) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
+        do {
+            try writeAll(fd: fd, bytes: bytes, path: path, temp: temp)
+            guard retryingEINTR({ fsync(fd) }) == 0 else {
+                throw AtomicFileError(path: path, operation: "fsync \(temp)", errno: errno)
+            }
+        } catch {
+            close(fd); unlink(temp)
+            throw error
+        }
+        close(fd)
+    }
+
+    private static func writeAll(fd: Int32, bytes: [UInt8], path: String, temp: String) throws {
+        try bytes.withUnsafeBytes { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw AtomicFileError(path: path, operation: "write \(temp)", errno: errno)
+                }
+                offset += n
+            }
+        }
+    }
+
+    private static func makeFolders(_ folder: String, for path: String) throws {
+        var st = stat()
+        if stat(folder, &st) == 0 { return }
+        let (parent, _) = split(folder)
+        if parent != folder { try makeFolders(parent, for: path) }
+        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            throw AtomicFileError(path: path, operation: "create folder \(folder)", errno: errno)
+        }
+    }
+
+    private static func syncFolder(_ folder: String, for path: String) throws {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "open folder \(folder)", errno: errno) }
+        defer { close(fd) }
+        // Without this the rename itself may be lost on power failure.
+        if retryingEINTR({ fsync(fd) }) != 0 && errno != EINVAL {
+            throw AtomicFileError(path: path, operation: "fsync folder \(folder)", errno: errno)
+        }
+    }
+
+    /// Removes temporaries of `name` whose writer process no longer exists (it was killed mid-write).
+    private static func removeStaleTemporaries(in folder: String, name: String) {
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        let prefix = temporaryPrefix(forFileNamed: name)
+        let me = getpid()
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard entryName.hasPrefix(prefix) else { continue }
+            let pidText = entryName.dropFirst(prefix.count).prefix(while: { $0 != "." })
+            guard let pid = pid_t(pidText), pid != me else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                unlink(folder + "/" + entryName)
+            }
+        }
+    }
+
+    private static func temporaryPath(folder: String, name: String, suffix: String?) -> String {
+        let unique = suffix ?? String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return folder + "/" + temporaryPrefix(forFileNamed: name) + "\(getpid()).\(unique)"
+    }
+
+    private static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let folder = String(path[..<slash])
+        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
+    }
+
+    private static func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
+        while true {
+            let r = call()
+            if r < 0 && errno == EINTR { continue }
+            return r
+        }
+    }
+}
+
+/// A file operation that failed, with the path, the step and the kernel's reason.
+public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file being written or read.
+    public var path: String
+    /// The step that failed, e.g. `rename /x/.p.json.tmp.1.a to /x/p.json`.
+    public var operation: String
+    public var errno: Int32
+
+    public init(path: String, operation: String, errno: Int32) {
+        self.path = path; self.operation = operation; self.errno = errno
+    }
+
+    public var description: String {
+        let reason = String(cString: strerror(errno))
+        let hint: String
+        switch errno {
+        case EACCES, EPERM: hint = ": check the ownership and permissions of the file and its folder"
+        case ENOSPC, EDQUOT: hint = ": free some disk space"
+        case EROFS: hint = ": the file system is read-only"
+        case ELOOP: hint = ": a symlink is in the way of a temporary file; remove it"
+        default: hint = ""
+        }
+        return "\(path): cannot \(operation): \(reason) (errno \(errno))\(hint)"
+    }
+}

@@ -1,0 +1,205 @@
+import TiltboardCore
+
+/// A scripted sequence of poses and movements that drives a simulated chip.
+///
+/// Time starts at 0 s in `start` pose and runs through `segments` in order; after the last one
+/// the final pose holds forever. Poses use `TiltAngles` (the package's one pitch/roll
+/// convention). Rotations ease in and out (cosine) and report the matching body-frame rate on
+/// the gyro; shake, tap, put-down and walk add linear acceleration to gravity's reaction.
+///
+/// JSON form (all keys but `segments` optional; `axis` is in the sensor frame):
+/// ```
+/// {"start": {"pitchDeg": 0, "rollDeg": 0}, "tempC": 25,
+///  "segments": [
+///   {"hold":    {"pitchDeg": 0, "rollDeg": 0, "seconds": 1}},
+///   {"rotate":  {"pitchDeg": 30, "rollDeg": 0, "seconds": 1.5}},
+///   {"shake":   {"axis": [1, 0, 0], "frequencyHz": 4, "peakG": 2, "seconds": 1}},
+///   {"tap":     {"axis": [0, 0, 1], "peakG": 3, "spikeSeconds": 0.015, "seconds": 0.5}},
+///   {"putDown": {"impactG": 1.5, "seconds": 1}},
+///   {"walk":    {"bounceG": 0.3, "stepHz": 2, "seconds": 5}}]}
+/// ```
+/// `hold` without angles keeps the current pose.
+public struct MotionScript: MotionSource, Equatable {
+    /// One piece of a script.
+    public enum Segment: Sendable, Equatable {
+        /// Rest in `pose` (jumping to it) for `seconds`.
+        case hold(TiltAngles, seconds: Double)
+        /// Turn smoothly from the current pose to `to` over `seconds`.
+        case rotate(to: TiltAngles, seconds: Double)
+        /// Sinusoidal linear acceleration peak·sin(2π·f·(t − start)) along `axis` (sensor frame),
+        /// at full amplitude from the first instant.
+        case shake(axis: Vector3, frequencyHz: Double, peakG: Double, seconds: Double)
+        /// One half-sine spike of `peakG` lasting `spikeSeconds` along `axis`, then rest.
+        case tap(axis: Vector3, peakG: Double, spikeSeconds: Double, seconds: Double)
+        /// Lowered onto a table: a gentle downward acceleration, a ~20 ms impact of `impactG`, rest.
+        case putDown(impactG: Double, seconds: Double)
+        /// Carried while walking: vertical bounce of `bounceG` at `stepHz` plus a slight sway.
+        case walk(bounceG: Double, stepHz: Double, seconds: Double)
+
+        /// How long the segment lasts.
+        public var seconds: Double {
+            switch self {
+            case let .hold(_, s), let .rotate(_, s), let .shake(_, _, _, s), let .tap(_, _, _, s),
+                 let .putDown(_, s), let .walk(_, _, s):
+                return s
+            }
+        }
+    }
+
+    /// The pose at time 0.
+    public private(set) var start: TiltAngles
+    /// Die temperature reported throughout.
+    public var tempC: Double
+    /// The segments in play order.
+    public private(set) var segments: [Segment]
+    private var steps: [Step] = []
+    private var endPose = TiltAngles(pitchDeg: 0, rollDeg: 0)
+    private var endOrientation = Quaternion.identity
+    private var endTime = 0.0
+
+    /// A script; throws when a segment has a negative length, a zero axis or a non-positive frequency.
+    public init(start: TiltAngles = TiltAngles(pitchDeg: 0, rollDeg: 0), tempC: Double = 25,
+                segments: [Segment]) throws {
+        self.start = start
+        self.tempC = tempC
+        self.segments = segments
+        try compile()
+    }
+
+    /// Total length of the segments; nil for a script without segments (it rests forever).
+    public var duration: Double? { steps.isEmpty ? nil : endTime }
+
+    /// The pose reached at the end of the script.
+    public var finalPose: TiltAngles { endPose }
+
+    public static func == (a: MotionScript, b: MotionScript) -> Bool {
+        a.start == b.start && a.tempC == b.tempC && a.segments == b.segments
+    }
+
+    // MARK: Evaluation
+
+    /// Precomputed timing and orientation for one segment.
+    private struct Step: Sendable {
+        var segment: Segment
+        var begin: Double
+        var end: Double
+        /// Orientation (body → world) at the start of the segment.
+        var from: Quaternion
+        /// Rotation axis (body frame, unit) and angle in radians for `rotate`.
+        var axis: Vector3
+        var angle: Double
+    }
+
+    /// The body → world orientation for a pose, chosen so that its gravity reaction equals
+    /// `TiltAngles.gravity`: R = Ry(roll)·Rx(−pitch).
+    static func orientation(_ pose: TiltAngles) -> Quaternion {
+        Quaternion(axis: Vector3(0, 1, 0), angle: radians(pose.rollDeg))
+            * Quaternion(axis: Vector3(1, 0, 0), angle: -radians(pose.pitchDeg))
+    }
+
+    private mutating func compile() throws {
+        var t = 0.0
+        var pose = start
+        var q = Self.orientation(start)
+        steps.removeAll()
+        for (index, segment) in segments.enumerated() {
+            let number = index + 1
+            guard segment.seconds >= 0, segment.seconds.isFinite else {
+                throw MotionScriptError("segment \(number): seconds must be a finite number ≥ 0, got \(segment.seconds)")
+            }
+            var step = Step(segment: segment, begin: t, end: t + segment.seconds, from: q, axis: .zero, angle: 0)
+            switch segment {
+            case let .hold(p, _):
+                pose = p
+                q = Self.orientation(p)
+                step.from = q
+            case let .rotate(p, _):
+                let target = Self.orientation(p)
+                var delta = q.conjugate * target
+                if delta.w < 0 { delta = Quaternion(w: -delta.w, x: -delta.x, y: -delta.y, z: -delta.z) }
+                let v = Vector3(delta.x, delta.y, delta.z)
+                if v.length > 1e-12 {
+                    step.axis = v.normalized
+                    step.angle = 2 * atan2Safe(v.length, delta.w)
+                }
+                pose = p
+                q = target
+            case let .shake(axis, f, _, _):
+                guard axis.length > 0 else { throw MotionScriptError("segment \(number) (shake): axis must not be [0, 0, 0]") }
+                guard f > 0 else { throw MotionScriptError("segment \(number) (shake): frequencyHz must be > 0, got \(f)") }
+            case let .tap(axis, _, spike, _):
+                guard axis.length > 0 else { throw MotionScriptError("segment \(number) (tap): axis must not be [0, 0, 0]") }
+                guard spike > 0 else { throw MotionScriptError("segment \(number) (tap): spikeSeconds must be > 0, got \(spike)") }
+            case .putDown:
+                break
+            case let .walk(_, stepHz, _):
+                guard stepHz > 0 else { throw MotionScriptError("segment \(number) (walk): stepHz must be > 0, got \(stepHz)") }
+            }
+            steps.append(step)
+            t = step.end
+        }
+        endPose = pose
+        endOrientation = q
+        endTime = t
+    }
+
+    public func state(at t: Double) -> PhysicalState {
+        // Indexing only: the generic collection accessors allocate for this large element unoptimised.
+        let count = steps.count
+        guard count > 0 else {
+            return PhysicalState(accelG: start.gravity, tempC: tempC)
+        }
+        if !(t < endTime) || t.isNaN {
+            return PhysicalState(accelG: endOrientation.conjugate.rotate(.unitZ), tempC: tempC)
+        }
+        var i = 0
+        while i < count - 1 && !(t < steps[i].end) { i += 1 }
+        let step = steps[i]
+        let tau = max(0, t - step.begin)
+        let up = step.from.conjugate.rotate(.unitZ)
+        switch step.segment {
+        case .hold:
+            return PhysicalState(accelG: up, tempC: tempC)
+        case let .rotate(_, seconds):
+            guard seconds > 0, step.angle > 0 else { return PhysicalState(accelG: up, tempC: tempC) }
+            let phase = Double.pi * tau / seconds
+            let s = (1 - cosine(phase)) / 2
+            let sDot = Double.pi / (2 * seconds) * sine(phase)
+            let q = step.from * Quaternion(axis: step.axis, angle: s * step.angle)
+            let omega = step.axis * degrees(step.angle * sDot)
+            return PhysicalState(accelG: q.conjugate.rotate(.unitZ), gyroDps: omega, tempC: tempC)
+        case let .shake(axis, f, peak, _):
+            let a = axis.normalized * (peak * sine(2 * Double.pi * f * tau))
+            return PhysicalState(accelG: up + a, tempC: tempC)
+        case let .tap(axis, peak, spike, _):
+            let a = tau < spike ? axis.normalized * (peak * sine(Double.pi * tau / spike)) : .zero
+            return PhysicalState(accelG: up + a, tempC: tempC)
+        case let .putDown(impact, _):
+            return PhysicalState(accelG: up + step.from.conjugate.rotate(Self.putDownAccel(tau, impactG: impact)),
+                                 tempC: tempC)
+        case let .walk(bounce, stepHz, _):
+            let world = Vector3(0.1 * bounce * sine(Double.pi * stepHz * tau), 0,
+                                bounce * sine(2 * Double.pi * stepHz * tau))
+            return PhysicalState(accelG: up + step.from.conjugate.rotate(world), tempC: tempC)
+        }
+    }
+
+    /// World-frame linear acceleration (g) of a put-down. The downward push is sized so the
+    /// impact exactly stops the board: ∫dip = ∫impact.
+    static func putDownAccel(_ tau: Double, impactG: Double) -> Vector3 {
+        let dipSeconds = 0.3, impactAt = 0.4, impactSeconds = 0.02
+        let dip = impactG * impactSeconds / dipSeconds
+        if tau < dipSeconds { return Vector3(0, 0, -dip * sine(Double.pi * tau / dipSeconds)) }
+        if tau >= impactAt && tau < impactAt + impactSeconds {
+            return Vector3(0, 0, impactG * sine(Double.pi * (tau - impactAt) / impactSeconds))
+        }
+        return .zero
+    }
+}
+
+/// A script or trace that cannot be used, with the reason and where.
+public struct MotionScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import TiltboardCore
+
+extension MotionScript: Codable {
+    private enum Keys: String, CodingKey { case start, tempC, segments }
+    private enum SegmentKind: String, CodingKey, CaseIterable { case hold, rotate, shake, tap, putDown, walk }
+    private enum Field: String, CodingKey {
+        case pitchDeg, rollDeg, seconds, axis, frequencyHz, peakG, spikeSeconds, impactG, bounceG, stepHz
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        let start = try c.decodeIfPresent(TiltAngles.self, forKey: .start) ?? TiltAngles(pitchDeg: 0, rollDeg: 0)
+        let tempC = try c.decodeIfPresent(Double.self, forKey: .tempC) ?? 25
+        var list = try c.nestedUnkeyedContainer(forKey: .segments)
+        var segments: [Segment] = []
+        var pose = start
+        while !list.isAtEnd {
+            let number = segments.count + 1
+            let item = try list.nestedContainer(keyedBy: SegmentKind.self)
+            guard item.allKeys.count == 1, let kind = item.allKeys.first else {
+                let names = SegmentKind.allCases.map(\.rawValue).joined(separator: ", ")
+                throw MotionScriptError("segment \(number): expected exactly one of \(names) as its key")
+            }
+            let f = try item.nestedContainer(keyedBy: Field.self, forKey: kind)
+            let seconds = try f.decode(Double.self, forKey: .seconds)
+            func angles() throws -> TiltAngles {
+                TiltAngles(pitchDeg: try f.decodeIfPresent(Double.self, forKey: .pitchDeg) ?? pose.pitchDeg,
+                           rollDeg: try f.decodeIfPresent(Double.self, forKey: .rollDeg) ?? pose.rollDeg)
+            }
+            let segment: Segment
+            switch kind {
+            case .hold:
+                pose = try angles()
+                segment = .hold(pose, seconds: seconds)
+            case .rotate:
+                pose = try angles()
+                segment = .rotate(to: pose, seconds: seconds)
+            case .shake:
+                segment = .shake(axis: try f.decode(Vector3.self, forKey: .axis),
+                                 frequencyHz: try f.decode(Double.self, forKey: .frequencyHz),
+                                 peakG: try f.decode(Double.self, forKey: .peakG), seconds: seconds)
+            case .tap:
+                segment = .tap(axis: try f.decodeIfPresent(Vector3.self, forKey: .axis) ?? .unitZ,
+                               peakG: try f.decodeIfPresent(Double.self, forKey: .peakG) ?? 3,
+                               spikeSeconds: try f.decodeIfPresent(Double.self, forKey: .spikeSeconds) ?? 0.015,
+                               seconds: seconds)
+            case .putDown:
+                segment = .putDown(impactG: try f.decodeIfPresent(Double.self, forKey: .impactG) ?? 1.5, seconds: seconds)
+            case .walk:
+                segment = .walk(bounceG: try f.decodeIfPresent(Double.self, forKey: .bounceG) ?? 0.3,
+                                stepHz: try f.decodeIfPresent(Double.self, forKey: .stepHz) ?? 2, seconds: seconds)
+            }
+            segments.append(segment)
+        }
+        try self.init(start: start, tempC: tempC, segments: segments)
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(start, forKey: .start)
+        try c.encode(tempC, forKey: .tempC)
+        var list = c.nestedUnkeyedContainer(forKey: .segments)
+        for segment in segments {
+            var item = list.nestedContainer(keyedBy: SegmentKind.self)
+            switch segment {
+            case let .hold(p, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .hold)
+                try f.encode(p.pitchDeg, forKey: .pitchDeg); try f.encode(p.rollDeg, forKey: .rollDeg)
+                try f.encode(s, forKey: .seconds)
+            case let .rotate(p, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .rotate)
+                try f.encode(p.pitchDeg, forKey: .pitchDeg); try f.encode(p.rollDeg, forKey: .rollDeg)
+                try f.encode(s, forKey: .seconds)
+            case let .shake(axis, hz, peak, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .shake)
+                try f.encode(axis, forKey: .axis); try f.encode(hz, forKey: .frequencyHz)
+                try f.encode(peak, forKey: .peakG); try f.encode(s, forKey: .seconds)
+            case let .tap(axis, peak, spike, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .tap)
+                try f.encode(axis, forKey: .axis); try f.encode(peak, forKey: .peakG)
+                try f.encode(spike, forKey: .spikeSeconds); try f.encode(s, forKey: .seconds)
+            case let .putDown(impact, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .putDown)
+                try f.encode(impact, forKey: .impactG); try f.encode(s, forKey: .seconds)
+            case let .walk(bounce, hz, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .walk)
+                try f.encode(bounce, forKey: .bounceG); try f.encode(hz, forKey: .stepHz)
+                try f.encode(s, forKey: .seconds)
+            }
+        }
+    }
+
+    /// Parses the JSON form; the error names the segment or the JSON path at fault.
+    public init(jsonData: Data) throws {
+        do {
+            self = try JSONDecoder().decode(MotionScript.self, from: jsonData)
+        } catch let error as MotionScriptError {
+            throw MotionScriptError("motion script: " + error.message)
+        } catch let error as DecodingError {
+            throw MotionScriptError("motion script: " + Self.explain(error)
+                                    + " (see MotionScript's documentation for the JSON form)")
+        }
+    }
+
+    /// The JSON form, keys sorted so equal scripts give equal bytes.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    private static func explain(_ error: DecodingError) -> String {
+        func path(_ p: [CodingKey]) -> String {
+            p.isEmpty ? "top level" : p.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        switch error {
+        case let .keyNotFound(key, ctx):
+            return "missing \"\(key.stringValue)\" at \(path(ctx.codingPath))"
+        case let .typeMismatch(_, ctx), let .valueNotFound(_, ctx):
+            return "wrong type at \(path(ctx.codingPath)): \(ctx.debugDescription)"
+        case let .dataCorrupted(ctx):
+            let underlying = ctx.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
+            return "invalid JSON at \(path(ctx.codingPath)): \(ctx.debugDescription)\(underlying)"
+        @unknown default:
+            return "unreadable: \(error)"
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import TiltboardCore
+
+/// An ADXL345 as its register map behaves (data sheet rev E and the notes in sensors.md §2).
+///
+/// Powers up in standby (no conversions until POWER_CTL.Measure). While measuring it samples at
+/// the BW_RATE output rate from the moment Measure was set; each bus transaction first replays
+/// the ticks since the previous one, so results match a free-running part at
+/// `clock.nowNanoseconds()`. In FIFO, stream and trigger mode the data registers present the
+/// oldest unread entry and every transaction touching DATAX0…DATAZ1 pops one; FIFO_STATUS counts
+/// the unread entries (0–32). Trigger mode behaves as stream (no trigger events are generated),
+/// and the tap/activity/free-fall detectors, Sleep/AUTO_SLEEP and self-test are not modelled.
+public final class SimulatedADXL345: SimulatedI2CDevice {
+    /// Register addresses the simulation gives meaning to (sensors.md §2.2).
+    enum Reg {
+        static let devid: UInt8 = 0x00
+        static let ofsx: UInt8 = 0x1E
+        static let actTapStatus: UInt8 = 0x2B
+        static let bwRate: UInt8 = 0x2C
+        static let powerControl: UInt8 = 0x2D
+        static let intSource: UInt8 = 0x30
+        static let dataFormat: UInt8 = 0x31
+        static let dataX0: UInt8 = 0x32
+        static let dataZ1: UInt8 = 0x37
+        static let fifoControl: UInt8 = 0x38
+        static let fifoStatus: UInt8 = 0x39
+    }
+
+    /// FIFO depth in samples.
+    public static let fifoDepth = 32
+
+    /// The clock the part samples on.
+    public let clock: MonotonicClock
+    /// What the part feels; may be replaced at any time.
+    public var motion: MotionSource
+    public var imperfections: SensorImperfections
+
+    private var regs = [UInt8](repeating: 0, count: 256)
+    private var fifo = [UInt8](repeating: 0, count: SimulatedADXL345.fifoDepth * 6)
+    private var fifoHead = 0
+    private var fifoCount = 0
+    private var dataReady = false
+    private var overrun = false
+    private var measuring = false
+    private var originNs: UInt64 = 0
+    private var ticksDone: UInt64 = 0
+
+    /// Conversions made since power-on.
+    public private(set) var samplesTaken: UInt64 = 0
+
+    /// A powered-on part in standby with registers at their reset values.
+    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal) {
+        self.clock = clock
+        self.motion = motion
+        self.imperfections = imperfections
+        regs[Int(Reg.devid)] = 0xE5
+        regs[Int(Reg.bwRate)] = 0x0A
+    }
+
+    /// True while Measure is clear.
+    public var isInStandby: Bool { !measuring }
+
+    /// The output data rate selected by BW_RATE, in Hz: 3200 / 2^(15 − code).
+    public var outputRateHz: Double { 1e9 / Double(samplePeriodNs) }
+
+    /// Unread FIFO entries as of the last bus transaction.
+    public var fifoEntries: Int { fifoCount }
+
+    // MARK: Bus side
+
+    public func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
+        catchUp()
+        var r = register
+        var popped = false
+        for i in 0..<buffer.count {
+            if r >= Reg.dataX0 && r <= Reg.dataZ1 && !popped {
+                // Any read of the data registers, even one byte, consumes one sample.
+                consumeSample()
+                popped = true
+            }
+            buffer[i] = load(r)
+            r &+= 1
+        }
+    }
+
+    public func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
+        catchUp()
+        var r = register
+        for byte in bytes {
+            store(r, byte)
+            r &+= 1
+        }
+    }
+
+    private var mode: UInt8 { regs[Int(Reg.fifoControl)] >> 6 }
+
+    private var watermark: Bool {
+        let samples = Int(regs[Int(Reg.fifoControl)] & 0x1F)
+        return samples == 0 || (mode != 0 && fifoCount >= samples)
+    }
+
+    private func load(_ r: UInt8) -> UInt8 {
+        switch r {
+        case Reg.intSource:
+            let v = (dataReady ? 0x80 : 0) | (regs[Int(r)] & 0x7C) | (watermark ? 0x02 : 0) | (overrun ? 0x01 : 0)
+            regs[Int(r)] = 0  // latched event bits clear on reading INT_SOURCE
+            return v
+        case Reg.fifoStatus:
+            return UInt8(fifoCount & 0x3F)
+        default:
+            return regs[Int(r)]
+        }
+    }
+
+    private func store(_ r: UInt8, _ value: UInt8) {
+        switch r {
+        case Reg.devid, 0x01...0x1C, Reg.actTapStatus, Reg.intSource, Reg.dataX0...Reg.dataZ1, Reg.fifoStatus,
+             0x3A...0xFF:
+            return  // read-only, reserved or absent
+        case Reg.bwRate:
+            reanchor()
+            regs[Int(r)] = value & 0x1F
+        case Reg.powerControl:
+            regs[Int(r)] = value & 0x3F
+            let shouldMeasure = value & 0x08 != 0 && value & 0x04 == 0
+            if shouldMeasure && !measuring {
+                originNs = clock.nowNanoseconds()
+                ticksDone = 0
+            }
+            measuring = shouldMeasure
+        case Reg.fifoControl:
+            regs[Int(r)] = value
+            if value >> 6 == 0 {
+                fifoHead = 0; fifoCount = 0  // bypass empties the FIFO
+            }
+        default:
+            regs[Int(r)] = value
+        }
+    }
+
+    // MARK: Sampling
+
+    private var samplePeriodNs: UInt64 {
+        312_500 << UInt64(15 - Int(regs[Int(Reg.bwRate)] & 0x0F))
+    }
+
+    private func reanchor() {
+        originNs &+= ticksDone &* samplePeriodNs
+        ticksDone = 0
+    }
+
+    private func catchUp() {
+        guard measuring else { return }
+        let now = clock.nowNanoseconds()
+        guard now > originNs else { return }
+        let period = samplePeriodNs
+        let due = (now - originNs) / period
+        guard due > ticksDone else { return }
+        let newTicks = due - ticksDone
+        samplesTaken &+= newTicks
+        switch mode {
+        case 0:
+            if dataReady || newTicks > 1 { overrun = true }
+            storeSample(atNs: originNs &+ due &* period, into: Int(Reg.dataX0), ofRegisters: true)
+            dataReady = true
+        case 1:
+            // FIFO mode: collects until full, then drops new samples.
+            let room = UInt64(Self.fifoDepth - fifoCount)
+            if newTicks > room { overrun = true }
+            var k = ticksDone + 1
+            while k <= ticksDone + min(newTicks, room) {
+                pushSample(atNs: originNs &+ k &* period)
+                k += 1
+            }
+        default:
+            // Stream (and trigger, without trigger events): keeps the newest 32.
+            if UInt64(fifoCount) + newTicks > UInt64(Self.fifoDepth) { overrun = true }
+            var k = due - min(newTicks, UInt64(Self.fifoDepth)) + 1
+            while k <= due {
+                pushSample(atNs: originNs &+ k &* period)
+                k += 1
+            }
+        }
+        ticksDone = due
+        if mode != 0 { dataReady = fifoCount > 0 }
+    }
+
+    private func pushSample(atNs t: UInt64) {
+        if fifoCount == Self.fifoDepth {
+            fifoHead = (fifoHead + 1) % Self.fifoDepth
+            fifoCount -= 1
+        }
+        storeSample(atNs: t, into: ((fifoHead + fifoCount) % Self.fifoDepth) * 6, ofRegisters: false)
+        fifoCount += 1
+    }
+
+    /// Moves the oldest FIFO entry to the data registers and clears the data-read flags.
+    private func consumeSample() {
+        if mode != 0 && fifoCount > 0 {
+            let base = fifoHead * 6
+            for i in 0..<6 { regs[Int(Reg.dataX0) + i] = fifo[base + i] }
+            fifoHead = (fifoHead + 1) % Self.fifoDepth
+            fifoCount -= 1
+        }
+        overrun = false
+        dataReady = mode != 0 && fifoCount > 0
+    }
+
+    /// Converts the sample at `t` with the current DATA_FORMAT and writes its six bytes.
+    private func storeSample(atNs t: UInt64, into offset: Int, ofRegisters: Bool) {
+        let state = motion.state(at: Double(t) / 1e9)
+        let a = imperfections.measuredAccel(state.accelG, bandwidthHz: outputRateHz / 2, index: t / 1000)
+        for axis in 0..<3 {
+            // OFSx: 15.6 mg/LSB, i.e. four full-resolution LSBs, added to the output.
+            let ofs = Double(Int8(bitPattern: regs[Int(Reg.ofsx) + axis])) * 4 / 256
+            let bits = encode(a[axis] + ofs)
+            if ofRegisters {
+                regs[offset + 2 * axis] = UInt8(bits & 0xFF)
+                regs[offset + 2 * axis + 1] = UInt8(bits >> 8)
+            } else {
+                fifo[offset + 2 * axis] = UInt8(bits & 0xFF)
+                fifo[offset + 2 * axis + 1] = UInt8(bits >> 8)
+            }
+        }
+    }
+
+    /// One axis in g → the 16-bit register word for the current range, resolution and justification.
+    private func encode(_ g: Double) -> UInt16 {
+        let format = regs[Int(Reg.dataFormat)]
+        let range = Int(format & 0x03)
+        let fullRes = format & 0x08 != 0
+        let bits = fullRes ? 10 + range : 10
+        let lsbPerG = fullRes ? 256.0 : Double(256 >> range)
+        let limit = 1 << (bits - 1)
+        var v = Int(max(-Double(limit), min(Double(limit - 1), (g * lsbPerG).rounded())))
+        // At 1600 and 3200 Hz the LSB reads 0 in full resolution and in ±2 g 10-bit mode.
+        if regs[Int(Reg.bwRate)] & 0x0F >= 0x0E && (fullRes || range == 0) { v &= ~1 }
+        if format & 0x04 != 0 { v <<= (16 - bits) }
+        return UInt16(truncatingIfNeeded: v)
+    }
+}

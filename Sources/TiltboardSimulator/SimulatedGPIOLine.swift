@@ -1,0 +1,82 @@
+import Synchronization
+import TiltboardCore
+import TiltboardDrivers
+
+/// A GPIO output line that records every level change with its time on `clock`.
+///
+/// Safe to drive from any thread (the haptic engine owns a thread of its own).
+public final class SimulatedGPIOLine: GPIOOutputLine {
+    public let name: String
+    /// Timestamps the recorded changes.
+    public let clock: MonotonicClock
+
+    private struct State {
+        var active = false
+        var released = false
+        var changes: [(t: Double, active: Bool)] = []
+        var onChange: (@Sendable (Double, Bool) -> Void)?
+    }
+    private let state = Mutex(State())
+
+    /// An inactive, requested line.
+    public init(name: String = "simulated motor", clock: MonotonicClock) {
+        self.name = name
+        self.clock = clock
+    }
+
+    /// Every level change so far, oldest first; `t` in seconds on `clock`.
+    public var changes: [(t: Double, active: Bool)] { state.withLock { $0.changes } }
+
+    /// The level last driven.
+    public var isActive: Bool { state.withLock { $0.active } }
+
+    /// True once `release()` has been called.
+    public var isReleased: Bool { state.withLock { $0.released } }
+
+    /// Called after each level change with (time, active), outside the line's lock.
+    public var onChange: (@Sendable (Double, Bool) -> Void)? {
+        get { state.withLock { $0.onChange } }
+        set { state.withLock { $0.onChange = newValue } }
+    }
+
+    /// Seconds the line has been active in total, counting an ongoing pulse up to now.
+    public var activeSeconds: Double {
+        let now = clock.nowSeconds()
+        return state.withLock { s in
+            var total = 0.0
+            var since: Double?
+            for change in s.changes {
+                if change.active { since = change.t } else if let start = since { total += change.t - start; since = nil }
+            }
+            if let start = since { total += now - start }
+            return total
+        }
+    }
+
+    public func set(active: Bool) throws {
+        let t = clock.nowSeconds()
+        let notify: (@Sendable (Double, Bool) -> Void)? = try state.withLock { s in
+            guard !s.released else {
+                throw GPIOError(kind: .io, message: "\(name) was released; request the line again before driving it")
+            }
+            guard s.active != active else { return nil }
+            s.active = active
+            s.changes.append((t: t, active: active))
+            return s.onChange
+        }
+        notify?(t, active)
+    }
+
+    public func release() {
+        let t = clock.nowSeconds()
+        let notify: (@Sendable (Double, Bool) -> Void)? = state.withLock { s in
+            guard !s.released else { return nil }
+            s.released = true
+            guard s.active else { return nil }
+            s.active = false
+            s.changes.append((t: t, active: false))
+            return s.onChange
+        }
+        notify?(t, false)
+    }
+}

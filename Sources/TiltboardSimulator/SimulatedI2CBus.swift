@@ -1,0 +1,137 @@
+import TiltboardDrivers
+
+/// An I²C bus whose devices are simulated chips.
+///
+/// Counts traffic and bus time, can record every transaction, and can make transactions
+/// fail the way the Linux adapter does (with the kernel's errno values). A failed
+/// transaction never reaches the device, so it has no side effect there.
+public final class SimulatedI2CBus: I2CBus {
+    public let name: String
+    /// SCL frequency used to estimate bus time.
+    public let clockHz: Double
+
+    /// Transactions attempted, including failed ones.
+    public private(set) var transactionCount = 0
+    /// Data bytes moved by successful transactions (register address bytes excluded).
+    public private(set) var bytesTransferred = 0
+    /// Estimated time the bus was busy: about 30 + 9·N clocks per transaction of N data bytes.
+    public private(set) var busTimeSeconds = 0.0
+
+    /// When true, every transaction is appended to `trace` (this allocates; off by default).
+    public var recordsTrace = false
+    /// Recorded transactions, oldest first.
+    public var trace: [I2CTransaction] = []
+
+    private var devices: [SimulatedI2CDevice?] = Array(repeating: nil, count: 128)
+    private var pendingFaultKind: I2CError.Kind = .bus
+    private var pendingFaults = 0
+    private var randomFaultRate = 0.0
+    private var randomFaultKind: I2CError.Kind = .bus
+    private var randomState: UInt64 = 0
+
+    /// A bus with no devices attached.
+    public init(name: String = "simulated", clockHz: Double = 400_000) {
+        self.name = name
+        self.clockHz = clockHz
+    }
+
+    /// Makes `device` answer at the 7-bit `address`, replacing whatever answered there.
+    public func attach(_ device: SimulatedI2CDevice, at address: UInt8) {
+        devices[Int(address & 0x7F)] = device
+    }
+
+    /// Removes the device at `address`, as if it were unplugged.
+    public func detach(at address: UInt8) {
+        devices[Int(address & 0x7F)] = nil
+    }
+
+    /// The next `count` transactions fail with `kind` (e.g. `.noAcknowledgeAddress` for ENXIO,
+    /// `.bus` for EIO, `.noAcknowledgeData` for EREMOTEIO).
+    public func injectFault(_ kind: I2CError.Kind, count: Int = 1) {
+        pendingFaultKind = kind
+        pendingFaults = max(0, count)
+    }
+
+    /// Each transaction fails with probability `rate` (0 turns it off), reproducibly for `seed`.
+    public func setRandomFaults(rate: Double, kind: I2CError.Kind = .bus, seed: UInt64 = 1) {
+        randomFaultRate = min(max(rate, 0), 1)
+        randomFaultKind = kind
+        randomState = seed
+    }
+
+    /// Clears the counters and the trace.
+    public func resetStatistics() {
+        transactionCount = 0
+        bytesTransferred = 0
+        busTimeSeconds = 0
+        trace.removeAll()
+    }
+
+    public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        let device = try begin(.read, address: address, register: register, count: buffer.count, written: nil)
+        device.read(register: register, into: buffer)
+        bytesTransferred += buffer.count
+        if recordsTrace {
+            trace.append(I2CTransaction(kind: .read, address: address, register: register, bytes: Array(buffer)))
+        }
+    }
+
+    public func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
+        let device = try begin(.write, address: address, register: register, count: bytes.count, written: bytes)
+        device.write(register: register, bytes: bytes)
+        bytesTransferred += bytes.count
+        if recordsTrace {
+            trace.append(I2CTransaction(kind: .write, address: address, register: register, bytes: Array(bytes)))
+        }
+    }
+
+    /// Accounts for the transaction and returns its device, or throws the fault it hits.
+    private func begin(_ kind: I2CTransaction.Kind, address: UInt8, register: UInt8, count: Int,
+                       written: UnsafeRawBufferPointer?) throws -> SimulatedI2CDevice {
+        transactionCount += 1
+        busTimeSeconds += Double(30 + 9 * count) / clockHz
+        var fault: I2CError?
+        if pendingFaults > 0 {
+            pendingFaults -= 1
+            fault = Self.kernelStyleError(pendingFaultKind, bus: name, address: address, register: register)
+        } else if randomFaultRate > 0, nextUniform() < randomFaultRate {
+            fault = Self.kernelStyleError(randomFaultKind, bus: name, address: address, register: register)
+        } else if devices[Int(address & 0x7F)] == nil {
+            fault = I2CError(kind: .noAcknowledgeAddress, device: name, address: address, register: register,
+                             detail: "simulated: no device")
+        }
+        if let fault {
+            if recordsTrace {
+                let bytes = written.map { Array($0) } ?? []
+                trace.append(I2CTransaction(kind: kind, address: address, register: register, bytes: bytes,
+                                            error: fault.kind))
+            }
+            throw fault
+        }
+        return devices[Int(address & 0x7F)]!
+    }
+
+    private func nextUniform() -> Double {
+        randomState &+= 0x9E37_79B9_7F4A_7C15
+        return Double(SplitMix64.mix(randomState) >> 11) * 0x1.0p-53
+    }
+
+    /// The error the Linux i2c-dev adapter would report for `kind`, errno and text included.
+    static func kernelStyleError(_ kind: I2CError.Kind, bus: String, address: UInt8, register: UInt8) -> I2CError {
+        let errno: Int32?
+        let text: String
+        switch kind {
+        case .noAcknowledgeAddress: errno = 6; text = "No such device or address"
+        case .noAcknowledgeData: errno = 121; text = "Remote I/O error"
+        case .bus: errno = 5; text = "Input/output error"
+        case .arbitrationLost: errno = 11; text = "Resource temporarily unavailable"
+        case .timeout: errno = 110; text = "Connection timed out"
+        case .unsupported: errno = 95; text = "Operation not supported"
+        case .noSuchBus: errno = 2; text = "No such file or directory"
+        case .permissionDenied: errno = 13; text = "Permission denied"
+        case .other: errno = nil; text = "simulated fault"
+        }
+        return I2CError(kind: kind, device: bus, address: address, register: register, errno: errno,
+                        detail: errno == nil ? text : text + " (simulated)")
+    }
+}

@@ -1,0 +1,344 @@
+import TiltboardCore
+
+/// An MPU-6050 as its register map behaves (RM-MPU-6000A rev 4.2 and the notes in sensors.md §1).
+///
+/// Powers up asleep with zeroed data registers. Once awake it samples on its own sample clock
+/// (8 kHz or 1 kHz base from DLPF_CFG, divided by 1 + SMPLRT_DIV; accelerometer at most 1 kHz),
+/// counted from the moment it woke. Work is done lazily: each bus transaction first replays
+/// every sample tick since the previous one (data registers, DATA_RDY, FIFO), so the result is
+/// exactly what a free-running chip would show at `clock.nowNanoseconds()`. Replay cost is
+/// bounded: only the newest 1024 FIFO bytes can survive, so only those frames are computed.
+/// Axes put in standby by PWR_MGMT_2, and the temperature with TEMP_DIS, hold their last value.
+/// Not modelled: CYCLE mode, self-test, motion interrupts,
+/// the auxiliary I²C master, the DMP.
+public final class SimulatedMPU6050: SimulatedI2CDevice {
+    /// Register addresses the simulation gives meaning to (sensors.md §1.3).
+    enum Reg {
+        static let accelOffsetX: UInt8 = 0x06
+        static let gyroOffsetX: UInt8 = 0x13
+        static let smplrtDiv: UInt8 = 0x19
+        static let config: UInt8 = 0x1A
+        static let gyroConfig: UInt8 = 0x1B
+        static let accelConfig: UInt8 = 0x1C
+        static let fifoEnable: UInt8 = 0x23
+        static let intPinConfig: UInt8 = 0x37
+        static let intStatus: UInt8 = 0x3A
+        static let accelXH: UInt8 = 0x3B
+        static let signalPathReset: UInt8 = 0x68
+        static let userControl: UInt8 = 0x6A
+        static let powerManagement1: UInt8 = 0x6B
+        static let powerManagement2: UInt8 = 0x6C
+        static let fifoCountH: UInt8 = 0x72
+        static let fifoCountL: UInt8 = 0x73
+        static let fifoData: UInt8 = 0x74
+        static let whoAmI: UInt8 = 0x75
+    }
+
+    /// Factory-trimmed registers of this simulated part (non-zero on real silicon, §1.2):
+    /// gyro TC with OTP_BNK_VLD (bit 0 of 0x00) set, fine gain, accel offsets, self-test codes.
+    public static let factoryRegisters: [(register: UInt8, value: UInt8)] = [
+        (0x00, 0x81), (0x01, 0x03), (0x02, 0x85), (0x03, 0x00), (0x04, 0x00), (0x05, 0x00),
+        (0x06, 0xF8), (0x07, 0x6B), (0x08, 0x05), (0x09, 0x12), (0x0A, 0x13), (0x0B, 0x8D),
+        (0x0D, 0x6E), (0x0E, 0x70), (0x0F, 0x8D), (0x10, 0x55),
+    ]
+
+    /// FIFO capacity in bytes (PS 7.17).
+    public static let fifoCapacity = 1024
+
+    private static let accelBandwidthHz: [Double] = [260, 184, 94, 44, 21, 10, 5, 260]
+    private static let gyroBandwidthHz: [Double] = [256, 188, 98, 42, 20, 10, 5, 256]
+    private static let gyroLSBPerDps: [Double] = [131, 65.5, 32.8, 16.4]
+
+    /// The clock the part samples on.
+    public let clock: MonotonicClock
+    /// What the part feels; may be replaced at any time.
+    public var motion: MotionSource
+    public var imperfections: SensorImperfections
+    /// The WHO_AM_I value (0x68 genuine; clones answer 0x70, 0x72, 0x98…).
+    public let whoAmI: UInt8
+
+    private var regs = [UInt8](repeating: 0, count: 256)
+    /// Power-on values of the accel offset words, the reference user offsets are relative to.
+    private var factoryAccelOffsets: [Int] = [0, 0, 0]
+    private var fifo = [UInt8](repeating: 0, count: SimulatedMPU6050.fifoCapacity)
+    private var fifoHead = 0
+    private var fifoCount = 0
+    private var lastFIFOByte: UInt8 = 0
+    private var latchedFIFOCount: UInt16 = 0
+    private var awake = false
+    /// Clock time of sample tick 0 (waking, or the last rate change).
+    private var originNs: UInt64 = 0
+    private var ticksDone: UInt64 = 0
+    /// The last sample produced; sensors in standby repeat their part of it.
+    private var heldSample = RawSample()
+
+    /// Sample ticks taken since power-on (FIFO frames skipped during a long catch-up included).
+    public private(set) var samplesTaken: UInt64 = 0
+
+    /// A powered-on part: asleep, registers at their reset values.
+    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
+                whoAmI: UInt8 = 0x68) {
+        self.clock = clock
+        self.motion = motion
+        self.imperfections = imperfections
+        self.whoAmI = whoAmI
+        resetRegisters()
+        for axis in 0..<3 { factoryAccelOffsets[axis] = word(at: Int(Reg.accelOffsetX) + 2 * axis) }
+    }
+
+    /// True while SLEEP is set (or the clock is stopped): no samples are taken.
+    public var isAsleep: Bool { !awake }
+
+    /// The current sample rate in Hz: base / (1 + SMPLRT_DIV).
+    public var sampleRateHz: Double { 1e9 / Double(samplePeriodNs) }
+
+    /// Bytes waiting in the FIFO as of the last bus transaction.
+    public var fifoByteCount: Int { fifoCount }
+
+    // MARK: Bus side
+
+    public func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
+        catchUp()
+        var r = register
+        for i in 0..<buffer.count {
+            buffer[i] = load(r)
+            // The FIFO port does not advance: a burst keeps popping the FIFO.
+            if r != Reg.fifoData { r &+= 1 }
+        }
+        if regs[Int(Reg.intPinConfig)] & 0x10 != 0 { regs[Int(Reg.intStatus)] = 0 }
+    }
+
+    public func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
+        catchUp()
+        var r = register
+        for byte in bytes {
+            store(r, byte)
+            if r != Reg.fifoData { r &+= 1 }
+        }
+    }
+
+    private func load(_ r: UInt8) -> UInt8 {
+        switch r {
+        case Reg.intStatus:
+            let v = regs[Int(r)]
+            regs[Int(r)] = 0
+            return v
+        case Reg.fifoCountH:
+            latchedFIFOCount = UInt16(fifoCount)
+            return UInt8(latchedFIFOCount >> 8)
+        case Reg.fifoCountL:
+            return UInt8(latchedFIFOCount & 0xFF)
+        case Reg.fifoData:
+            if fifoCount > 0 {
+                lastFIFOByte = fifo[fifoHead]
+                fifoHead = (fifoHead + 1) % Self.fifoCapacity
+                fifoCount -= 1
+            }
+            return lastFIFOByte
+        default:
+            return regs[Int(r)]
+        }
+    }
+
+    private func store(_ r: UInt8, _ value: UInt8) {
+        switch r {
+        case 0x3A...0x61, Reg.fifoCountH, Reg.fifoCountL, Reg.whoAmI, 0x76...0xFF:
+            return  // read-only or absent
+        case 0x07, 0x09, 0x0B:
+            // Bit 0 of the low accel-offset byte is reserved and keeps its factory value.
+            regs[Int(r)] = (value & 0xFE) | (regs[Int(r)] & 0x01)
+        case Reg.smplrtDiv, Reg.config:
+            reanchor()
+            regs[Int(r)] = value
+        case Reg.signalPathReset:
+            regs[Int(r)] = 0  // self-clearing; the sensor paths restart without clearing data
+        case Reg.userControl:
+            if value & 0x04 != 0 { fifoHead = 0; fifoCount = 0 }
+            if value & 0x01 != 0 {
+                for i in Int(Reg.accelXH)...0x48 { regs[i] = 0 }
+                heldSample = RawSample()
+            }
+            regs[Int(r)] = value & ~0x07  // FIFO_RESET, I2C_MST_RESET, SIG_COND_RESET self-clear
+        case Reg.powerManagement1:
+            if value & 0x80 != 0 {
+                resetRegisters()
+                return
+            }
+            regs[Int(r)] = value
+            let shouldRun = value & 0x40 == 0 && value & 0x07 != 0x07
+            if shouldRun && !awake {
+                originNs = clock.nowNanoseconds()
+                ticksDone = 0
+            }
+            awake = shouldRun
+        case Reg.fifoData:
+            pushFIFO(value)
+        default:
+            regs[Int(r)] = value
+        }
+    }
+
+    /// Power-on / DEVICE_RESET state (§1.2).
+    private func resetRegisters() {
+        for i in regs.indices { regs[i] = 0 }
+        for (register, value) in Self.factoryRegisters { regs[Int(register)] = value }
+        regs[Int(Reg.powerManagement1)] = 0x40
+        regs[Int(Reg.whoAmI)] = whoAmI
+        fifoHead = 0; fifoCount = 0; lastFIFOByte = 0; latchedFIFOCount = 0
+        awake = false
+        ticksDone = 0
+        heldSample = RawSample()
+    }
+
+    // MARK: Sampling
+
+    private var samplePeriodNs: UInt64 {
+        let dlpf = regs[Int(Reg.config)] & 0x07
+        let base: UInt64 = (dlpf == 0 || dlpf == 7) ? 125_000 : 1_000_000
+        return base * (1 + UInt64(regs[Int(Reg.smplrtDiv)]))
+    }
+
+    /// Restarts tick counting at the last tick so a rate change applies from now on.
+    private func reanchor() {
+        originNs &+= ticksDone &* samplePeriodNs
+        ticksDone = 0
+    }
+
+    /// Bytes per FIFO frame for the enabled groups, or 0 when the FIFO is off.
+    private var fifoFrameSize: Int {
+        guard regs[Int(Reg.userControl)] & 0x40 != 0 else { return 0 }
+        let en = regs[Int(Reg.fifoEnable)]
+        var n = 0
+        if en & 0x08 != 0 { n += 6 }
+        if en & 0x80 != 0 { n += 2 }
+        if en & 0x40 != 0 { n += 2 }
+        if en & 0x20 != 0 { n += 2 }
+        if en & 0x10 != 0 { n += 2 }
+        return n
+    }
+
+    private func catchUp() {
+        guard awake else { return }
+        let now = clock.nowNanoseconds()
+        guard now > originNs else { return }
+        let period = samplePeriodNs
+        let due = (now - originNs) / period
+        guard due > ticksDone else { return }
+        let newTicks = due - ticksDone
+        samplesTaken &+= newTicks
+        let frame = fifoFrameSize
+        var latest = RawSample()
+        if frame > 0 {
+            if UInt64(fifoCount) + newTicks * UInt64(frame) > UInt64(Self.fifoCapacity) {
+                regs[Int(Reg.intStatus)] |= 0x10
+            }
+            let keep = min(newTicks, UInt64(Self.fifoCapacity / frame + 1))
+            var k = due - keep + 1
+            while k <= due {
+                latest = sample(atNs: originNs &+ k &* period)
+                pushFrame(latest)
+                k += 1
+            }
+        } else {
+            latest = sample(atNs: originNs &+ due &* period)
+        }
+        ticksDone = due
+        writeDataRegisters(latest)
+        regs[Int(Reg.intStatus)] |= 0x01
+    }
+
+    /// One sample's output words, as the chip would put them in its data registers.
+    struct RawSample {
+        var ax: Int16 = 0, ay: Int16 = 0, az: Int16 = 0, temp: Int16 = 0, gx: Int16 = 0, gy: Int16 = 0, gz: Int16 = 0
+    }
+
+    private func sample(atNs t: UInt64) -> RawSample {
+        let dlpf = Int(regs[Int(Reg.config)] & 0x07)
+        // The accelerometer runs at 1 kHz; at an 8 kHz sample rate its value repeats.
+        let accelNs = (dlpf == 0 || dlpf == 7) ? (t / 1_000_000) * 1_000_000 : t
+        let accelState = motion.state(at: Double(accelNs) / 1e9)
+        let state = accelNs == t ? accelState : motion.state(at: Double(t) / 1e9)
+        let afs = Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)
+        let fs = Int((regs[Int(Reg.gyroConfig)] >> 3) & 0x03)
+        let a = imperfections.measuredAccel(accelState.accelG, bandwidthHz: Self.accelBandwidthHz[dlpf],
+                                            index: accelNs / 1000)
+        let g = imperfections.measuredGyro(state.gyroDps, bandwidthHz: Self.gyroBandwidthHz[dlpf], index: t / 1000)
+        let accelLSB = Double(16384 >> afs)
+        let gyroLSB = Self.gyroLSBPerDps[fs]
+        // Offset registers are in ±16 g units (2048 LSB/g) relative to the factory trim, bit 0 excluded.
+        let accelOffsetScale = 8.0 / Double(1 << afs)
+        let gyroOffsetScale = 4.0 / Double(1 << fs)
+        var out = heldSample
+        let standby = regs[Int(Reg.powerManagement2)]
+        if standby & 0x20 == 0 { out.ax = Self.clamp(a.x * accelLSB + Double(accelOffsetDelta(0)) * accelOffsetScale)
+ }
+        if standby & 0x10 == 0 { out.ay = Self.clamp(a.y * accelLSB + Double(accelOffsetDelta(1)) * accelOffsetScale) }
+        if standby & 0x08 == 0 { out.az = Self.clamp(a.z * accelLSB + Double(accelOffsetDelta(2)) * accelOffsetScale) }
+        if regs[Int(Reg.powerManagement1)] & 0x08 == 0 { out.temp = Self.clamp((state.tempC - 36.53) * 340) }
+        if standby & 0x04 == 0 { out.gx = Self.clamp(g.x * gyroLSB + Double(gyroOffset(0)) * gyroOffsetScale) }
+        if standby & 0x02 == 0 { out.gy = Self.clamp(g.y * gyroLSB + Double(gyroOffset(1)) * gyroOffsetScale) }
+        if standby & 0x01 == 0 { out.gz = Self.clamp(g.z * gyroLSB + Double(gyroOffset(2)) * gyroOffsetScale) }
+        heldSample = out
+        return out
+    }
+
+    private func word(at r: Int) -> Int {
+        Int(Int16(bitPattern: UInt16(regs[r]) << 8 | UInt16(regs[r + 1])))
+    }
+
+    private func accelOffsetDelta(_ axis: Int) -> Int {
+        (word(at: Int(Reg.accelOffsetX) + 2 * axis) & ~1) - (factoryAccelOffsets[axis] & ~1)
+    }
+
+    private func gyroOffset(_ axis: Int) -> Int { word(at: Int(Reg.gyroOffsetX) + 2 * axis) }
+
+    @inline(__always)
+    private static func clamp(_ v: Double) -> Int16 {
+        let r = v.rounded()
+        if r >= 32767 { return .max }
+        if r <= -32768 { return .min }
+        return Int16(r)
+    }
+
+    private func writeDataRegisters(_ s: RawSample) {
+        var r = Int(Reg.accelXH)
+        putWord(s.ax, &r); putWord(s.ay, &r); putWord(s.az, &r); putWord(s.temp, &r)
+        putWord(s.gx, &r); putWord(s.gy, &r); putWord(s.gz, &r)
+    }
+
+    @inline(__always)
+    private func putWord(_ v: Int16, _ r: inout Int) {
+        let bits = UInt16(bitPattern: v)
+        regs[r] = UInt8(bits >> 8)
+        regs[r + 1] = UInt8(bits & 0xFF)
+        r += 2
+    }
+
+    /// Pushes one frame in register-address order: accel, temp, gyro X, Y, Z (§1.7).
+    private func pushFrame(_ s: RawSample) {
+        let en = regs[Int(Reg.fifoEnable)]
+        if en & 0x08 != 0 { pushWord(s.ax); pushWord(s.ay); pushWord(s.az) }
+        if en & 0x80 != 0 { pushWord(s.temp) }
+        if en & 0x40 != 0 { pushWord(s.gx) }
+        if en & 0x20 != 0 { pushWord(s.gy) }
+        if en & 0x10 != 0 { pushWord(s.gz) }
+    }
+
+    @inline(__always)
+    private func pushWord(_ v: Int16) {
+        let bits = UInt16(bitPattern: v)
+        pushFIFO(UInt8(bits >> 8))
+        pushFIFO(UInt8(bits & 0xFF))
+    }
+
+    /// Appends a byte; when full, the oldest byte is dropped and FIFO_OFLOW_INT set.
+    private func pushFIFO(_ b: UInt8) {
+        if fifoCount == Self.fifoCapacity {
+            fifoHead = (fifoHead + 1) % Self.fifoCapacity
+            fifoCount -= 1
+            regs[Int(Reg.intStatus)] |= 0x10
+        }
+        fifo[(fifoHead + fifoCount) % Self.fifoCapacity] = b
+        fifoCount += 1
+    }
+}

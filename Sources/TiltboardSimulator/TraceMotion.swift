@@ -1,0 +1,75 @@
+import TiltboardCore
+
+/// Motion replayed from a recorded trace, linearly interpolated, last value held.
+///
+/// CSV, one sample per line: `t,ax,ay,az` or `t,ax,ay,az,gx,gy,gz` (seconds, g, °/s). An
+/// optional header line, blank lines and `#` comments are allowed; `t` must not decrease.
+public struct TraceMotion: MotionSource {
+    public let times: [Double]
+    public let accel: [Vector3]
+    public let gyro: [Vector3]
+    /// Die temperature reported throughout.
+    public var tempC: Double = 25
+
+    /// Parses `csv`; errors give the line number and what to fix.
+    public init(csv: String) throws {
+        var times: [Double] = [], accel: [Vector3] = [], gyro: [Vector3] = []
+        var lineNumber = 0
+        var sawData = false
+        for rawLine in csv.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            lineNumber += 1
+            var line = Substring(rawLine)
+            if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { Self.trim($0) }
+            if fields.count == 1 && fields[0].isEmpty { continue }
+            let numbers = fields.map { Double($0) }
+            if !sawData && numbers[0] == nil {
+                sawData = true  // the header
+                continue
+            }
+            sawData = true
+            guard fields.count == 4 || fields.count == 7 else {
+                throw MotionScriptError("trace line \(lineNumber): expected 4 fields (t,ax,ay,az) or 7 (t,ax,ay,az,gx,gy,gz), found \(fields.count)")
+            }
+            if let bad = numbers.firstIndex(where: { $0 == nil || !$0!.isFinite }) {
+                throw MotionScriptError("trace line \(lineNumber): field \(bad + 1) \"\(fields[bad])\" is not a number")
+            }
+            let v = numbers.map { $0! }
+            if let previous = times.last, v[0] < previous {
+                throw MotionScriptError("trace line \(lineNumber): time \(v[0]) is earlier than the previous line's \(previous); sort the trace by time")
+            }
+            times.append(v[0])
+            accel.append(Vector3(v[1], v[2], v[3]))
+            gyro.append(v.count == 7 ? Vector3(v[4], v[5], v[6]) : .zero)
+        }
+        guard !times.isEmpty else {
+            throw MotionScriptError("trace: no samples found; expected lines of t,ax,ay,az[,gx,gy,gz]")
+        }
+        self.times = times; self.accel = accel; self.gyro = gyro
+    }
+
+    public var duration: Double? { times[times.count - 1] }
+
+    public func state(at t: Double) -> PhysicalState {
+        let n = times.count
+        if !(t > times[0]) { return PhysicalState(accelG: accel[0], gyroDps: gyro[0], tempC: tempC) }
+        if t >= times[n - 1] { return PhysicalState(accelG: accel[n - 1], gyroDps: gyro[n - 1], tempC: tempC) }
+        // Last index with times[i] <= t.
+        var lo = 0, hi = n - 1
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if times[mid] <= t { lo = mid } else { hi = mid }
+        }
+        let span = times[hi] - times[lo]
+        let w = span > 0 ? (t - times[lo]) / span : 1
+        return PhysicalState(accelG: accel[lo] + (accel[hi] - accel[lo]) * w,
+                             gyroDps: gyro[lo] + (gyro[hi] - gyro[lo]) * w, tempC: tempC)
+    }
+
+    private static func trim(_ s: Substring) -> Substring {
+        var s = s
+        while let c = s.first, c == " " || c == "\t" || c == "\r" { s.removeFirst() }
+        while let c = s.last, c == " " || c == "\t" || c == "\r" { s.removeLast() }
+        return s
+    }
+}

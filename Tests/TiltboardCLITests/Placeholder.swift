@@ -1,5 +1,0 @@
-import XCTest
-
-final class TiltboardCLITestsPlaceholder: XCTestCase {
-    func testTargetBuilds() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,244 @@
+import XCTest
+import TiltboardCore
+
+final class ShakeDetectorTests: XCTestCase {
+    let axes = [Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1), Vector3(1, -1, 1)]
+
+    /// Starts at `t0` = 1 s; returns (events, t0).
+    func shakeEvents(rate: Double, f: Double, a: Double, axis: Vector3, seed: UInt64 = 7,
+                     phase: Double = 0.0037, base: Vector3 = Motion.flat) -> [ShakeEvent] {
+        var detector = ShakeDetector()
+        let trace = Trace(rateHz: rate, duration: 3, seed: seed, phase: phase) { t in
+            base + Motion.shake(t: t, t0: 1, duration: 1, frequency: f, amplitude: a, axis: axis)
+        }
+        return trace.events(&detector)
+    }
+
+    func testFiresWithin150msAtEveryFrequencyAmplitudeAxisAndRate() {
+        var worst = [String: Double]()
+        for rate in [100.0, 200, 500] {
+            for a in [1.5, 2.5] {
+                for f in [2.0, 2.5, 3, 4, 5, 5.5, 6] {
+                    var latencies: [Double] = []
+                    // Onsets at several points between two samples.
+                    for (i, (axis, phase)) in axes.flatMap({ ax in [0.0, 0.0037, 0.0081].map { (ax, $0 / rate * 100) } }).enumerated() {
+                        let events = shakeEvents(rate: rate, f: f, a: a, axis: axis, seed: UInt64(i + 1), phase: phase)
+                        let label = "\(rate) Hz sampling, \(f) Hz shake, \(a) g, axis \(axis), phase \(phase)"
+                        guard let started = events.first, started.phase == .started else {
+                            XCTFail("no shake detected: \(label)"); continue
+                        }
+                        let latency = started.t - 1
+                        XCTAssertGreaterThan(latency, 0, label)
+                        XCTAssertLessThanOrEqual(latency, 0.150, label)
+                        XCTAssertGreaterThanOrEqual(started.startT, 1, label)
+                        // One shake, reported once, ending after the motion stops.
+                        XCTAssertEqual(events.map(\.phase), [.started, .ended], label)
+                        if let ended = events.last, ended.phase == .ended {
+                            // 250 ms of quiet after the last sample over 0.5 g (just before 2 s).
+                            XCTAssertGreaterThanOrEqual(ended.t, 2.0 + 0.25 - 0.06, label)
+                            XCTAssertLessThanOrEqual(ended.t, 2.0 + 0.25 + 0.02, label)
+                            XCTAssertEqual(ended.peakG, a, accuracy: 0.1, label)
+                            XCTAssertEqual(ended.startT, started.startT, label)
+                        }
+                        latencies.append(latency)
+                    }
+                    let key = "rate \(Int(rate)) A \(a) f \(f)"
+                    worst[key] = latencies.max()
+                }
+            }
+        }
+        for key in worst.keys.sorted() {
+            print("shake latency worst over axes, \(key): \(Int((worst[key]! * 1000).rounded())) ms")
+        }
+    }
+
+    func testFiresOnShakeOfATiltedBoard() {
+        let base = TiltAngles(pitchDeg: 35, rollDeg: -20).gravity
+        for f in [2.0, 4, 6] {
+            let events = shakeEvents(rate: 100, f: f, a: 1.5, axis: Vector3(1, 0, 0), base: base)
+            XCTAssertEqual(events.first?.phase, .started, "\(f) Hz")
+            XCTAssertLessThanOrEqual((events.first?.t ?? 9) - 1, 0.150, "\(f) Hz")
+        }
+    }
+
+    func testUsesSuppliedGravity() {
+        // A board being tilted while shaken: the supplied gravity follows the tilt exactly.
+        for f in [2.0, 6] {
+            var detector = ShakeDetector()
+            let g: (Double) -> Vector3 = { Motion.tilt(t: $0, t0: 0.5, maxDeg: 90, rampSeconds: 1, linear: true) }
+            let trace = Trace(rateHz: 100, duration: 3) { t in
+                g(t) + Motion.shake(t: t, t0: 1, duration: 1, frequency: f, amplitude: 1.5, axis: Vector3(0, 1, 0))
+            }
+            let events = trace.events(&detector, gravity: g)
+            XCTAssertEqual(events.map(\.phase), [.started, .ended])
+            XCTAssertLessThanOrEqual((events.first?.t ?? 9) - 1, 0.150)
+            XCTAssertNil(detector.gravityEstimate)
+        }
+    }
+
+    func testCooldownThenFiresAgain() {
+        var detector = ShakeDetector()
+        let trace = Trace(rateHz: 100, duration: 5) { t in
+            Motion.flat
+                + Motion.shake(t: t, t0: 1, duration: 0.5, frequency: 4, amplitude: 2, axis: Vector3(1, 0, 0))
+                + Motion.shake(t: t, t0: 2.5, duration: 0.5, frequency: 4, amplitude: 2, axis: Vector3(0, 1, 0))
+        }
+        let events = trace.events(&detector)
+        XCTAssertEqual(events.map(\.phase), [.started, .ended, .started, .ended])
+        XCTAssertEqual(events.count, 4)
+        if events.count == 4 {
+            XCTAssertLessThanOrEqual(events[0].t - 1, 0.150)
+            XCTAssertLessThanOrEqual(events[2].t - 2.5, 0.150)
+            XCTAssertFalse(detector.isShaking)
+        }
+    }
+
+    func testShakeInsideCooldownIsIgnored() {
+        var settings = ShakeDetectorSettings()
+        settings.cooldownMs = 2000
+        var detector = ShakeDetector(settings: settings)
+        let trace = Trace(rateHz: 100, duration: 5) { t in
+            Motion.flat
+                + Motion.shake(t: t, t0: 1, duration: 0.5, frequency: 4, amplitude: 2, axis: Vector3(1, 0, 0))
+                + Motion.shake(t: t, t0: 2.2, duration: 0.5, frequency: 4, amplitude: 2, axis: Vector3(1, 0, 0))
+        }
+        XCTAssertEqual(trace.events(&detector).map(\.phase), [.started, .ended])
+    }
+
+    func testReportsPeakAndIsShaking() {
+        var detector = ShakeDetector()
+        var sawShaking = false
+        for i in 0..<300 {
+            let t = Double(i) / 100
+            let a = Motion.flat + Motion.shake(t: t, t0: 1, duration: 1, frequency: 3, amplitude: 2.5, axis: Vector3(0, 0, 1))
+            if let e = detector.update(t: t, accel: a), e.phase == .started {
+                XCTAssertTrue(detector.isShaking)
+                XCTAssertGreaterThan(e.peakG, 0.8)
+                sawShaking = true
+            }
+        }
+        XCTAssertTrue(sawShaking)
+        XCTAssertFalse(detector.isShaking)
+        XCTAssertEqual(detector.lastPeakG, 2.5, accuracy: 0.05)
+    }
+
+    // MARK: - Motions that must never fire
+
+    func falseCases(rate: Double) -> [(String, Trace)] {
+        var cases: [(String, Trace)] = []
+        cases.append(("noise at rest", Trace(rateHz: rate, duration: 20) { _ in Motion.flat }))
+        for linear in [true, false] {
+            for aboutRoll in [false, true] {
+                for seconds in [2.0, 1.0, 0.5] {
+                    cases.append(("tilt 0→90° over \(seconds) s and back, linear \(linear), roll \(aboutRoll)",
+                                  Trace(rateHz: rate, duration: 6) { t in
+                        Motion.tilt(t: t, t0: 1, maxDeg: 90, rampSeconds: seconds, linear: linear, aboutRoll: aboutRoll)
+                    }))
+                }
+            }
+        }
+        for ms in [10.0, 15, 20] {
+            for axis in axes {
+                cases.append(("tap 3 g \(ms) ms along \(axis)", Trace(rateHz: rate, duration: 3) { t in
+                    // The spike, then the board ringing briefly the other way.
+                    Motion.flat + Motion.pulse(t: t, t0: 1, ms: ms, peak: 3, axis: axis)
+                        + Motion.pulse(t: t, t0: 1 + ms / 1000, ms: 12, peak: -0.7, axis: axis)
+                }))
+                cases.append(("square tap 3 g \(ms) ms along \(axis)", Trace(rateHz: rate, duration: 3) { t in
+                    Motion.flat + ((t >= 1 && t < 1 + ms / 1000) ? axis.normalized * 3 : .zero)
+                }))
+            }
+        }
+        for impact in [1.0, 1.5, 2.0] {
+            for startTilt in [0.0, 20, -25] {
+                cases.append(("put down, impact \(impact) g, held at \(startTilt)°", Trace(rateHz: rate, duration: 5) { t in
+                    // Lowered 30 cm over 1.2 s while levelling, then the table stops it.
+                    let lowerStart = 1.0, lowerTime = 1.2
+                    let r = t - lowerStart
+                    var tiltDeg = startTilt
+                    var lin = Vector3.zero
+                    if r >= 0 && r < lowerTime {
+                        tiltDeg = startTilt * (1 + cos(.pi * r / lowerTime)) / 2
+                        // Down, then braking: peak ±0.13 g.
+                        lin = Vector3(0, 0, -0.13 * sin(2 * .pi * r / lowerTime))
+                    } else if r >= lowerTime {
+                        tiltDeg = 0
+                    }
+                    let landing = lowerStart + lowerTime
+                    let g = TiltAngles(pitchDeg: tiltDeg, rollDeg: 0).gravity
+                    return g + lin
+                        + Motion.pulse(t: t, t0: landing, ms: 20, peak: impact, axis: Vector3(0, 0, 1))
+                        + Motion.pulse(t: t, t0: landing + 0.02, ms: 15, peak: -0.3, axis: Vector3(0, 0, 1))
+                }))
+            }
+        }
+        for vertical in [0.3, 0.5] {
+            cases.append(("walking \(vertical) g", Trace(rateHz: rate, duration: 20) { t in
+                // Steps at 2 Hz, side-to-side sway at the stride rate, the board rocking ±8°.
+                let g = TiltAngles(pitchDeg: 8 * sin(2 * .pi * 1 * t + 0.4), rollDeg: 5 * sin(2 * .pi * 1 * t)).gravity
+                return g + Vector3(0.2 * sin(2 * .pi * 1 * t), 0.1 * sin(2 * .pi * 2 * t + 1),
+                                   vertical * sin(2 * .pi * 2 * t))
+            }))
+        }
+        return cases
+    }
+
+    func testNoFalsePositives() {
+        var checked = 0
+        for rate in [100.0, 200, 500] {
+            for (i, (name, trace)) in falseCases(rate: rate).enumerated() {
+                var trace = trace
+                trace.seed = UInt64(100 + i)
+                var detector = ShakeDetector()
+                let events = trace.events(&detector)
+                XCTAssertEqual(events.count, 0, "\(name) at \(rate) Hz fired: \(events)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 100)
+    }
+
+    func testTiltLeavesOwnGravityEstimateCloseToTruth() {
+        var detector = ShakeDetector()
+        var worst = 0.0
+        for i in 0..<600 {
+            let t = Double(i) / 100
+            let g = Motion.tilt(t: t, t0: 1, maxDeg: 90, rampSeconds: 2, linear: true)
+            _ = detector.update(t: t, accel: g)
+            if let estimate = detector.gravityEstimate { worst = max(worst, (estimate - g).length) }
+        }
+        // Lag at 45°/s with a 0.25 s time constant is about 0.2 g: far under the 0.8 g threshold.
+        XCTAssertLessThan(worst, 0.3)
+        XCTAssertGreaterThan(worst, 0.05)
+    }
+
+    func testSettingsRoundTripThroughJSON() throws {
+        var s = ShakeDetectorSettings()
+        s.thresholdG = 1.1
+        s.cooldownMs = 800
+        let data = try JSONEncoder().encode(s)
+        XCTAssertEqual(try JSONDecoder().decode(ShakeDetectorSettings.self, from: data), s)
+    }
+}
+
+final class ShakeDetectorRecoveryTests: XCTestCase {
+    func testQuickFlipThenRestDoesNotLeaveItShaking() {
+        // Flipped face down within 100 ms, then left still: whatever the verdict on the flip,
+        // the detector must settle and report no shake in progress.
+        var detector = ShakeDetector()
+        let trace = Trace(rateHz: 100, duration: 4) { t in
+            let u = Swift.min(Swift.max((t - 1) / 0.1, 0), 1)
+            return TiltAngles(pitchDeg: 180 * u, rollDeg: 0).gravity
+        }
+        let events = trace.events(&detector)
+        XCTAssertFalse(detector.isShaking, "\(events)")
+        XCTAssertEqual(events.count % 2, 0, "\(events)")
+        XCTAssertEqual((detector.gravityEstimate ?? .zero).z, -1, accuracy: 0.02)
+        // And a real shake afterwards is still seen.
+        var later = Trace(rateHz: 100, duration: 3) { t in
+            Vector3(0, 0, -1) + Motion.shake(t: t, t0: 5.5, duration: 1, frequency: 3, amplitude: 1.5, axis: Vector3(1, 0, 0))
+        }
+        later.phase = 4.0037
+        XCTAssertEqual(later.events(&detector).map(\.phase), [.started, .ended])
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class TiltboardDriversTestsPlaceholder: XCTestCase {
-    func testTargetBuilds() { XCTAssertTrue(true) }
-}

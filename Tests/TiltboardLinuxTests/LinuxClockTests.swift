@@ -1,0 +1,96 @@
+import XCTest
+import Glibc
+import Synchronization
+import TiltboardCore
+@testable import TiltboardLinux
+
+/// Shared with the sleeping thread.
+private final class SleeperState: Sendable {
+    let thread = Mutex<pthread_t?>(nil)
+    let woke = Atomic<UInt64>(0)
+}
+
+/// Shared with the thread trying realtime scheduling: (note, policy, policy after, finished).
+private final class RealtimeResult: Sendable {
+    let value = Mutex<(String?, Int32, Int32, Bool)>((nil, -1, -1, false))
+}
+
+final class LinuxClockTests: XCTestCase {
+    func testMonotonicAndSleepsToAbsoluteDeadline() {
+        let clock = LinuxMonotonicClock()
+        let a = clock.nowNanoseconds(), b = clock.nowNanoseconds()
+        XCTAssertGreaterThan(a, 0)
+        XCTAssertGreaterThanOrEqual(b, a)
+        let deadline = clock.nowNanoseconds() + 3_000_000
+        clock.sleep(untilNanoseconds: deadline)
+        XCTAssertGreaterThanOrEqual(clock.nowNanoseconds(), deadline)
+        // A deadline in the past returns without sleeping (and without failing).
+        clock.sleep(untilNanoseconds: 1)
+    }
+
+    func testSleepResumesAfterSignalInterrupts() {
+        // A handler that does nothing makes clock_nanosleep return EINTR instead of killing us.
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0 // no SA_RESTART: the sleep really is interrupted
+        var old = sigaction()
+        XCTAssertEqual(sigaction(SIGUSR1, &action, &old), 0)
+        defer { sigaction(SIGUSR1, &old, nil) }
+
+        let clock = LinuxMonotonicClock()
+        let deadline = clock.nowNanoseconds() + 300_000_000
+        let sleeper = SleeperState()
+        Thread.detachNewThread {
+            sleeper.thread.withLock { $0 = pthread_self() }
+            clock.sleep(untilNanoseconds: deadline)
+            sleeper.woke.store(clock.nowNanoseconds(), ordering: .releasing)
+        }
+        var target: pthread_t?
+        while target == nil { target = sleeper.thread.withLock { $0 }; usleep(1000) }
+        for _ in 0..<5 {
+            usleep(20_000)
+            if sleeper.woke.load(ordering: .acquiring) == 0 { pthread_kill(target!, SIGUSR1) }
+        }
+        for _ in 0..<10_000 where sleeper.woke.load(ordering: .acquiring) == 0 { usleep(1000) }
+        XCTAssertGreaterThanOrEqual(sleeper.woke.load(ordering: .acquiring), deadline)
+    }
+
+    func testSchedulerRunsOnTheRealClock() {
+        let scheduler = FixedRateScheduler(rateHz: 1000, clock: LinuxMonotonicClock())
+        var deadlines: [UInt64] = []
+        scheduler.run(shouldStop: { deadlines.count == 500 }) { c in
+            deadlines.append(c.deadline)
+            XCTAssertGreaterThanOrEqual(c.wakeTime, c.deadline)
+        }
+        let stats = scheduler.statistics
+        XCTAssertEqual(stats.ticks, 500)
+        // Informational only: this machine is shared, nothing is asserted about timing.
+        print("1 kHz loop on CLOCK_MONOTONIC: \(stats)")
+        // Every deadline sits on the 1 ms grid from the first, whatever was skipped.
+        for d in deadlines { XCTAssertEqual((d - deadlines[0]) % 1_000_000, 0) }
+        XCTAssertEqual(UInt64(deadlines.count) + stats.missedTicks, (deadlines.last! - deadlines[0]) / 1_000_000 + 1)
+    }
+
+    func testRealtimeEitherWorksOrSaysWhy() {
+        // On a thread of its own, which ends right after, so nothing else runs under SCHED_FIFO.
+        let result = RealtimeResult()
+        Thread.detachNewThread {
+            let note = Realtime.enable(priority: 1)
+            let policy = Realtime.currentPolicy().policy
+            Realtime.disable()
+            result.value.withLock { $0 = (note, policy, Realtime.currentPolicy().policy, true) }
+        }
+        for _ in 0..<10_000 where !result.value.withLock({ $0.3 }) { usleep(1000) }
+        let (note, policy, after, finished) = result.value.withLock { $0 }
+        XCTAssertTrue(finished)
+        print("Realtime.enable(priority: 1): \(note ?? "enabled")")
+        if let note {
+            XCTAssertTrue(note.contains("not permitted") || note.contains("failed"), note)
+            XCTAssertFalse(note.contains("\n"))
+        } else {
+            XCTAssertEqual(policy, SCHED_FIFO)
+        }
+        XCTAssertEqual(after, SCHED_OTHER)
+    }
+}

@@ -1,0 +1,74 @@
+import XCTest
+import Glibc
+import Synchronization
+@testable import TiltboardLinux
+
+/// What handlers saw, shared with the watcher's threads.
+private final class Log<T: Sendable>: Sendable {
+    private let items = Mutex<[T]>([])
+    func append(_ item: T) { items.withLock { $0.append(item) } }
+    var entries: [T] { items.withLock { $0 } }
+}
+
+final class SignalWatcherTests: XCTestCase {
+    override func tearDown() {
+        // start() blocked these on the test thread; give the test runner its usual behaviour back.
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in SignalWatcher.terminationSignals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    func waitUntil(_ condition: () -> Bool) {
+        for _ in 0..<5000 where !condition() { usleep(1000) }
+    }
+
+    func testSignalSetsFlagRunsHandlersAndSecondSignalExits130() throws {
+        let exits = Log<Int32>()
+        let calls = Log<String>()
+        let watcher = SignalWatcher(exitProcess: { code in exits.append(code) })
+        watcher.onStop { s in calls.append("motor off \(s)") }
+        watcher.onStop { s in calls.append("save \(s)") }
+        try watcher.start()
+        try watcher.start() // second start does nothing
+        XCTAssertFalse(watcher.stopRequested)
+        XCTAssertNil(watcher.signal)
+
+        let thread = try XCTUnwrap(watcher.watcherThread)
+        XCTAssertEqual(pthread_kill(thread, SIGHUP), 0)
+        waitUntil { calls.entries.count == 2 }
+        XCTAssertTrue(watcher.stopRequested)
+        XCTAssertEqual(watcher.signal, SIGHUP)
+        // Newest first, like a shutdown in reverse start order.
+        XCTAssertEqual(calls.entries, ["save \(SIGHUP)", "motor off \(SIGHUP)"])
+        XCTAssertEqual(exits.entries, [])
+
+        XCTAssertEqual(pthread_kill(thread, SIGTERM), 0)
+        waitUntil { exits.entries.count == 1 }
+        XCTAssertEqual(exits.entries, [130])
+        XCTAssertEqual(calls.entries.suffix(2), ["save \(SIGTERM)", "motor off \(SIGTERM)"])
+        XCTAssertEqual(watcher.signal, SIGHUP)
+    }
+
+    func testStartBlocksTerminationSignalsInCallingThread() throws {
+        let watcher = SignalWatcher(exitProcess: { _ in })
+        try watcher.start()
+        var current = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &current)
+        for s in SignalWatcher.terminationSignals { XCTAssertEqual(sigismember(&current, s), 1, "signal \(s)") }
+    }
+
+    func testRequestStopAndLateHandlers() {
+        let watcher = SignalWatcher(exitProcess: { _ in XCTFail("must not exit") })
+        let calls = Log<Int32>()
+        watcher.onStop { s in calls.append(s) }
+        watcher.requestStop(signal: SIGINT)
+        watcher.requestStop(signal: SIGTERM)
+        XCTAssertTrue(watcher.stopRequested)
+        XCTAssertEqual(watcher.signal, SIGINT)
+        XCTAssertEqual(calls.entries, [SIGINT])
+        // Registered too late: runs straight away.
+        watcher.onStop { s in calls.append(-s) }
+        XCTAssertEqual(calls.entries, [SIGINT, -SIGINT])
+    }
+}

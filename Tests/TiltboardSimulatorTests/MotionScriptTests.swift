@@ -1,0 +1,189 @@
+import Foundation
+import TiltboardCore
+import TiltboardSimulator
+import XCTest
+
+final class MotionScriptTests: XCTestCase {
+    func assertClose(_ a: Vector3, _ b: Vector3, _ tol: Double = 1e-9, _ message: String = "",
+                     file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertLessThan((a - b).length, tol, "\(a) vs \(b) \(message)", file: file, line: line)
+    }
+
+    func testHoldPosesGiveTiltAnglesGravity() throws {
+        let poses = [TiltAngles(pitchDeg: 0, rollDeg: 0), TiltAngles(pitchDeg: 30, rollDeg: -20),
+                     TiltAngles(pitchDeg: 180, rollDeg: 0), TiltAngles(pitchDeg: -90, rollDeg: 0),
+                     TiltAngles(pitchDeg: 0, rollDeg: 90), TiltAngles(pitchDeg: 120, rollDeg: 45)]
+        let script = try MotionScript(segments: poses.map { .hold($0, seconds: 1) })
+        for (i, pose) in poses.enumerated() {
+            let s = script.state(at: Double(i) + 0.5)
+            assertClose(s.accelG, pose.gravity, 1e-12, "pose \(pose)")
+            XCTAssertEqual(s.gyroDps, .zero)
+        }
+        assertClose(script.state(at: 100).accelG, poses.last!.gravity, 1e-12, "last pose holds forever")
+        XCTAssertEqual(script.duration, 6)
+    }
+
+    func testRotationEndsAtTargetAndGyroMatchesGravityChange() throws {
+        let from = TiltAngles(pitchDeg: 10, rollDeg: -30), to = TiltAngles(pitchDeg: -50, rollDeg: 40)
+        let script = try MotionScript(segments: [.hold(from, seconds: 1), .rotate(to: to, seconds: 2)])
+        assertClose(script.state(at: 1).accelG, from.gravity, 1e-12)
+        assertClose(script.state(at: 3).accelG, to.gravity, 1e-9)
+        XCTAssertEqual(script.state(at: 1).gyroDps.length, 0, accuracy: 1e-9, "eased: starts at rest")
+        var peakRate = 0.0
+        for i in 1..<40 {
+            let t = 1 + Double(i) * 0.05, h = 1e-6
+            let g = script.state(at: t)
+            let derivative = (script.state(at: t + h).accelG - script.state(at: t - h).accelG) / (2 * h)
+            let omega = g.gyroDps * (Double.pi / 180)
+            // d(g_b)/dt = −ω × g_b
+            assertClose(derivative, -omega.cross(g.accelG), 1e-6, "t = \(t)")
+            XCTAssertEqual(g.accelG.length, 1, accuracy: 1e-12)
+            peakRate = max(peakRate, g.gyroDps.length)
+        }
+        XCTAssertGreaterThan(peakRate, 30, "a 80-odd degree turn in 2 s")
+    }
+
+    func testShakeStartsAtFullAmplitudeWithPeakAndFrequency() throws {
+        let script = try MotionScript(segments: [.hold(TiltAngles(pitchDeg: 0, rollDeg: 0), seconds: 1),
+                                                 .shake(axis: Vector3(2, 0, 0), frequencyHz: 4, peakG: 2, seconds: 1)])
+        XCTAssertEqual(script.state(at: 1 + 1.0 / 16).accelG.x, 2, accuracy: 1e-9, "a quarter period in: full peak")
+        var peak = 0.0, crossings = 0, previous = 0.0
+        for i in 0...1000 {
+            let x = script.state(at: 1 + Double(i) / 1000 * 0.999).accelG.x
+            peak = max(peak, abs(x))
+            if i > 0 && (previous < 0) != (x < 0) && x != 0 { crossings += 1 }
+            previous = x
+        }
+        XCTAssertEqual(peak, 2, accuracy: 1e-3)
+        XCTAssertEqual(crossings, 7, "4 Hz over 1 s: 8 half-cycles")
+        XCTAssertEqual(script.state(at: 0.5).accelG, .unitZ)
+        XCTAssertEqual(script.state(at: 2.5).accelG, .unitZ)
+    }
+
+    func testTapPutDownAndWalk() throws {
+        let tap = MotionScript.builtIn(named: "tap")!
+        let tapPeak = stride(from: 0.5, to: 1.0, by: 0.0005).map { tap.state(at: $0).accelG.z }.max()!
+        XCTAssertEqual(tapPeak, 4, accuracy: 0.01, "3 g spike on top of gravity")
+        XCTAssertEqual(tap.state(at: 0.6).accelG, .unitZ, "short: gone after 15 ms")
+
+        let putDown = MotionScript.builtIn(named: "put-down")!
+        let zs = stride(from: 0.5, to: 1.5, by: 0.0005).map { putDown.state(at: $0).accelG.z }
+        XCTAssertEqual(zs.max()!, 2.5, accuracy: 0.01, "1.5 g impact")
+        XCTAssertLessThan(zs.min()!, 0.95, "lowered first")
+        XCTAssertGreaterThan(zs.min()!, 0.8)
+        // The dip and the impact cancel: the board ends at rest.
+        let velocity = zs.reduce(0) { $0 + ($1 - 1) * 0.0005 }
+        XCTAssertEqual(velocity, 0, accuracy: 1e-3)
+
+        let walk = MotionScript.builtIn(named: "walk")!
+        let wz = stride(from: 0.5, to: 5.5, by: 0.001).map { walk.state(at: $0).accelG.z - 1 }
+        XCTAssertEqual(wz.max()!, 0.3, accuracy: 1e-3)
+        XCTAssertLessThanOrEqual(wz.map(abs).max()!, 0.5)
+    }
+
+    func testBuiltInsExistAndHaveExpectedLengths() throws {
+        for name in MotionScript.builtInNames {
+            XCTAssertNotNil(MotionScript.builtIn(named: name), name)
+        }
+        XCTAssertNil(MotionScript.builtIn(named: "nope"))
+        XCTAssertNil(MotionScript.builtIn(named: "flat")!.duration)
+        XCTAssertEqual(MotionScript.builtIn(named: "flat")!.state(at: 1e6).accelG, .unitZ)
+        XCTAssertEqual(MotionScript.builtIn(named: "shake")!.duration, 3)
+        XCTAssertEqual(MotionScript.builtIn(named: "demo")!.duration!, 12.5, accuracy: 1e-9)
+        XCTAssertEqual(MotionScript.builtIn(named: "tilt-left")!.finalPose, TiltAngles(pitchDeg: 0, rollDeg: -30))
+        XCTAssertEqual(MotionScript.builtIn(named: "tilt-forward")!.finalPose, TiltAngles(pitchDeg: 30, rollDeg: 0))
+        let slow = MotionScript.builtIn(named: "slow-tilt")!
+        XCTAssertEqual(TiltAngles(gravity: slow.state(at: 4.6).accelG).pitchDeg, 90, accuracy: 1e-6)
+    }
+
+    func testSixFacesVisitsEveryFaceStill() throws {
+        let script = MotionScript.builtIn(named: "six-faces")!
+        XCTAssertEqual(script.duration, 28)
+        let expected = [Vector3(0, 0, 1), Vector3(0, 0, -1), Vector3(1, 0, 0), Vector3(-1, 0, 0),
+                        Vector3(0, 1, 0), Vector3(0, -1, 0)]
+        for (i, face) in expected.enumerated() {
+            for t in stride(from: Double(i) * 5 + 0.01, to: Double(i) * 5 + 3, by: 0.25) {
+                assertClose(script.state(at: t).accelG, face, 1e-9, "face \(i) at \(t)")
+                XCTAssertEqual(script.state(at: t).gyroDps, .zero)
+            }
+        }
+    }
+
+    func testJSONRoundTripAndDocumentedForm() throws {
+        let json = """
+        {"segments":[{"hold":{"pitchDeg":0,"rollDeg":0,"seconds":1}},
+                     {"rotate":{"pitchDeg":30,"rollDeg":-10,"seconds":1.5}},
+                     {"shake":{"axis":[1,0,0],"frequencyHz":4,"peakG":2,"seconds":1}},
+                     {"tap":{"axis":[0,0,1],"peakG":3,"spikeSeconds":0.015,"seconds":0.5}},
+                     {"putDown":{"impactG":1.5,"seconds":1}},
+                     {"walk":{"bounceG":0.3,"stepHz":2,"seconds":5}},
+                     {"hold":{"seconds":2}}]}
+        """
+        let script = try MotionScript(jsonData: Data(json.utf8))
+        XCTAssertEqual(script.segments.count, 7)
+        XCTAssertEqual(script.segments[1], .rotate(to: TiltAngles(pitchDeg: 30, rollDeg: -10), seconds: 1.5))
+        XCTAssertEqual(script.segments[6], .hold(TiltAngles(pitchDeg: 30, rollDeg: -10), seconds: 2),
+                       "hold without angles keeps the pose")
+        XCTAssertEqual(script.duration!, 12, accuracy: 1e-12)
+        let again = try MotionScript(jsonData: try script.jsonData())
+        XCTAssertEqual(again, script)
+        for name in MotionScript.builtInNames {
+            let s = MotionScript.builtIn(named: name)!
+            XCTAssertEqual(try MotionScript(jsonData: try s.jsonData()), s, name)
+        }
+    }
+
+    func testBadJSONGivesClearErrors() {
+        func message(_ json: String) -> String {
+            do {
+                _ = try MotionScript(jsonData: Data(json.utf8))
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        XCTAssertTrue(message(#"{"segments":[{"spin":{"seconds":1}}]}"#).contains("segment 1: expected exactly one of hold"))
+        XCTAssertTrue(message(#"{"segments":[{"shake":{"axis":[1,0,0],"peakG":2,"seconds":1}}]}"#).contains("missing \"frequencyHz\""))
+        XCTAssertTrue(message(#"{"segments":[{"hold":{"seconds":1}},{"hold":{"seconds":-1}}]}"#).contains("segment 2: seconds must be"))
+        XCTAssertTrue(message(#"{"segments":[{"shake":{"axis":[0,0,0],"frequencyHz":4,"peakG":2,"seconds":1}}]}"#).contains("axis must not be"))
+        XCTAssertTrue(message("{not json").hasPrefix("motion script: invalid JSON"))
+        XCTAssertTrue(message("{}").contains("missing \"segments\""))
+    }
+}
+
+final class TraceMotionTests: XCTestCase {
+    func testParsesHeaderCommentsAndInterpolates() throws {
+        let csv = """
+        t,ax,ay,az,gx,gy,gz
+        # recorded on the bench
+        0.0, 0, 0, 1, 0, 0, 0
+        0.5, 1, 0, 0, 90, 0, 0   # turned
+        \r
+        1.0, 1, 0, 0, 0, 0, 0
+        """
+        let trace = try TraceMotion(csv: csv)
+        XCTAssertEqual(trace.duration, 1)
+        XCTAssertEqual(trace.state(at: -1).accelG, .unitZ)
+        XCTAssertEqual(trace.state(at: 0.25).accelG, Vector3(0.5, 0, 0.5))
+        XCTAssertEqual(trace.state(at: 0.25).gyroDps, Vector3(45, 0, 0))
+        XCTAssertEqual(trace.state(at: 0.75).gyroDps, Vector3(45, 0, 0))
+        XCTAssertEqual(trace.state(at: 9).accelG, Vector3(1, 0, 0), "last value held")
+    }
+
+    func testAccelOnlyColumns() throws {
+        let trace = try TraceMotion(csv: "0,0,0,1\n2,0,0,-1\n")
+        XCTAssertEqual(trace.state(at: 1).accelG, .zero)
+        XCTAssertEqual(trace.state(at: 1).gyroDps, .zero)
+    }
+
+    func testErrorsNameTheLine() {
+        func message(_ csv: String) -> String {
+            do { _ = try TraceMotion(csv: csv); return "no error" } catch { return "\(error)" }
+        }
+        XCTAssertEqual(message("t,ax,ay,az\n0,0,0,1\n0.1,0,x,1\n"), "trace line 3: field 3 \"x\" is not a number")
+        XCTAssertTrue(message("0,0,0,1\n0.1,0,0\n").hasPrefix("trace line 2: expected 4 fields"))
+        XCTAssertTrue(message("0,0,0,1\n1,0,0,1\n0.5,0,0,1").hasPrefix("trace line 3: time 0.5 is earlier"))
+        XCTAssertTrue(message("# nothing\n\n").hasPrefix("trace: no samples"))
+        XCTAssertTrue(message("0,0,0,1\nt,ax,ay,az\n").hasPrefix("trace line 2: field 1"), "a header only comes first")
+    }
+}

@@ -1,5 +1,0 @@
-import XCTest
-
-final class TiltboardSimulatorTestsPlaceholder: XCTestCase {
-    func testTargetBuilds() { XCTAssertTrue(true) }
-}

@@ -1,0 +1,158 @@
+import Foundation
+import Tiltboard
+import XCTest
+
+final class ProfileStoreTests: XCTestCase {
+    private let identity = ProfileBoardIdentity(name: "GY-521 on Raspberry Pi", chip: .mpu6050, bus: "/dev/i2c-1",
+                                                address: 0x68, chipID: 0x68)
+
+    private func sample(sensor: Bool = true) -> CalibrationProfile {
+        let rotation = Quaternion(axis: Vector3(0.3, 1, 0), angle: 0.07)
+        return CalibrationProfile(
+            board: identity, createdAt: "2026-11-21T08:30:00Z", temperatureC: 24.25, sampleCount: 400,
+            noiseMg: Vector3(1.1, 1.3, 2.05),
+            neutral: .init(rotation: rotation, meanRawG: Vector3(0.0699, -0.021, 0.9974), tiltDeg: 4.01, clamped: false),
+            sensor: sensor ? .init(offsetG: Vector3(0.031, -0.012, 0.047), scale: Vector3(1.012, 0.994, 1.003),
+                                   crossAxis: Matrix3(rows: Vector3(1, 0.002, 0), Vector3(-0.002, 1, 0.001), Vector3(0, 0, 1)),
+                                   gyroBiasDps: Vector3(-1.25, 0.5, 0.125), residualMg: 2.5, writtenToChip: true) : nil)
+    }
+
+    private func refusal(_ text: String, expected: ProfileBoardIdentity? = nil,
+                         file: StaticString = #filePath, line: UInt = #line) throws -> ProfileError {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        try Array(text.utf8).write(to: path)
+        do {
+            let p = try ProfileStore.load(path: path, expectedBoard: expected)
+            XCTFail("loaded: \(String(describing: p))", file: file, line: line)
+        } catch let error as ProfileError {
+            XCTAssertEqual(error.path, path, file: file, line: line)
+            XCTAssertTrue(error.description.hasPrefix("profile \(path): "), error.description, file: file, line: line)
+            return error
+        }
+        return ProfileError(path: "", kind: .unreadable, detail: "")
+    }
+
+    private func json(_ p: CalibrationProfile) throws -> String {
+        String(decoding: try ProfileStore.encode(p), as: UTF8.self)
+    }
+
+    func testRoundTripIsExact() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/nested/profiles/p.json"
+        for p in [sample(), sample(sensor: false)] {
+            try ProfileStore.save(p, path: path)
+            XCTAssertEqual(try ProfileStore.load(path: path, expectedBoard: identity), p)
+        }
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"address\" : \"0x68\""), text)
+        XCTAssertTrue(text.contains("\"schemaVersion\" : 1"), text)
+        XCTAssertFalse(text.contains("\"sensor\""), "an absent sensor calibration is left out")
+        // The previous version is kept as .bak.
+        let backup = try ProfileStore.decode(Array(try Data(contentsOf: URL(fileURLWithPath: path + ".bak"))), path: path + ".bak")
+        XCTAssertEqual(backup, sample())
+    }
+
+    func testMissingFileIsNil() throws {
+        let folder = try makeScratchFolder(self)
+        XCTAssertNil(try ProfileStore.load(path: folder + "/none.json", expectedBoard: identity))
+    }
+
+    func testTruncatedAndCorruptAreRefused() throws {
+        let full = try json(sample())
+        for cut in [1, full.count / 3, full.count / 2, full.count - 3] {
+            let e = try refusal(String(full.prefix(cut)))
+            XCTAssertEqual(e.kind, .corrupt, "cut at \(cut)")
+            XCTAssertTrue(e.detail.hasPrefix("not valid JSON, truncated or corrupt"), e.detail)
+        }
+        XCTAssertEqual(try refusal("").detail.hasPrefix("the file is empty"), true)
+        XCTAssertEqual(try refusal("\u{0}\u{0}garbage").kind, .corrupt)
+        let missing = try refusal(full.replacingOccurrences(of: "\"sampleCount\" : 400,", with: ""))
+        XCTAssertTrue(missing.detail.hasPrefix("sampleCount is missing"), missing.detail)
+        let wrongType = try refusal(full.replacingOccurrences(of: "\"tiltDeg\" : 4.01", with: "\"tiltDeg\" : \"4\""))
+        XCTAssertTrue(wrongType.detail.hasPrefix("neutral.tiltDeg has the wrong type"), wrongType.detail)
+        let unknown = try refusal(full.replacingOccurrences(of: "\"sampleCount\"", with: "\"extra\" : 1, \"sampleCount\""))
+        XCTAssertTrue(unknown.detail.hasPrefix("unknown key extra (allowed: "), unknown.detail)
+    }
+
+    func testNewerSchemaIsRefused() throws {
+        var p = sample()
+        p.schemaVersion = 2
+        let e = try refusal(try json(p))
+        XCTAssertEqual(e.kind, .newerVersion)
+        XCTAssertEqual(e.detail, "written by a newer tiltboard (schema 2; this one reads up to 1): upgrade tiltboard, or recalibrate with this one")
+        // A newer file is recognised even when the rest has changed beyond recognition.
+        XCTAssertEqual(try refusal(#"{"schemaVersion": 7, "everything": "else"}"#).kind, .newerVersion)
+        XCTAssertEqual(try refusal(#"{"schemaVersion": true}"#).kind, .corrupt)
+    }
+
+    func testInvalidValuesAreRefused() throws {
+        let full = try json(sample())
+        func invalid(_ from: String, _ to: String) throws -> String {
+            XCTAssertTrue(full.contains(from), from)
+            let e = try refusal(full.replacingOccurrences(of: from, with: to))
+            XCTAssertEqual(e.kind, .invalid, e.description)
+            return e.detail
+        }
+        XCTAssertTrue(try invalid("1.012,", "0,").hasPrefix("sensor.scale (0.0, 0.994, 1.003) must be 0.5…2 on every axis"))
+        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : 0").hasPrefix("sampleCount 0 must be at least 1"))
+        XCTAssertTrue(try invalid("\"schemaVersion\" : 1", "\"schemaVersion\" : 0").hasPrefix("schemaVersion 0 is not valid"))
+        let w = String(sample().neutral.rotation.w)
+        XCTAssertTrue(try invalid("\"w\" : \(w)", "\"w\" : 0.5").contains("is not a unit quaternion"))
+        XCTAssertTrue(try invalid("\"address\" : \"0x68\"", "\"address\" : \"0x53\"")
+            .hasPrefix("board.address 0x53 is not an address of the MPU-6050"))
+        XCTAssertTrue(try invalid("2026-11-21T08:30:00Z", "yesterday")
+            .hasPrefix("createdAt \"yesterday\" is not an ISO 8601 time"))
+        XCTAssertTrue(try invalid("\"residualMg\" : 2.5", "\"residualMg\" : -1").hasPrefix("sensor.residualMg -1.0 must be"))
+        // NaN cannot even be written: save refuses an invalid profile before touching the file.
+        var nan = sample()
+        nan.neutral.tiltDeg = .nan
+        let folder = try makeScratchFolder(self)
+        XCTAssertThrowsError(try ProfileStore.save(nan, path: folder + "/p.json")) { error in
+            XCTAssertEqual((error as? ProfileError)?.kind, .invalid)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/p.json"))
+    }
+
+    func testOtherBoardIsRefused() throws {
+        let text = try json(sample())
+        var other = identity
+        other.address = 0x69
+        var e = try refusal(text, expected: other)
+        XCTAssertEqual(e.kind, .otherBoard)
+        XCTAssertTrue(e.detail.hasPrefix("belongs to another board: it is for address 0x68, this board uses 0x69"), e.detail)
+        other = identity
+        other.name = "bench rig"
+        e = try refusal(text, expected: other)
+        XCTAssertTrue(e.detail.hasPrefix("belongs to another board: it is for board \"GY-521 on Raspberry Pi\", not \"bench rig\""), e.detail)
+        other = identity
+        other.chipID = 0x70
+        e = try refusal(text, expected: other)
+        XCTAssertTrue(e.detail.hasPrefix("belongs to another board: the chip ID is 0x68, this board's chip answers 0x70"), e.detail)
+    }
+
+    func testTimestamps() {
+        XCTAssertEqual(CalibrationProfile.timestamp(Date(timeIntervalSince1970: 1_763_713_800)), "2025-11-21T08:30:00Z")
+        XCTAssertEqual(CalibrationProfile.date(fromTimestamp: "2025-11-21T08:30:00Z")?.timeIntervalSince1970, 1_763_713_800)
+        XCTAssertEqual(CalibrationProfile.date(fromTimestamp: "2025-11-21T10:30:00.500+02:00")?.timeIntervalSince1970, 1_763_713_800.5)
+        XCTAssertNil(CalibrationProfile.date(fromTimestamp: "2025-11-21"))
+    }
+
+    func testDefaultPathAndSlug() {
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "GY-521 on Raspberry Pi",
+                                                environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/pi"]),
+                       "/cfg/tiltboard/profiles/gy-521-on-raspberry-pi.json")
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "simulated MPU-6050 board", environment: ["HOME": "/home/pi"]),
+                       "/home/pi/.config/tiltboard/profiles/simulated-mpu-6050-board.json")
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]),
+                       "/h/.config/tiltboard/profiles/x.json")
+        XCTAssertEqual(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) "), "bench-rig-2")
+        XCTAssertEqual(ProfileStore.slug("../.."), "board")
+    }
+}
+
+extension Array where Element == UInt8 {
+    func write(to path: String) throws {
+        try Data(self).write(to: URL(fileURLWithPath: path))
+    }
+}
