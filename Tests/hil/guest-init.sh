@@ -164,6 +164,7 @@ check "probe --json finds MPU-6050 at 0x68 and ADXL345 at 0x53" probe_finds_both
 read_mpu() {
     preload_mpu
     run_tb 30 read --board "$BOARDS/$1" --count 1 --json
+    last_read_rc=$rc
     [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
     accel=$(json_array accel /tmp/out); gyro=$(json_array gyro /tmp/out); temp=$(json_number tempC /tmp/out)
     near "$accel" "$2" 0.002 || { why="accel [$accel], want [$2]"; return 1; }
@@ -172,6 +173,7 @@ read_mpu() {
     mpu_read_ok=1
 }
 mpu_registers() {
+    [ "$last_read_rc" = 0 ] || { why="the read before exited $last_read_rc"; return 1; }
     ac=$(reg 0x68 0x1C) && div=$(reg 0x68 0x19) && cfg=$(reg 0x68 0x1A) && pwr=$(reg 0x68 0x6B) \
         || { why=$(cat /tmp/reg.err); return 1; }
     [ $((ac & 0x18)) = $(($2)) ] || { why="ACCEL_CONFIG $ac, want range bits $2"; return 1; }
@@ -188,12 +190,14 @@ check "mpu6050 ±8 g registers: ACCEL_CONFIG 0x10, SMPLRT_DIV 19, DLPF on, aslee
 read_adxl() {
     preload_adxl
     run_tb 30 read --board "$BOARDS/$1" --count 1 --json
+    last_read_rc=$rc
     [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
     accel=$(json_array accel /tmp/out)
     near "$accel" "1.0,-0.5,2.0" 0.02 || { why="accel [$accel], want [1.0,-0.5,2.0]"; return 1; }
     adxl_read_ok=1
 }
 adxl_registers() {
+    [ "$last_read_rc" = 0 ] || { why="the read before exited $last_read_rc"; return 1; }
     fmt=$(reg 0x53 0x31) && bw=$(reg 0x53 0x2C) && pwr=$(reg 0x53 0x2D) \
         || { why=$(cat /tmp/reg.err); return 1; }
     [ $((fmt & 0x0B)) = $(($2)) ] || { why="DATA_FORMAT $fmt, want FULL_RES|range = $2"; return 1; }
