@@ -76,22 +76,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
             // ArgumentParser's own errors (help, validation, ExitCode) keep their handling.
             Root.exit(withError: error)
         }
-        FileHandleStderr.write("tiltboard: error: \(message)\n")
+        Console.error("tiltboard: error: \(message)\n")
         exit(code)
-    }
-}
-
-/// Unbuffered writes to standard error.
-enum FileHandleStderr {
-    static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(2, buf.baseAddress! + offset, buf.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
     }
 }

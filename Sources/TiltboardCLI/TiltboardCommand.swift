@@ -12,7 +12,7 @@ struct TiltboardCommand: ParsableCommand {
         Exit codes: 0 ok, 64 usage, 65 invalid board or profile file, 69 device unavailable, 74 I/O error, 77 permission denied.
         """,
         version: TiltboardVersion.string,
-        subcommands: [ProfileCommand.self]
+        subcommands: [ProbeCommand.self, ReadCommand.self, ProfileCommand.self]
     )
 
     static func main() {

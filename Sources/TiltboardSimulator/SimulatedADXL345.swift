@@ -32,6 +32,9 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
     public let clock: MonotonicClock
     /// What the part feels; may be replaced at any time.
     public var motion: MotionSource
+    /// Clock time at which the motion starts (its t = 0): when the chip was created, so a
+    /// script plays from the start whatever the clock's origin, and resets don't restart it.
+    public var motionStartNanoseconds: UInt64
     public var imperfections: SensorImperfections
 
     private var regs = [UInt8](repeating: 0, count: 256)
@@ -48,9 +51,15 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
     public private(set) var samplesTaken: UInt64 = 0
 
     /// A powered-on part in standby with registers at their reset values.
+    /// Seconds into the motion at clock time `ns`.
+    @inline(__always) private func motionSeconds(_ ns: UInt64) -> Double {
+        ns > motionStartNanoseconds ? Double(ns - motionStartNanoseconds) / 1e9 : 0
+    }
+
     public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal) {
         self.clock = clock
         self.motion = motion
+        motionStartNanoseconds = clock.nowNanoseconds()
         self.imperfections = imperfections
         regs[Int(Reg.devid)] = 0xE5
         regs[Int(Reg.bwRate)] = 0x0A
@@ -207,7 +216,7 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
 
     /// Converts the sample at `t` with the current DATA_FORMAT and writes its six bytes.
     private func storeSample(atNs t: UInt64, into offset: Int, ofRegisters: Bool) {
-        let state = motion.state(at: Double(t) / 1e9)
+        let state = motion.state(at: motionSeconds(t))
         let a = imperfections.measuredAccel(state.accelG, bandwidthHz: outputRateHz / 2, index: t / 1000)
         for axis in 0..<3 {
             // OFSx: 15.6 mg/LSB, i.e. four full-resolution LSBs, added to the output.

@@ -53,9 +53,15 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     public let clock: MonotonicClock
     /// What the part feels; may be replaced at any time.
     public var motion: MotionSource
+    /// Clock time at which the motion starts (its t = 0): when the chip was created, so a
+    /// script plays from the start whatever the clock's origin, and resets don't restart it.
+    public var motionStartNanoseconds: UInt64
     public var imperfections: SensorImperfections
     /// The WHO_AM_I value (0x68 genuine; clones answer 0x70, 0x72, 0x98…).
     public let whoAmI: UInt8
+    /// The temperature sensor's transfer function: the MPU-6050's (RM: raw/340 + 36.53 °C), or
+    /// the MPU-6500 family's (raw/333.87 + 21 °C) when WHO_AM_I says the part is one of those.
+    private let temperature: (lsbPerC: Double, offsetC: Double)
 
     private var regs = [UInt8](repeating: 0, count: 256)
     /// Power-on values of the accel offset words, the reference user offsets are relative to.
@@ -76,12 +82,19 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     public private(set) var samplesTaken: UInt64 = 0
 
     /// A powered-on part: asleep, registers at their reset values.
+    /// Seconds into the motion at clock time `ns`.
+    @inline(__always) private func motionSeconds(_ ns: UInt64) -> Double {
+        ns > motionStartNanoseconds ? Double(ns - motionStartNanoseconds) / 1e9 : 0
+    }
+
     public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = 0x68) {
         self.clock = clock
         self.motion = motion
+        motionStartNanoseconds = clock.nowNanoseconds()
         self.imperfections = imperfections
         self.whoAmI = whoAmI
+        temperature = [0x70, 0x71, 0x73].contains(whoAmI) ? (333.87, 21) : (340, 36.53)
         resetRegisters()
         for axis in 0..<3 { factoryAccelOffsets[axis] = word(at: Int(Reg.accelOffsetX) + 2 * axis) }
     }
@@ -256,8 +269,8 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         let dlpf = Int(regs[Int(Reg.config)] & 0x07)
         // The accelerometer runs at 1 kHz; at an 8 kHz sample rate its value repeats.
         let accelNs = (dlpf == 0 || dlpf == 7) ? (t / 1_000_000) * 1_000_000 : t
-        let accelState = motion.state(at: Double(accelNs) / 1e9)
-        let state = accelNs == t ? accelState : motion.state(at: Double(t) / 1e9)
+        let accelState = motion.state(at: motionSeconds(accelNs))
+        let state = accelNs == t ? accelState : motion.state(at: motionSeconds(t))
         let afs = Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)
         let fs = Int((regs[Int(Reg.gyroConfig)] >> 3) & 0x03)
         let a = imperfections.measuredAccel(accelState.accelG, bandwidthHz: Self.accelBandwidthHz[dlpf],
@@ -274,7 +287,9 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
  }
         if standby & 0x10 == 0 { out.ay = Self.clamp(a.y * accelLSB + Double(accelOffsetDelta(1)) * accelOffsetScale) }
         if standby & 0x08 == 0 { out.az = Self.clamp(a.z * accelLSB + Double(accelOffsetDelta(2)) * accelOffsetScale) }
-        if regs[Int(Reg.powerManagement1)] & 0x08 == 0 { out.temp = Self.clamp((state.tempC - 36.53) * 340) }
+        if regs[Int(Reg.powerManagement1)] & 0x08 == 0 {
+            out.temp = Self.clamp((state.tempC - temperature.offsetC) * temperature.lsbPerC)
+        }
         if standby & 0x04 == 0 { out.gx = Self.clamp(g.x * gyroLSB + Double(gyroOffset(0)) * gyroOffsetScale) }
         if standby & 0x02 == 0 { out.gy = Self.clamp(g.y * gyroLSB + Double(gyroOffset(1)) * gyroOffsetScale) }
         if standby & 0x01 == 0 { out.gz = Self.clamp(g.z * gyroLSB + Double(gyroOffset(2)) * gyroOffsetScale) }

@@ -74,6 +74,11 @@ public struct JSONLineWriter {
 
     public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
+    /// A bare number, for text outside JSON; `padded` keeps trailing zeros (fixed columns).
+    public mutating func rawNumber(_ value: Double, fractionDigits: Int, padded: Bool = false) {
+        appendNumber(value, fractionDigits: fractionDigits, keepTrailingZeros: padded)
+    }
+
     // MARK: - Pieces
 
     private mutating func separate() {
@@ -122,7 +127,7 @@ public struct JSONLineWriter {
     }
 
     /// Fixed-point decimal with trailing zeros trimmed; non-finite values become `null`.
-    private mutating func appendNumber(_ value: Double, fractionDigits: Int) {
+    private mutating func appendNumber(_ value: Double, fractionDigits: Int, keepTrailingZeros: Bool = false) {
         guard value.isFinite else {
             appendStatic("null")
             return
@@ -141,9 +146,9 @@ public struct JSONLineWriter {
         if value < 0 && units > 0 { bytes.append(UInt8(ascii: "-")) }
         appendDigits(units / unitScale, minimumDigits: 1)
         units %= unitScale
-        guard units > 0 else { return }
+        guard units > 0 || (keepTrailingZeros && digits > 0) else { return }
         var width = digits
-        while units % 10 == 0 {
+        while !keepTrailingZeros && units % 10 == 0 {
             units /= 10
             width -= 1
         }

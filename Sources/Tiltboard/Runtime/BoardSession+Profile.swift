@@ -1,0 +1,56 @@
+import Foundation
+import TiltboardCore
+
+/// What a capture measured, recorded in the profile beside the result.
+public struct CaptureSummary: Sendable, Equatable {
+    public var sampleCount: Int
+    /// Per-axis standard deviation of the still samples, mg.
+    public var noiseMg: Vector3
+    public var temperatureC: Double?
+
+    public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?) {
+        self.sampleCount = sampleCount; self.noiseMg = noiseMg; self.temperatureC = temperatureC
+    }
+}
+
+extension BoardSession {
+    /// The profile on disk for this board, for editing: nil when there is none. A corrupt or
+    /// truncated one is replaced (it stays in `.bak`), so `replacing` names it for a note;
+    /// a newer-version or other-board profile is never overwritten (throws).
+    public func profileForEditing() throws -> (profile: CalibrationProfile?, replacing: ProfileError?) {
+        do {
+            return (try ProfileStore.load(path: profilePath, expectedBoard: identity), nil)
+        } catch let error as ProfileError where error.kind == .corrupt || error.kind == .invalid {
+            return (nil, error)
+        }
+    }
+
+    /// Saves `pose` as the board's neutral pose, keeping any sensor calibration already stored,
+    /// and applies the new profile to this session. Written atomically.
+    @discardableResult
+    public func saveNeutral(_ pose: NeutralPose, capture: CaptureSummary, now: Date = Date()) throws -> CalibrationProfile {
+        let existing = try profileForEditing().profile
+        let profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
+                                         temperatureC: capture.temperatureC ?? existing?.temperatureC,
+                                         sampleCount: capture.sampleCount, noiseMg: capture.noiseMg,
+                                         neutral: CalibrationProfile.Neutral(pose), sensor: existing?.sensor)
+        try ProfileStore.save(profile, path: profilePath)
+        use(profile: profile)
+        return profile
+    }
+
+    /// Resets the stored neutral pose to level (keeping any sensor calibration) and applies it.
+    @discardableResult
+    public func zeroNeutral(now: Date = Date()) throws -> CalibrationProfile {
+        let existing = try profileForEditing().profile
+        let level = NeutralPose.level
+        let profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
+                                         temperatureC: existing?.temperatureC,
+                                         sampleCount: existing?.sampleCount ?? 0,
+                                         noiseMg: existing?.noiseMg ?? .zero,
+                                         neutral: CalibrationProfile.Neutral(level), sensor: existing?.sensor)
+        try ProfileStore.save(profile, path: profilePath)
+        use(profile: profile)
+        return profile
+    }
+}

@@ -1,0 +1,50 @@
+import XCTest
+@testable import Tiltboard
+import TiltboardSimulator
+
+final class TiltLoopTests: XCTestCase {
+    private func session(script: String, clock: ManualClock) throws -> BoardSession {
+        var board = BoardDescription.builtInSimulated(script: script)
+        board.simulation?.noise = false
+        return try BoardSession(board: board, clock: clock, useProfile: false)
+    }
+
+    func testTiltLeftDrivesTheMarkerToTheLeftEdgeAndStops() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let s = try session(script: "tilt-left", clock: clock)
+        let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
+        nonisolated(unsafe) var outputs: [PipelineOutput] = []
+        _ = try loop.run(duration: 3.4) { out, _ in outputs.append(out) }
+        XCTAssertGreaterThan(outputs.count, 300)
+        let last = try XCTUnwrap(outputs.last)
+        XCTAssertEqual(last.control.x, -1, accuracy: 1e-9)
+        XCTAssertTrue(last.control.atEdgeX)
+        XCTAssertEqual(last.control.vx, 0, accuracy: 1e-9)
+        XCTAssertEqual(last.control.y, 0, accuracy: 0.02)
+        XCTAssertEqual(last.tilt.rollDeg, -30, accuracy: 1)
+        // x only ever moves left once the tilt starts.
+        let xs = outputs.map(\.control.x)
+        XCTAssertTrue(zip(xs, xs.dropFirst()).allSatisfy { $1 <= $0 + 1e-9 })
+    }
+
+    func testShakeStartsTheMotor() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let s = try session(script: "shake", clock: clock)
+        let line = try XCTUnwrap(try s.openMotor() as? SimulatedGPIOLine)
+        let engine = HapticEngine(line: line, clock: clock)
+        defer { engine.shutdown() }
+        let loop = try TiltLoop(session: s, rateHz: 100, haptics: engine)
+        nonisolated(unsafe) var started: Double?
+        _ = try loop.run(duration: 2) { out, _ in
+            // Script time: the simulated chip's motion began when the session was opened (clock 1 s).
+            if started == nil, out.shakeEvent?.phase == .started { started = clock.nowSeconds() - 1 }
+        }
+        let t = try XCTUnwrap(started)
+        // The script shakes from 1.0 s; detection within 150 ms.
+        XCTAssertGreaterThan(t, 1.0)
+        XCTAssertLessThan(t, 1.15)
+        let deadline = Date().addingTimeInterval(2)
+        while !line.changes.contains(where: { $0.active }) && Date() < deadline { usleep(1000) }
+        XCTAssertTrue(line.changes.contains(where: { $0.active }), "the motor never went on")
+    }
+}
