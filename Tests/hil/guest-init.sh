@@ -309,8 +309,21 @@ stop_run() {
     pwr=$(reg 0x68 0x6B) || { why=$(cat /tmp/reg.err); return 1; }
     [ $((pwr & 0x40)) = 64 ] || { why="PWR_MGMT_1 $pwr: MPU-6050 not put to sleep"; return 1; }
 }
+# Once the board is still again the motor must go off and stay off (no stuck effect).
+run_quiet() {
+    [ "$run_ok" = 1 ] || { why="the shake check before did not pass"; return 1; }
+    i=0; quiet=0
+    while [ $i -lt 100 ] && [ $quiet -lt 20 ]; do    # up to 5 s for 1 s of silence
+        read -r v < "$SIM/sim_gpio17/value"
+        if [ "$v" = 0 ]; then quiet=$((quiet + 1)); else quiet=0; fi
+        usleep 50000; i=$((i + 1))
+    done
+    [ $quiet -ge 20 ] || { why="motor still switching 5 s after the shaking stopped"; return 1; }
+    kill -0 $runpid 2>/dev/null || { why="run exited on its own: $(head -n 1 /tmp/run.err)"; return 1; }
+}
 runpid=""
 check "run --json turns the motor on while the board is shaken" run_shake
+check "run keeps the motor off once the board is still" run_quiet
 check "after SIGTERM to run GPIO17 is low and released, the sensor asleep" stop_run
 
 # ---------------------------------------------------------------------------------------------
