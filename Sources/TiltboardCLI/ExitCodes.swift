@@ -12,6 +12,8 @@ enum SysExit {
     static let unavailable: Int32 = 69
     static let software: Int32 = 70
     static let ioError: Int32 = 74
+    /// Worth trying again: a calibration that found no still stretch or fitted poorly.
+    static let tempFail: Int32 = 75
     static let noPermission: Int32 = 77
 }
 
@@ -45,6 +47,12 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
         case .verifyFailed: return (SysExit.ioError, e.description)
         case .unsupportedSetting: return (SysExit.usage, e.description)
         }
+    case let e as CalibrationError:
+        return (SysExit.tempFail, e.description)
+    case let e as FaceTimeout:
+        return (SysExit.tempFail, e.description)
+    case let e as CalibrationProcedureError:
+        return (SysExit.tempFail, e.description)
     case let e as BoardFileError:
         return (SysExit.dataError, e.description)
     case let e as ProfileError:

@@ -50,6 +50,9 @@ public final class ADXL345: MotionSensor {
         try write(ADXL345Register.dataFormat, format)
         try write(ADXL345Register.bandwidthRate, code)
         try write(ADXL345Register.fifoControl, fifo)
+        // The chip has no soft reset and OFSX/Y/Z survive until power-off; zeroing them makes
+        // `writeOffsets` (relative to their content) start from the same state every session.
+        try zeroOffsetRegisters()
         try write(ADXL345Register.powerControl, measure)
 
         try verify(ADXL345Register.bandwidthRate, count: 2,
@@ -103,6 +106,12 @@ public final class ADXL345: MotionSensor {
         let accel = Vector3(Double(int16LittleEndian(buffer, 0)), Double(int16LittleEndian(buffer, 2)),
                             Double(int16LittleEndian(buffer, 4))) / ADXL345Scale.fullResolutionLSBPerG
         return Sample(t: t, accel: accel)
+    }
+
+    private func zeroOffsetRegisters() throws {
+        let raw = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<3])
+        raw.initializeMemory(as: UInt8.self, repeating: 0)
+        try bus.write(address: address, register: ADXL345Register.offsetX, bytes: UnsafeRawBufferPointer(raw))
     }
 
     private func write(_ register: UInt8, _ value: UInt8) throws {

@@ -33,6 +33,7 @@ final class ADXL345Tests: XCTestCase {
                    .write(addr, DATA_FORMAT, [format]),
                    .write(addr, BW_RATE, [rate]),
                    .write(addr, FIFO_CTL, [fifo]),
+                   .write(addr, OFSX, [0x00, 0x00, 0x00]),
                    .write(addr, POWER_CTL, [0x08]),
                    .read(addr, BW_RATE, [rate, powerReadBack]),
                    .read(addr, DATA_FORMAT, [format]),

@@ -19,35 +19,20 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     public var sampleCount: Int
     /// Standard deviation per axis while still, in mg.
     public var noiseMg: Vector3
-    public var neutral: Neutral
+    public var neutral: NeutralPose
     /// Absent until a sensor (offset and scale) calibration has been run.
     public var sensor: SensorCorrection?
 
     public init(schemaVersion: Int = CalibrationProfile.currentSchemaVersion, board: ProfileBoardIdentity,
                 createdAt: String, temperatureC: Double? = nil, sampleCount: Int, noiseMg: Vector3,
-                neutral: Neutral, sensor: SensorCorrection? = nil) {
+                neutral: NeutralPose, sensor: SensorCorrection? = nil) {
         self.schemaVersion = schemaVersion; self.board = board; self.createdAt = createdAt
         self.temperatureC = temperatureC; self.sampleCount = sampleCount; self.noiseMg = noiseMg
         self.neutral = neutral; self.sensor = sensor
     }
 
-    /// The pose the user holds as "level": tilt is measured from here.
-    public struct Neutral: Codable, Sendable, Equatable {
-        /// Rotation taking the measured gravity direction onto +Z.
-        public var rotation: Quaternion
-        /// Mean acceleration while held still, in g, before any correction.
-        public var meanRawG: Vector3
-        /// How far the neutral pose is from flat, in degrees.
-        public var tiltDeg: Double
-        /// True when the neutral tilt was beyond the allowed maximum and was limited.
-        public var clamped: Bool
-
-        public init(rotation: Quaternion, meanRawG: Vector3, tiltDeg: Double, clamped: Bool) {
-            self.rotation = rotation; self.meanRawG = meanRawG; self.tiltDeg = tiltDeg; self.clamped = clamped
-        }
-    }
-
-    /// Per-axis correction of the accelerometer: corrected = crossAxis × ((raw − offsetG) ⊙ scale).
+    /// Per-axis correction of the accelerometer in the sensor frame, as `SensorCalibration` applies it:
+    /// corrected = crossAxis × ((raw − offsetG) / scale), per axis; raw = scale × true + offsetG.
     public struct SensorCorrection: Codable, Sendable, Equatable {
         public var offsetG: Vector3
         public var scale: Vector3

@@ -33,7 +33,7 @@ extension BoardSession {
         let profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
                                          temperatureC: capture.temperatureC ?? existing?.temperatureC,
                                          sampleCount: capture.sampleCount, noiseMg: capture.noiseMg,
-                                         neutral: CalibrationProfile.Neutral(pose), sensor: existing?.sensor)
+                                         neutral: pose, sensor: existing?.sensor)
         try ProfileStore.save(profile, path: profilePath)
         use(profile: profile)
         return profile
@@ -48,7 +48,7 @@ extension BoardSession {
                                          temperatureC: existing?.temperatureC,
                                          sampleCount: existing?.sampleCount ?? 0,
                                          noiseMg: existing?.noiseMg ?? .zero,
-                                         neutral: CalibrationProfile.Neutral(level), sensor: existing?.sensor)
+                                         neutral: level, sensor: existing?.sensor)
         try ProfileStore.save(profile, path: profilePath)
         use(profile: profile)
         return profile

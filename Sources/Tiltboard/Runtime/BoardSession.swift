@@ -19,6 +19,10 @@ public final class BoardSession {
     /// Things a person should know (a clone chip), to print once on stderr.
     public private(set) var warnings: [String] = []
     public private(set) var motor: GPIOOutputLine?
+    /// What this session has programmed into the chip's own offset registers, in g and °/s, as
+    /// the registers' steps express it (zero after `configure`, which restores the chip's factory
+    /// or zero offsets).
+    public private(set) var chipOffsets = ChipOffsets.none
 
     /// Opens the bus (or the simulator), identifies and configures the sensor, and loads the
     /// board's profile unless `useProfile` is false. A bad profile throws (`ProfileError`).
@@ -45,6 +49,9 @@ public final class BoardSession {
         if let rateHz { configuration.rateHz = rateHz }
         if let fifo { configuration.useFIFO = fifo }
         try sensor.configure(configuration)
+        // The offset registers are volatile: a profile that moved its offsets into the chip
+        // needs them programmed again in every session.
+        try programChipOffsets(for: profile)
     }
 
     /// The board's identity as a profile records it.
@@ -55,13 +62,64 @@ public final class BoardSession {
     /// Replaces the profile used from now on (after a calibration saved it).
     public func use(profile: CalibrationProfile?) { self.profile = profile }
 
+    /// Uses `profile` from now on and brings the chip's offset registers in line with it: its
+    /// offsets when the profile says `writtenToChip`, none otherwise.
+    public func apply(profile: CalibrationProfile?) throws {
+        try programChipOffsets(for: profile)
+        self.profile = profile
+    }
+
+    /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro)
+    /// as closely as their steps allow. The drivers' writes are relative to the registers' content,
+    /// so only the change is written; `chipOffsets` records what the registers actually hold.
+    public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
+        let hasGyro = sensor.identity.chip.hasGyro
+        let target = ChipOffsets(accelG: accelG, gyroDps: hasGyro ? (gyroDps ?? .zero) : .zero)
+        guard target != chipOffsets else { return }
+        let accelDelta = target.accelG - chipOffsets.accelG
+        let gyroDelta = target.gyroDps - chipOffsets.gyroDps
+        try sensor.writeOffsets(accelOffsetG: accelDelta, gyroBiasDps: hasGyro ? gyroDelta : nil)
+        // The part the registers cannot express stays with the software correction.
+        let accelStep: Double, gyroStep: Double
+        switch sensor.identity.chip {
+        case .mpu6050: accelStep = 2 / MPU6050Scale.accelOffsetLSBPerG; gyroStep = 1 / MPU6050Scale.gyroOffsetLSBPerDps
+        case .adxl345: accelStep = ADXL345Scale.offsetGPerLSB; gyroStep = 0
+        }
+        chipOffsets = ChipOffsets(accelG: chipOffsets.accelG + quantized(accelDelta, step: accelStep),
+                                  gyroDps: chipOffsets.gyroDps + quantized(gyroDelta, step: gyroStep))
+    }
+
+    private func quantized(_ v: Vector3, step: Double) -> Vector3 {
+        guard step > 0 else { return .zero }
+        return Vector3((v.x / step).rounded() * step, (v.y / step).rounded() * step, (v.z / step).rounded() * step)
+    }
+
+    private func programChipOffsets(for profile: CalibrationProfile?) throws {
+        if let s = profile?.sensor, s.writtenToChip {
+            try programChipOffsets(accelG: s.offsetG, gyroDps: s.gyroBiasDps)
+        } else {
+            try programChipOffsets(accelG: .zero, gyroDps: nil)
+        }
+    }
+
+    /// The profile's sensor correction less what the chip already subtracts, so an offset
+    /// programmed into the chip is not removed a second time in software (only the remainder
+    /// below the registers' step is).
+    public var softwareCalibration: SensorCalibration {
+        guard let profile else { return .identity }
+        var c = profile.sensorCalibration
+        c.offsetG = c.offsetG - chipOffsets.accelG
+        if let bias = c.gyroBiasDps { c.gyroBiasDps = bias - chipOffsets.gyroDps }
+        return c
+    }
+
     /// The tilt chain for this board: its mount, the profile's calibration and neutral pose,
     /// and the estimator suited to the chip (gyro-aided on the MPU-6050).
     public func makeTiltChain(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltChain {
-        TiltChain(calibration: profile?.sensorCalibration ?? .identity,
+        TiltChain(calibration: softwareCalibration,
                   mount: board.mount,
                   estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
-                  neutral: profile?.neutralPose ?? .level,
+                  neutral: profile?.neutral ?? .level,
                   controller: TiltController(settings: controller))
     }
 
@@ -88,4 +146,17 @@ public final class BoardSession {
         try? sensor.sleep()
         motor?.release()
     }
+}
+
+/// Offsets held in a chip's own offset registers, in the profile's units.
+public struct ChipOffsets: Sendable, Equatable {
+    /// Subtracted from the acceleration, g.
+    public var accelG: Vector3
+    /// Subtracted from the rotation rate, °/s (zero on a chip without a gyro).
+    public var gyroDps: Vector3
+
+    public init(accelG: Vector3, gyroDps: Vector3) { self.accelG = accelG; self.gyroDps = gyroDps }
+
+    /// Nothing programmed beyond the chip's own reset state.
+    public static let none = ChipOffsets(accelG: .zero, gyroDps: .zero)
 }

@@ -7,20 +7,23 @@ final class Motor {
     let line: GPIOOutputLine
 
     /// Nil when the board has no motor. `announceChanges`: on a simulated board, print each
-    /// level change on stderr so the motor can be followed without hardware.
-    static func open(_ session: BoardSession, announceChanges: Bool) throws -> Motor? {
+    /// level change on stderr so the motor can be followed without hardware. `carrierHz`: the PWM
+    /// carrier for strengths below 1.
+    static func open(_ session: BoardSession, announceChanges: Bool, carrierHz: Double = 200) throws -> Motor? {
         guard let line = try session.openMotor() else { return nil }
-        return Motor(line: line, session: session, announceChanges: announceChanges)
+        return Motor(line: line, clock: session.clock, maxOnSeconds: session.board.motor?.maxOnSeconds ?? 2,
+                     announceChanges: announceChanges, carrierHz: carrierHz)
     }
 
-    private init(line: GPIOOutputLine, session: BoardSession, announceChanges: Bool) {
+    /// Takes over an already requested line (a motor driven without opening the sensor).
+    init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double, announceChanges: Bool, carrierHz: Double = 200) {
         self.line = line
-        engine = HapticEngine(line: line, clock: session.clock, maxOnSeconds: session.board.motor?.maxOnSeconds ?? 2)
+        engine = HapticEngine(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz)
         let engine = engine
         SignalWatcher.shared.onStop { _ in engine.shutdown() }
         if announceChanges, let simulated = line as? SimulatedGPIOLine {
             let previous = simulated.onChange
-            let origin = session.clock.nowSeconds()
+            let origin = clock.nowSeconds()
             simulated.onChange = { t, active in
                 previous?(t, active)
                 Console.note("motor \(active ? "on " : "off") at \(fixed(t - origin, 3)) s")

@@ -1,0 +1,38 @@
+import Foundation
+import TiltboardCore
+
+extension BoardSession {
+    /// Saves a fitted sensor calibration, keeping any neutral pose already stored (level when
+    /// none), and applies it to this session. With `writeToChip` the offsets (and the gyro bias)
+    /// are then programmed into the chip's offset registers and the profile records
+    /// `writtenToChip`, so later sessions program them again and correct only the scale in software.
+    @discardableResult
+    public func saveSensorCalibration(_ result: SensorCalibrationResult, writeToChip: Bool,
+                                      now: Date = Date()) throws -> CalibrationProfile {
+        let existing = try profileForEditing().profile
+        let c = result.fit.calibration
+        let correction = CalibrationProfile.SensorCorrection(
+            offsetG: c.offsetG, scale: c.scale, crossAxis: c.crossAxis, gyroBiasDps: c.gyroBiasDps,
+            residualMg: result.fit.residualMg, writtenToChip: writeToChip)
+        let profile = CalibrationProfile(
+            board: identity, createdAt: CalibrationProfile.timestamp(now),
+            temperatureC: result.capture.temperatureC ?? existing?.temperatureC,
+            sampleCount: existing?.sampleCount ?? Swift.max(1, result.capture.sampleCount),
+            noiseMg: existing?.noiseMg ?? result.capture.noiseMg,
+            neutral: existing?.neutral ?? NeutralPose.level,
+            sensor: correction)
+        if let problem = profile.problem {
+            throw CalibrationProcedureError("the fitted calibration cannot be stored: \(problem); capture the six faces again")
+        }
+        try ProfileStore.save(profile, path: profilePath)
+        try apply(profile: profile)
+        return profile
+    }
+}
+
+/// A calibration result that cannot be used, with what to do about it.
+public struct CalibrationProcedureError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,40 @@
+import TiltboardCore
+
+/// What a calibration procedure reports while it runs, for a progress display.
+public enum CalibrationEvent: Sendable, Equatable {
+    /// The current capture is still so far; 0…1 of its duration.
+    case progress(Double)
+    /// The board moved; the current capture starts again.
+    case restarted(StillnessFailure)
+    /// A face was measured and accepted; `remaining` are still to do.
+    case faceCaptured(BoardFace, remaining: [BoardFace])
+    /// A still orientation was not used (repeated or ambiguous); the procedure keeps going.
+    case faceRejected(CalibrationError)
+}
+
+/// The procedure ended because `shouldStop` returned true (a signal); nothing was saved.
+public struct CalibrationStopped: Error, Sendable, Equatable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "calibration interrupted; the profile was not changed" }
+}
+
+/// The six-face procedure waited too long for the next face.
+public struct FaceTimeout: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The allowed wait, in seconds.
+    public var seconds: Double
+    /// Faces not yet captured.
+    public var remaining: [BoardFace]
+    /// The last reason a capture restarted, if any.
+    public var lastFailure: StillnessFailure?
+
+    public init(seconds: Double, remaining: [BoardFace], lastFailure: StillnessFailure?) {
+        self.seconds = seconds; self.remaining = remaining; self.lastFailure = lastFailure
+    }
+
+    public var description: String {
+        let faces = remaining.map(\.rawValue).joined(separator: ", ")
+        let why = lastFailure.map { " (last problem: \($0))" } ?? ""
+        return "no new face captured within \(Int(seconds.rounded())) s\(why); still to do: \(faces). "
+            + "Lay the board squarely with one of those faces up and keep it still, or allow more time with --timeout"
+    }
+}

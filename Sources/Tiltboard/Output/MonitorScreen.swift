@@ -1,0 +1,186 @@
+import Foundation
+
+/// What the monitor shows in one frame: the latest sample's view plus the session's status.
+public struct MonitorView: Sendable, Equatable {
+    /// The board file's name, shown in the header.
+    public var boardName: String
+    /// Samples per second measured over the last second; nil until known.
+    public var rateHz: Double?
+    /// Loop lateness p99, milliseconds; nil until known.
+    public var latenessP99Ms: Double?
+    /// Tilt relative to the neutral pose (`TiltAngles` convention), degrees.
+    public var pitchDeg: Double
+    public var rollDeg: Double
+    /// The controlled marker, −1…1 each way; +y is forward, drawn up.
+    public var x: Double
+    public var y: Double
+    /// The neutral pose's angle from level, degrees, and whether it was clamped.
+    public var neutralTiltDeg: Double
+    public var neutralClamped: Bool
+    /// Shakes seen so far.
+    public var shakes: Int
+    /// Draw the shake flash (frame and banner inverted).
+    public var flash: Bool
+    /// One line of feedback after a key (`neutral saved to …`), or nil.
+    public var note: String?
+
+    /// A view with everything at rest unless given.
+    public init(boardName: String, rateHz: Double? = nil, latenessP99Ms: Double? = nil, pitchDeg: Double = 0,
+                rollDeg: Double = 0, x: Double = 0, y: Double = 0, neutralTiltDeg: Double = 0,
+                neutralClamped: Bool = false, shakes: Int = 0, flash: Bool = false, note: String? = nil) {
+        self.boardName = boardName; self.rateHz = rateHz; self.latenessP99Ms = latenessP99Ms
+        self.pitchDeg = pitchDeg; self.rollDeg = rollDeg; self.x = x; self.y = y
+        self.neutralTiltDeg = neutralTiltDeg; self.neutralClamped = neutralClamped
+        self.shakes = shakes; self.flash = flash; self.note = note
+    }
+}
+
+/// The monitor's screen for a terminal of a given size: a header, the framed marker area filling
+/// the width, and three status lines. Pure: it builds text, the caller writes it.
+///
+/// Only ASCII is drawn inside the frame, so the screen survives any terminal and locale over SSH.
+public struct MonitorScreen: Sendable, Equatable {
+    /// The smallest terminal the screen is laid out for.
+    public static let minimumColumns = 80
+    public static let minimumRows = 24
+    /// The marker and the centre mark.
+    public static let markerCharacter: Character = "@"
+    public static let centreCharacter: Character = "+"
+    /// Shown in the top border while the shake flash is on.
+    public static let shakeBanner = " SHAKE! "
+    /// The key help on the last line.
+    public static let keyHelp = "c: set neutral  z: zero  q: quit"
+
+    /// The terminal's size the screen is laid out for.
+    public let columns: Int
+    public let rows: Int
+
+    /// The layout for a `columns`×`rows` terminal.
+    public init(columns: Int, rows: Int) {
+        self.columns = columns; self.rows = rows
+    }
+
+    /// False when the terminal is smaller than 80×24; `lines` then holds only a message.
+    public var fits: Bool { columns >= Self.minimumColumns && rows >= Self.minimumRows }
+
+    /// Rows of the frame's top and bottom border (0-based); the frame spans every column.
+    public var frameTop: Int { 1 }
+    public var frameBottom: Int { rows - 4 }
+
+    /// The cell (0-based column, row) the marker is drawn in: x −1…1 spans the inner columns
+    /// left to right, y 1…−1 the inner rows top to bottom. Out-of-range values stay on the edge.
+    public func markerCell(x: Double, y: Double) -> (column: Int, row: Int) {
+        let innerWidth = columns - 2, innerHeight = frameBottom - frameTop - 1
+        let cx = x.isNaN ? 0 : Swift.min(1, Swift.max(-1, x))
+        let cy = y.isNaN ? 0 : Swift.min(1, Swift.max(-1, y))
+        let column = 1 + Int(((cx + 1) / 2 * Double(innerWidth - 1)).rounded())
+        let row = frameTop + 1 + Int(((1 - cy) / 2 * Double(innerHeight - 1)).rounded())
+        return (column, row)
+    }
+
+    /// The message shown instead of the screen when the terminal is too small.
+    public var tooSmallMessage: String {
+        "terminal is \(columns)×\(rows); tiltboard monitor needs at least \(Self.minimumColumns)×\(Self.minimumRows): enlarge the window"
+    }
+
+    /// The screen as `rows` lines of exactly `columns` characters, without escape codes.
+    public func lines(_ view: MonitorView) -> [String] {
+        guard fits else { return tooSmallLines() }
+        var grid = [[Character]](repeating: [Character](repeating: " ", count: columns), count: rows)
+        put(&grid, row: 0, column: 0, " tiltboard monitor  \(view.boardName)")
+        let rate = view.rateHz.map { "\(format($0, 1)) Hz" } ?? "-- Hz"
+        let late = view.latenessP99Ms.map { "  late p99 \(format($0, 2)) ms" } ?? ""
+        let right = "\(rate)\(late) "
+        put(&grid, row: 0, column: Swift.max(0, columns - right.count), right)
+
+        // The frame: border, centre mark, marker.
+        for c in 0..<columns {
+            grid[frameTop][c] = c == 0 || c == columns - 1 ? "+" : "-"
+            grid[frameBottom][c] = grid[frameTop][c]
+        }
+        for r in (frameTop + 1)..<frameBottom {
+            grid[r][0] = "|"
+            grid[r][columns - 1] = "|"
+        }
+        if view.flash {
+            put(&grid, row: frameTop, column: (columns - Self.shakeBanner.count) / 2, Self.shakeBanner)
+        }
+        let centre = markerCell(x: 0, y: 0)
+        grid[centre.row][centre.column] = Self.centreCharacter
+        let marker = markerCell(x: view.x, y: view.y)
+        grid[marker.row][marker.column] = Self.markerCharacter
+
+        let neutral = "neutral \(format(view.neutralTiltDeg, 1))°\(view.neutralClamped ? " (clamped)" : "")"
+        put(&grid, row: rows - 3, column: 1,
+            "pitch \(signed(view.pitchDeg, 1))°  roll \(signed(view.rollDeg, 1))°  x \(signed(view.x, 2))  y \(signed(view.y, 2))  \(neutral)  shakes \(view.shakes)")
+        if let note = view.note {
+            // A long note loses its middle: what happened is at the start, the file name at the end.
+            let room = columns - 2
+            let head = room * 2 / 5
+            put(&grid, row: rows - 2, column: 1,
+                note.count <= room ? note : String(note.prefix(head)) + "…" + String(note.suffix(room - head - 1)))
+        }
+        put(&grid, row: rows - 1, column: 1, Self.keyHelp)
+        return grid.map { String($0) }
+    }
+
+    /// The whole frame as bytes for one `write`: each line placed with a cursor move and
+    /// overwritten in full (no clear, so no flicker), the frame's border rows inverted while the
+    /// flash is on. The bottom-right cell is left unwritten so the terminal never scrolls.
+    public func frame(_ view: MonitorView) -> [UInt8] {
+        let text = lines(view)
+        var out = "\u{1B}[0m"
+        out.reserveCapacity((columns + 16) * rows)
+        for (i, line) in text.enumerated() {
+            out += "\u{1B}[\(i + 1);1H"
+            let visible = i == rows - 1 ? String(line.dropLast()) : line
+            let inverted = fits && view.flash && (i == frameTop || i == frameBottom)
+            out += inverted ? "\u{1B}[7m\(visible)\u{1B}[27m" : visible
+        }
+        return Array(out.utf8)
+    }
+
+    private func tooSmallLines() -> [String] {
+        var lines = [String](repeating: String(repeating: " ", count: Swift.max(columns, 0)), count: Swift.max(rows, 0))
+        guard rows > 0, columns > 0 else { return lines }
+        // Word-wrapped, so the whole message is readable in even a tiny window.
+        var wrapped: [String] = []
+        var current = ""
+        for word in tooSmallMessage.split(separator: " ") {
+            if !current.isEmpty, current.count + 1 + word.count > columns {
+                wrapped.append(current)
+                current = ""
+            }
+            current += current.isEmpty ? String(word) : " " + word
+        }
+        if !current.isEmpty { wrapped.append(current) }
+        for (i, text) in wrapped.prefix(rows).enumerated() {
+            lines[i] = pad(String(text.prefix(columns)))
+        }
+        return lines
+    }
+
+    private func pad(_ s: String) -> String {
+        s.count >= columns ? String(s.prefix(columns)) : s + String(repeating: " ", count: columns - s.count)
+    }
+
+    private func put(_ grid: inout [[Character]], row: Int, column: Int, _ text: String) {
+        guard row >= 0, row < rows else { return }
+        var c = column
+        for ch in text where c < columns {
+            if c >= 0 { grid[row][c] = ch }
+            c += 1
+        }
+    }
+}
+
+private func format(_ value: Double, _ digits: Int) -> String {
+    String(format: "%.\(digits)f", value.isFinite ? value : 0)
+}
+
+private func signed(_ value: Double, _ digits: Int) -> String {
+    // Fixed width so the status line does not jitter as signs and digits change; no "-0.0".
+    let limit = 0.5 / pow(10, Double(digits))
+    let v = value.isFinite && abs(value) >= limit ? value : 0
+    return String(format: "%+\(digits + 5).\(digits)f", v)
+}

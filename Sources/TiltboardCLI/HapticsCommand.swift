@@ -1,0 +1,132 @@
+import ArgumentParser
+import Tiltboard
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tiltboard haptics`: plays one effect on the board's motor and exits when it ends.
+struct HapticsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "haptics",
+        abstract: "Play a vibration effect on the board's motor.",
+        discussion: """
+        Plays --effect (a preset or pulse:MS; default the board's shake effect) or --pattern (on,off,on,… \
+        in milliseconds), then exits. The motor never stays on longer than the board's motor.maxOnSeconds \
+        (default 2 s) in one stretch, and is switched off and released on exit, on SIGINT/SIGTERM/SIGHUP \
+        (a clean stop: exit 0) and on any error. On a simulated board each change of the motor line \
+        is printed on stderr.
+
+        Presets: \(HapticEffect.presetNames.joined(separator: ", ")).
+        Exit codes: 0 played (or stopped by a signal), 64 bad effect, pattern or flag, 65 bad board \
+        file, 69 motor line unavailable, 74 I/O error, 77 permission denied.
+        """
+    )
+
+    @Option(name: .long, help: ArgumentHelp("Board file (JSON); omit it to use the built-in simulated board.", valueName: "file"))
+    var board: String?
+
+    @Option(name: .long, help: ArgumentHelp("A preset (\(HapticEffect.presetNames.joined(separator: ", "))) or pulse:MS (default: the board's shake effect).",
+                                            valueName: "name"))
+    var effect: String?
+
+    @Option(name: .long, help: ArgumentHelp("On/off times in milliseconds, starting with on: \"200,100,200\".", valueName: "ms,…"))
+    var pattern: String?
+
+    @Option(name: .long, help: ArgumentHelp("How many times to play the effect; 0 repeats until interrupted.", valueName: "n"))
+    var `repeat` = 1
+
+    @Option(name: .long, help: ArgumentHelp("Motor strength 0…1; below 1 is software PWM.", valueName: "s"))
+    var strength = 1.0
+
+    @Option(name: .long, help: ArgumentHelp("PWM carrier frequency for strengths below 1.", valueName: "hz"))
+    var carrier = 200.0
+
+    func validate() throws {
+        guard `repeat` >= 0 else { throw ValidationError("--repeat must be 0 (until interrupted) or more, got \(`repeat`)") }
+        guard strength > 0, strength <= 1 else { throw ValidationError("--strength must be more than 0 and at most 1, got \(strength)") }
+        guard carrier >= 10, carrier <= 20_000 else { throw ValidationError("--carrier must be between 10 and 20000 Hz, got \(carrier)") }
+        if effect != nil, pattern != nil { throw ValidationError("give --effect or --pattern, not both") }
+    }
+
+    func run() throws {
+        try SignalWatcher.shared.start()
+        let description = try board.map { try BoardDescription.load(path: $0) } ?? builtInBoard()
+        // Checked before anything is opened, so a typo never touches the motor.
+        let chosen = try HapticsRequest.effect(name: effect ?? description.motor?.shakeEffect ?? "pulse:150",
+                                              pattern: pattern, repeat: `repeat`, strength: strength)
+        let clock = LinuxMonotonicClock()
+        guard let motorSection = description.motor else {
+            throw CLIError(message: "board \(description.name) has no motor: add a \"motor\" section (chip, line) to its board file",
+                           code: SysExit.unavailable)
+        }
+        // A simulated board's motor line comes with its session (motor log); a real motor is
+        // opened alone, so it can be tried before the sensor is wired.
+        var session: BoardSession?
+        defer { session?.close() }
+        let line: GPIOOutputLine
+        if description.isSimulated {
+            session = try BoardSession(board: description, clock: clock, useProfile: false)
+            guard let simulated = try session?.openMotor() else { throw CLIError(message: "the simulated motor did not open", code: SysExit.software) }
+            line = simulated
+        } else {
+            line = try GpiodOutputLine(chip: motorSection.line.chip, line: motorSection.line.line, activeLow: motorSection.activeLow)
+        }
+        let motor = Motor(line: line, clock: clock, maxOnSeconds: motorSection.maxOnSeconds,
+                          announceChanges: description.isSimulated, carrierHz: carrier)
+        defer { motor.shutdown() }
+        motor.engine.play(chosen)
+        // The engine times the effect on its own thread; this one only waits for the end or a signal.
+        while motor.engine.isActive, !SignalWatcher.shared.stopRequested {
+            usleep(2_000)
+        }
+        let cut = motor.engine.onTimeLimitCount
+        let failure = motor.engine.lastError
+        motor.shutdown()
+        if let failure {
+            throw CLIError(message: "the motor line failed: \(failure)", code: SysExit.ioError)
+        }
+        if cut > 0 {
+            Console.warn("the motor was switched off after \(fixed(motor.engine.maxOnSeconds, 1).trimmingSpaces) s on without a break (motor.maxOnSeconds)")
+        }
+        if let signal = SignalWatcher.shared.signal {
+            Console.note("stopped by signal \(signal); motor off")
+        }
+    }
+
+    private func builtInBoard() -> BoardDescription {
+        Console.note("no --board given: using the built-in simulated MPU-6050 board")
+        return BoardDescription.builtInSimulated()
+    }
+}
+
+/// Turns the `haptics` flags into one effect, with errors that list what is allowed.
+enum HapticsRequest {
+    static func effect(name: String, pattern: String?, repeat count: Int, strength: Double) throws -> HapticEffect {
+        let plays: Int? = count == 0 ? nil : count
+        do {
+            if let pattern {
+                return try HapticEffect.pattern(pattern, repeat: plays, strength: strength)
+            }
+            let base = try HapticEffect.parse(name: name).waveform
+            var timings = base.timingsMs
+            // Back to back, pulses would merge into one long on-time: give repeats a gap.
+            if count != 1, timings.count % 2 == 1 { timings.append(gapMs) }
+            let cycles: Int? = plays.flatMap { p in base.repeatCount.map { $0 * p } }
+            let effect = HapticEffect.waveform(HapticWaveform(timingsMs: timings, repeatCount: cycles, strength: strength))
+            try effect.validate()
+            return effect
+        } catch let error as HapticEffectError {
+            // The effect parser's own message already lists the presets.
+            let hint = pattern == nil ? "" : " (a pattern looks like 200,100,200; or use --effect with one of \(HapticEffect.presetNames.joined(separator: ", ")))"
+            throw CLIError(message: error.message + hint, code: SysExit.usage)
+        }
+    }
+
+    /// Off-time put between plays of a single pulse repeated until interrupted, so it is felt as pulses.
+    static let gapMs = 100.0
+}
+
+extension String {
+    /// Without leading spaces (`fixed` pads for columns).
+    var trimmingSpaces: String { String(drop(while: { $0 == " " })) }
+}

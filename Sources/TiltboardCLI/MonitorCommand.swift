@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import Tiltboard
+
+/// `tiltboard monitor`: the live calibration screen.
+struct MonitorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "monitor",
+        abstract: "Live terminal screen: the tilt marker, pitch/roll, loop rate; set the neutral pose.",
+        discussion: """
+        Draws the controlled marker in a frame that fills the terminal (at least 80×24), with pitch, \
+        roll, x/y, the neutral tilt and the loop's rate; the frame flashes when a shake starts (and \
+        the board's motor plays its shake effect). Keys: c takes the current pose (the mean of the \
+        last half second) as neutral and saves it in the profile; z resets the neutral pose to \
+        level and saves that; q, Esc or Ctrl-C quits. The terminal is restored on every exit.
+
+        Without --board the built-in simulated board plays the "demo" script, so the marker moves \
+        by itself. Exits 64 when stdin/stdout is not a terminal or the terminal is smaller than 80×24.
+        """
+    )
+
+    @OptionGroup var boardOptions: BoardOptions
+
+    /// Screen refresh period: 25 frames per second, plenty for a marker and cheap over SSH.
+    static let framePeriodMilliseconds: Int32 = 40
+    /// How long the shake flash lasts, seconds of loop time.
+    static let flashSeconds = 0.3
+    /// The neutral pose averages this much of the most recent motion, seconds.
+    static let captureSeconds = 0.5
+
+    func run() throws {
+        try SignalWatcher.shared.start()
+        let terminal: RawTerminal
+        do {
+            terminal = try RawTerminal(input: 0, output: 1)
+        } catch let error as TerminalError {
+            throw CLIError(message: "monitor draws a live screen and needs a terminal on stdin and stdout (\(error)); for piped output use `tiltboard read`",
+                           code: SysExit.usage)
+        }
+        let size = terminal.size() ?? TerminalSize(columns: 80, rows: 24)
+        guard MonitorScreen(columns: size.columns, rows: size.rows).fits else {
+            throw CLIError(message: MonitorScreen(columns: size.columns, rows: size.rows).tooSmallMessage, code: SysExit.usage)
+        }
+
+        let clock = LinuxMonotonicClock()
+        let session = try boardOptions.openSession(clock: clock, defaultScript: "demo")
+        defer { session.close() }
+        let motor = try Motor.open(session, announceChanges: false)
+        defer { motor?.shutdown() }
+        let rateHz = session.board.sensor.rateHz
+        let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: motor?.engine)
+
+        try terminal.enter()
+        defer { terminal.restore() }
+        SignalWatcher.shared.onStop { _ in
+            loop.stop()
+            terminal.restore()
+        }
+
+        let link = MonitorLink()
+        let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
+        runner.start()
+        var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
+        defer {
+            loop.stop()
+            runner.wait()
+        }
+        screen.draw(on: terminal, link: link, loop: loop, clock: clock)
+        while !SignalWatcher.shared.stopRequested, !runner.finished {
+            let keys = try terminal.readKeys(timeoutMilliseconds: Self.framePeriodMilliseconds)
+            var quit = false
+            for key in keys {
+                switch key {
+                case .character(UInt8(ascii: "c")), .character(UInt8(ascii: "C")):
+                    link.ask(.capture)
+                    screen.note = "capturing the neutral pose…"
+                case .character(UInt8(ascii: "z")), .character(UInt8(ascii: "Z")):
+                    link.ask(.level)
+                    screen.neutral = .level
+                    do {
+                        try session.zeroNeutral()
+                        screen.note = "neutral zeroed (level) and saved to \(session.profilePath)"
+                    } catch {
+                        screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                    }
+                case .character(UInt8(ascii: "q")), .character(UInt8(ascii: "Q")), .escape, .interrupt, .endOfInput:
+                    quit = true
+                default:
+                    break
+                }
+            }
+            if let captured = link.takeCaptured() {
+                // File I/O stays on this thread; the loop thread already applied the pose.
+                let pose = captured.pose
+                screen.neutral = pose
+                do {
+                    try session.saveNeutral(pose, capture: captured.summary)
+                    screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
+                } catch {
+                    screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                }
+            }
+            if quit { break }
+            screen.draw(on: terminal, link: link, loop: loop, clock: clock)
+        }
+        loop.stop()
+        runner.wait()
+        terminal.restore()
+        Console.note("monitor: \(link.snapshot.samples) samples; \(loop.scheduler.statistics)")
+        if let error = runner.error { throw error }
+    }
+}
+
+/// The sampling loop on a background thread, feeding `link`; the main thread draws.
+private final class LoopRunner: @unchecked Sendable {
+    let loop: TiltLoop
+    let side: MonitorLoopSide
+    private let done = DispatchSemaphore(value: 0)
+    private let ended = Atomic<Bool>(false)
+    private var waited = false
+    /// Set on the loop thread before `finished` turns true; read after `wait()`.
+    private(set) var error: Error?
+
+    init(loop: TiltLoop, side: MonitorLoopSide) {
+        self.loop = loop; self.side = side
+    }
+
+    /// True once the loop has returned (stopped, or the sensor failed).
+    var finished: Bool { ended.load(ordering: .acquiring) }
+
+    func start() {
+        let thread = Thread { [self] in
+            do {
+                _ = try loop.run(shouldStop: { SignalWatcher.shared.stopRequested }) { [side, loop] out, _ in
+                    side.handle(out, loop: loop)
+                }
+            } catch {
+                self.error = error
+            }
+            ended.store(true, ordering: .releasing)
+            done.signal()
+        }
+        thread.name = "tiltboard-monitor"
+        thread.start()
+    }
+
+    /// Blocks until the loop thread has ended; once.
+    func wait() {
+        guard !waited else { return }
+        waited = true
+        done.wait()
+    }
+}

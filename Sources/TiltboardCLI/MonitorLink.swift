@@ -1,0 +1,158 @@
+import Synchronization
+import Tiltboard
+
+/// What the loop thread publishes after every sample for the screen to draw.
+struct MonitorSnapshot: Sendable {
+    var samples: UInt64 = 0
+    /// Loop time of the latest sample, seconds.
+    var t: Double = 0
+    var pitchDeg: Double = 0
+    var rollDeg: Double = 0
+    var x: Double = 0
+    var y: Double = 0
+    var shaking = false
+    var shakes = 0
+    /// Loop time the latest shake started; −∞ before the first.
+    var lastShakeStart = -Double.infinity
+}
+
+/// The one channel between the monitor's loop thread and its screen thread. The loop thread
+/// only flips atomics and copies fixed-size values under a lock: nothing it does allocates.
+final class MonitorLink: Sendable {
+    /// What the screen asks the loop thread to do with the neutral pose.
+    enum Request: Int {
+        case none = 0
+        /// Capture the current pose from the recent samples, apply it and hand it back.
+        case capture = 1
+        /// Apply level.
+        case level = 2
+    }
+
+    private let latest = Mutex(MonitorSnapshot())
+    private let request = Atomic<Int>(Request.none.rawValue)
+    private let captured = Mutex<(pose: NeutralPose, summary: CaptureSummary)?>(nil)
+
+    /// Screen thread: asks for a capture or a level neutral at the next sample.
+    func ask(_ r: Request) { request.store(r.rawValue, ordering: .releasing) }
+
+    /// Loop thread: the pending request, cleared.
+    func takeRequest() -> Request {
+        Request(rawValue: request.exchange(Request.none.rawValue, ordering: .acquiringAndReleasing)) ?? .none
+    }
+
+    /// Loop thread: the pose just applied, for the screen thread to save.
+    func handBack(_ pose: NeutralPose, _ summary: CaptureSummary) {
+        captured.withLock { $0 = (pose, summary) }
+    }
+
+    /// Screen thread: a pose waiting to be saved, taken.
+    func takeCaptured() -> (pose: NeutralPose, summary: CaptureSummary)? {
+        captured.withLock { c in
+            defer { c = nil }
+            return c
+        }
+    }
+
+    /// Loop thread: the latest sample's view.
+    func publish(_ out: PipelineOutput) {
+        latest.withLock { s in
+            s.samples &+= 1
+            s.t = out.t
+            s.pitchDeg = out.tilt.pitchDeg
+            s.rollDeg = out.tilt.rollDeg
+            s.x = out.control.x
+            s.y = out.control.y
+            s.shaking = out.shaking
+            if let event = out.shakeEvent, event.phase == .started {
+                s.shakes += 1
+                s.lastShakeStart = out.t
+            }
+        }
+    }
+
+    /// Screen thread: a copy of the latest view.
+    var snapshot: MonitorSnapshot { latest.withLock { $0 } }
+}
+
+/// The monitor's work on the loop thread, for every sample: record the board-frame acceleration,
+/// serve a pending neutral request, publish the view. Allocates nothing.
+final class MonitorLoopSide: @unchecked Sendable {
+    let link: MonitorLink
+    let recent: RecentAccel
+
+    /// Keeps `captureSeconds` of samples at `rateHz` for the neutral capture.
+    init(link: MonitorLink, rateHz: Double, captureSeconds: Double) {
+        self.link = link
+        recent = RecentAccel(capacity: Int((rateHz * captureSeconds).rounded(.up)))
+    }
+
+    /// Loop thread only, from the loop's `output`.
+    func handle(_ out: PipelineOutput, loop: TiltLoop) {
+        recent.append(out.accel)
+        if let c = out.tempC { recent.temperatureC = c }
+        switch link.takeRequest() {
+        case .none: break
+        case .capture: recent.captureWanted = true
+        case .level:
+            recent.captureWanted = false
+            loop.setNeutral(.level)
+        }
+        // Right after start-up the window is not full yet: wait for a whole one.
+        if recent.captureWanted, recent.count >= recent.capacity {
+            recent.captureWanted = false
+            let pose = NeutralPose.capture(meanGravity: recent.mean)
+            loop.setNeutral(pose)
+            link.handBack(pose, CaptureSummary(sampleCount: recent.count, noiseMg: recent.noiseMg,
+                                               temperatureC: recent.temperatureC))
+        }
+        link.publish(out)
+    }
+}
+
+/// The last `capacity` board-frame accelerations, in storage allocated once: the neutral pose
+/// is the mean of the most recent ~0.5 s when `c` is pressed. Loop thread only.
+final class RecentAccel {
+    let capacity: Int
+    private let storage: UnsafeMutablePointer<Vector3>
+    private var next = 0
+    private(set) var count = 0
+    /// The latest die temperature, for the profile.
+    var temperatureC: Double?
+    /// A capture was asked for and waits for a full window.
+    var captureWanted = false
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(1, capacity)
+        storage = .allocate(capacity: self.capacity)
+        storage.initialize(repeating: .zero, count: self.capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    func append(_ v: Vector3) {
+        storage[next] = v
+        next = (next + 1) % capacity
+        count = Swift.min(count + 1, capacity)
+    }
+
+    /// Mean of what is held (+Z when empty).
+    var mean: Vector3 {
+        guard count > 0 else { return .unitZ }
+        var sum = Vector3.zero
+        for i in 0..<count { sum = sum + storage[i] }
+        return sum * (1 / Double(count))
+    }
+
+    /// Per-axis standard deviation in mg.
+    var noiseMg: Vector3 {
+        guard count > 1 else { return .zero }
+        let m = mean
+        var sx = 0.0, sy = 0.0, sz = 0.0
+        for i in 0..<count {
+            let d = storage[i] - m
+            sx += d.x * d.x; sy += d.y * d.y; sz += d.z * d.z
+        }
+        let n = Double(count - 1)
+        return Vector3((sx / n).squareRoot(), (sy / n).squareRoot(), (sz / n).squareRoot()) * 1000
+    }
+}

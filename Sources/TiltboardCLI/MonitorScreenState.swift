@@ -1,0 +1,48 @@
+import Tiltboard
+
+/// The screen thread's side of the monitor: turns the loop's snapshots into frames, measures the
+/// sample rate, and writes a frame only when it changed (cheap over SSH).
+struct MonitorScreenState {
+    let board: String
+    var neutral: NeutralPose
+    var note: String?
+    private var lastFrame: [UInt8] = []
+    private var lastSize: TerminalSize?
+    private var rateWindow: (time: Double, samples: UInt64)?
+    private var rateHz: Double?
+
+    init(board: String, neutral: NeutralPose) {
+        self.board = board; self.neutral = neutral
+    }
+
+    mutating func draw(on terminal: RawTerminal, link: MonitorLink, loop: TiltLoop, clock: MonotonicClock) {
+        let s = link.snapshot
+        let now = clock.nowSeconds()
+        if let w = rateWindow {
+            if now - w.time >= 1 {
+                rateHz = Double(s.samples &- w.samples) / (now - w.time)
+                rateWindow = (now, s.samples)
+            }
+        } else {
+            rateWindow = (now, s.samples)
+        }
+        let stats = loop.scheduler.statistics
+        let size = terminal.size() ?? TerminalSize(columns: 80, rows: 24)
+        var bytes: [UInt8] = []
+        if size != lastSize {
+            // A resize leaves stale cells outside the new layout: clear once, not every frame.
+            bytes += Array("\u{1B}[2J".utf8)
+            lastSize = size
+            lastFrame = []
+        }
+        let view = MonitorView(boardName: board, rateHz: rateHz,
+                               latenessP99Ms: stats.ticks > 0 ? Double(stats.latenessP99Nanoseconds) / 1e6 : nil,
+                               pitchDeg: s.pitchDeg, rollDeg: s.rollDeg, x: s.x, y: s.y,
+                               neutralTiltDeg: neutral.tiltDeg, neutralClamped: neutral.clamped, shakes: s.shakes,
+                               flash: s.shaking || s.t - s.lastShakeStart < MonitorCommand.flashSeconds, note: note)
+        let frame = MonitorScreen(columns: size.columns, rows: size.rows).frame(view)
+        guard frame != lastFrame else { return }
+        lastFrame = frame
+        terminal.write(bytes + frame)
+    }
+}

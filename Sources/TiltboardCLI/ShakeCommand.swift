@@ -1,0 +1,137 @@
+import ArgumentParser
+import Tiltboard
+
+/// `tiltboard shake`: watches for shakes, buzzes the motor on each, prints every start and end.
+struct ShakeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shake",
+        abstract: "Watch for shakes, buzz the motor on each, and print them.",
+        discussion: """
+        Without --board, the built-in simulated MPU-6050 board plays the `shake` script (a 4 Hz, 2 g \
+        shake from 1 s to 2 s). The detector's settings come from the board file's "shake" section; \
+        the flags below override them. Each detected shake plays the board's motor.shakeEffect \
+        (default pulse:150) unless --mute is given; on a simulated board each change of the motor \
+        line is printed on stderr and appended to simulation.motorLog if set.
+
+        Output, one line per event: `shake at 1.02 s, peak 2.1 g` and `shake ended at 2.31 s after \
+        1.29 s, peak 2.6 g`; with --json, {"event":"start","t":1.02,"peakG":2.1} and \
+        {"event":"end","t":2.31,"durationS":1.29,"peakG":2.6}. Times are seconds since sampling began.
+
+        Exit codes: 0 done, also when stopped by SIGINT/SIGTERM/SIGHUP (motor off), 64 bad flag, 65 bad \
+        board or profile file, 69 sensor or motor line unavailable, 74 I/O error, 77 permission denied.
+        """
+    )
+
+    @OptionGroup var boardOptions: BoardOptions
+
+    @Flag(help: "One JSON object per event.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: until interrupted).", valueName: "s"))
+    var duration: Double?
+
+    @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
+    var rate: Double?
+
+    @Flag(help: "Do not play the shake effect.")
+    var mute = false
+
+    @Option(help: ArgumentHelp("Linear acceleration (gravity removed) that counts as shaking (default 0.8).", valueName: "g"))
+    var threshold: Double?
+
+    @Option(help: ArgumentHelp("One burst this long starts a shake (default 45).", valueName: "ms"))
+    var minDuration: Double?
+
+    @Option(help: ArgumentHelp("No new shake until this long after one ended (default 500).", valueName: "ms"))
+    var cooldown: Double?
+
+    @Option(help: ArgumentHelp("Direction reversals within 250 ms that start a shake (default 1).", valueName: "n"))
+    var minReversals: Int?
+
+    @Option(help: ArgumentHelp("Share of samples that must be over the threshold while reversing (default 0.5).", valueName: "0…1"))
+    var minFraction: Double?
+
+    func validate() throws {
+        try validateRate(rate)
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
+        if let v = threshold, !(v > 0 && v <= 16) { throw ValidationError("--threshold must be more than 0 and at most 16 g, got \(v)") }
+        if let v = minDuration, !(v >= 0 && v <= 10_000) { throw ValidationError("--min-duration must be 0…10000 ms, got \(v)") }
+        if let v = cooldown, !(v >= 0 && v <= 60_000) { throw ValidationError("--cooldown must be 0…60000 ms, got \(v)") }
+        if let v = minReversals, !(v >= 0 && v <= 100) { throw ValidationError("--min-reversals must be 0…100, got \(v)") }
+        if let v = minFraction, !(v >= 0 && v <= 1) { throw ValidationError("--min-fraction must be 0…1, got \(v)") }
+    }
+
+    /// The board's shake section with the flags laid over it.
+    func shakeSection(over section: BoardDescription.ShakeSection) -> BoardDescription.ShakeSection {
+        var s = section
+        if let threshold { s.thresholdG = threshold }
+        if let minDuration { s.minDurationMs = minDuration }
+        if let cooldown { s.cooldownMs = cooldown }
+        if let minReversals { s.minReversals = minReversals }
+        if let minFraction { s.minFraction = minFraction }
+        return s
+    }
+
+    func run() throws {
+        try SignalWatcher.shared.start()
+        var board = try boardOptions.loadBoard(defaultScript: "shake")
+        board.shake = shakeSection(over: board.shake)
+        let clock = LinuxMonotonicClock()
+        let session = try BoardSession(board: board, clock: clock, profilePath: boardOptions.profile,
+                                       useProfile: !boardOptions.ignoreProfile, rateHz: rate)
+        defer { session.close() }
+        for warning in session.warnings { Console.warn(warning) }
+        let motor = mute ? nil : try Motor.open(session, announceChanges: board.isSimulated)
+        defer { motor?.shutdown() }
+        if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
+
+        let loop = try TiltLoop(session: session, rateHz: rate ?? board.sensor.rateHz, haptics: motor?.engine)
+        let json = json
+        var printer = ShakeEventPrinter()
+        let realtimeNote = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
+            // Only events are formatted: the per-sample path stays allocation-free.
+            guard let event = out.shakeEvent else { return }
+            printer.print(event, json: json)
+        }
+        if let realtimeNote { Console.note(realtimeNote) }
+        if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
+        let stats = loop.scheduler.statistics
+        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(fixed(Double(stats.latenessP99Nanoseconds) / 1e6, 2).trimmingSpaces) ms, \(stats.missedTicks) missed ticks")
+        if let signal = SignalWatcher.shared.signal { Console.note("stopped by signal \(signal); motor off") }
+    }
+}
+
+/// Prints shake events as text or JSON lines.
+struct ShakeEventPrinter {
+    private var line = JSONLineWriter(capacity: 128)
+    /// Shakes started so far.
+    private(set) var shakes = 0
+
+    mutating func print(_ event: ShakeEvent, json: Bool) {
+        if event.phase == .started { shakes += 1 }
+        if json {
+            line.reset()
+            line.beginObject()
+            line.plainString("event", event.phase == .started ? "start" : "end")
+            line.number("t", event.t, fractionDigits: 3)
+            if event.phase == .ended { line.number("durationS", event.t - event.startT, fractionDigits: 3) }
+            line.number("peakG", event.peakG, fractionDigits: 2)
+            line.endObject()
+            line.newline()
+            Console.out(line.bytes)
+        } else {
+            Console.out(Self.text(event))
+        }
+    }
+
+    /// `shake at 1.02 s, peak 2.1 g` / `shake ended at 2.31 s after 1.29 s, peak 2.6 g`.
+    static func text(_ event: ShakeEvent) -> String {
+        let t = fixed(event.t, 2).trimmingSpaces, peak = fixed(event.peakG, 1).trimmingSpaces
+        switch event.phase {
+        case .started: return "shake at \(t) s, peak \(peak) g\n"
+        case .ended: return "shake ended at \(t) s after \(fixed(event.t - event.startT, 2).trimmingSpaces) s, peak \(peak) g\n"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pseudo-terminal pair: a program given `slave` as its terminal is driven and watched
+/// through `master` (scripted sessions, tests of full-screen commands).
+public final class PseudoTerminal {
+    /// The controlling side: what is written here is typed into the program, what the program
+    /// draws is read here.
+    public let master: Int32
+    /// The terminal side the program uses as stdin/stdout/stderr.
+    public let slave: Int32
+    /// `/dev/pts/N`.
+    public let slavePath: String
+
+    /// Opens a new pair through `/dev/ptmx` (what posix_openpt does on Linux; glibc's
+    /// declaration of it is hidden from Swift); neither side becomes this process's controlling
+    /// terminal.
+    public init() throws {
+        let m = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard m >= 0 else { throw Self.failure("open /dev/ptmx") }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(m, Self.setLock, &unlock) == 0, ioctl(m, Self.getNumber, &number) == 0 else {
+            let error = Self.failure("unlocking the pseudo-terminal")
+            close(m)
+            throw error
+        }
+        let path = "/dev/pts/\(number)"
+        let s = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard s >= 0 else {
+            let error = Self.failure("open \(path)")
+            close(m)
+            throw error
+        }
+        master = m
+        slave = s
+        slavePath = path
+    }
+
+    // <asm-generic/ioctls.h>: TIOCSPTLCK = _IOW('T', 0x31, int) (unlockpt),
+    // TIOCGPTN = _IOR('T', 0x30, unsigned int) (ptsname); function-like macros Swift cannot import.
+    private static let setLock: UInt = 0x4004_5431
+    private static let getNumber: UInt = 0x8004_5430
+
+    deinit {
+        close(master)
+        close(slave)
+    }
+
+    /// Sets the window size the program will see (TIOCSWINSZ).
+    public func setSize(_ size: TerminalSize) throws {
+        var w = winsize(ws_row: UInt16(size.rows), ws_col: UInt16(size.columns), ws_xpixel: 0, ws_ypixel: 0)
+        guard ioctl(master, UInt(TIOCSWINSZ), &w) == 0 else { throw Self.failure("TIOCSWINSZ") }
+    }
+
+    /// Types `bytes` into the program.
+    public func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(master, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw Self.failure("write to the pseudo-terminal") }
+            offset += n
+        }
+    }
+
+    /// What the program wrote, waiting up to `timeoutMilliseconds`; empty on timeout, nil once
+    /// the program's side is closed.
+    public func read(timeoutMilliseconds: Int32) -> [UInt8]? {
+        var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&p, 1, timeoutMilliseconds)
+        if ready <= 0 { return [] }
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        let n = buffer.withUnsafeMutableBytes { Glibc.read(master, $0.baseAddress, $0.count) }
+        if n < 0 { return errno == EINTR || errno == EAGAIN ? [] : nil }
+        if n == 0 { return nil }
+        return Array(buffer[0..<n])
+    }
+
+    private static func failure(_ call: String) -> TerminalError {
+        let e = errno
+        return TerminalError("\(call) failed: \(String(cString: strerror(e)))", errno: e)
+    }
+}

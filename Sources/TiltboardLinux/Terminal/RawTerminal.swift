@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// A terminal switched to raw mode for a full-screen program, and put back exactly as it was.
+///
+/// `enter()` saves the termios settings, turns off line editing, echo and signal keys (so
+/// Ctrl-C and Ctrl-Z arrive as bytes and can never leave the terminal raw behind a suspended
+/// program), hides the cursor and switches to the alternate screen. `restore()` undoes all of
+/// it; it is idempotent and callable from any thread, so the normal exit, an error path and a
+/// signal handler can all call it. Frames written with `write` after `restore()` are dropped,
+/// so a late frame cannot land on the restored screen.
+public final class RawTerminal: Sendable {
+    /// Where keys are read from (stdin).
+    public let input: Int32
+    /// Where the screen is drawn (stdout).
+    public let output: Int32
+
+    private struct State {
+        var saved: termios
+        var active = false
+        var alternateScreen = false
+    }
+
+    private let state: Mutex<State>
+
+    /// Checks that `input` and `output` are terminals and saves `input`'s settings.
+    public init(input: Int32 = 0, output: Int32 = 1) throws {
+        for fd in [input, output] where isatty(fd) == 0 {
+            throw TerminalError("file descriptor \(fd) is not a terminal", errno: errno)
+        }
+        var t = termios()
+        guard tcgetattr(input, &t) == 0 else {
+            let e = errno
+            throw TerminalError("cannot read the terminal settings: \(String(cString: strerror(e)))", errno: e)
+        }
+        self.input = input
+        self.output = output
+        state = Mutex(State(saved: t))
+    }
+
+    /// True between `enter()` and `restore()`.
+    public var isActive: Bool { state.withLock { $0.active } }
+
+    /// Raw mode, hidden cursor, and (optionally) the alternate screen, cleared once.
+    public func enter(alternateScreen: Bool = true) throws {
+        try state.withLock { s in
+            guard !s.active else { return }
+            var raw = s.saved
+            raw.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+            raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | IGNCR)
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+            guard tcsetattr(input, TCSANOW, &raw) == 0 else {
+                let e = errno
+                throw TerminalError("cannot switch the terminal to raw mode: \(String(cString: strerror(e)))", errno: e)
+            }
+            s.active = true
+            s.alternateScreen = alternateScreen
+            writeAll(output, alternateScreen ? "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J\u{1B}[H" : "\u{1B}[?25l\u{1B}[2J\u{1B}[H")
+        }
+    }
+
+    /// The saved settings back, attributes reset, cursor shown, alternate screen left.
+    public func restore() {
+        state.withLock { s in
+            guard s.active else { return }
+            s.active = false
+            var saved = s.saved
+            _ = tcsetattr(input, TCSANOW, &saved)
+            writeAll(output, s.alternateScreen ? "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l" : "\u{1B}[0m\u{1B}[?25h\r\n")
+        }
+    }
+
+    /// Writes `bytes` in one `write` call (more only if the kernel takes part of it) while the
+    /// terminal is raw; returns false, writing nothing, once it has been restored.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        state.withLock { s in
+            guard s.active else { return false }
+            bytes.withUnsafeBytes { writeAll(output, $0) }
+            return true
+        }
+    }
+
+    /// Waits up to `timeoutMilliseconds` for input and returns the keys it carried; empty on
+    /// timeout. `.endOfInput` when the terminal hung up.
+    public func readKeys(timeoutMilliseconds: Int32) throws -> [TerminalKey] {
+        var p = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&p, 1, timeoutMilliseconds)
+        if ready < 0 {
+            if errno == EINTR { return [] }
+            let e = errno
+            throw TerminalError("cannot wait for key presses: \(String(cString: strerror(e)))", errno: e)
+        }
+        if ready == 0 { return [] }
+        if p.revents & Int16(POLLIN) == 0 { return [.endOfInput] }  // POLLHUP/POLLERR only
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR || errno == EAGAIN { return [] }
+            if errno == EIO { return [.endOfInput] }  // the terminal's other side closed
+            let e = errno
+            throw TerminalError("cannot read key presses: \(String(cString: strerror(e)))", errno: e)
+        }
+        if n == 0 { return [.endOfInput] }
+        return TerminalKey.decode(buffer[0..<n])
+    }
+
+    /// The terminal's size: the kernel's window size, else `COLUMNS`/`LINES`.
+    public func size() -> TerminalSize? {
+        TerminalSize.of(fd: output) ?? TerminalSize.of(fd: input) ?? TerminalSize.fromEnvironment()
+    }
+}
+
+private func writeAll(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
+}
+
+private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard var p = bytes.baseAddress else { return }
+    var left = bytes.count
+    while left > 0 {
+        let n = Glibc.write(fd, p, left)
+        if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+        if n <= 0 { return }  // the terminal is gone; nothing left to draw on
+        p += n
+        left -= n
+    }
+}

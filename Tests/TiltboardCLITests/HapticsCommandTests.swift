@@ -1,0 +1,206 @@
+import Foundation
+import Tiltboard
+@testable import TiltboardCLI
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tiltboard haptics`, run as a child process on simulated boards whose motor changes are logged.
+final class HapticsCommandTests: XCTestCase {
+    func testPlaysAPatternAndExitsWhenItEnds() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder)
+        let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "100,50,100"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try MotorLogFile.read(board.log)
+        XCTAssertEqual(log.map(\.level), [1, 0, 1, 0])
+        // Edges come on time or late, never early, counted from the effect's start (the first
+        // edge itself may be a few microseconds after it, hence the 1 ms allowance).
+        XCTAssertGreaterThanOrEqual(log[1].t - log[0].t, 0.100 - 1e-3)
+        XCTAssertGreaterThanOrEqual(log[2].t - log[0].t, 0.150 - 1e-3)
+        XCTAssertGreaterThanOrEqual(log[3].t - log[0].t, 0.250 - 1e-3)
+        XCTAssertEqual(r.stderr.components(separatedBy: "tiltboard: motor on ").count - 1, 2, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "tiltboard: motor off at").count - 1, 2, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+    }
+
+    func testTheBoardsOnTimeLimitCutsALongPulse() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder, motorExtras: #", "maxOnSeconds": 0.3"#)
+        let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "3000"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try MotorLogFile.read(board.log)
+        XCTAssertEqual(log.map(\.level), [1, 0])
+        let on = log[1].t - log[0].t
+        XCTAssertGreaterThanOrEqual(on, 0.3 - 1e-3)
+        XCTAssertLessThan(on, 3.0, "the pulse ran its natural length: the limit did not cut it")
+        XCTAssertTrue(r.stderr.contains("switched off after 0.3 s on without a break (motor.maxOnSeconds)"), r.stderr)
+    }
+
+    /// A signal is a clean stop: the motor is forced off, the line released, and the exit status is 0.
+    func testATerminationSignalMidEffectLeavesTheMotorOffAndExitsZero() throws {
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            let folder = try makeScratchFolder(self)
+            let board = try SimBoardFile.write(in: folder)
+            let child = try ChildProcess(["haptics", "--board", board.path, "--pattern", "1500,100", "--repeat", "0"])
+            XCTAssertTrue(MotorLogFile.waitForLevel(1, in: board.log), "signal \(signal): the motor never went on")
+            kill(child.process.processIdentifier, signal)
+            let exited = child.waitForExit()
+            XCTAssertTrue(exited, "signal \(signal): still running 15 s after the signal")
+            guard exited else { continue }
+            XCTAssertEqual(child.process.terminationReason, .exit, "signal \(signal)")
+            XCTAssertEqual(child.process.terminationStatus, 0, "signal \(signal): \(child.stderr)")
+            let log = try MotorLogFile.read(board.log)
+            XCTAssertEqual(log.last?.level, 0, "signal \(signal): the motor was left on: \(log)")
+            XCTAssertTrue(child.stderr.contains("stopped by signal \(signal); motor off"), child.stderr)
+        }
+    }
+
+    func testABadEffectOrPatternIsAUsageErrorListingThePresets() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder)
+        let effect = try CLIRunner.run(["haptics", "--board", board.path, "--effect", "rumble"])
+        XCTAssertEqual(effect.status, 64)
+        XCTAssertTrue(effect.stderr.contains("tiltboard: error: unknown effect 'rumble': use one of tick, click, double-click, buzz, alarm or pulse:MS"), effect.stderr)
+        let pattern = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "100,x"])
+        XCTAssertEqual(pattern.status, 64)
+        XCTAssertTrue(pattern.stderr.contains("off-time #1 'x'"), pattern.stderr)
+        XCTAssertTrue(pattern.stderr.contains("a pattern looks like 200,100,200; or use --effect with one of tick, click, double-click, buzz, alarm"), pattern.stderr)
+        for args in [["--effect", "click", "--pattern", "100"], ["--strength", "1.5"], ["--repeat", "-1"], ["--carrier", "0"]] {
+            let r = try CLIRunner.run(["haptics", "--board", board.path] + args)
+            XCTAssertEqual(r.status, 64, "\(args): \(r.stderr)")
+        }
+        // Nothing reached the motor.
+        XCTAssertEqual(try MotorLogFile.read(board.log).count, 0)
+    }
+
+    func testABoardWithoutAMotorIsUnavailable() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/no-motor.json"
+        try #"{"name": "bare", "sensor": {"chip": "adxl345", "bus": "simulated"}}"#.write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try CLIRunner.run(["haptics", "--board", path])
+        XCTAssertEqual(r.status, 69)
+        XCTAssertTrue(r.stderr.contains("board bare has no motor: add a \"motor\" section"), r.stderr)
+    }
+
+    /// On a machine without GPIO (this one), a real board's motor fails with the chip lookup's
+    /// message — without the sensor being opened first.
+    func testARealMotorOnAMachineWithoutGPIOSaysWhichChipsExist() throws {
+        let chips = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.filter { $0.hasPrefix("gpiochip") } ?? []
+        try XCTSkipUnless(chips.isEmpty, "this machine has GPIO chips")
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/pi.json"
+        try #"{"name": "pi", "sensor": {"chip": "mpu6050", "bus": "/dev/i2c-77"}, "motor": {"chip": "pinctrl-bcm2711", "line": 17}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try CLIRunner.run(["haptics", "--board", path])
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: error: GPIO chip pinctrl-bcm2711 not found: no GPIO chips found in /dev"), r.stderr)
+    }
+
+    func testRequestsBecomeTheRightEffects() throws {
+        XCTAssertEqual(try HapticsRequest.effect(name: "click", pattern: nil, repeat: 1, strength: 1),
+                       .waveform(HapticWaveform(timingsMs: [20], repeatCount: 1)))
+        // Repeated single pulses get a gap, or they would merge into one.
+        XCTAssertEqual(try HapticsRequest.effect(name: "click", pattern: nil, repeat: 3, strength: 0.5),
+                       .waveform(HapticWaveform(timingsMs: [20, 100], repeatCount: 3, strength: 0.5)))
+        XCTAssertEqual(try HapticsRequest.effect(name: "alarm", pattern: nil, repeat: 2, strength: 1),
+                       .waveform(HapticWaveform(timingsMs: [200, 200], repeatCount: 10)))
+        XCTAssertEqual(try HapticsRequest.effect(name: "pulse:150", pattern: nil, repeat: 0, strength: 1),
+                       .waveform(HapticWaveform(timingsMs: [150, 100], repeatCount: nil)))
+        XCTAssertEqual(try HapticsRequest.effect(name: "ignored", pattern: "300,100,50", repeat: 0, strength: 0.25),
+                       .waveform(HapticWaveform(timingsMs: [300, 100, 50], repeatCount: nil, strength: 0.25)))
+        XCTAssertThrowsError(try HapticsRequest.effect(name: "click", pattern: "0,100", repeat: 1, strength: 1)) { error in
+            XCTAssertEqual((error as? CLIError)?.code, 64)
+        }
+    }
+
+    func testGPIOFailuresMapToTheirExitCodes() {
+        XCTAssertEqual(exitStatus(for: GPIOError(kind: .chipNotFound, message: "m"))?.code, 69)
+        XCTAssertEqual(exitStatus(for: GPIOError(kind: .lineBusy, message: "m"))?.code, 69)
+        XCTAssertEqual(exitStatus(for: GPIOError(kind: .lineNotFound, message: "m"))?.code, 69)
+        XCTAssertEqual(exitStatus(for: GPIOError(kind: .permissionDenied, message: "m"))?.code, 77)
+        XCTAssertEqual(exitStatus(for: GPIOError(kind: .io, message: "m"))?.code, 74)
+        XCTAssertEqual(exitStatus(for: GPIOError(kind: .lineBusy, message: "GPIO line 17 is in use by \"pigpio\""))?.message,
+                       "GPIO line 17 is in use by \"pigpio\"")
+    }
+}
+
+/// A simulated board file whose motor changes go to `motor.log` in the same folder.
+struct SimBoardFile {
+    var path: String
+    var log: String
+
+    static func write(in folder: String, script: String = "flat", motorExtras: String = "", shake: String? = nil) throws -> SimBoardFile {
+        let path = folder + "/board.json", log = folder + "/motor.log"
+        let shakeKey = shake.map { #", "shake": \#($0)"# } ?? ""
+        let json = """
+        {"name": "simulated test board",
+         "sensor": {"chip": "mpu6050", "bus": "simulated"},
+         "motor": {"chip": "simulated", "line": 17\(motorExtras)},
+         "simulation": {"script": "\(script)", "motorLog": "\(log)"}\(shakeKey)}
+        """
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return SimBoardFile(path: path, log: log)
+    }
+}
+
+/// The `<seconds> <0|1>` lines a simulated motor appends.
+enum MotorLogFile {
+    static func read(_ path: String) throws -> [(t: Double, level: Int)] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let t = Double(parts[0]), let level = Int(parts[1]) else {
+                throw CLIError(message: "bad motor log line '\(line)'", code: 1)
+            }
+            return (t, level)
+        }
+    }
+
+    /// Polls until a line with `level` appears; false after `timeout` seconds.
+    static func waitForLevel(_ level: Int, in path: String, timeout: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let lines = try? read(path), lines.contains(where: { $0.level == level }) { return true }
+            usleep(5_000)
+        }
+        return false
+    }
+}
+
+/// A `tiltboard` child process with its output going to files.
+final class ChildProcess {
+    let process = Process()
+    private let folder: String
+
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        folder = NSTemporaryDirectory() + "tiltboard-child-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: try CLIRunner.binaryPath())
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        _ = FileManager.default.createFile(atPath: folder + "/stdout", contents: nil)
+        _ = FileManager.default.createFile(atPath: folder + "/stderr", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stdout"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stderr"))
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// True when the process ended within `timeout` seconds.
+    func waitForExit(timeout: Double = 15) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        if process.isRunning { return false }
+        process.waitUntilExit()
+        return true
+    }
+
+    var stdout: String { (try? String(contentsOfFile: folder + "/stdout", encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOfFile: folder + "/stderr", encoding: .utf8)) ?? "" }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Tiltboard
+@testable import TiltboardCLI
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `tiltboard shake` on simulated boards: events printed, the motor buzzed, flags over the board file.
+final class ShakeCommandTests: XCTestCase {
+    private func environment() throws -> [String: String] {
+        ["XDG_CONFIG_HOME": try makeScratchFolder(self)]
+    }
+
+    func testTheDefaultBoardReportsOneShakeAndBuzzes() throws {
+        let r = try CLIRunner.run(["shake", "--duration", "3.2"], environment: try environment())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, r.stdout)
+        let pattern = #"^shake at \d+\.\d\d s, peak \d+\.\d g$"#
+        XCTAssertNotNil(lines.first?.range(of: pattern, options: .regularExpression), r.stdout)
+        XCTAssertNotNil(lines.last?.range(of: #"^shake ended at \d+\.\d\d s after \d+\.\d\d s, peak \d+\.\d g$"#, options: .regularExpression), r.stdout)
+        XCTAssertTrue(r.stderr.contains("built-in simulated MPU-6050 board (script \"shake\")"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: motor on  at"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: motor off at"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: 1 shake in "), r.stderr)
+    }
+
+    func testJSONEventsAndTheFlagOverridesTheBoardsThreshold() throws {
+        let folder = try makeScratchFolder(self)
+        // The board file alone is deaf to the script's 2 g shake; the flag restores the default.
+        let board = try SimBoardFile.write(in: folder, script: "shake", shake: #"{"thresholdG": 3}"#)
+        let r = try CLIRunner.run(["shake", "--board", board.path, "--json", "--duration", "3.2", "--threshold", "0.8"],
+                                  environment: try environment())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let events = try r.stdout.split(separator: "\n").map {
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        XCTAssertEqual(events.count, 2, r.stdout)
+        guard events.count == 2 else { return }
+        XCTAssertEqual(events[0]["event"] as? String, "start")
+        XCTAssertEqual(Set(events[0].keys), ["event", "t", "peakG"])
+        XCTAssertEqual(events[1]["event"] as? String, "end")
+        XCTAssertEqual(Set(events[1].keys), ["event", "t", "durationS", "peakG"])
+        let start = try XCTUnwrap(events[0]["t"] as? Double), end = try XCTUnwrap(events[1]["t"] as? Double)
+        // The script shakes (4 Hz, 2 g) from 1 s to 2 s of its own time; the loop starts a little after it.
+        XCTAssertGreaterThan(start, 0.5)
+        XCTAssertLessThan(start, 1.2)
+        XCTAssertGreaterThan(end, start + 0.8)
+        XCTAssertEqual(try XCTUnwrap(events[0]["peakG"] as? Double), 2, accuracy: 0.4)
+        XCTAssertEqual(try XCTUnwrap(events[1]["durationS"] as? Double), end - start, accuracy: 0.2)
+        // The board's default effect, pulse:150, was played once.
+        XCTAssertEqual(try MotorLogFile.read(board.log).map(\.level), [1, 0])
+    }
+
+    func testMuteAndADeafThresholdStayQuiet() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder, script: "shake")
+        let r = try CLIRunner.run(["shake", "--board", board.path, "--duration", "3.2", "--threshold", "3", "--mute"],
+                                  environment: try environment())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertTrue(r.stderr.contains("tiltboard: 0 shakes in "), r.stderr)
+        XCTAssertEqual(try MotorLogFile.read(board.log).count, 0)
+    }
+
+    func testSIGTERMMidBuzzLeavesTheMotorOffAndExitsZero() throws {
+        let folder = try makeScratchFolder(self)
+        let script = folder + "/long-shake.json"
+        try #"{"segments": [{"hold": {"seconds": 0.3}}, {"shake": {"axis": [1, 0, 0], "frequencyHz": 4, "peakG": 2, "seconds": 30}}]}"#
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let board = try SimBoardFile.write(in: folder, script: script, motorExtras: #", "shakeEffect": "pulse:1500""#)
+        let child = try ChildProcess(["shake", "--board", board.path], environment: try environment())
+        XCTAssertTrue(MotorLogFile.waitForLevel(1, in: board.log), "the motor never went on: \(child.stderr)")
+        kill(child.process.processIdentifier, SIGTERM)
+        XCTAssertTrue(child.waitForExit(), "still running 15 s after SIGTERM")
+        XCTAssertEqual(child.process.terminationReason, .exit)
+        XCTAssertEqual(child.process.terminationStatus, 0, child.stderr)
+        XCTAssertEqual(try MotorLogFile.read(board.log).map(\.level), [1, 0])
+        XCTAssertTrue(child.stdout.hasPrefix("shake at "), child.stdout)
+        XCTAssertTrue(child.stderr.contains("stopped by signal \(SIGTERM); motor off"), child.stderr)
+    }
+
+    func testFlagsAreLaidOverTheBoardsShakeSection() throws {
+        let command = try ShakeCommand.parse(["--threshold", "1.2", "--cooldown", "900", "--min-reversals", "2"])
+        let board = BoardDescription.ShakeSection(thresholdG: 3, minDurationMs: 60, minFraction: 0.7, cooldownMs: 100)
+        XCTAssertEqual(command.shakeSection(over: board),
+                       BoardDescription.ShakeSection(thresholdG: 1.2, minDurationMs: 60, minFraction: 0.7, minReversals: 2, cooldownMs: 900))
+        XCTAssertEqual(try ShakeCommand.parse([]).shakeSection(over: board), board)
+        for bad in [["--threshold", "0"], ["--min-fraction", "2"], ["--cooldown", "-1"], ["--duration", "0"], ["--min-duration", "20000"]] {
+            XCTAssertThrowsError(try ShakeCommand.parse(bad), "\(bad)")
+        }
+    }
+
+    func testEventTextIsTheDocumentedForm() {
+        XCTAssertEqual(ShakeEventPrinter.text(ShakeEvent(phase: .started, t: 1.024, peakG: 2.14, startT: 0.95)),
+                       "shake at 1.02 s, peak 2.1 g\n")
+        XCTAssertEqual(ShakeEventPrinter.text(ShakeEvent(phase: .ended, t: 2.31, peakG: 2.6, startT: 1.02)),
+                       "shake ended at 2.31 s after 1.29 s, peak 2.6 g\n")
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import XCTest
+@testable import Tiltboard
+import TiltboardSimulator
+
+/// The shake detector on the simulator's motion scripts, through the real chain (simulated chip →
+/// driver → TiltLoop → TiltPipeline), for both chips: shakes of 2–6 Hz at ≥ 1.5 g are found within
+/// 150 ms of their onset, and tilts, taps, put-downs and walking never are.
+final class ShakeDetectionTests: XCTestCase {
+    static let chips: [ChipKind] = [.mpu6050, .adxl345]
+    /// Shake onset in every true-positive script.
+    static let onset = 1.0
+    static let maxLatency = 0.150
+
+    private static func shakeScript(hz: Double, peakG: Double, axis: Vector3,
+                                    pose: TiltAngles = ShakeHarness.flat) throws -> MotionScript {
+        try MotionScript(start: pose, segments: [
+            .hold(pose, seconds: onset),
+            .shake(axis: axis, frequencyHz: hz, peakG: peakG, seconds: 1.2),
+            .hold(pose, seconds: 1.5),
+        ])
+    }
+
+    /// Name, script, and how long to run it.
+    private static func trueCases() throws -> [(String, MotionScript)] {
+        [("2 Hz 1.5 g along x", try shakeScript(hz: 2, peakG: 1.5, axis: Vector3(1, 0, 0))),
+         ("3 Hz 1.5 g along y", try shakeScript(hz: 3, peakG: 1.5, axis: Vector3(0, 1, 0))),
+         ("4 Hz 2 g along x", try shakeScript(hz: 4, peakG: 2, axis: Vector3(1, 0, 0))),
+         ("5 Hz 1.5 g along z", try shakeScript(hz: 5, peakG: 1.5, axis: Vector3(0, 0, 1))),
+         ("6 Hz 1.5 g along x", try shakeScript(hz: 6, peakG: 1.5, axis: Vector3(1, 0, 0))),
+         ("6 Hz 2.5 g diagonal", try shakeScript(hz: 6, peakG: 2.5, axis: Vector3(1, 1, 0))),
+         ("3 Hz 1.5 g while tilted 30°", try shakeScript(hz: 3, peakG: 1.5, axis: Vector3(1, 0, 0),
+                                                          pose: TiltAngles(pitchDeg: 30, rollDeg: 0)))]
+    }
+
+    private static func falseCases() throws -> [(String, MotionScript)] {
+        var cases = ["slow-tilt", "tap", "put-down", "walk", "tilt-left", "tilt-forward", "flat"].map {
+            ($0, MotionScript.builtIn(named: $0)!)
+        }
+        let flat = ShakeHarness.flat
+        cases.append(("hard tap 6 g sideways", try MotionScript(segments: [
+            .hold(flat, seconds: 0.5), .tap(axis: Vector3(1, 0, 0), peakG: 6, spikeSeconds: 0.015, seconds: 0.6),
+            .tap(axis: Vector3(0, 0, 1), peakG: 6, spikeSeconds: 0.02, seconds: 0.6), .hold(flat, seconds: 0.5)])))
+        cases.append(("put down hard (3 g impact)", try MotionScript(segments: [
+            .hold(flat, seconds: 0.5), .putDown(impactG: 3, seconds: 1), .hold(flat, seconds: 0.5)])))
+        cases.append(("brisk walk 0.5 g at 2.5 Hz", try MotionScript(segments: [
+            .hold(flat, seconds: 0.5), .walk(bounceG: 0.5, stepHz: 2.5, seconds: 6), .hold(flat, seconds: 0.5)])))
+        cases.append(("tilt to 90° in 1 s and back", try MotionScript(segments: [
+            .hold(flat, seconds: 0.5), .rotate(to: TiltAngles(pitchDeg: 90, rollDeg: 0), seconds: 1),
+            .hold(TiltAngles(pitchDeg: 90, rollDeg: 0), seconds: 0.5), .rotate(to: flat, seconds: 1), .hold(flat, seconds: 1)])))
+        return cases
+    }
+
+    func testShakesAreDetectedWithin150msOnBothChips() throws {
+        let folder = try makeScratchFolder(self)
+        var report: [String] = []
+        for chip in Self.chips {
+            for (name, script) in try Self.trueCases() {
+                let board = try ShakeHarness.board(chip: chip, script: script, folder: folder)
+                let run = try ShakeHarness.run(board, seconds: script.duration!)
+                let label = "\(chip.partName), \(name)"
+                XCTAssertEqual(run.starts.count, 1, "\(label): \(run.shakes.map(\.event))")
+                XCTAssertEqual(run.ends.count, 1, "\(label): \(run.shakes.map(\.event))")
+                guard let start = run.starts.first else { continue }
+                let latency = start.scriptT - Self.onset
+                XCTAssertGreaterThan(latency, 0, "\(label): detected before the shake began")
+                XCTAssertLessThanOrEqual(latency, Self.maxLatency + 1e-9, "\(label): detected after \(latency * 1000) ms")
+                XCTAssertGreaterThanOrEqual(start.event.peakG, 0.8, label)
+                if let end = run.ends.first {
+                    // The shake stops at onset + 1.2 s; the end follows the quiet time after it.
+                    XCTAssertGreaterThan(end.scriptT, Self.onset + 1.2, label)
+                    XCTAssertLessThan(end.scriptT, Self.onset + 1.2 + 0.6, label)
+                }
+                report.append("\(label): latency \(Int((latency * 1000).rounded())) ms, peak \(start.event.peakG) g")
+            }
+        }
+        print("shake latency:\n  " + report.joined(separator: "\n  "))
+    }
+
+    func testNoFalsePositivesOnTiltsTapsPutDownsAndWalkingOnBothChips() throws {
+        let folder = try makeScratchFolder(self)
+        var total = 0
+        for chip in Self.chips {
+            for (name, script) in try Self.falseCases() {
+                for seed: UInt64 in [1, 2, 3] {
+                    let board = try ShakeHarness.board(chip: chip, script: script, folder: folder, seed: seed)
+                    let run = try ShakeHarness.run(board, seconds: (script.duration ?? 2) + 0.5)
+                    XCTAssertGreaterThan(run.samples, 100)
+                    XCTAssertEqual(run.shakes.count, 0, "\(chip.partName), \(name), seed \(seed): \(run.shakes.map { ($0.scriptT, $0.event.peakG) })")
+                    total += run.shakes.count
+                }
+            }
+        }
+        print("shake false positives: \(total) over \(Self.chips.count * (try Self.falseCases().count) * 3) runs")
+    }
+
+    func testTheBoardFilesShakeSectionReachesTheDetector() throws {
+        let folder = try makeScratchFolder(self)
+        let script = try Self.shakeScript(hz: 4, peakG: 2, axis: Vector3(1, 0, 0))
+        // Above the shake's 2 g peak: nothing may fire.
+        let deaf = try ShakeHarness.board(chip: .mpu6050, script: script, folder: folder,
+                                          shake: .init(thresholdG: 2.5))
+        XCTAssertEqual(try ShakeHarness.run(deaf, seconds: 3.7).shakes.count, 0)
+        // A longer single burst (each 4 Hz lobe over 0.8 g lasts ~92 ms) with reversals out of
+        // reach delays detection past the default's.
+        let slow = try ShakeHarness.board(chip: .mpu6050, script: script, folder: folder,
+                                          shake: .init(minDurationMs: 80, minReversals: 100))
+        let quick = try ShakeHarness.run(try ShakeHarness.board(chip: .mpu6050, script: script, folder: folder), seconds: 3.7)
+        let delayed = try ShakeHarness.run(slow, seconds: 3.7)
+        let t0 = try XCTUnwrap(quick.starts.first).scriptT, t1 = try XCTUnwrap(delayed.starts.first).scriptT
+        XCTAssertGreaterThanOrEqual(t1 - t0, 0.010)
+        XCTAssertLessThan(t1, Self.onset + 1.2, "still found while the shake lasts")
+        XCTAssertEqual(try TiltLoopSettingsProbe.settings(slow).minDurationMs, 80)
+        XCTAssertEqual(try TiltLoopSettingsProbe.settings(slow).minReversals, 100)
+        XCTAssertEqual(try TiltLoopSettingsProbe.settings(deaf).thresholdG, 2.5)
+        XCTAssertEqual(try TiltLoopSettingsProbe.settings(deaf).cooldownMs, ShakeDetectorSettings.standard.cooldownMs)
+    }
+}
+
+/// The detector settings a loop for `board` ends up with.
+enum TiltLoopSettingsProbe {
+    static func settings(_ board: BoardDescription) throws -> ShakeDetectorSettings {
+        let session = try BoardSession(board: board, clock: ManualClock(), useProfile: false)
+        defer { session.close() }
+        return try TiltLoop(session: session, rateHz: 100, haptics: nil).pipeline.shake.settings
+    }
+}
+
+/// One shake event seen by the loop, with the script time of the sample that produced it.
+struct ObservedShake {
+    var event: ShakeEvent
+    /// Seconds since the simulated chip was created, i.e. the motion script's own time.
+    var scriptT: Double
+}
+
+/// What a run of the real loop over a motion script produced.
+struct ShakeRun {
+    var shakes: [ObservedShake]
+    var samples: UInt64
+    /// The motor line's changes, in script time.
+    var motorChanges: [(t: Double, active: Bool)] = []
+    var starts: [ObservedShake] { shakes.filter { $0.event.phase == .started } }
+    var ends: [ObservedShake] { shakes.filter { $0.event.phase == .ended } }
+}
+
+/// Drives simulated chip → driver → `TiltLoop`/`TiltPipeline` on a `ManualClock`: deterministic and instant.
+enum ShakeHarness {
+    static let flat = TiltAngles(pitchDeg: 0, rollDeg: 0)
+
+    /// A board playing `script` (written into `folder`), with data-sheet noise seeded by `seed`.
+    static func board(chip: ChipKind, script: MotionScript, folder: String, seed: UInt64 = 1,
+                      shake: BoardDescription.ShakeSection = .init()) throws -> BoardDescription {
+        let path = folder + "/script-\(UUID().uuidString).json"
+        try script.jsonData().write(to: URL(fileURLWithPath: path))
+        var board = BoardDescription.builtInSimulated(chip: chip, script: path)
+        board.simulation?.seed = seed
+        board.shake = shake
+        return board
+    }
+
+    /// Runs the loop at `rateHz` for `seconds` of simulated time. With `motor`, the board's motor
+    /// line is driven by an engine without a thread, serviced after every sample — as its thread
+    /// would be at the latest one loop period later — and its changes are returned.
+    static func run(_ board: BoardDescription, seconds: Double, rateHz: Double = 100, motor: Bool = false,
+                    clock: ManualClock = ManualClock(startNanoseconds: 1_000_000_000)) throws -> ShakeRun {
+        let created = clock.nowNanoseconds()
+        let session = try BoardSession(board: board, clock: clock, useProfile: false)
+        defer { session.close() }
+        var engine: HapticEngine?
+        var line: SimulatedGPIOLine?
+        if motor {
+            line = try XCTUnwrap(try session.openMotor() as? SimulatedGPIOLine)
+            engine = HapticEngine(line: line!, clock: clock, maxOnSeconds: board.motor?.maxOnSeconds ?? 2, startsThread: false)
+        }
+        defer { engine?.shutdown() }
+        let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: engine)
+        nonisolated(unsafe) var shakes: [ObservedShake] = []
+        _ = try loop.run(duration: seconds) { out, tick in
+            let scriptT = Double(tick.wakeTime &- created) / 1e9
+            if let event = out.shakeEvent { shakes.append(ObservedShake(event: event, scriptT: scriptT)) }
+            engine?.service(now: clock.nowNanoseconds())
+        }
+        let origin = Double(created) / 1e9
+        return ShakeRun(shakes: shakes, samples: loop.samples,
+                        motorChanges: (line?.changes ?? []).map { (t: $0.t - origin, active: $0.active) })
+    }
+}
+
