@@ -269,15 +269,23 @@ released_low() {
 }
 check "after haptics GPIO17 is low and released" released_low "$haptics_ok"
 
-# Run: shake the MPU-6050 (x alternating ±2 g every ~80 ms) while `run` watches it.
-run_shake() {
+# Shake the MPU-6050 (x alternating ±2 g every ~80 ms) while a command watches it: `run` (the
+# controller loop) and `shake` (the detector alone) both play the shake effect on the motor.
+# watch_shake CMD: starts `tiltboard CMD --board … --json` and shakes once the driver is awake.
+watch_shake() {
+    cmd=$1; watch_ok=0
     preload_mpu
+    $I2CSET -y $BUS 0x68 0x6B 0x40                                 # asleep until the driver starts
     $I2CSET -y $BUS 0x68 0x3B 0x00 0x00 0x00 0x00 0x20 0x00 i    # at rest: 1 g on z (±4 g range)
-    "$TB" run --board "$BOARDS/mpu6050-4g.json" --json > /tmp/run.out 2> /tmp/run.err &
+    "$TB" $cmd --board "$BOARDS/mpu6050-4g.json" --json > /tmp/run.out 2> /tmp/run.err &
     runpid=$!
     i=0
-    while [ $i -lt 50 ] && [ ! -s /tmp/run.out ] && kill -0 $runpid 2>/dev/null; do usleep 100000; i=$((i + 1)); done
-    kill -0 $runpid 2>/dev/null || { why="run exited early: $(head -n 1 /tmp/run.err)"; return 1; }
+    while [ $i -lt 100 ] && kill -0 $runpid 2>/dev/null; do
+        pwr=$(reg 0x68 0x6B) && [ $((pwr & 0x40)) = 0 ] && break
+        usleep 100000; i=$((i + 1))
+    done
+    usleep 500000    # let the detector settle on gravity
+    kill -0 $runpid 2>/dev/null || { why="$cmd exited early: $(head -n 1 /tmp/run.err)"; return 1; }
     motor_on=0; i=0
     while [ $i -lt 160 ]; do               # ~3 s; a write every 4th round
         if [ $((i % 4)) = 0 ]; then
@@ -293,25 +301,12 @@ run_shake() {
     while [ $motor_on = 0 ] && [ $i -lt 50 ]; do
         read -r v < "$SIM/sim_gpio17/value"; [ "$v" = 1 ] && motor_on=1; usleep 20000; i=$((i + 1))
     done
-    [ $motor_on = 1 ] || { why="motor never on; run said: $(head -c 200 /tmp/run.err)"; return 1; }
-    run_ok=1
-}
-stop_run() {
-    [ -n "$runpid" ] || { why="run was not started"; return 1; }
-    ran=0; kill -0 $runpid 2>/dev/null && ran=1
-    kill -TERM $runpid 2>/dev/null
-    i=0
-    while kill -0 $runpid 2>/dev/null && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
-    kill -0 $runpid 2>/dev/null && { kill -KILL $runpid; why="still running 10 s after SIGTERM"; return 1; }
-    wait $runpid; rc=$?
-    echo "guest: run exited with $rc after SIGTERM"
-    released_low $ran || return 1
-    pwr=$(reg 0x68 0x6B) || { why=$(cat /tmp/reg.err); return 1; }
-    [ $((pwr & 0x40)) = 64 ] || { why="PWR_MGMT_1 $pwr: MPU-6050 not put to sleep"; return 1; }
+    [ $motor_on = 1 ] || { why="motor never on; $cmd said: $(head -c 200 /tmp/run.err)"; return 1; }
+    watch_ok=1
 }
 # Once the board is still again the motor must go off and stay off (no stuck effect).
-run_quiet() {
-    [ "$run_ok" = 1 ] || { why="the shake check before did not pass"; return 1; }
+watch_quiet() {
+    [ "$watch_ok" = 1 ] || { why="the shake check before did not pass"; return 1; }
     i=0; quiet=0
     while [ $i -lt 100 ] && [ $quiet -lt 20 ]; do    # up to 5 s for 1 s of silence
         read -r v < "$SIM/sim_gpio17/value"
@@ -319,12 +314,29 @@ run_quiet() {
         usleep 50000; i=$((i + 1))
     done
     [ $quiet -ge 20 ] || { why="motor still switching 5 s after the shaking stopped"; return 1; }
-    kill -0 $runpid 2>/dev/null || { why="run exited on its own: $(head -n 1 /tmp/run.err)"; return 1; }
+    kill -0 $runpid 2>/dev/null || { why="exited on its own: $(head -n 1 /tmp/run.err)"; return 1; }
 }
-runpid=""
-check "run --json turns the motor on while the board is shaken" run_shake
-check "run keeps the motor off once the board is still" run_quiet
-check "after SIGTERM to run GPIO17 is low and released, the sensor asleep" stop_run
+# SIGTERM: the line must end low and released, the sensor asleep.
+stop_watch() {
+    [ -n "$runpid" ] || { why="not started"; return 1; }
+    ran=0; kill -0 $runpid 2>/dev/null && ran=1
+    kill -TERM $runpid 2>/dev/null
+    i=0
+    while kill -0 $runpid 2>/dev/null && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+    kill -0 $runpid 2>/dev/null && { kill -KILL $runpid; why="still running 10 s after SIGTERM"; return 1; }
+    wait $runpid; rc=$?
+    echo "guest: $cmd exited with $rc after SIGTERM"
+    runpid=""
+    released_low $ran || return 1
+    pwr=$(reg 0x68 0x6B) || { why=$(cat /tmp/reg.err); return 1; }
+    [ $((pwr & 0x40)) = 64 ] || { why="PWR_MGMT_1 $pwr: MPU-6050 not put to sleep"; return 1; }
+}
+for cmd in run shake; do
+    runpid=""
+    check "$cmd --json turns the motor on while the board is shaken" watch_shake $cmd
+    check "$cmd keeps the motor off once the board is still" watch_quiet
+    check "after SIGTERM to $cmd GPIO17 is low and released, the sensor asleep" stop_watch
+done
 
 # ---------------------------------------------------------------------------------------------
 # Error paths.
