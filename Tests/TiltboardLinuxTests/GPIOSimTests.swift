@@ -130,13 +130,24 @@ final class GPIOSimTests: XCTestCase {
         try setPull(4, "pull-down")
         XCTAssertFalse(try line.waitForEdge(timeoutNanoseconds: 100_000_000), "falling edges are not reported")
         XCTAssertFalse(try line.isActive())
-        // Edges queue while nobody waits: two pulses, two events.
-        for _ in 0..<2 {
-            try setPull(4, "pull-up")
-            try setPull(4, "pull-down")
-        }
-        XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 1_000_000_000))
+        // An edge is queued while nobody waits, and consumed by one wait. (Two quick pulses may
+        // merge into one interrupt, in gpio-sim as on a real chip, so only one is counted on.)
+        try setPull(4, "pull-up")
+        try setPull(4, "pull-down")
         XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 1_000_000_000))
         XCTAssertFalse(try line.waitForEdge(timeoutNanoseconds: 50_000_000))
+
+        // The event descriptor polls readable exactly while an edge is queued.
+        let fd = try XCTUnwrap(line.eventFileDescriptor)
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        XCTAssertEqual(poll(&entry, 1, 0), 0)
+        try setPull(4, "pull-up")
+        XCTAssertEqual(poll(&entry, 1, 2000), 1)
+        XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 0))
+        entry.revents = 0
+        XCTAssertEqual(poll(&entry, 1, 0), 0)
+        try setPull(4, "pull-down")
+        line.release()
+        XCTAssertNil(line.eventFileDescriptor)
     }
 }

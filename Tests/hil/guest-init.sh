@@ -131,8 +131,11 @@ run_tb() {
     secs=$1; shift
     timeout "$secs" "$TB" "$@" > /tmp/out 2> /tmp/err
     rc=$?
+    case $rc in
+        124|143) echo "hil: error: timed out after $secs s (a hang: e.g. polling a bit i2c-stub never clears)" >> /tmp/err ;;
+    esac
 }
-first_err() { head -n 1 /tmp/err | cut -c 1-300; }
+first_err() { { grep -i -m 1 'error' /tmp/err || head -n 1 /tmp/err; } | cut -c 1-300; }
 
 # near "a,b,c" "x,y,z" TOL: every element within TOL.
 near() {
@@ -161,6 +164,7 @@ check "probe --json finds MPU-6050 at 0x68 and ADXL345 at 0x53" probe_finds_both
 read_mpu() {
     preload_mpu
     run_tb 30 read --board "$BOARDS/$1" --count 1 --json
+    last_read_rc=$rc
     [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
     accel=$(json_array accel /tmp/out); gyro=$(json_array gyro /tmp/out); temp=$(json_number tempC /tmp/out)
     near "$accel" "$2" 0.002 || { why="accel [$accel], want [$2]"; return 1; }
@@ -169,6 +173,7 @@ read_mpu() {
     mpu_read_ok=1
 }
 mpu_registers() {
+    [ "$last_read_rc" = 0 ] || { why="the read before exited $last_read_rc"; return 1; }
     ac=$(reg 0x68 0x1C) && div=$(reg 0x68 0x19) && cfg=$(reg 0x68 0x1A) && pwr=$(reg 0x68 0x6B) \
         || { why=$(cat /tmp/reg.err); return 1; }
     [ $((ac & 0x18)) = $(($2)) ] || { why="ACCEL_CONFIG $ac, want range bits $2"; return 1; }
@@ -185,12 +190,14 @@ check "mpu6050 ±8 g registers: ACCEL_CONFIG 0x10, SMPLRT_DIV 19, DLPF on, aslee
 read_adxl() {
     preload_adxl
     run_tb 30 read --board "$BOARDS/$1" --count 1 --json
+    last_read_rc=$rc
     [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
     accel=$(json_array accel /tmp/out)
     near "$accel" "1.0,-0.5,2.0" 0.02 || { why="accel [$accel], want [1.0,-0.5,2.0]"; return 1; }
     adxl_read_ok=1
 }
 adxl_registers() {
+    [ "$last_read_rc" = 0 ] || { why="the read before exited $last_read_rc"; return 1; }
     fmt=$(reg 0x53 0x31) && bw=$(reg 0x53 0x2C) && pwr=$(reg 0x53 0x2D) \
         || { why=$(cat /tmp/reg.err); return 1; }
     [ $((fmt & 0x0B)) = $(($2)) ] || { why="DATA_FORMAT $fmt, want FULL_RES|range = $2"; return 1; }
@@ -201,6 +208,17 @@ check "read adxl345 ±4 g decodes little-endian samples" read_adxl adxl345-4g.js
 check "adxl345 ±4 g registers: DATA_FORMAT 0x09, BW_RATE 0x0A, standby" adxl_registers adxl345-4g.json 0x09 0x0A
 check "read adxl345 ±16 g decodes little-endian samples" read_adxl adxl345-16g.json
 check "adxl345 ±16 g registers: DATA_FORMAT 0x0B, BW_RATE 0x09, standby" adxl_registers adxl345-16g.json 0x0B 0x09
+
+# The stub never self-clears DEVICE_RESET (PWR_MGMT_1 bit 7): a driver that polls it would hang.
+reset_stuck() {
+    preload_mpu
+    $I2CSET -y $BUS 0x68 0x6B 0x80
+    run_tb 20 read --board "$BOARDS/mpu6050-4g.json" --count 1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out)
+    near "$accel" "0.5,-0.5,1.0" 0.002 || { why="accel [$accel], want [0.5,-0.5,1.0]"; return 1; }
+}
+check "mpu6050 read finishes with DEVICE_RESET stuck set (i2c-stub never clears it)" reset_stuck
 
 smbus_only() {
     /usr/sbin/i2cdetect -F $BUS > /tmp/funcs 2>&1 || { why="i2cdetect -F failed"; return 1; }
@@ -251,15 +269,23 @@ released_low() {
 }
 check "after haptics GPIO17 is low and released" released_low "$haptics_ok"
 
-# Run: shake the MPU-6050 (x alternating ±2 g every ~80 ms) while `run` watches it.
-run_shake() {
+# Shake the MPU-6050 (x alternating ±2 g every ~80 ms) while a command watches it: `run` (the
+# controller loop) and `shake` (the detector alone) both play the shake effect on the motor.
+# watch_shake CMD: starts `tiltboard CMD --board … --json` and shakes once the driver is awake.
+watch_shake() {
+    cmd=$1; watch_ok=0
     preload_mpu
+    $I2CSET -y $BUS 0x68 0x6B 0x40                                 # asleep until the driver starts
     $I2CSET -y $BUS 0x68 0x3B 0x00 0x00 0x00 0x00 0x20 0x00 i    # at rest: 1 g on z (±4 g range)
-    "$TB" run --board "$BOARDS/mpu6050-4g.json" --json > /tmp/run.out 2> /tmp/run.err &
+    "$TB" $cmd --board "$BOARDS/mpu6050-4g.json" --json > /tmp/run.out 2> /tmp/run.err &
     runpid=$!
     i=0
-    while [ $i -lt 50 ] && [ ! -s /tmp/run.out ] && kill -0 $runpid 2>/dev/null; do usleep 100000; i=$((i + 1)); done
-    kill -0 $runpid 2>/dev/null || { why="run exited early: $(head -n 1 /tmp/run.err)"; return 1; }
+    while [ $i -lt 100 ] && kill -0 $runpid 2>/dev/null; do
+        pwr=$(reg 0x68 0x6B) && [ $((pwr & 0x40)) = 0 ] && break
+        usleep 100000; i=$((i + 1))
+    done
+    usleep 500000    # let the detector settle on gravity
+    kill -0 $runpid 2>/dev/null || { why="$cmd exited early: $(head -n 1 /tmp/run.err)"; return 1; }
     motor_on=0; i=0
     while [ $i -lt 160 ]; do               # ~3 s; a write every 4th round
         if [ $((i % 4)) = 0 ]; then
@@ -275,25 +301,42 @@ run_shake() {
     while [ $motor_on = 0 ] && [ $i -lt 50 ]; do
         read -r v < "$SIM/sim_gpio17/value"; [ "$v" = 1 ] && motor_on=1; usleep 20000; i=$((i + 1))
     done
-    [ $motor_on = 1 ] || { why="motor never on; run said: $(head -c 200 /tmp/run.err)"; return 1; }
-    run_ok=1
+    [ $motor_on = 1 ] || { why="motor never on; $cmd said: $(head -c 200 /tmp/run.err)"; return 1; }
+    watch_ok=1
 }
-stop_run() {
-    [ -n "$runpid" ] || { why="run was not started"; return 1; }
+# Once the board is still again the motor must go off and stay off (no stuck effect).
+watch_quiet() {
+    [ "$watch_ok" = 1 ] || { why="the shake check before did not pass"; return 1; }
+    i=0; quiet=0
+    while [ $i -lt 100 ] && [ $quiet -lt 20 ]; do    # up to 5 s for 1 s of silence
+        read -r v < "$SIM/sim_gpio17/value"
+        if [ "$v" = 0 ]; then quiet=$((quiet + 1)); else quiet=0; fi
+        usleep 50000; i=$((i + 1))
+    done
+    [ $quiet -ge 20 ] || { why="motor still switching 5 s after the shaking stopped"; return 1; }
+    kill -0 $runpid 2>/dev/null || { why="exited on its own: $(head -n 1 /tmp/run.err)"; return 1; }
+}
+# SIGTERM: the line must end low and released, the sensor asleep.
+stop_watch() {
+    [ -n "$runpid" ] || { why="not started"; return 1; }
     ran=0; kill -0 $runpid 2>/dev/null && ran=1
     kill -TERM $runpid 2>/dev/null
     i=0
     while kill -0 $runpid 2>/dev/null && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
     kill -0 $runpid 2>/dev/null && { kill -KILL $runpid; why="still running 10 s after SIGTERM"; return 1; }
     wait $runpid; rc=$?
-    echo "guest: run exited with $rc after SIGTERM"
+    echo "guest: $cmd exited with $rc after SIGTERM"
+    runpid=""
     released_low $ran || return 1
     pwr=$(reg 0x68 0x6B) || { why=$(cat /tmp/reg.err); return 1; }
     [ $((pwr & 0x40)) = 64 ] || { why="PWR_MGMT_1 $pwr: MPU-6050 not put to sleep"; return 1; }
 }
-runpid=""
-check "run --json turns the motor on while the board is shaken" run_shake
-check "after SIGTERM to run GPIO17 is low and released, the sensor asleep" stop_run
+for cmd in run shake; do
+    runpid=""
+    check "$cmd --json turns the motor on while the board is shaken" watch_shake $cmd
+    check "$cmd keeps the motor off once the board is still" watch_quiet
+    check "after SIGTERM to $cmd GPIO17 is low and released, the sensor asleep" stop_watch
+done
 
 # ---------------------------------------------------------------------------------------------
 # Error paths.

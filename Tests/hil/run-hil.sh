@@ -15,7 +15,8 @@ cache=$here/cache
 qemu_timeout=${HIL_QEMU_TIMEOUT:-300}
 started=$(date +%s)
 
-say() { echo "hil: $*" >&2; }
+# Progress goes to stderr with its own prefix; stdout carries only PASS:/FAIL: lines and the summary.
+say() { echo "run-hil: $*" >&2; }
 elapsed() { echo "$(( $(date +%s) - started )) s"; }
 
 host_fail=()
@@ -46,7 +47,12 @@ export PATH="$PATH:/sbin:/usr/sbin"
 
 # --- downloads: Debian's current kernel, its headers and source, the guest's tools ------------
 mkdir -p "$cache/debs"
-kpkg=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-/ { print $2; exit }')
+resolve_kernel() { apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }'; }
+kpkg=$(resolve_kernel)
+if [ -z "$kpkg" ]; then
+    as_root apt-get update -qq
+    kpkg=$(resolve_kernel)
+fi
 kver=${kpkg#linux-image-}                                    # 6.1.0-56-amd64
 pkgver=$(apt-cache policy "$kpkg" | awk '/Candidate:/ { print $2 }')  # 6.1.192-2
 kseries=$(echo "$kver" | cut -d. -f1,2)                      # 6.1
@@ -71,6 +77,13 @@ for p in "$kpkg" "linux-headers-$kver" "$hdr_common" "linux-kbuild-$kseries" "li
 done
 for p in i2c-tools gpiod libgpiod2 libi2c0; do
     fetch "$p" || { say "apt-get download $p failed"; exit 1; }
+done
+# Keep one kernel in the cache: drop what an older Debian kernel left behind.
+for old in "$cache"/debs/linux-*.deb; do
+    case $old in *"_${pkgver}_"*) ;; *) rm -f "$old" ;; esac
+done
+for old in "$cache"/kroot-* "$cache"/gpio-sim-*; do
+    case $old in *"-$kver") ;; *) [ -e "$old" ] && rm -rf "$old" ;; esac
 done
 say "downloads ready ($(elapsed))"
 

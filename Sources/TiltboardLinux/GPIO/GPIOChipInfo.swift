@@ -10,8 +10,10 @@ public struct GPIOChipInfo: Sendable, Equatable, CustomStringConvertible {
     public var label: String
     /// Character device, `/dev/gpiochipN`.
     public var path: String
+    /// Number of lines; offsets run from 0 to `lineCount - 1`.
     public var lineCount: Int
 
+    /// A chip description, as read from the kernel or written by a test.
     public init(name: String, label: String, path: String, lineCount: Int) {
         self.name = name; self.label = label; self.path = path; self.lineCount = lineCount
     }

@@ -40,6 +40,12 @@ public final class GpiodInputLine: Sendable {
         return try result.get()
     }
 
+    /// A descriptor that polls readable while an edge is queued, for a loop that also waits on
+    /// other descriptors; consume the edge with `waitForEdge(timeoutNanoseconds: 0)`. Nil once released.
+    public var eventFileDescriptor: Int32? {
+        handle.withLock { opened in opened.map { Gpiod1.eventDescriptor($0.line) } }
+    }
+
     /// The current logical level.
     public func isActive() throws -> Bool {
         let result: Result<Bool, GPIOError> = handle.withLock { opened in

@@ -7,7 +7,9 @@ import TiltboardDrivers
 /// or name (`GPIO17`). The line is driven inactive from the moment it is requested and again when
 /// released, so the motor never starts on its own.
 public final class GpiodOutputLine: GPIOOutputLine {
+    /// `pinctrl-bcm2711 line 17 (GPIO17)`.
     public let name: String
+    /// True when the line was requested active-low: `set(active: true)` then drives the pin low.
     public let activeLow: Bool
     /// The chip the line was found on.
     public let chip: GPIOChipInfo
@@ -32,6 +34,7 @@ public final class GpiodOutputLine: GPIOOutputLine {
         self.handle = Mutex(opened)
     }
 
+    /// Drives the line to its active or inactive level. No allocation unless it fails.
     public func set(active: Bool) throws {
         let failure: GPIOError? = handle.withLock { opened in
             guard let opened else { return .released(name) }
@@ -49,6 +52,7 @@ public final class GpiodOutputLine: GPIOOutputLine {
         return try result.get()
     }
 
+    /// Drives the line inactive, releases it and closes the chip. Safe to call more than once.
     public func release() {
         handle.withLock { opened in
             guard let line = opened else { return }
