@@ -1,7 +1,8 @@
 import Foundation
 import TiltboardCore
 
-/// Deterministic generator (SplitMix64) with Gaussian samples, so synthetic traces repeat exactly.
+/// Deterministic generator (SplitMix64) with Gaussian samples, so synthetic traces repeat exactly
+/// (shared by the calibration and shake tests).
 struct NoiseSource {
     private var state: UInt64
     init(seed: UInt64) { state = seed }

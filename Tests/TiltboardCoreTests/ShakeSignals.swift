@@ -1,27 +1,6 @@
 import Foundation
 import TiltboardCore
 
-/// Deterministic pseudo-random numbers (SplitMix64) so noisy traces are reproducible.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func nextUInt64() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(nextUInt64() >> 11) / Double(1 << 53) }
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u1 = Swift.max(uniform(), 1e-300), u2 = uniform()
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
-}
-
 /// Synthetic accelerometer traces in g, gravity reaction included, sampled at `rateHz`.
 struct Trace {
     var rateHz: Double
@@ -34,12 +13,12 @@ struct Trace {
 
     /// Runs `detector` over the trace and returns every event.
     func events(_ detector: inout ShakeDetector, gravity: ((Double) -> Vector3)? = nil) -> [ShakeEvent] {
-        var rng = SeededRandom(seed: seed)
+        var rng = NoiseSource(seed: seed)
         var out: [ShakeEvent] = []
         let count = Int(duration * rateHz)
         for i in 0..<count {
             let t = phase + Double(i) / rateHz
-            let noise = Vector3(rng.gaussian(), rng.gaussian(), rng.gaussian()) * noiseG
+            let noise = rng.noise(noiseG)
             if let e = detector.update(t: t, accel: signal(t) + noise, gravity: gravity?(t)) {
                 out.append(e)
             }
