@@ -1,5 +1,6 @@
+import Foundation
 import XCTest
-import TiltboardCore
+@testable import TiltboardCore
 
 final class TiltEstimatorTests: XCTestCase {
     func testFirstSampleInitialisesDirectly() {
@@ -93,5 +94,15 @@ final class TiltEstimatorTests: XCTestCase {
         XCTAssertEqual(e.gravity, before)
         e.reset()
         XCTAssertEqual(e.update(accel: gravity(pitch: -40), gyroDps: nil, dt: 0.01).y, gravity(pitch: -40).y, accuracy: 1e-12)
+    }
+}
+
+final class TiltEstimatorSinCosTests: XCTestCase {
+    func testSeriesMatchesLibmAcrossTheSwitchOver() {
+        for x in stride(from: -0.1, through: 0.1, by: 0.0007) {
+            let (s, c) = TiltEstimator.sinCos(x)
+            XCTAssertEqual(s, sin(x), accuracy: 1e-14, "sin \(x)")
+            XCTAssertEqual(c, cos(x), accuracy: 1e-14, "cos \(x)")
+        }
     }
 }

@@ -56,7 +56,10 @@ public struct TiltController: Sendable {
 
     /// The tilt input (g) after dead zone and response curve, for a unit gravity vector.
     public func shapedTilt(gravity: Vector3) -> (x: Double, y: Double) {
-        let n = gravity.normalized
+        shapedTilt(unit: gravity.normalized)
+    }
+
+    private func shapedTilt(unit n: Vector3) -> (x: Double, y: Double) {
         let tx = -n.x, ty = -n.y
         let m = (tx * tx + ty * ty).squareRoot()
         guard m > 0 else { return (0, 0) }
@@ -74,7 +77,7 @@ public struct TiltController: Sendable {
     public mutating func update(gravity: Vector3, dt: Double) -> ControlOutput {
         let n = gravity.normalized
         let heading = degrees(atan2(-n.y, -n.x))
-        let u = shapedTilt(gravity: gravity)
+        let u = shapedTilt(unit: n)
         var edgeX = false, edgeY = false
         if dt > 0, dt.isFinite {
             switch settings.model {
