@@ -35,7 +35,7 @@ extension BoardSession {
                                          sampleCount: capture.sampleCount, noiseMg: capture.noiseMg,
                                          neutral: pose, sensor: existing?.sensor)
         try ProfileStore.save(profile, path: profilePath)
-        use(profile: profile)
+        try apply(profile: profile)
         return profile
     }
 
@@ -50,7 +50,7 @@ extension BoardSession {
                                          noiseMg: existing?.noiseMg ?? .zero,
                                          neutral: level, sensor: existing?.sensor)
         try ProfileStore.save(profile, path: profilePath)
-        use(profile: profile)
+        try apply(profile: profile)
         return profile
     }
 }

@@ -67,8 +67,6 @@ public final class BoardSession {
         ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID)
     }
 
-    /// Replaces the profile used from now on (after a calibration saved it).
-    public func use(profile: CalibrationProfile?) { self.profile = profile }
 
     /// Uses `profile` from now on and brings the chip's offset registers in line with it: its
     /// offsets when the profile says `writtenToChip`, none otherwise.
