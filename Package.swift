@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, arrows pointing down only:
-//   TiltboardCLI ─▶ Tiltboard ─▶ TiltboardLinux ─▶ CI2C, CGPIOD (Debian's libi2c, libgpiod)
+//   TiltboardCLI ─▶ Tiltboard ─▶ TiltboardLinux ─▶ CI2C, CGPIODShim ─▶ CGPIOD (Debian's libi2c, libgpiod)
 //                            ├─▶ TiltboardSimulator ─▶ TiltboardDrivers ─▶ TiltboardCore
 //                            └─▶ TiltboardDrivers, TiltboardCore
 // TiltboardCore is pure signal processing; TiltboardDrivers knows bus protocols, not Linux;
@@ -33,10 +33,12 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         // prctl and other variadic or macro-only calls the Linux layer needs.
         .target(name: "CLinuxSupport"),
+        // One GPIO API over libgpiod 1.6 (Debian 12) and 2.x (Debian 13), chosen by the installed <gpiod.h>.
+        .target(name: "CGPIODShim", dependencies: ["CGPIOD"], linkerSettings: [.linkedLibrary("gpiod")]),
         .target(name: "TiltboardCore"),
         .target(name: "TiltboardDrivers", dependencies: ["TiltboardCore"]),
         .target(name: "TiltboardSimulator", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
-        .target(name: "TiltboardLinux", dependencies: ["TiltboardDrivers", "TiltboardCore", "CI2C", "CGPIOD", "CLinuxSupport"]),
+        .target(name: "TiltboardLinux", dependencies: ["TiltboardDrivers", "TiltboardCore", "CI2C", "CGPIODShim", "CLinuxSupport"]),
         .target(
             name: "Tiltboard",
             dependencies: ["TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux"]

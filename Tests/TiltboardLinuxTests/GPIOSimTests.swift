@@ -31,9 +31,9 @@ final class GPIOSimTests: XCTestCase {
 
     /// The consumer the kernel records for `offset`, read through a second, independent chip handle.
     private func consumer(_ offset: Int) throws -> String? {
-        let (chip, _) = try GPIOLineOpener.openChip(label, directory: "/dev")
-        defer { Gpiod1.close(chip) }
-        return Gpiod1.currentConsumer(try Gpiod1.line(chip, offset: offset).get())
+        let chip = try GPIOLineFinder.findChip(label, directory: "/dev")
+        let info = try Gpiod.lineInfo(path: chip.path, offset: offset).get()
+        return info.used ? info.consumer : nil
     }
 
     private var chipName: String { URL(fileURLWithPath: sysfs).lastPathComponent }

@@ -24,9 +24,7 @@ public struct GPIOChipInfo: Sendable, Equatable, CustomStringConvertible {
     /// The chips in `/dev` this process can open, in number order.
     public static func available(in directory: String = "/dev") -> [GPIOChipInfo] {
         GPIOChipLookup.devicePaths(in: directory).compactMap { path in
-            guard case let .success(chip) = Gpiod1.openChip(path: path) else { return nil }
-            defer { Gpiod1.close(chip) }
-            return Gpiod1.info(chip, path: path)
+            try? Gpiod.chipInfo(path: path).get()
         }
     }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 import TiltboardDrivers
 
-/// A GPIO input watched for rising edges, e.g. a sensor's data-ready interrupt pin (libgpiod 1.6).
+/// A GPIO input watched for rising edges, e.g. a sensor's data-ready interrupt pin (libgpiod 1.6 or 2.x).
 ///
 /// Edges are queued by the kernel between waits, so none is lost while a sample is being read.
 public final class GpiodInputLine: Sendable {
@@ -9,7 +9,7 @@ public final class GpiodInputLine: Sendable {
     public let name: String
     /// The chip the line was found on.
     public let chip: GPIOChipInfo
-    private let handle: Mutex<OpenedGPIOLine?>
+    private let handle: Mutex<Gpiod.Line?>
 
     /// Requests the line as an input with rising-edge events (inactive → active when `activeLow`).
     /// - Throws: `GPIOError` (.chipNotFound, .lineNotFound, .lineBusy, .permissionDenied, .io).
@@ -18,23 +18,23 @@ public final class GpiodInputLine: Sendable {
     }
 
     init(chip spec: String, line id: GPIOLineID, activeLow: Bool, consumer: String, deviceDirectory: String) throws {
-        let opened = try GPIOLineOpener.open(chip: spec, line: id, directory: deviceDirectory)
-        if let error = Gpiod1.requestRisingEdges(opened.line, consumer: consumer, activeLow: activeLow) {
-            let mapped = GPIOLineOpener.requestError(error, opened, action: "requesting its edge events")
-            Gpiod1.close(opened.chip)
-            throw mapped
+        let found = try GPIOLineFinder.find(chip: spec, line: id, directory: deviceDirectory)
+        let line: Gpiod.Line
+        switch Gpiod.requestRisingEdges(path: found.info.path, offset: found.offset, consumer: consumer, activeLow: activeLow) {
+        case let .success(requested): line = requested
+        case let .failure(error): throw GPIOLineFinder.requestError(error, found, action: "requesting its edge events")
         }
-        self.name = opened.displayName
-        self.chip = opened.info
-        self.handle = Mutex(opened)
+        self.name = found.displayName
+        self.chip = found.info
+        self.handle = Mutex(line)
     }
 
     /// Waits up to `timeoutNanoseconds` for a rising edge and consumes it.
     /// Returns false on timeout or when a signal interrupts the wait; blocks `release()` meanwhile.
     public func waitForEdge(timeoutNanoseconds: Int64) throws -> Bool {
-        let result: Result<Bool, GPIOError> = handle.withLock { opened in
-            guard let opened else { return .failure(.released(name)) }
-            return Gpiod1.waitForEvent(opened.line, timeoutNanoseconds: timeoutNanoseconds)
+        let result: Result<Bool, GPIOError> = handle.withLock { line in
+            guard let line else { return .failure(.released(name)) }
+            return Gpiod.waitForEvent(line, timeoutNanoseconds: timeoutNanoseconds)
                 .mapError { .io("waiting for an edge", name, $0) }
         }
         return try result.get()
@@ -43,25 +43,24 @@ public final class GpiodInputLine: Sendable {
     /// A descriptor that polls readable while an edge is queued, for a loop that also waits on
     /// other descriptors; consume the edge with `waitForEdge(timeoutNanoseconds: 0)`. Nil once released.
     public var eventFileDescriptor: Int32? {
-        handle.withLock { opened in opened.map { Gpiod1.eventDescriptor($0.line) } }
+        handle.withLock { line in line.map { Gpiod.eventDescriptor($0) } }
     }
 
     /// The current logical level.
     public func isActive() throws -> Bool {
-        let result: Result<Bool, GPIOError> = handle.withLock { opened in
-            guard let opened else { return .failure(.released(name)) }
-            return Gpiod1.get(opened.line).mapError { .io("reading the level", name, $0) }
+        let result: Result<Bool, GPIOError> = handle.withLock { line in
+            guard let line else { return .failure(.released(name)) }
+            return Gpiod.get(line).mapError { .io("reading the level", name, $0) }
         }
         return try result.get()
     }
 
     /// Gives the line back to the kernel. Safe to call more than once.
     public func release() {
-        handle.withLock { opened in
-            guard let line = opened else { return }
-            Gpiod1.release(line.line)
-            Gpiod1.close(line.chip)
-            opened = nil
+        handle.withLock { held in
+            guard let line = held else { return }
+            Gpiod.release(line)
+            held = nil
         }
     }
 

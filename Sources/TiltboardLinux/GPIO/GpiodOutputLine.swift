@@ -1,7 +1,7 @@
 import Synchronization
 import TiltboardDrivers
 
-/// A GPIO output through the kernel's character device (libgpiod 1.6), e.g. the motor's transistor.
+/// A GPIO output through the kernel's character device (libgpiod 1.6 or 2.x), e.g. the motor's transistor.
 ///
 /// The chip is found by label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; the line by offset
 /// or name (`GPIO17`). The line is driven inactive from the moment it is requested and again when
@@ -13,7 +13,7 @@ public final class GpiodOutputLine: GPIOOutputLine {
     public let activeLow: Bool
     /// The chip the line was found on.
     public let chip: GPIOChipInfo
-    private let handle: Mutex<OpenedGPIOLine?>
+    private let handle: Mutex<Gpiod.Line?>
 
     /// Requests the line as an output at its inactive level.
     /// - Throws: `GPIOError` (.chipNotFound, .lineNotFound, .lineBusy, .permissionDenied, .io).
@@ -22,45 +22,44 @@ public final class GpiodOutputLine: GPIOOutputLine {
     }
 
     init(chip spec: String, line id: GPIOLineID, activeLow: Bool, consumer: String, deviceDirectory: String) throws {
-        let opened = try GPIOLineOpener.open(chip: spec, line: id, directory: deviceDirectory)
-        if let error = Gpiod1.requestOutput(opened.line, consumer: consumer, activeLow: activeLow) {
-            let mapped = GPIOLineOpener.requestError(error, opened, action: "requesting it as an output")
-            Gpiod1.close(opened.chip)
-            throw mapped
+        let found = try GPIOLineFinder.find(chip: spec, line: id, directory: deviceDirectory)
+        let line: Gpiod.Line
+        switch Gpiod.requestOutput(path: found.info.path, offset: found.offset, consumer: consumer, activeLow: activeLow) {
+        case let .success(requested): line = requested
+        case let .failure(error): throw GPIOLineFinder.requestError(error, found, action: "requesting it as an output")
         }
-        self.name = opened.displayName
+        self.name = found.displayName
         self.activeLow = activeLow
-        self.chip = opened.info
-        self.handle = Mutex(opened)
+        self.chip = found.info
+        self.handle = Mutex(line)
     }
 
     /// Drives the line to its active or inactive level. No allocation unless it fails.
     public func set(active: Bool) throws {
-        let failure: GPIOError? = handle.withLock { opened in
-            guard let opened else { return .released(name) }
-            return Gpiod1.set(opened.line, active: active).map { .io("setting the level", name, $0) }
+        let failure: GPIOError? = handle.withLock { line in
+            guard let line else { return .released(name) }
+            return Gpiod.set(line, active: active).map { .io("setting the level", name, $0) }
         }
         if let failure { throw failure }
     }
 
     /// The level the line is driven to now (logical: true is active).
     public func isActive() throws -> Bool {
-        let result: Result<Bool, GPIOError> = handle.withLock { opened in
-            guard let opened else { return .failure(.released(name)) }
-            return Gpiod1.get(opened.line).mapError { .io("reading the level", name, $0) }
+        let result: Result<Bool, GPIOError> = handle.withLock { line in
+            guard let line else { return .failure(.released(name)) }
+            return Gpiod.get(line).mapError { .io("reading the level", name, $0) }
         }
         return try result.get()
     }
 
-    /// Drives the line inactive, releases it and closes the chip. Safe to call more than once.
+    /// Drives the line inactive and releases it. Safe to call more than once.
     public func release() {
-        handle.withLock { opened in
-            guard let line = opened else { return }
+        handle.withLock { held in
+            guard let line = held else { return }
             // Inactive first: a released line keeps its last level on a Pi, and the motor must stop.
-            _ = Gpiod1.set(line.line, active: false)
-            Gpiod1.release(line.line)
-            Gpiod1.close(line.chip)
-            opened = nil
+            _ = Gpiod.set(line, active: false)
+            Gpiod.release(line)
+            held = nil
         }
     }
 
