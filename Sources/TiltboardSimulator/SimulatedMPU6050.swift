@@ -310,7 +310,8 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         return regs[Int(Reg.intEnable)] & 0x40 != 0 && ((1...4).contains(hpf) || hpf == 7)
     }
 
-    private static let highPassCutoffHz: [Double] = [0, 5, 2.5, 1.25, 0.63]
+    /// ACCEL_HPF 1…4 → cutoff in Hz (5, 2.5, 1.25, 0.63: halving, rounded in the sources).
+    private static func highPassCutoffHz(_ code: Int) -> Double { code == 4 ? 0.63 : 10 / Double(1 << code) }
 
     /// Runs the detector over sample ticks `first…last` (only the newest ones after a long gap).
     private func detectMotion(ticks first: UInt64, through last: UInt64, period: UInt64) {
@@ -326,13 +327,14 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         if hpf == 7 {
             alpha = 1  // hold: output = input − the sample when the filter was set
         } else {
-            let rc = 1 / (2 * Double.pi * Self.highPassCutoffHz[hpf])
+            let rc = 1 / (2 * Double.pi * Self.highPassCutoffHz(hpf))
             alpha = rc / (rc + dt)
         }
         let threshold = Double(regs[Int(Reg.motThr)]) * 0.032
         let duration = Double(Swift.max(1, regs[Int(Reg.motDur)]))
-        let decrement: [Double] = [0, 1, 2, 4]
+        // MOT_COUNT 0…3: reset, or count down 1, 2, 4 per quiet sample.
         let count = Int(regs[Int(Reg.motDetectCtrl)] & 0x03)
+        let decrement = count == 0 ? 0 : Double(1 << (count - 1))
         while k <= last {
             let s = sample(atNs: originNs &+ k &* period)
             let a = Vector3(Double(s.ax), Double(s.ay), Double(s.az)) / accelLSB
@@ -351,7 +353,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
                 motionCounterMs += dt * 1000
                 if motionCounterMs >= duration { raise(0x40) }
             } else {
-                motionCounterMs = count == 0 ? 0 : Swift.max(0, motionCounterMs - decrement[count] * dt * 1000)
+                motionCounterMs = count == 0 ? 0 : Swift.max(0, motionCounterMs - decrement * dt * 1000)
             }
             k += 1
         }
