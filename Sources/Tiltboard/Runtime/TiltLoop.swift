@@ -73,7 +73,7 @@ public final class TiltLoop: @unchecked Sendable {
                                    events: @escaping (WakeEvent) -> Void = { _ in }) throws {
         guard let line = try session.openInterruptLine() else {
             throw BoardFileError(file: session.board.source, key: "interrupt",
-                                 message: "missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} (see Boards/README.md)")
+                                 message: "missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} (see Boards/README.md; Boards/simulated-wake.json is a simulated board wired so)")
         }
         wakeOnMotion = settings
         wakeLine = line
