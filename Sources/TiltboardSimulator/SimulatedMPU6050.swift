@@ -349,7 +349,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
                 highPassInput = a
             }
             let o = highPassOutput
-            if Swift.max(Swift.abs(o.x), Swift.abs(o.y), Swift.abs(o.z)) > threshold {
+            if Swift.max(Swift.abs(o.x), Swift.max(Swift.abs(o.y), Swift.abs(o.z))) > threshold {
                 motionCounterMs += dt * 1000
                 if motionCounterMs >= duration { raise(0x40) }
             } else {

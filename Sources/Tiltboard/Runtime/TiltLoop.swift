@@ -151,7 +151,8 @@ public final class TiltLoop: @unchecked Sendable {
         wakeStats.withLock { $0.sleeps += 1 }
         wakeEvents(.sleeping(t: Double(asleepAt &- start) / 1e9))
         var woke = false
-        let timeout = UInt64(settings.waitTimeoutSeconds * 1e9)
+        // At least 10 ms per wait: a zero timeout would spin instead of sleeping.
+        let timeout = UInt64(Swift.max(settings.waitTimeoutSeconds, 0.01) * 1e9)
         while !woke {
             let now = clock.nowNanoseconds()
             if stopRequested.load(ordering: .acquiring) || shouldStop() { break }
