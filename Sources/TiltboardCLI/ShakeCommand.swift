@@ -41,8 +41,6 @@ struct ShakeCommand: ParsableCommand {
     @Flag(help: "Do not play the shake effect.")
     var mute = false
 
-    @OptionGroup var wake: WakeOptions
-
     @Option(help: ArgumentHelp("Linear acceleration (gravity removed) that counts as shaking (default 0.8).", valueName: "g"))
     var threshold: Double?
 
@@ -57,6 +55,8 @@ struct ShakeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Share of samples that must be over the threshold while reversing (default 0.5).", valueName: "0…1"))
     var minFraction: Double?
+
+    @OptionGroup(title: "Wake on motion") var wake: WakeOptions
 
     func validate() throws {
         try validateRate(rate)

@@ -39,6 +39,8 @@ public final class TiltLoop: @unchecked Sendable {
     /// Runs until `shouldStop` returns true, `duration` seconds have passed, `stop()` is called or
     /// the sensor fails (rethrown). `output` runs on the loop thread for every sample, in order.
     /// `realtime`: ask for SCHED_FIFO and locked memory; the returned note says why not, if not.
+    /// After `enableWakeOnMotion`, the loop sleeps on the interrupt pin through still spells (no
+    /// ticks, no `output`); sample times keep counting from the start, across the gaps.
     public func run(duration: Double? = nil, realtime: Bool = false,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     output: @escaping (PipelineOutput, TickContext) -> Void) throws -> String? {
