@@ -15,6 +15,10 @@ struct RunCommand: ParsableCommand {
         (or per --output-rate): {"t":s,"tilt":{"pitchDeg":…,"rollDeg":…},"control":{"x":…,"y":…,\
         "vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}. --udp sends the same objects as datagrams.
 
+        --wake-on-motion (needs the board's "interrupt" section) stops sampling after 2 s of \
+        stillness and sleeps on the sensor's interrupt line until the chip reports motion; each \
+        sleep and wake is noted on stderr.
+
         Ctrl-C (SIGINT) or SIGTERM stops cleanly: motor off, sensor asleep, loop statistics on stderr, exit 0.
         Without --board, the built-in simulated board plays the demo script (tilt left, right, forward, back, shake).
         """
@@ -45,9 +49,12 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Controller") var controller: RunControllerOptions
 
+    @OptionGroup(title: "Wake on motion") var wake: WakeOptions
+
     func validate() throws {
         try validateRate(rate)
         try validateRate(outputRate, name: "--output-rate")
+        try wake.validate()
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
@@ -63,6 +70,7 @@ struct RunCommand: ParsableCommand {
         defer { motor?.shutdown() }
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: motor?.engine,
                                 controller: controller.settings)
+        try wake.enable(on: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         announce(session, motor: motor != nil, sender: sender)
 
@@ -72,6 +80,7 @@ struct RunCommand: ParsableCommand {
                                 shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in state.emit(out) }
         if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
         Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples")
+        wake.report(loop)
         if let sender, sender.failedSends > 0 {
             Console.note("udp: \(sender.failedSends) datagrams to \(sender.destination) were refused (nobody listening?)")
         }

@@ -17,6 +17,11 @@ struct ShakeCommand: ParsableCommand {
         1.29 s, peak 2.6 g`; with --json, {"event":"start","t":1.02,"peakG":2.1} and \
         {"event":"end","t":2.31,"durationS":1.29,"peakG":2.6}. Times are seconds since sampling began.
 
+        With --wake-on-motion (needs the board's "interrupt" section), sampling stops after 2 s of \
+        stillness: the chip's own motion detector (MPU-6050 motion interrupt, ADXL345 activity) is \
+        armed and the loop sleeps on the interrupt line until motion, then samples at full rate \
+        again; each sleep and wake is noted on stderr.
+
         Exit codes: 0 done, also when stopped by SIGINT/SIGTERM/SIGHUP (motor off), 64 bad flag, 65 bad \
         board or profile file, 69 sensor or motor line unavailable, 74 I/O error, 77 permission denied.
         """
@@ -51,8 +56,11 @@ struct ShakeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Share of samples that must be over the threshold while reversing (default 0.5).", valueName: "0…1"))
     var minFraction: Double?
 
+    @OptionGroup(title: "Wake on motion") var wake: WakeOptions
+
     func validate() throws {
         try validateRate(rate)
+        try wake.validate()
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
@@ -88,6 +96,7 @@ struct ShakeCommand: ParsableCommand {
         if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
 
         let loop = try TiltLoop(session: session, rateHz: rate ?? board.sensor.rateHz, haptics: motor?.engine)
+        try wake.enable(on: loop)
         let json = json
         var printer = ShakeEventPrinter()
         let realtimeNote = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
@@ -99,6 +108,7 @@ struct ShakeCommand: ParsableCommand {
         if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
         let stats = loop.scheduler.statistics
         Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks")
+        wake.report(loop)
         if let signal = SignalWatcher.shared.signal { Console.note("stopped by signal \(signal); motor off") }
     }
 }

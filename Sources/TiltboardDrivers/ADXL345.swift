@@ -102,6 +102,25 @@ public final class ADXL345: MotionSensor {
         try bus.write(address: address, register: ADXL345Register.offsetX, bytes: UnsafeRawBufferPointer(raw))
     }
 
+    /// Activity detection (sensors.md §2.2, §2.6): interrupts off while THRESH_ACT (62.5 mg
+    /// steps), ac-coupled X/Y/Z activity and INT_MAP (all on INT1) are set, then Activity alone
+    /// enabled. The pin is active high push-pull (`configure` keeps INT_INVERT clear); the event
+    /// is latched until INT_SOURCE is read. Re-arming restarts the ac reference at the current pose.
+    public func armMotionInterrupt(thresholdG: Double) throws {
+        let code = try motionThresholdCode(thresholdG, gPerLSB: ADXL345Scale.activityThresholdGPerLSB, chip: identity.part)
+        try write(ADXL345Register.intEnable, 0)
+        try write(ADXL345Register.activityThreshold, code)
+        try write(ADXL345Register.activityControl, ADXL345ActivityControl.acAllAxes.rawValue)
+        try write(ADXL345Register.intMap, 0)
+        try write(ADXL345Register.intEnable, ADXL345Interrupt.activity.rawValue)
+    }
+
+    /// Reads INT_SOURCE (which clears the latched events and drops the pin); true if Activity was set.
+    public func acknowledgeMotionInterrupt() throws -> Bool {
+        let source = try bus.readByte(address: address, register: ADXL345Register.intSource)
+        return source & ADXL345Interrupt.activity.rawValue != 0
+    }
+
     private func decode(t: Double) -> Sample {
         let accel = Vector3(Double(int16LittleEndian(buffer, 0)), Double(int16LittleEndian(buffer, 2)),
                             Double(int16LittleEndian(buffer, 4))) / ADXL345Scale.fullResolutionLSBPerG

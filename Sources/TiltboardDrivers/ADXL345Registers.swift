@@ -5,10 +5,18 @@ public enum ADXL345Register {
     public static let deviceID: UInt8 = 0x00
     /// OFSX/OFSY/OFSZ (DS Register 0x1E–0x20): signed, 15.6 mg/LSB, added to the output.
     public static let offsetX: UInt8 = 0x1E
+    /// THRESH_ACT (DS Register 0x24): activity threshold, unsigned, 62.5 mg/LSB.
+    public static let activityThreshold: UInt8 = 0x24
+    /// ACT_INACT_CTL (DS Register 0x27): ACT ac/dc [7], ACT_X/Y/Z [6:4], then the same for inactivity.
+    public static let activityControl: UInt8 = 0x27
     /// BW_RATE (DS Register 0x2C, Table 7): LOW_POWER [4], rate code [3:0]. Resets to 0x0A.
     public static let bandwidthRate: UInt8 = 0x2C
     /// POWER_CTL (DS Register 0x2D): Link, AUTO_SLEEP, Measure, Sleep, Wakeup.
     public static let powerControl: UInt8 = 0x2D
+    /// INT_ENABLE (DS Register 0x2E): which events drive the INT pins (layout of `ADXL345Interrupt`).
+    public static let intEnable: UInt8 = 0x2E
+    /// INT_MAP (DS Register 0x2F): a set bit sends that event to INT2, clear to INT1.
+    public static let intMap: UInt8 = 0x2F
     /// INT_SOURCE (DS Register 0x30): event flags.
     public static let intSource: UInt8 = 0x30
     /// DATA_FORMAT (DS Register 0x31): SELF_TEST, SPI, INT_INVERT, FULL_RES, Justify, Range.
@@ -96,6 +104,36 @@ public enum ADXL345Scale {
         }
         return best
     }
+    /// THRESH_ACT's unit (DS Register 0x24): 62.5 mg/LSB, 0xFF = 16 g.
+    public static let activityThresholdGPerLSB = 0.0625
     /// Turn-on time 1.1 ms + 1/ODR before the first valid sample (ADI's figure, as for the ADXL312).
     public static let turnOnNanoseconds: UInt64 = 1_100_000
+}
+
+/// INT_ENABLE / INT_MAP / INT_SOURCE bits (DS Registers 0x2E–0x30).
+public struct ADXL345Interrupt: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let dataReady = Self(rawValue: 0x80)
+    public static let singleTap = Self(rawValue: 0x40)
+    public static let doubleTap = Self(rawValue: 0x20)
+    /// Acceleration above THRESH_ACT on an enabled axis; latched until INT_SOURCE is read.
+    public static let activity = Self(rawValue: 0x10)
+    public static let inactivity = Self(rawValue: 0x08)
+    public static let freeFall = Self(rawValue: 0x04)
+    public static let watermark = Self(rawValue: 0x02)
+    public static let overrun = Self(rawValue: 0x01)
+}
+
+/// ACT_INACT_CTL bits for activity (DS Register 0x27).
+public struct ADXL345ActivityControl: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// ac-coupled: compare against the acceleration when detection started, not against zero.
+    public static let acCoupled = Self(rawValue: 0x80)
+    public static let x = Self(rawValue: 0x40)
+    public static let y = Self(rawValue: 0x20)
+    public static let z = Self(rawValue: 0x10)
+    /// ac-coupled activity on every axis: what wake-on-motion uses.
+    public static let acAllAxes: Self = [.acCoupled, .x, .y, .z]
 }

@@ -193,6 +193,26 @@ public final class MPU6050: MotionSensor {
         try bus.write(address: address, register: MPU6050Register.gyroOffset, bytes: UnsafeRawBufferPointer(raw))
     }
 
+    /// Motion interrupt (sensors.md §1.10): the detectors' high-pass on (ACCEL_CONFIG[2:0], range
+    /// kept), MOT_THR in 32 mg steps, MOT_DUR 1 ms, MOT_COUNT 1, then the pin latched active high
+    /// push-pull, cleared only by reading INT_STATUS, and MOT_EN alone in INT_ENABLE.
+    public func armMotionInterrupt(thresholdG: Double) throws {
+        let code = try motionThresholdCode(thresholdG, gPerLSB: MPU6050Scale.motionThresholdGPerLSB, chip: identity.part)
+        let afs = MPU6050Scale.accelRangesG.firstIndex(of: configuration.accelRangeG) ?? 0
+        try write(MPU6050Register.accelConfig, UInt8(afs) << 3 | MPU6050Scale.motionHighPass)
+        try write(MPU6050Register.motionThreshold, code)
+        try write(MPU6050Register.motionDuration, 1)
+        try write(MPU6050Register.motionDetectControl, 0x01)
+        try write(MPU6050Register.intPinConfig, MPU6050InterruptPin.latch.rawValue)
+        try write(MPU6050Register.intEnable, MPU6050InterruptStatus.motion.rawValue)
+    }
+
+    /// Reads INT_STATUS (which clears it and drops the latched pin); true if MOT_INT was set.
+    public func acknowledgeMotionInterrupt() throws -> Bool {
+        let status = try bus.readByte(address: address, register: MPU6050Register.intStatus)
+        return status & MPU6050InterruptStatus.motion.rawValue != 0
+    }
+
     /// `current` minus `offsetG` in 2048 LSB/g, moved in steps of two so reserved bit 0 is kept.
     static func adjustedAccelOffset(_ current: Int16, by offsetG: Double) -> Int16 {
         let steps = (offsetG * MPU6050Scale.accelOffsetLSBPerG / 2).rounded()

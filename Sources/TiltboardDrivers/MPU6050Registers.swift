@@ -16,12 +16,23 @@ public enum MPU6050Register {
     public static let gyroConfig: UInt8 = 0x1B
     /// ACCEL_CONFIG (RM Register 28, p.15): self-test [7:5], AFS_SEL [4:3].
     public static let accelConfig: UInt8 = 0x1C
+    /// MOT_THR (RM 4.0 Register 31; undocumented in 4.2): motion threshold, 32 mg/LSB here (see
+    /// `MPU6050Scale.motionThresholdGPerLSB`).
+    public static let motionThreshold: UInt8 = 0x1F
+    /// MOT_DUR (undocumented): samples over the threshold before motion is flagged, 1 ms/LSB.
+    public static let motionDuration: UInt8 = 0x20
     /// FIFO_EN (RM Register 35): which sensor groups are pushed into the FIFO.
     public static let fifoEnable: UInt8 = 0x23
-    /// INT_STATUS (RM Register 58): read clears it; bit 4 FIFO overflow, bit 0 data ready.
+    /// INT_PIN_CFG (RM Register 55): INT_LEVEL [7], INT_OPEN [6], LATCH_INT_EN [5], INT_RD_CLEAR [4].
+    public static let intPinConfig: UInt8 = 0x37
+    /// INT_ENABLE (RM Register 56): MOT_EN [6] (RM 4.0), FIFO_OFLOW_EN [4], DATA_RDY_EN [0].
+    public static let intEnable: UInt8 = 0x38
+    /// INT_STATUS (RM Register 58): read clears it; bit 6 motion, bit 4 FIFO overflow, bit 0 data ready.
     public static let intStatus: UInt8 = 0x3A
     /// ACCEL_XOUT_H (RM Registers 59–72, accel, temperature, gyro): start of the 14-byte accel, temp, gyro burst.
     public static let accelXOutH: UInt8 = 0x3B
+    /// MOT_DETECT_CTRL (undocumented, i2cdevlib): ACCEL_ON_DELAY [5:4], FF_COUNT [3:2], MOT_COUNT [1:0].
+    public static let motionDetectControl: UInt8 = 0x69
     /// USER_CTRL (RM Register 106): FIFO_EN, FIFO_RESET, SIG_COND_RESET.
     public static let userControl: UInt8 = 0x6A
     /// PWR_MGMT_1 (RM Register 107, p.41): DEVICE_RESET, SLEEP, CYCLE, TEMP_DIS, CLKSEL. Resets to 0x40.
@@ -95,6 +106,8 @@ public struct MPU6050FIFOEnable: OptionSet, Sendable {
 public struct MPU6050InterruptStatus: OptionSet, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// MOT_INT: the motion detector fired (RM 4.0; same bit as MOT_EN in INT_ENABLE).
+    public static let motion = Self(rawValue: 0x40)
     /// The FIFO overflowed: oldest bytes dropped, frame alignment lost.
     public static let fifoOverflow = Self(rawValue: 0x10)
     /// A new sample is in the data registers.
@@ -119,6 +132,14 @@ public enum MPU6050Scale {
     public static let accelOffsetLSBPerG = 2048.0
     /// Offset app note / MPU-9250 RM p.11: gyro offsets count in the ±1000 °/s format.
     public static let gyroOffsetLSBPerDps = 32.8
+
+    /// MOT_THR's unit. Sources disagree (sensors.md §1.10): the RM 2.0 era says 2 mg/LSB, the
+    /// product spec 3.4 ("intelligence function increment") 32 mg/LSB. 32 mg is used: it is the
+    /// newer, normative document, and if it is wrong the chip wakes more often, never less.
+    public static let motionThresholdGPerLSB = 0.032
+    /// ACCEL_CONFIG[2:0] = 4: the detectors' high-pass at 0.63 Hz, low enough that a tilt passes
+    /// as well as a shake or a tap (5 Hz would let only fast motion through).
+    public static let motionHighPass: UInt8 = 4
 
     /// RM Register 25: with the DLPF on the gyro output rate is 1 kHz, so rate = 1000 / (1 + SMPLRT_DIV);
     /// like Linux, rates are held to 4…1000 Hz (divider 249…0).
@@ -148,4 +169,18 @@ public enum MPU6050Scale {
     public static func fifoOverflowThreshold(fifoSize: Int, frameBytes: Int) -> Int {
         fifoSize - 3 * frameBytes
     }
+}
+
+/// INT_PIN_CFG bits (RM Register 55).
+public struct MPU6050InterruptPin: OptionSet, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// The pin is active low (clear: active high).
+    public static let activeLow = Self(rawValue: 0x80)
+    /// Open drain (clear: push-pull).
+    public static let openDrain = Self(rawValue: 0x40)
+    /// Held until the status is cleared (clear: a 50 µs pulse per event).
+    public static let latch = Self(rawValue: 0x20)
+    /// Any read clears the status (clear: only reading INT_STATUS does).
+    public static let clearOnAnyRead = Self(rawValue: 0x10)
 }

@@ -98,4 +98,11 @@ public protocol MotionSensor: AnyObject {
     /// Programs the chip's own offset registers so its output is corrected by `accelOffsetG`
     /// (subtracted) and, where present, `gyroBiasDps`.
     func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws
+    /// Programs the chip's own motion detector (MPU-6050 motion interrupt, ADXL345 activity) to
+    /// flag acceleration changes above `thresholdG` on any axis, and routes the flag to its INT
+    /// pin, active high and latched until `acknowledgeMotionInterrupt` reads it. Sampling goes on.
+    func armMotionInterrupt(thresholdG: Double) throws
+    /// Reads (and so clears) the chip's interrupt status; true if motion was flagged since the
+    /// previous read. The INT pin drops when the latch clears.
+    func acknowledgeMotionInterrupt() throws -> Bool
 }

@@ -7,14 +7,25 @@ import TiltboardCore
 /// the ticks since the previous one, so results match a free-running part at
 /// `clock.nowNanoseconds()`. In FIFO, stream and trigger mode the data registers present the
 /// oldest unread entry and every transaction touching DATAX0…DATAZ1 pops one; FIFO_STATUS counts
-/// the unread entries (0–32). Trigger mode behaves as stream (no trigger events are generated),
-/// and the tap/activity/free-fall detectors, Sleep/AUTO_SLEEP and self-test are not modelled.
+/// the unread entries (0–32). Trigger mode behaves as stream (no trigger events are generated).
+///
+/// Activity detection (sensors.md §2.2, §2.6, simplified): with Activity enabled in INT_ENABLE,
+/// each sample tick compares the output acceleration of every axis ACT_INACT_CTL enables with
+/// THRESH_ACT × 62.5 mg — ac-coupled, against the first sample after detection was (re)enabled
+/// or ACT_INACT_CTL written; dc-coupled, against zero — and latches Activity in INT_SOURCE (and
+/// the axes in ACT_TAP_STATUS) until INT_SOURCE is read. `interruptPin` is INT1: high while an
+/// event enabled in INT_ENABLE and mapped to INT1 is set (low with INT_INVERT).
+/// Not modelled: tap, inactivity, free-fall, Link, Sleep/AUTO_SLEEP, INT2, self-test.
 public final class SimulatedADXL345: SimulatedI2CDevice {
     /// Register addresses the simulation gives meaning to (sensors.md §2.2).
     enum Reg {
         static let devid: UInt8 = 0x00
         static let ofsx: UInt8 = 0x1E
+        static let threshAct: UInt8 = 0x24
+        static let actInactCtl: UInt8 = 0x27
         static let actTapStatus: UInt8 = 0x2B
+        static let intEnable: UInt8 = 0x2E
+        static let intMap: UInt8 = 0x2F
         static let bwRate: UInt8 = 0x2C
         static let powerControl: UInt8 = 0x2D
         static let intSource: UInt8 = 0x30
@@ -50,6 +61,13 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
     /// Conversions made since power-on.
     public private(set) var samplesTaken: UInt64 = 0
 
+    /// INT1, for a board whose `interrupt` section wires it to a GPIO input.
+    public let interruptPin: SimulatedInterruptPin
+    /// The ac-coupled activity reference, in g; nil until the first sample after (re)enabling.
+    private var activityReference: Vector3?
+    /// Longest stretch of ticks the detector replays in one catch-up.
+    private static let detectorReplayLimit: UInt64 = 10_000
+
     /// A powered-on part in standby with registers at their reset values.
     /// Seconds into the motion at clock time `ns`.
     @inline(__always) private func motionSeconds(_ ns: UInt64) -> Double {
@@ -63,6 +81,8 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
         self.imperfections = imperfections
         regs[Int(Reg.devid)] = 0xE5
         regs[Int(Reg.bwRate)] = 0x0A
+        interruptPin = SimulatedInterruptPin(name: "simulated ADXL345 INT1", clock: clock)
+        interruptPin.source = self
     }
 
     /// True while Measure is clear.
@@ -89,6 +109,7 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
             buffer[i] = load(r)
             r &+= 1
         }
+        updateInterruptPin()
     }
 
     public func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
@@ -98,6 +119,7 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
             store(r, byte)
             r &+= 1
         }
+        updateInterruptPin()
     }
 
     private var mode: UInt8 { regs[Int(Reg.fifoControl)] >> 6 }
@@ -107,10 +129,15 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
         return samples == 0 || (mode != 0 && fifoCount >= samples)
     }
 
+    /// INT_SOURCE as read: live DATA_READY, Watermark and Overrun over the latched events.
+    private var interruptSource: UInt8 {
+        (dataReady ? 0x80 : 0) | (regs[Int(Reg.intSource)] & 0x7C) | (watermark ? 0x02 : 0) | (overrun ? 0x01 : 0)
+    }
+
     private func load(_ r: UInt8) -> UInt8 {
         switch r {
         case Reg.intSource:
-            let v = (dataReady ? 0x80 : 0) | (regs[Int(r)] & 0x7C) | (watermark ? 0x02 : 0) | (overrun ? 0x01 : 0)
+            let v = interruptSource
             regs[Int(r)] = 0  // latched event bits clear on reading INT_SOURCE
             return v
         case Reg.fifoStatus:
@@ -135,7 +162,14 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
                 originNs = clock.nowNanoseconds()
                 ticksDone = 0
             }
+            if shouldMeasure && !measuring { activityReference = nil }
             measuring = shouldMeasure
+        case Reg.intEnable:
+            if value & 0x10 != 0 && regs[Int(r)] & 0x10 == 0 { activityReference = nil }
+            regs[Int(r)] = value
+        case Reg.actInactCtl:
+            activityReference = nil
+            regs[Int(r)] = value
         case Reg.fifoControl:
             regs[Int(r)] = value
             if value >> 6 == 0 {
@@ -166,6 +200,9 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
         guard due > ticksDone else { return }
         let newTicks = due - ticksDone
         samplesTaken &+= newTicks
+        if regs[Int(Reg.intEnable)] & 0x10 != 0 && regs[Int(Reg.actInactCtl)] & 0x70 != 0 {
+            detectActivity(ticks: ticksDone + 1, through: due, period: period)
+        }
         switch mode {
         case 0:
             if dataReady || newTicks > 1 { overrun = true }
@@ -214,14 +251,22 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
         dataReady = mode != 0 && fifoCount > 0
     }
 
-    /// Converts the sample at `t` with the current DATA_FORMAT and writes its six bytes.
-    private func storeSample(atNs t: UInt64, into offset: Int, ofRegisters: Bool) {
+    /// The output acceleration at `t` in g, offsets applied, before conversion to a word.
+    private func outputG(atNs t: UInt64) -> Vector3 {
         let state = motion.state(at: motionSeconds(t))
-        let a = imperfections.measuredAccel(state.accelG, bandwidthHz: outputRateHz / 2, index: t / 1000)
+        var a = imperfections.measuredAccel(state.accelG, bandwidthHz: outputRateHz / 2, index: t / 1000)
         for axis in 0..<3 {
             // OFSx: 15.6 mg/LSB, i.e. four full-resolution LSBs, added to the output.
-            let ofs = Double(Int8(bitPattern: regs[Int(Reg.ofsx) + axis])) * 4 / 256
-            let bits = encode(a[axis] + ofs)
+            a[axis] += Double(Int8(bitPattern: regs[Int(Reg.ofsx) + axis])) * 4 / 256
+        }
+        return a
+    }
+
+    /// Converts the sample at `t` with the current DATA_FORMAT and writes its six bytes.
+    private func storeSample(atNs t: UInt64, into offset: Int, ofRegisters: Bool) {
+        let a = outputG(atNs: t)
+        for axis in 0..<3 {
+            let bits = encode(a[axis])
             if ofRegisters {
                 regs[offset + 2 * axis] = UInt8(bits & 0xFF)
                 regs[offset + 2 * axis + 1] = UInt8(bits >> 8)
@@ -245,5 +290,50 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
         if regs[Int(Reg.bwRate)] & 0x0F >= 0x0E && (fullRes || range == 0) { v &= ~1 }
         if format & 0x04 != 0 { v <<= (16 - bits) }
         return UInt16(truncatingIfNeeded: v)
+    }
+}
+
+extension SimulatedADXL345: SimulatedInterruptSource {
+    /// Runs activity detection over ticks `first…last` (only the newest after a long gap).
+    private func detectActivity(ticks first: UInt64, through last: UInt64, period: UInt64) {
+        let control = regs[Int(Reg.actInactCtl)]
+        let ac = control & 0x80 != 0
+        let threshold = Double(regs[Int(Reg.threshAct)]) * 0.0625
+        var k = last - first + 1 > Self.detectorReplayLimit ? last - Self.detectorReplayLimit + 1 : first
+        while k <= last {
+            let a = outputG(atNs: originNs &+ k &* period)
+            k += 1
+            if ac && activityReference == nil {
+                activityReference = a
+                continue
+            }
+            let d = ac ? a - (activityReference ?? a) : a
+            var axes: UInt8 = 0
+            if control & 0x40 != 0 && Swift.abs(d.x) > threshold { axes |= 0x40 }
+            if control & 0x20 != 0 && Swift.abs(d.y) > threshold { axes |= 0x20 }
+            if control & 0x10 != 0 && Swift.abs(d.z) > threshold { axes |= 0x10 }
+            if axes != 0 {
+                regs[Int(Reg.intSource)] |= 0x10
+                regs[Int(Reg.actTapStatus)] = (regs[Int(Reg.actTapStatus)] & 0x0F) | axes
+            }
+        }
+    }
+
+    /// INT1: any event enabled in INT_ENABLE and mapped to INT1, inverted by INT_INVERT.
+    private func updateInterruptPin() {
+        let active = interruptSource & regs[Int(Reg.intEnable)] & ~regs[Int(Reg.intMap)] != 0
+        interruptPin.drive(high: active != (regs[Int(Reg.dataFormat)] & 0x20 != 0))
+    }
+
+    public func serviceInterruptPin() {
+        catchUp()
+        updateInterruptPin()
+    }
+
+    public func nextSampleNanoseconds(after now: UInt64) -> UInt64? {
+        guard measuring else { return nil }
+        guard now >= originNs else { return originNs }
+        let period = samplePeriodNs
+        return originNs &+ ((now - originNs) / period + 1) &* period
     }
 }

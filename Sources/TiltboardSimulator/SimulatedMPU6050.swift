@@ -9,7 +9,16 @@ import TiltboardCore
 /// exactly what a free-running chip would show at `clock.nowNanoseconds()`. Replay cost is
 /// bounded: only the newest 1024 FIFO bytes can survive, so only those frames are computed.
 /// Axes put in standby by PWR_MGMT_2, and the temperature with TEMP_DIS, hold their last value.
-/// Not modelled: CYCLE mode, self-test, motion interrupts,
+///
+/// Motion detection (sensors.md §1.10, simplified): with MOT_EN set and ACCEL_HPF 1…4 (5, 2.5,
+/// 1.25, 0.63 Hz) or 7 (hold: compared against the sample when the filter was set), every
+/// sample tick runs the output acceleration through a first-order high-pass; an axis above
+/// MOT_THR × 32 mg (the unit the drivers use, `MPU6050Scale.motionThresholdGPerLSB`) adds one
+/// sample period to a counter, a quieter sample takes MOT_COUNT's decrement off it (0: reset),
+/// and MOT_INT is latched once the counter reaches MOT_DUR ms. The detector runs at the sample
+/// clock, not the chip's internal 1 kHz. `interruptPin` follows INT_STATUS & INT_ENABLE as
+/// INT_PIN_CFG says (level, latched or a pulse per event, read-clear rule).
+/// Not modelled: CYCLE mode, self-test, free-fall and zero-motion, MOT_DETECT_STATUS,
 /// the auxiliary I²C master, the DMP.
 public final class SimulatedMPU6050: SimulatedI2CDevice {
     /// Register addresses the simulation gives meaning to (sensors.md §1.3).
@@ -21,7 +30,11 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         static let gyroConfig: UInt8 = 0x1B
         static let accelConfig: UInt8 = 0x1C
         static let fifoEnable: UInt8 = 0x23
+        static let motThr: UInt8 = 0x1F
+        static let motDur: UInt8 = 0x20
         static let intPinConfig: UInt8 = 0x37
+        static let intEnable: UInt8 = 0x38
+        static let motDetectCtrl: UInt8 = 0x69
         static let intStatus: UInt8 = 0x3A
         static let accelXH: UInt8 = 0x3B
         static let signalPathReset: UInt8 = 0x68
@@ -81,6 +94,19 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     /// Sample ticks taken since power-on (FIFO frames skipped during a long catch-up included).
     public private(set) var samplesTaken: UInt64 = 0
 
+    /// The INT pin, for a board whose `interrupt` section wires it to a GPIO input.
+    public let interruptPin: SimulatedInterruptPin
+    /// INT_STATUS bits raised since the pin was last updated (for the unlatched pulse).
+    private var raisedSincePinUpdate: UInt8 = 0
+    /// The motion detector's high-pass state: last input and output per axis, in g.
+    private var highPassInput = Vector3.zero
+    private var highPassOutput = Vector3.zero
+    private var highPassPrimed = false
+    /// Milliseconds over the threshold, against MOT_DUR.
+    private var motionCounterMs = 0.0
+    /// Longest stretch of ticks the detector replays in one catch-up (10 s at 1 kHz).
+    private static let detectorReplayLimit: UInt64 = 10_000
+
     /// A powered-on part: asleep, registers at their reset values.
     /// Seconds into the motion at clock time `ns`.
     @inline(__always) private func motionSeconds(_ ns: UInt64) -> Double {
@@ -95,8 +121,10 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         self.imperfections = imperfections
         self.whoAmI = whoAmI
         temperature = [0x70, 0x71, 0x73].contains(whoAmI) ? (333.87, 21) : (340, 36.53)
+        interruptPin = SimulatedInterruptPin(name: "simulated MPU-6050 INT", clock: clock)
         resetRegisters()
         for axis in 0..<3 { factoryAccelOffsets[axis] = word(at: Int(Reg.accelOffsetX) + 2 * axis) }
+        interruptPin.source = self
     }
 
     /// True while SLEEP is set (or the clock is stopped): no samples are taken.
@@ -119,6 +147,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
             if r != Reg.fifoData { r &+= 1 }
         }
         if regs[Int(Reg.intPinConfig)] & 0x10 != 0 { regs[Int(Reg.intStatus)] = 0 }
+        updateInterruptPin()
     }
 
     public func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
@@ -128,6 +157,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
             store(r, byte)
             if r != Reg.fifoData { r &+= 1 }
         }
+        updateInterruptPin()
     }
 
     private func load(_ r: UInt8) -> UInt8 {
@@ -165,6 +195,9 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
             regs[Int(r)] = value
         case Reg.signalPathReset:
             regs[Int(r)] = 0  // self-clearing; the sensor paths restart without clearing data
+        case Reg.accelConfig:
+            if value & 0x07 != regs[Int(r)] & 0x07 { highPassPrimed = false; motionCounterMs = 0 }
+            regs[Int(r)] = value
         case Reg.userControl:
             if value & 0x04 != 0 { fifoHead = 0; fifoCount = 0 }
             if value & 0x01 != 0 {
@@ -201,6 +234,9 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         awake = false
         ticksDone = 0
         heldSample = RawSample()
+        highPassPrimed = false
+        motionCounterMs = 0
+        raisedSincePinUpdate = 0
     }
 
     // MARK: Sampling
@@ -239,11 +275,12 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         guard due > ticksDone else { return }
         let newTicks = due - ticksDone
         samplesTaken &+= newTicks
+        if motionDetectorOn { detectMotion(ticks: ticksDone + 1, through: due, period: period) }
         let frame = fifoFrameSize
         var latest = RawSample()
         if frame > 0 {
             if UInt64(fifoCount) + newTicks * UInt64(frame) > UInt64(Self.fifoCapacity) {
-                regs[Int(Reg.intStatus)] |= 0x10
+                raise(0x10)
             }
             let keep = min(newTicks, UInt64(Self.fifoCapacity / frame + 1))
             var k = due - keep + 1
@@ -257,7 +294,83 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         }
         ticksDone = due
         writeDataRegisters(latest)
-        regs[Int(Reg.intStatus)] |= 0x01
+        raise(0x01)
+    }
+
+    private func raise(_ bits: UInt8) {
+        regs[Int(Reg.intStatus)] |= bits
+        raisedSincePinUpdate |= bits
+    }
+
+    // MARK: Motion detection and the INT pin
+
+    /// MOT_EN with a usable ACCEL_HPF setting (1…4 or hold).
+    private var motionDetectorOn: Bool {
+        let hpf = regs[Int(Reg.accelConfig)] & 0x07
+        return regs[Int(Reg.intEnable)] & 0x40 != 0 && ((1...4).contains(hpf) || hpf == 7)
+    }
+
+    /// ACCEL_HPF 1…4 → cutoff in Hz (5, 2.5, 1.25, 0.63: halving, rounded in the sources).
+    private static func highPassCutoffHz(_ code: Int) -> Double { code == 4 ? 0.63 : 10 / Double(1 << code) }
+
+    /// Runs the detector over sample ticks `first…last` (only the newest ones after a long gap).
+    private func detectMotion(ticks first: UInt64, through last: UInt64, period: UInt64) {
+        var k = first
+        if last - first + 1 > Self.detectorReplayLimit {
+            k = last - Self.detectorReplayLimit + 1
+            highPassPrimed = false
+        }
+        let accelLSB = Double(16384 >> Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03))
+        let hpf = Int(regs[Int(Reg.accelConfig)] & 0x07)
+        let dt = Double(period) / 1e9
+        let alpha: Double
+        if hpf == 7 {
+            alpha = 1  // hold: output = input − the sample when the filter was set
+        } else {
+            let rc = 1 / (2 * Double.pi * Self.highPassCutoffHz(hpf))
+            alpha = rc / (rc + dt)
+        }
+        let threshold = Double(regs[Int(Reg.motThr)]) * 0.032
+        let duration = Double(Swift.max(1, regs[Int(Reg.motDur)]))
+        // MOT_COUNT 0…3: reset, or count down 1, 2, 4 per quiet sample.
+        let count = Int(regs[Int(Reg.motDetectCtrl)] & 0x03)
+        let decrement = count == 0 ? 0 : Double(1 << (count - 1))
+        while k <= last {
+            let s = sample(atNs: originNs &+ k &* period)
+            let a = Vector3(Double(s.ax), Double(s.ay), Double(s.az)) / accelLSB
+            if !highPassPrimed {
+                highPassInput = a
+                highPassOutput = .zero
+                highPassPrimed = true
+            } else if hpf == 7 {
+                highPassOutput = a - highPassInput
+            } else {
+                highPassOutput = (highPassOutput + a - highPassInput) * alpha
+                highPassInput = a
+            }
+            let o = highPassOutput
+            if Swift.max(Swift.abs(o.x), Swift.max(Swift.abs(o.y), Swift.abs(o.z))) > threshold {
+                motionCounterMs += dt * 1000
+                if motionCounterMs >= duration { raise(0x40) }
+            } else {
+                motionCounterMs = count == 0 ? 0 : Swift.max(0, motionCounterMs - decrement * dt * 1000)
+            }
+            k += 1
+        }
+    }
+
+    /// INT follows INT_PIN_CFG: latched, the enabled status bits; unlatched, a pulse per event.
+    private func updateInterruptPin() {
+        let config = regs[Int(Reg.intPinConfig)]
+        let enabled = regs[Int(Reg.intEnable)]
+        let activeLow = config & 0x80 != 0
+        if config & 0x20 != 0 {
+            interruptPin.drive(high: (regs[Int(Reg.intStatus)] & enabled != 0) != activeLow)
+        } else {
+            interruptPin.drive(high: activeLow)
+            if raisedSincePinUpdate & enabled != 0 { interruptPin.pulse() }
+        }
+        raisedSincePinUpdate = 0
     }
 
     /// One sample's output words, as the chip would put them in its data registers.
@@ -351,9 +464,23 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         if fifoCount == Self.fifoCapacity {
             fifoHead = (fifoHead + 1) % Self.fifoCapacity
             fifoCount -= 1
-            regs[Int(Reg.intStatus)] |= 0x10
+            raise(0x10)
         }
         fifo[(fifoHead + fifoCount) % Self.fifoCapacity] = b
         fifoCount += 1
+    }
+}
+
+extension SimulatedMPU6050: SimulatedInterruptSource {
+    public func serviceInterruptPin() {
+        catchUp()
+        updateInterruptPin()
+    }
+
+    public func nextSampleNanoseconds(after now: UInt64) -> UInt64? {
+        guard awake else { return nil }
+        guard now >= originNs else { return originNs }
+        let period = samplePeriodNs
+        return originNs &+ ((now - originNs) / period + 1) &* period
     }
 }

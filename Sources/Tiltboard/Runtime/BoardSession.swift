@@ -21,6 +21,8 @@ public final class BoardSession {
     /// Things a person should know (a clone chip), to print once on stderr.
     public private(set) var warnings: [String] = []
     public private(set) var motor: GPIOOutputLine?
+    /// The sensor's INT pin, once `openInterruptLine()` opened it.
+    public private(set) var interruptLine: GPIOInputLine?
     /// What this session has programmed into the chip's own offset registers, in g and °/s, as
     /// the registers' steps express it (zero after `configure`, which restores the chip's factory
     /// or zero offsets).
@@ -147,10 +149,31 @@ public final class BoardSession {
         return motor
     }
 
-    /// Sensor to sleep/standby and motor off and released; safe to call more than once.
+    /// Opens the GPIO input wired to the sensor's INT pin (once); nil when the board has no
+    /// `interrupt` section. On a simulated board it is the simulated chip's own pin. Opened on
+    /// request, so commands that do not wait on it never claim the line.
+    @discardableResult
+    public func openInterruptLine() throws -> GPIOInputLine? {
+        if let interruptLine { return interruptLine }
+        guard let i = board.interrupt else { return nil }
+        if board.isSimulated {
+            switch simulatedDevice {
+            case let chip as SimulatedMPU6050: interruptLine = chip.interruptPin
+            case let chip as SimulatedADXL345: interruptLine = chip.interruptPin
+            default: return nil
+            }
+        } else {
+            interruptLine = try GpiodInputLine(chip: i.line.chip, line: i.line.line)
+        }
+        return interruptLine
+    }
+
+    /// Sensor to sleep/standby, motor off and released, interrupt line released; safe to call
+    /// more than once.
     public func close() {
         try? sensor.sleep()
         motor?.release()
+        interruptLine?.release()
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TiltboardCore
 import TiltboardDrivers
 
@@ -15,6 +16,12 @@ public final class TiltLoop: @unchecked Sendable {
     public private(set) var pipeline: TiltPipeline
     /// Samples processed so far.
     public private(set) var samples: UInt64 = 0
+    /// Set by `enableWakeOnMotion`.
+    public private(set) var wakeOnMotion: WakeOnMotionSettings?
+    private var wakeLine: GPIOInputLine?
+    private var wakeEvents: (WakeEvent) -> Void = { _ in }
+    private let wakeStats = Mutex(WakeStatistics())
+    private let stopRequested = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - rateHz: ticks per second. With the board's FIFO on, each tick drains every waiting sample.
@@ -32,6 +39,8 @@ public final class TiltLoop: @unchecked Sendable {
     /// Runs until `shouldStop` returns true, `duration` seconds have passed, `stop()` is called or
     /// the sensor fails (rethrown). `output` runs on the loop thread for every sample, in order.
     /// `realtime`: ask for SCHED_FIFO and locked memory; the returned note says why not, if not.
+    /// After `enableWakeOnMotion`, the loop sleeps on the interrupt pin through still spells (no
+    /// ticks, no `output`); sample times keep counting from the start, across the gaps.
     public func run(duration: Double? = nil, realtime: Bool = false,
                     shouldStop: @escaping @Sendable () -> Bool = { false },
                     output: @escaping (PipelineOutput, TickContext) -> Void) throws -> String? {
@@ -52,8 +61,29 @@ public final class TiltLoop: @unchecked Sendable {
         return box.realtimeNote
     }
 
-    /// Ends `run` before its next tick; callable from any thread.
-    public func stop() { scheduler.stop() }
+    /// Ends `run` before its next tick (or its next look at the pin while asleep); callable from any thread.
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        scheduler.stop()
+    }
+
+    /// Makes `run` sleep on the sensor's interrupt pin whenever the board has been still for
+    /// `settings.idleSeconds`, with the chip's motion detector armed, and resume at full rate on
+    /// motion. `events` is called on the loop thread at each sleep and wake. Opens the pin; a
+    /// board without an `interrupt` section throws a `BoardFileError` saying what to add.
+    public func enableWakeOnMotion(_ settings: WakeOnMotionSettings = WakeOnMotionSettings(),
+                                   events: @escaping (WakeEvent) -> Void = { _ in }) throws {
+        guard let line = try session.openInterruptLine() else {
+            throw BoardFileError(file: session.board.source, key: "interrupt",
+                                 message: "missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} (see Boards/README.md; Boards/simulated-wake.json is a simulated board wired so)")
+        }
+        wakeOnMotion = settings
+        wakeLine = line
+        wakeEvents = events
+    }
+
+    /// Sleeps, wakeups and time asleep so far; callable from any thread.
+    public var wakeStatistics: WakeStatistics { wakeStats.withLock { $0 } }
 
     /// Replaces the neutral pose and re-centres (the monitor's `c`/`z` keys); loop thread only,
     /// i.e. from inside `output`.
@@ -69,22 +99,89 @@ public final class TiltLoop: @unchecked Sendable {
         let end = duration.map { start &+ UInt64($0 * 1e9) }
         let sensor = session.sensor
         let fifo = sensor.configuration.useFIFO
-        try scheduler.run(shouldStop: { shouldStop() || (end.map { clock.nowNanoseconds() >= $0 } ?? false) }) { tick in
-            let t = Double(tick.wakeTime &- start) / 1e9
-            if fifo {
-                try sensor.drainFIFO(at: t) { raw in handle(raw, tick, output) }
-            } else {
-                handle(try sensor.read(at: t), tick, output)
+        let ended = { end.map { clock.nowNanoseconds() >= $0 } ?? false }
+        guard let wake = wakeOnMotion, let line = wakeLine else {
+            try scheduler.run(shouldStop: { shouldStop() || ended() }) { tick in
+                let t = Double(tick.wakeTime &- start) / 1e9
+                if fifo {
+                    try sensor.drainFIFO(at: t) { raw in handle(raw, tick, output) }
+                } else {
+                    handle(try sensor.read(at: t), tick, output)
+                }
             }
+            return
+        }
+        // Sampling runs in stretches: each ends when the board has been still long enough, the
+        // loop sleeps on the pin, and a new stretch (new tick grid) starts on motion.
+        var idle = IdleTracker(settings: wake)
+        var goIdle = false
+        while true {
+            try scheduler.run(shouldStop: { goIdle || shouldStop() || ended() }) { tick in
+                let t = Double(tick.wakeTime &- start) / 1e9
+                if fifo {
+                    try sensor.drainFIFO(at: t) { raw in
+                        let out = handle(raw, tick, output)
+                        if idle.update(t: out.t, accel: out.accel, shaking: out.shaking) { goIdle = true }
+                    }
+                } else {
+                    let out = handle(try sensor.read(at: t), tick, output)
+                    if idle.update(t: out.t, accel: out.accel, shaking: out.shaking) { goIdle = true }
+                }
+            }
+            guard goIdle else { return }
+            goIdle = false
+            guard try sleepUntilMotion(line: line, settings: wake, start: start, end: end, shouldStop: shouldStop) else { return }
+            pipeline.resumeAfterGap()
+            idle.restart()
         }
     }
 
-    @inline(__always)
-    private func handle(_ raw: Sample, _ tick: TickContext, _ output: (PipelineOutput, TickContext) -> Void) {
+    /// Arms the chip, clears what is already latched and waits on the pin until the chip reports
+    /// motion (true), or a stop or the end of the run (false).
+    private func sleepUntilMotion(line: GPIOInputLine, settings: WakeOnMotionSettings, start: UInt64,
+                                  end: UInt64?, shouldStop: () -> Bool) throws -> Bool {
+        let clock = session.clock
+        let sensor = session.sensor
+        try sensor.armMotionInterrupt(thresholdG: settings.thresholdG)
+        // Edges queued while awake are stale, and so is a flag latched then (the board has been
+        // still since): drop both, in this order, so that motion from now on raises a fresh edge
+        // — one arriving between the two stays queued and leads to a look at the flag.
+        var stale = 0
+        while stale < 64, try line.waitForEdge(timeoutNanoseconds: 0) { stale += 1 }
+        _ = try sensor.acknowledgeMotionInterrupt()
+        let asleepAt = clock.nowNanoseconds()
+        wakeStats.withLock { $0.sleeps += 1 }
+        wakeEvents(.sleeping(t: Double(asleepAt &- start) / 1e9))
+        var woke = false
+        // At least 10 ms per wait: a zero timeout would spin instead of sleeping.
+        let timeout = UInt64(Swift.max(settings.waitTimeoutSeconds, 0.01) * 1e9)
+        while !woke {
+            let now = clock.nowNanoseconds()
+            if stopRequested.load(ordering: .acquiring) || shouldStop() { break }
+            if let end, now >= end { break }
+            let wait = end.map { Swift.min(timeout, $0 - now) } ?? timeout
+            if try line.waitForEdge(timeoutNanoseconds: Int64(wait)) {
+                // Another source could share the line: only the chip's own flag counts.
+                woke = try sensor.acknowledgeMotionInterrupt()
+            }
+        }
+        let now = clock.nowNanoseconds()
+        let asleep = Double(now &- asleepAt) / 1e9
+        wakeStats.withLock {
+            $0.idleSeconds += asleep
+            if woke { $0.wakeups += 1 }
+        }
+        if woke { wakeEvents(.woke(t: Double(now &- start) / 1e9, idleSeconds: asleep)) }
+        return woke
+    }
+
+    @inline(__always) @discardableResult
+    private func handle(_ raw: Sample, _ tick: TickContext, _ output: (PipelineOutput, TickContext) -> Void) -> PipelineOutput {
         let result = pipeline.process(raw)
         samples &+= 1
         if let event = result.shakeEvent, event.phase == .started { haptics?.play(shakeEffect) }
         output(result, tick)
+        return result
     }
 }
 

@@ -61,6 +61,12 @@ public struct TiltPipeline: Sendable {
                               control: control, shakeEvent: event, shaking: shake.isShaking)
     }
 
+    /// Continues after the loop slept: no step over the gap, filter state and marker kept.
+    public mutating func resumeAfterGap() {
+        chain.resumeAfterGap()
+        shake.resumeAfterGap()
+    }
+
     /// Starts over from the current pose: filters and marker reset, calibration kept.
     public mutating func reset() {
         chain.reset()

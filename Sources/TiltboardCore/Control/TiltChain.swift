@@ -48,6 +48,10 @@ public struct TiltChain: Sendable {
         return controller.update(gravity: neutral.apply(g), dt: dt)
     }
 
+    /// Continues after a pause in sampling (the loop slept): the next sample is a first step
+    /// (dt 0), so the filters and the marker neither jump nor integrate over the gap.
+    public mutating func resumeAfterGap() { lastTime = nil }
+
     /// Forgets the filter state and re-centres the marker; calibration and neutral stay.
     public mutating func reset() {
         estimator.reset()

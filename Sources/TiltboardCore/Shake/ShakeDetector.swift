@@ -82,6 +82,13 @@ public struct ShakeDetector: Sendable {
         return nil
     }
 
+    /// Continues after a pause in sampling: the next sample does not move the gravity estimate
+    /// (no step over the gap) and the calm spell before the pause no longer counts.
+    public mutating func resumeAfterGap() {
+        lastT = nil
+        calmSince = nil
+    }
+
     /// Forgets everything, including the gravity estimate.
     public mutating func reset() {
         self = ShakeDetector(settings: settings)

@@ -1,0 +1,80 @@
+import TiltboardCore
+
+/// When the loop stops sampling and sleeps on the sensor's interrupt pin, and how it wakes.
+public struct WakeOnMotionSettings: Sendable, Equatable {
+    /// Stillness this long (no shake, acceleration within `stillBandG` of its average) puts the loop to sleep.
+    public var idleSeconds: Double
+    /// How far a sample may stray from the average acceleration and still count as still, in g.
+    public var stillBandG: Double
+    /// The chip's motion threshold while asleep, in g (quantised to 32 mg on the MPU-6050,
+    /// 62.5 mg on the ADXL345).
+    public var thresholdG: Double
+    /// Longest single wait on the pin, in seconds: stop requests are honoured at least this often.
+    public var waitTimeoutSeconds: Double
+
+    public init(idleSeconds: Double = 2, stillBandG: Double = 0.05, thresholdG: Double = 0.1,
+                waitTimeoutSeconds: Double = 0.5) {
+        self.idleSeconds = idleSeconds; self.stillBandG = stillBandG; self.thresholdG = thresholdG
+        self.waitTimeoutSeconds = waitTimeoutSeconds
+    }
+}
+
+/// What the loop did while waking on motion.
+public struct WakeStatistics: Sendable, Equatable {
+    /// Times the loop went to sleep on the interrupt pin.
+    public var sleeps: UInt64 = 0
+    /// Times motion on the pin woke it.
+    public var wakeups: UInt64 = 0
+    /// Seconds spent asleep in total (an ongoing sleep counts once it ends).
+    public var idleSeconds: Double = 0
+
+    public init() {}
+
+    /// Loop ticks not run while asleep, at `rateHz`.
+    public func ticksSkipped(rateHz: Double) -> UInt64 { UInt64((idleSeconds * rateHz).rounded()) }
+}
+
+/// A change of the loop's sleep state, reported on the loop thread (never per sample).
+public enum WakeEvent: Sendable, Equatable {
+    /// Asleep from `t` (seconds since the loop started).
+    case sleeping(t: Double)
+    /// Awake at `t` after `idleSeconds` asleep.
+    case woke(t: Double, idleSeconds: Double)
+}
+
+/// Tells when the board has been still long enough to sleep: a slow average of the acceleration
+/// stands in for gravity (offsets and scale errors included), and every sample must stay within
+/// a band of it. Plain arithmetic per sample, nothing allocated.
+struct IdleTracker {
+    var settings: WakeOnMotionSettings
+    /// Time constant of the average, seconds.
+    static let averageSeconds = 0.5
+    private var average: Vector3?
+    private var lastT: Double?
+    private var stillSince: Double?
+
+    init(settings: WakeOnMotionSettings) { self.settings = settings }
+
+    /// Folds in one board-frame sample; true once the board has been still for `idleSeconds`.
+    @inline(__always)
+    mutating func update(t: Double, accel: Vector3, shaking: Bool) -> Bool {
+        let mean = average ?? accel
+        let dt = lastT.map { Swift.max(0, t - $0) } ?? 0
+        lastT = t
+        average = mean + (accel - mean) * (dt / (Self.averageSeconds + dt))
+        let still = !shaking && (accel - mean).length <= settings.stillBandG
+        if !still {
+            stillSince = nil
+            return false
+        }
+        let since = stillSince ?? t
+        stillSince = since
+        return t - since >= settings.idleSeconds
+    }
+
+    /// After waking: stillness is counted afresh; the average is kept (same pose as before).
+    mutating func restart() {
+        lastT = nil
+        stillSince = nil
+    }
+}

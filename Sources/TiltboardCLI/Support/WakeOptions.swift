@@ -1,0 +1,50 @@
+import ArgumentParser
+import Tiltboard
+
+/// `--wake-on-motion` and its settings, for the commands that run the tilt loop.
+struct WakeOptions: ParsableArguments {
+    @Flag(help: "Sleep on the sensor's interrupt line while the board is still; wake on motion (needs the board's \"interrupt\" section).")
+    var wakeOnMotion = false
+
+    @Option(help: ArgumentHelp("With --wake-on-motion: stillness before sleeping (default 2).", valueName: "s"))
+    var idle: Double?
+
+    @Option(help: ArgumentHelp("With --wake-on-motion: the chip's motion threshold (default 0.1; 32 mg steps on the MPU-6050, 62.5 mg on the ADXL345).", valueName: "g"))
+    var wakeThreshold: Double?
+
+    func validate() throws {
+        if !wakeOnMotion, idle != nil || wakeThreshold != nil {
+            throw ValidationError("--idle and --wake-threshold only apply with --wake-on-motion")
+        }
+        if let v = idle, !(v > 0 && v <= 3600) { throw ValidationError("--idle must be more than 0 and at most 3600 s, got \(v)") }
+        if let v = wakeThreshold, !(v > 0 && v <= 8) { throw ValidationError("--wake-threshold must be more than 0 and at most 8 g, got \(v)") }
+    }
+
+    var settings: WakeOnMotionSettings {
+        var s = WakeOnMotionSettings()
+        if let idle { s.idleSeconds = idle }
+        if let wakeThreshold { s.thresholdG = wakeThreshold }
+        return s
+    }
+
+    /// Turns the mode on when asked; sleeps and wakes are noted on stderr (not per sample).
+    func enable(on loop: TiltLoop) throws {
+        guard wakeOnMotion else { return }
+        let settings = settings
+        try loop.enableWakeOnMotion(settings) { event in
+            switch event {
+            case let .sleeping(t):
+                Console.note("still for \(decimal(settings.idleSeconds, 1)) s: sleeping at \(decimal(t, 2)) s until motion")
+            case let .woke(t, asleep):
+                Console.note("woke on motion at \(decimal(t, 2)) s after \(decimal(asleep, 2)) s asleep")
+            }
+        }
+    }
+
+    /// One line of totals: wakeups, time asleep and the loop ticks that did not run.
+    func report(_ loop: TiltLoop) {
+        guard wakeOnMotion else { return }
+        let s = loop.wakeStatistics
+        Console.note("wake on motion: \(s.sleeps) sleep\(s.sleeps == 1 ? "" : "s"), \(s.wakeups) wakeup\(s.wakeups == 1 ? "" : "s"), \(decimal(s.idleSeconds, 2)) s asleep, \(s.ticksSkipped(rateHz: loop.scheduler.rateHz)) loop ticks skipped")
+    }
+}

@@ -1,0 +1,93 @@
+import Synchronization
+import TiltboardCore
+import TiltboardDrivers
+
+/// A simulated chip that drives an interrupt pin and can bring its state up to the clock's now.
+public protocol SimulatedInterruptSource: AnyObject {
+    /// Replays the chip's sample ticks up to now, so its pin shows what a free-running part would.
+    func serviceInterruptPin()
+    /// Clock time of the chip's first sample tick after `now`; nil while it takes no samples.
+    func nextSampleNanoseconds(after now: UInt64) -> UInt64?
+}
+
+/// A simulated chip's INT pin as a GPIO input: its physical level, and the rising edges queued
+/// since the last wait, as the kernel queues them for a real line.
+///
+/// The chip computes samples lazily, so `waitForEdge` steps the clock from one sample tick of
+/// the chip to the next (sleeping on the chip's clock: instant on a `ManualClock`, real time on
+/// the system clock) and lets the chip catch up at each, up to the timeout. Wake-up latency is
+/// therefore exact to the sample tick, and a manual clock never hangs. Because waiting drives
+/// the chip, call it from the thread that uses the chip's bus.
+public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
+    public let name: String
+    /// The clock the wait sleeps on (the chip's).
+    public let clock: MonotonicClock
+    /// The chip driving the pin (weak: the chip owns its pin).
+    weak var source: SimulatedInterruptSource?
+
+    private struct State {
+        var high = false
+        var queuedEdges = 0
+        var risingEdges = 0
+        var released = false
+    }
+    private let state = Mutex(State())
+
+    /// How far the wait steps while the chip takes no samples (asleep, in standby).
+    static let idleStepNanoseconds: UInt64 = 10_000_000
+
+    /// A low pin named `name`, timed on `clock`.
+    public init(name: String, clock: MonotonicClock) {
+        self.name = name
+        self.clock = clock
+    }
+
+    /// The pin's physical level as of the chip's last update.
+    public var isHigh: Bool { state.withLock { $0.high } }
+
+    /// Rising edges since the pin was created.
+    public var risingEdges: Int { state.withLock { $0.risingEdges } }
+
+    /// True once `release()` has been called.
+    public var isReleased: Bool { state.withLock { $0.released } }
+
+    /// Sets the level; low → high queues an edge. Called by the chip.
+    public func drive(high: Bool) {
+        state.withLock { s in
+            if high && !s.high { s.queuedEdges += 1; s.risingEdges += 1 }
+            s.high = high
+        }
+    }
+
+    /// A short pulse (the MPU-6050's unlatched 50 µs pulse): an edge, the level unchanged.
+    public func pulse() {
+        state.withLock { s in s.queuedEdges += 1; s.risingEdges += 1 }
+    }
+
+    public func waitForEdge(timeoutNanoseconds: Int64) throws -> Bool {
+        if isReleased {
+            throw GPIOError(kind: .io, message: "\(name) was released; request the line again before waiting on it")
+        }
+        let deadline = clock.nowNanoseconds() &+ UInt64(Swift.max(0, timeoutNanoseconds))
+        while true {
+            source?.serviceInterruptPin()
+            if takeEdge() { return true }
+            let now = clock.nowNanoseconds()
+            if now >= deadline { return false }
+            let next = source?.nextSampleNanoseconds(after: now) ?? now &+ Self.idleStepNanoseconds
+            clock.sleep(untilNanoseconds: Swift.min(deadline, Swift.max(next, now &+ 1)))
+        }
+    }
+
+    public func release() {
+        state.withLock { $0.released = true }
+    }
+
+    private func takeEdge() -> Bool {
+        state.withLock { s in
+            guard s.queuedEdges > 0 else { return false }
+            s.queuedEdges -= 1
+            return true
+        }
+    }
+}

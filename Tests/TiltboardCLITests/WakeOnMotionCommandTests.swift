@@ -1,0 +1,62 @@
+import Foundation
+@testable import TiltboardCLI
+import XCTest
+
+/// `--wake-on-motion` on `shake` and `run`, on the shipped simulated wake board.
+final class WakeOnMotionCommandTests: XCTestCase {
+    private let board = packageRoot + "/Boards/simulated-wake.json"
+
+    private func environment() throws -> [String: String] {
+        ["XDG_CONFIG_HOME": try makeScratchFolder(self)]
+    }
+
+    func testShakeSleepsWhileStillWakesOnTheShakeAndReportsIt() throws {
+        // The board's script: flat 4 s, a 2 g shake for 1 s, flat. The loop starts about 0.2 s
+        // into it (the chip's configuration waits), so the shake begins near 3.8 s of loop time.
+        let r = try CLIRunner.run(["shake", "--wake-on-motion", "--board", board, "--duration", "5.6", "--mute"],
+                                  environment: try environment())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, r.stdout)
+        let start = try XCTUnwrap(lines.first.flatMap { Double($0.dropFirst("shake at ".count).prefix { $0 != " " }) },
+                                  r.stdout)
+        XCTAssertGreaterThan(start, 3.5, r.stdout)
+        XCTAssertLessThan(start, 4.1, r.stdout)
+        let notes = r.stderr.split(separator: "\n").map(String.init)
+        let sleeping = notes.filter { $0.range(of: #"^tiltboard: still for 2\.0 s: sleeping at \d+\.\d\d s until motion$"#, options: .regularExpression) != nil }
+        let woke = notes.filter { $0.range(of: #"^tiltboard: woke on motion at \d+\.\d\d s after \d+\.\d\d s asleep$"#, options: .regularExpression) != nil }
+        XCTAssertEqual(sleeping.count, 1, r.stderr)
+        XCTAssertEqual(woke.count, 1, r.stderr)
+        XCTAssertNotNil(notes.last { $0.hasPrefix("tiltboard: wake on motion: 1 sleep, 1 wakeup, ") && $0.hasSuffix(" loop ticks skipped") },
+                        r.stderr)
+    }
+
+    func testABoardWithoutAnInterruptLineIsRefused() throws {
+        let r = try CLIRunner.run(["shake", "--wake-on-motion", "--duration", "1"], environment: try environment())
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains(#"tiltboard: error: board file built-in: interrupt: missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add "interrupt": {"chip": …, "line": …}"#),
+                      r.stderr)
+        XCTAssertEqual(r.stdout, "")
+    }
+
+    func testWakeSettingsWithoutTheFlagAreAUsageError() throws {
+        let r = try CLIRunner.run(["run", "--idle", "1", "--duration", "1"], environment: try environment())
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--idle and --wake-threshold only apply with --wake-on-motion"), r.stderr)
+    }
+
+    func testRunWakesOnMotionToo() throws {
+        let r = try CLIRunner.run(["run", "--wake-on-motion", "--idle", "1", "--board", board, "--duration", "4.5",
+                                   "--json", "--output-rate", "5"], environment: try environment())
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertNotNil(r.stderr.range(of: #"tiltboard: still for 1\.0 s: sleeping at 1\.\d\d s until motion\n"#,
+                                       options: .regularExpression), r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: woke on motion at "), r.stderr)
+        // JSON lines only while awake: none between falling asleep (1 s) and the shake (about 3.8 s).
+        let times = try r.stdout.split(separator: "\n").map {
+            try XCTUnwrap((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["t"] as? Double)
+        }
+        XCTAssertFalse(times.contains { $0 > 1.1 && $0 < 3.5 }, "\(times)")
+        XCTAssertTrue(times.contains { $0 > 3.8 }, "\(times)")
+    }
+}

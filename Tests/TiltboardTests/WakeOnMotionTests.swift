@@ -1,0 +1,163 @@
+import XCTest
+import CAllocationCounter
+@testable import Tiltboard
+import TiltboardSimulator
+
+/// The loop sleeping on the simulated chip's interrupt pin while still and waking on motion,
+/// on a manual clock (deterministic and instant).
+final class WakeOnMotionTests: XCTestCase {
+    /// Script: flat 4 s, a 4 Hz 2 g shake for 1 s, flat 4 s (the shipped wake board's script).
+    static let script = packageRoot + "/Boards/scripts/rest-shake-rest.json"
+    static let shakeOnset = 4.0
+
+    private func session(_ chip: ChipKind, clock: ManualClock, script: String = WakeOnMotionTests.script,
+                         interrupt: Bool = true) throws -> BoardSession {
+        var board = BoardDescription.builtInSimulated(chip: chip, script: script)
+        board.simulation?.seed = 9
+        if interrupt {
+            board.interrupt = .init(line: .init(chip: "simulated", line: .offset(4)))
+        }
+        return try BoardSession(board: board, clock: clock, useProfile: false)
+    }
+
+    func testTheFirstShakeAfterWakingIsDetectedWithinTheLatencyBudget() throws {
+        for chip in [ChipKind.mpu6050, .adxl345] {
+            let name = chip.partName
+            // The chip (and its script) starts when the session opens, at clock 1 s.
+            let clock = ManualClock(startNanoseconds: 1_000_000_000)
+            let s = try session(chip, clock: clock)
+            defer { s.close() }
+            let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
+            nonisolated(unsafe) var events: [(WakeEvent, script: Double)] = []
+            try loop.enableWakeOnMotion { event in events.append((event, clock.nowSeconds() - 1)) }
+            nonisolated(unsafe) var outputs: [PipelineOutput] = []
+            nonisolated(unsafe) var shakeAt: Double?
+            _ = try loop.run(duration: 8) { out, _ in
+                outputs.append(out)
+                if shakeAt == nil, out.shakeEvent?.phase == .started { shakeAt = clock.nowSeconds() - 1 }
+            }
+            // Still from the start: asleep 2 s later, awake at the shake, asleep 2 s after it ends.
+            XCTAssertEqual(events.count, 3, "\(name): \(events)")
+            guard events.count == 3 else { continue }
+            guard case .sleeping = events[0].0, case let .woke(_, asleep) = events[1].0, case .sleeping = events[2].0 else {
+                XCTFail("\(name): \(events)"); continue
+            }
+            let period = 0.01
+            let wokeAt = events[1].script
+            XCTAssertGreaterThanOrEqual(wokeAt, Self.shakeOnset, name)
+            XCTAssertLessThanOrEqual(wokeAt, Self.shakeOnset + period + 1e-9, "\(name): wake latency")
+            XCTAssertEqual(asleep, wokeAt - events[0].script, accuracy: 1e-9)
+            let detected = try XCTUnwrap(shakeAt, "\(name): the shake after waking was missed")
+            XCTAssertLessThanOrEqual(detected - Self.shakeOnset, 0.150 + period, "\(name): detection latency")
+            XCTAssertGreaterThan(events[2].script, Self.shakeOnset + 1 + 1.9, name)
+
+            let stats = loop.wakeStatistics
+            XCTAssertEqual(stats.sleeps, 2, name)
+            XCTAssertEqual(stats.wakeups, 1, name)
+            // Samples plus the ticks skipped asleep make up the 8 s at 100 Hz.
+            let skipped = stats.ticksSkipped(rateHz: 100)
+            XCTAssertGreaterThan(skipped, 200, name)
+            XCTAssertEqual(Double(loop.samples + skipped), 800, accuracy: 3, name)
+            XCTAssertEqual(loop.scheduler.statistics.ticks, loop.samples, name)
+            XCTAssertEqual(loop.scheduler.statistics.missedTicks, 0, "\(name): sleeping is not a missed tick")
+        }
+    }
+
+    func testWakingResumesWithoutAJumpInTiltOrMarker() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        // Tilted 20° forward, so the marker is moving when the loop falls asleep.
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/tilted.json"
+        try #"{"start": {"pitchDeg": 20, "rollDeg": 0}, "segments": [{"hold": {"seconds": 4}}, {"shake": {"axis": [1, 0, 0], "frequencyHz": 4, "peakG": 2, "seconds": 1}}]}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let s = try session(.mpu6050, clock: clock, script: path)
+        defer { s.close() }
+        let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
+        nonisolated(unsafe) var sleptAfter = -1
+        nonisolated(unsafe) var outputs: [PipelineOutput] = []
+        try loop.enableWakeOnMotion { event in
+            if case .sleeping = event { sleptAfter = outputs.count - 1 }
+        }
+        _ = try loop.run(duration: 4.5) { out, _ in outputs.append(out) }
+        XCTAssertGreaterThan(sleptAfter, 0)
+        guard sleptAfter > 0, sleptAfter + 1 < outputs.count else { return XCTFail("never slept and woke") }
+        let before = outputs[sleptAfter], after = outputs[sleptAfter + 1]
+        XCTAssertGreaterThan(after.t - before.t, 1.5, "a gap of about 2 s")
+        // The first sample after the gap is a first step: nothing integrates over the sleep.
+        XCTAssertEqual(after.control.x, before.control.x)
+        XCTAssertEqual(after.control.y, before.control.y)
+        XCTAssertEqual(after.tilt.pitchDeg, before.tilt.pitchDeg, accuracy: 1e-12)
+        XCTAssertEqual(after.tilt.rollDeg, before.tilt.rollDeg, accuracy: 1e-12)
+    }
+
+    func testAStopRequestIsHonouredWhileAsleep() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let s = try session(.adxl345, clock: clock, script: "flat")
+        defer { s.close() }
+        let loop = try TiltLoop(session: s, rateHz: 50, haptics: nil)
+        try loop.enableWakeOnMotion(WakeOnMotionSettings(idleSeconds: 1, waitTimeoutSeconds: 0.25))
+        _ = try loop.run(shouldStop: { clock.nowSeconds() >= 3 }) { _, _ in }
+        // Asleep from about 1 s of loop time; the stop is seen within one 0.25 s wait of 3 s.
+        XCTAssertLessThanOrEqual(clock.nowSeconds(), 3.25 + 1e-9)
+        XCTAssertGreaterThanOrEqual(clock.nowSeconds(), 3)
+        let stats = loop.wakeStatistics
+        XCTAssertEqual(stats.sleeps, 1)
+        XCTAssertEqual(stats.wakeups, 0)
+        XCTAssertGreaterThan(stats.idleSeconds, 0.7)
+        XCTAssertLessThan(loop.samples, 70)
+    }
+
+    func testABoardWithoutAnInterruptSectionIsRefusedWithTheFix() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let s = try session(.mpu6050, clock: clock, script: "flat", interrupt: false)
+        defer { s.close() }
+        let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
+        XCTAssertThrowsError(try loop.enableWakeOnMotion()) { error in
+            let e = error as? BoardFileError
+            XCTAssertEqual(e?.key, "interrupt")
+            XCTAssertTrue(e?.message.contains(#"add "interrupt": {"chip": …, "line": …}"#) ?? false, "\(error)")
+        }
+        XCTAssertNil(loop.wakeOnMotion)
+    }
+
+    func testTheSessionOpensTheSimulatedChipsOwnPinAndReleasesItOnClose() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let s = try session(.mpu6050, clock: clock, script: "flat")
+        let line = try XCTUnwrap(try s.openInterruptLine() as? SimulatedInterruptPin)
+        XCTAssertTrue(line === (s.simulatedDevice as? SimulatedMPU6050)?.interruptPin)
+        XCTAssertTrue(try s.openInterruptLine() === line, "opened once")
+        s.close()
+        XCTAssertTrue(line.isReleased)
+    }
+
+    func testSamplingWithWakeOnMotionDoesNotAllocatePerSample() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let s = try session(.mpu6050, clock: clock)
+        defer { s.close() }
+        let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
+        try loop.enableWakeOnMotion()
+        let capacity = 900
+        let before = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
+        let after = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
+        let times = UnsafeMutableBufferPointer<Double>.allocate(capacity: capacity)
+        defer { before.deallocate(); after.deallocate(); times.deallocate() }
+        nonisolated(unsafe) var n = 0
+        _ = try loop.run(duration: 8) { out, _ in
+            if n < capacity { before[n] = tiltboard_thread_allocation_count(); times[n] = out.t }
+            if n < capacity { after[n] = tiltboard_thread_allocation_count() }
+            n += 1
+        }
+        XCTAssertGreaterThan(n, 300)
+        // Between one sample's exit and the next one's entry: read, pipeline, idle check. A sample
+        // after a gap also carries the whole sleep (arming, waiting, acknowledging, restarting the
+        // ticks): a few allocations there are once per wake, not per sample.
+        var perSample: UInt64 = 0, perWake: UInt64 = 0, wakes = 0
+        for i in 10..<min(n, capacity) {
+            let count = before[i] &- after[i - 1]
+            if times[i] - times[i - 1] > 0.5 { perWake += count; wakes += 1 } else { perSample += count }
+        }
+        XCTAssertEqual(wakes, 1)
+        XCTAssertEqual(perSample, 0)
+        XCTAssertLessThanOrEqual(perWake, 4)
+    }
+}
