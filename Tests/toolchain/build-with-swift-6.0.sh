@@ -54,6 +54,55 @@ export PATH="$PATH:/usr/sbin:/sbin"
 # Another apt-get on the host (or in the chroot) may hold the lock for a while.
 apt_opts=(-y -q -o DPkg::Lock::Timeout=300)
 
+# --- clean-up on every exit path: stop what runs in the chroot, then unmount -------------------
+# limited SECONDS CMD...: CMD under `timeout`, waited for in the background so that INT and TERM
+# are handled at once rather than after the step ends.
+step_pid=""
+limited() {
+    local limit=$1 rc=0; shift
+    timeout --kill-after=30 "$limit" "$@" &
+    step_pid=$!
+    wait "$step_pid" || rc=$?
+    step_pid=""
+    return "$rc"
+}
+# chroot_pids: processes whose root is the chroot. `swift test` starts the test bundle in a
+# process group of its own, so `timeout` alone would leave it running after the limit.
+chroot_pids() {
+    local real p
+    [ -d "$chroot_dir" ] || return 0
+    real=$(realpath "$chroot_dir")
+    for p in /proc/[0-9]*; do
+        [ "$(readlink "$p/root" 2>/dev/null)" = "$real" ] && echo "${p#/proc/}"
+    done
+    return 0
+}
+stop_chroot_processes() {
+    local pids n
+    pids=$(chroot_pids)
+    [ -n "$pids" ] || return 0
+    say "stopping what is still running in the chroot: $(echo $pids)"
+    kill -TERM $pids 2>/dev/null || true
+    for n in 1 2 3 4 5 6 7 8 9 10; do
+        [ -n "$(chroot_pids)" ] || return 0
+        sleep 0.5
+    done
+    pids=$(chroot_pids)
+    [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+}
+mounted=()
+cleanup() {
+    local i
+    [ -z "$step_pid" ] || kill -TERM "$step_pid" 2>/dev/null || true
+    stop_chroot_processes
+    for (( i=${#mounted[@]}-1; i>=0; i-- )); do
+        umount -R "${mounted[$i]}" 2>/dev/null || umount -R -l "${mounted[$i]}" 2>/dev/null || say "could not unmount ${mounted[$i]}"
+    done
+}
+trap cleanup EXIT
+trap 'echo "swift-6.0: FAILED: interrupted"; exit 130' INT
+trap 'echo "swift-6.0: FAILED: terminated"; exit 143' TERM
+
 # --- 1. the trixie chroot (once) ---------------------------------------------------------------
 if ! command -v debootstrap >/dev/null; then
     say "installing debootstrap"
@@ -75,7 +124,7 @@ if [ ! -e "$chroot_dir/.debootstrap-done" ]; then
     # Into a side folder first: an interrupted debootstrap must not look like a finished one.
     say "debootstrap --variant=minbase trixie (once; limit ${setup_timeout} s)"
     safe_rm "$chroot_dir.partial"
-    timeout "$setup_timeout" debootstrap --variant=minbase trixie "$chroot_dir.partial" "$mirror" \
+    limited "$setup_timeout" debootstrap --variant=minbase trixie "$chroot_dir.partial" "$mirror" \
         > "$cache/debootstrap.log" 2>&1 || { tail -n 20 "$cache/debootstrap.log" >&2; die "debootstrap failed (log: Tests/toolchain/cache/debootstrap.log)"; }
     safe_rm "$chroot_dir"
     mv "$chroot_dir.partial" "$chroot_dir"
@@ -83,17 +132,7 @@ if [ ! -e "$chroot_dir/.debootstrap-done" ]; then
     say "chroot ready ($(elapsed))"
 fi
 
-# --- mounts, undone on every exit path ---------------------------------------------------------
-mounted=()
-cleanup() {
-    local i
-    for (( i=${#mounted[@]}-1; i>=0; i-- )); do
-        umount -R "${mounted[$i]}" 2>/dev/null || umount -R -l "${mounted[$i]}" 2>/dev/null || say "could not unmount ${mounted[$i]}"
-    done
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# --- mounts ----------------------------------------------------------------------------------
 mount_at() { # mount_at TARGET MOUNT-ARGS...
     local target=$chroot_dir$1; shift
     mkdir -p "$target"
@@ -129,9 +168,9 @@ case $libgpiod:$gpiod_now in
 esac
 if [ "$missing" = 1 ]; then
     say "apt-get install ${wanted[*]} in the chroot (limit ${setup_timeout} s)"
-    timeout "$setup_timeout" "${in_chroot[@]}" apt-get update -q > "$cache/apt.log" 2>&1 \
+    limited "$setup_timeout" "${in_chroot[@]}" apt-get update -q > "$cache/apt.log" 2>&1 \
         || { tail -n 20 "$cache/apt.log" >&2; die "apt-get update in the chroot failed (log: Tests/toolchain/cache/apt.log)"; }
-    timeout "$setup_timeout" "${in_chroot[@]}" apt-get install "${apt_opts[@]}" --no-install-recommends "${wanted[@]}" >> "$cache/apt.log" 2>&1 \
+    limited "$setup_timeout" "${in_chroot[@]}" apt-get install "${apt_opts[@]}" --no-install-recommends "${wanted[@]}" >> "$cache/apt.log" 2>&1 \
         || { tail -n 20 "$cache/apt.log" >&2; die "apt-get install in the chroot failed (log: Tests/toolchain/cache/apt.log)"; }
     if [ "$libgpiod" = 1 ]; then
         # Debian 13 only has libgpiod 2.x; the 1.6.3 headers and library come from Debian 12's
@@ -139,7 +178,7 @@ if [ "$missing" = 1 ]; then
         if ! ls "$cache"/debs/libgpiod-dev_1.6*.deb "$cache"/debs/libgpiod2_1.6*.deb >/dev/null 2>&1; then
             say "apt-get download libgpiod-dev libgpiod2 (Debian 12, libgpiod 1.6)"
             rm -f "$cache"/debs/libgpiod*.deb
-            (cd "$cache/debs" && timeout "$setup_timeout" apt-get download -q libgpiod-dev libgpiod2 >/dev/null 2>&1) \
+            (cd "$cache/debs" && limited "$setup_timeout" apt-get download -q libgpiod-dev libgpiod2 >/dev/null 2>&1) \
                 || die "apt-get download libgpiod-dev libgpiod2 on the host failed (is this host Debian 12 with 'apt-get update' done?)"
             ls "$cache"/debs/libgpiod-dev_1.6*.deb >/dev/null 2>&1 \
                 || die "the host's libgpiod-dev is not 1.6.x ($(ls "$cache"/debs)); run this on Debian 12 or pass --libgpiod=2"
@@ -189,7 +228,7 @@ build_log=$cache/build.log
 test_log=$cache/test.log
 say "swift build --build-tests (limit ${build_timeout} s)"
 set +e
-timeout --kill-after=30 "$build_timeout" "${in_chroot[@]}" sh -c "cd $src && swift build --build-tests --scratch-path $scratch" > "$build_log" 2>&1
+limited "$build_timeout" "${in_chroot[@]}" sh -c "cd $src && swift build --build-tests --scratch-path $scratch" > "$build_log" 2>&1
 build_rc=$?
 set -e
 if [ "$build_rc" != 0 ]; then
@@ -209,7 +248,7 @@ say "build ok ($(elapsed))"
 
 say "swift test (limit ${test_timeout} s)"
 set +e
-timeout --kill-after=30 "$test_timeout" "${in_chroot[@]}" sh -c "cd $src && swift test --skip-build --scratch-path $scratch" > "$test_log" 2>&1
+limited "$test_timeout" "${in_chroot[@]}" sh -c "cd $src && swift test --skip-build --scratch-path $scratch" > "$test_log" 2>&1
 test_rc=$?
 set -e
 # XCTest ends with the run-wide suite: "Test Suite 'All tests' passed/failed …" then "Executed N tests, …".
