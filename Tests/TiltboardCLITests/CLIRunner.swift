@@ -17,9 +17,13 @@ enum CLIRunner {
         let bundle = Bundle.main.bundleURL
         candidates.append(bundle.appendingPathComponent("tiltboard").path)
         candidates.append(bundle.deletingLastPathComponent().appendingPathComponent("tiltboard").path)
+        #if canImport(Darwin)
+        // Only Darwin runs tests inside a host process; on Linux the main bundle is the products
+        // folder, and Foundation 6.0's `Bundle.allBundles` dereferences null there.
         for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("tiltboard").path)
         }
+        #endif
         candidates.append(packageRoot + "/.build/debug/tiltboard")
         for path in candidates where FileManager.default.isExecutableFile(atPath: path) {
             return path

@@ -58,7 +58,7 @@ final class LinuxI2CBusTests: XCTestCase {
         let bus = try LinuxI2CBus(path: "/dev/i2c-0", io: fake)
         XCTAssertEqual(bus.readMode, .smbusBlock)
         XCTAssertEqual(try bus.read(address: 0x68, register: 0x10, count: 64), expected(0..<64, from: 0x10))
-        XCTAssertEqual(try bus.read(address: 0x68, register: 0x75, count: 1), [0x75 ^ 0xA5])
+        XCTAssertEqual(try bus.read(address: 0x68, register: 0x75, count: 1), [UInt8(0x75 ^ 0xA5)])
         _ = try bus.read(address: 0x53, register: 0x00, count: 1)
         XCTAssertEqual(Array(fake.calls.dropFirst(2)), [
             .ioctl(I2C_SLAVE_REQUEST, 0x68),
@@ -179,7 +179,7 @@ final class LinuxI2CBusTests: XCTestCase {
             XCTAssertEqual(error as? I2CError, I2CError(kind: .bus, device: "/dev/i2c-0", address: 0x68, errno: EBUSY,
                                                         detail: "Device or resource busy"))
         }
-        XCTAssertEqual(try bus.read(address: 0x68, register: 0x75, count: 1), [0x75 ^ 0xA5])
+        XCTAssertEqual(try bus.read(address: 0x68, register: 0x75, count: 1), [UInt8(0x75 ^ 0xA5)])
         XCTAssertEqual(Array(fake.calls.dropFirst(2)),
                        [.ioctl(I2C_SLAVE_REQUEST, 0x68), .ioctl(I2C_SLAVE_REQUEST, 0x68), .smbusReadBlock(0x75, 1)])
     }
