@@ -1,9 +1,6 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `tiltboard profile …`: the calibration profile stored for a board.
 struct ProfileCommand: ParsableCommand {
@@ -82,7 +79,7 @@ struct ProfileCommand: ParsableCommand {
                 try ProfileStore.save(versions[written % versions.count], path: profile)
                 written += 1
                 // Tells a watching test the first complete write is on disk.
-                if written == 1 { FileHandleStdout.write("ready\n") }
+                if written == 1 { Console.out("ready\n") }
             }
         }
     }
@@ -157,23 +154,9 @@ enum ProfileText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    // Not a per-sample path: printf's exact rounding of the stored binary values is worth it here.
     private static func fixed(_ x: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", x) }
     private static func vector(_ v: Vector3, _ digits: Int) -> String {
         "[\(fixed(v.x, digits)), \(fixed(v.y, digits)), \(fixed(v.z, digits))]"
-    }
-}
-
-/// Unbuffered writes to standard output, so a watching process sees them at once.
-enum FileHandleStdout {
-    static func write(_ text: String) {
-        var text = text
-        text.withUTF8 { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(1, buf.baseAddress! + offset, buf.count - offset)
-                if n <= 0 { break }
-                offset += n
-            }
-        }
     }
 }

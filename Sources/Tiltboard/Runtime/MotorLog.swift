@@ -1,29 +1,22 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import TiltboardLinux
 
 /// Appends each motor line change to a file as `<seconds> <0|1>`, one line per change, so another
 /// program can watch a simulated motor (`"motorLog"` in a simulated board's settings).
 public final class MotorLog: Sendable {
-    public let path: String
-    private let fd: Int32
+    private let file: AppendOnlyFile
+    public var path: String { file.path }
 
     public init(path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw BoardFileError(file: path, key: "simulation.motorLog",
-                                 message: "cannot open \(path) for appending: \(String(cString: strerror(errno)))")
+        do {
+            file = try AppendOnlyFile(path: path)
+        } catch let error as AtomicFileError {
+            throw BoardFileError(file: path, key: "simulation.motorLog", message: error.description)
         }
-        self.path = path
-        self.fd = fd
     }
 
-    deinit { close(fd) }
-
-    /// Appends one change; a single `write` of a short line, so concurrent readers see whole lines.
+    /// Appends one change.
     public func append(t: Double, active: Bool) {
-        let line = "\(Self.format(t)) \(active ? 1 : 0)\n"
-        _ = line.withCString { write(fd, $0, strlen($0)) }
+        file.append("\(Self.format(t)) \(active ? 1 : 0)\n")
     }
 
     static func format(_ t: Double) -> String {

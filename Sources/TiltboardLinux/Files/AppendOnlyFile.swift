@@ -1,0 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file opened for appending, written one whole line per `write` so a reader following it
+/// (`tail -f`, another program) never sees half a line.
+public final class AppendOnlyFile: Sendable {
+    public let path: String
+    private let fd: Int32
+
+    /// Opens (creating with mode 0644) `path` for appending.
+    public init(path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "open for appending", errno: errno) }
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Appends `line` (which should end in a newline) in one `write`; a failure is dropped, as a
+    /// log must never stop what it records.
+    public func append(_ line: String) {
+        _ = line.withCString { write(fd, $0, strlen($0)) }
+    }
+}
