@@ -55,10 +55,12 @@ public final class ADXL345: MotionSensor {
         try zeroOffsetRegisters()
         try write(ADXL345Register.powerControl, measure)
 
-        try verify(ADXL345Register.bandwidthRate, count: 2,
-                   expected: (code, 0x1F), (measure, ADXL345PowerControl.verifyMask))
-        try verify(ADXL345Register.dataFormat, count: 1, expected: (format, ADXL345DataFormat.verifyMask))
-        try verify(ADXL345Register.fifoControl, count: 1, expected: (fifo, 0xFF))
+        try verifyRegisters(bus, address: address, from: ADXL345Register.bandwidthRate, scratch: buffer,
+                            expected: (code, 0x1F), (measure, ADXL345PowerControl.verifyMask))
+        try verifyRegisters(bus, address: address, from: ADXL345Register.dataFormat, scratch: buffer,
+                            expected: (format, ADXL345DataFormat.verifyMask))
+        try verifyRegisters(bus, address: address, from: ADXL345Register.fifoControl, scratch: buffer,
+                            expected: (fifo, 0xFF))
 
         let rate = ADXL345Scale.rateHz(code: code)
         wait(clock, nanoseconds: ADXL345Scale.turnOnNanoseconds + UInt64((1e9 / rate).rounded(.up)))
@@ -137,12 +139,4 @@ public final class ADXL345: MotionSensor {
         try bus.writeByte(address: address, register: register, value: value)
     }
 
-    private func verify(_ first: UInt8, count: Int, expected: (UInt8, UInt8)...) throws {
-        let raw = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
-        try bus.read(address: address, register: first, into: raw)
-        for (i, (wrote, mask)) in expected.enumerated() where buffer[i] & mask != wrote & mask {
-            throw SensorError.verifyFailed(register: first &+ UInt8(i), wrote: wrote, read: buffer[i],
-                                           bus: bus.name, address: address)
-        }
-    }
 }

@@ -101,12 +101,13 @@ public final class MPU6050: MotionSensor {
         try write(MPU6050Register.fifoEnable, fifoEnable)
         try write(MPU6050Register.userControl, userControl)
 
-        try verify(MPU6050Register.sampleRateDivider, count: 4,
-                   expected: (divider, 0xFF), (dlpf, 0x3F), (gyroConfig, 0xF8), (accelConfig, 0xF8))
-        try verify(MPU6050Register.fifoEnable, count: 1, expected: (fifoEnable, 0xFF))
-        try verify(MPU6050Register.userControl, count: 2,
-                   expected: (userControl, MPU6050UserControl.verifyMask),
-                   (power, MPU6050PowerManagement1.verifyMask))
+        try verifyRegisters(bus, address: address, from: MPU6050Register.sampleRateDivider, scratch: buffer,
+                            expected: (divider, 0xFF), (dlpf, 0x3F), (gyroConfig, 0xF8), (accelConfig, 0xF8))
+        try verifyRegisters(bus, address: address, from: MPU6050Register.fifoEnable, scratch: buffer,
+                            expected: (fifoEnable, 0xFF))
+        try verifyRegisters(bus, address: address, from: MPU6050Register.userControl, scratch: buffer,
+                            expected: (userControl, MPU6050UserControl.verifyMask),
+                            (power, MPU6050PowerManagement1.verifyMask))
 
         self.configuration = configuration
         accelLSBPerG = MPU6050Scale.accelLSBPerG[afs]
@@ -254,13 +255,4 @@ public final class MPU6050: MotionSensor {
                       bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<2]))
     }
 
-    /// Reads `count` registers from `first` in one burst and compares each under its mask.
-    private func verify(_ first: UInt8, count: Int, expected: (UInt8, UInt8)...) throws {
-        let raw = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<count])
-        try bus.read(address: address, register: first, into: raw)
-        for (i, (wrote, mask)) in expected.enumerated() where buffer[i] & mask != wrote & mask {
-            throw SensorError.verifyFailed(register: first &+ UInt8(i), wrote: wrote, read: buffer[i],
-                                           bus: bus.name, address: address)
-        }
-    }
 }

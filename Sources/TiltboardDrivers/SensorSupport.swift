@@ -19,6 +19,19 @@ func storeBigEndian(_ value: Int16, into buffer: UnsafeMutableRawBufferPointer, 
     buffer[offset + 1] = UInt8(bits & 0xFF)
 }
 
+/// Reads the registers from `first` in one burst into `scratch` and compares each with what was
+/// written, under its mask (self-clearing and reserved bits are masked out): a chip that does not
+/// keep its configuration is reported instead of silently producing wrong data.
+func verifyRegisters(_ bus: I2CBus, address: UInt8, from first: UInt8, scratch: UnsafeMutableRawBufferPointer,
+                     expected: (wrote: UInt8, mask: UInt8)...) throws {
+    let raw = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<expected.count])
+    try bus.read(address: address, register: first, into: raw)
+    for (i, (wrote, mask)) in expected.enumerated() where raw[i] & mask != wrote & mask {
+        throw SensorError.verifyFailed(register: first &+ UInt8(i), wrote: wrote, read: raw[i],
+                                       bus: bus.name, address: address)
+    }
+}
+
 /// Rounds and clamps to the Int16 range, so a huge correction saturates instead of trapping.
 func clampedInt16(_ value: Double) -> Int16 {
     let r = value.rounded()

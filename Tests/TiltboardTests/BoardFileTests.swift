@@ -141,6 +141,8 @@ final class BoardFileTests: XCTestCase {
                        "board file Boards/x.json: motor.shakeEffect: \"pulse:x\" is not allowed (use a preset name such as \"click\" or \"buzz\", or \"pulse:<ms>\" like \"pulse:150\")")
         XCTAssertEqual(message(minimal + #", "shake": {"minFraction": 1.5}}"#),
                        "board file Boards/x.json: shake.minFraction: 1.5 is not allowed (use a fraction from 0 to 1)")
+        XCTAssertEqual(message(minimal + #", "shake": {"thresholdG": 0}}"#),
+                       "board file Boards/x.json: shake.thresholdG: 0 is not allowed (use more than 0 and at most 16 g)")
         XCTAssertEqual(message(minimal + #", "shake": {"minReversals": 2.5}}"#),
                        "board file Boards/x.json: shake.minReversals: 2.5 is not allowed (use an integer from 0 to 100)")
     }

@@ -64,21 +64,6 @@ final class PipelineScriptTests: XCTestCase {
         XCTAssertFalse(window(0, 10.2).contains(where: \.shaking))
     }
 
-    func testShakeInTheDemoPlaysTheMotor() throws {
-        let clock = ManualClock(startNanoseconds: 1_000_000_000)
-        let s = try session(script: "shake", clock: clock)
-        let line = try XCTUnwrap(try s.openMotor() as? SimulatedGPIOLine)
-        let engine = HapticEngine(line: line, clock: clock)
-        defer { engine.shutdown() }
-        let loop = try TiltLoop(session: s, rateHz: 100, haptics: engine)
-        nonisolated(unsafe) var shaking = 0
-        _ = try loop.run(duration: 2) { out, _ in if out.shaking { shaking += 1 } }
-        XCTAssertGreaterThan(shaking, 10)
-        let deadline = Date().addingTimeInterval(2)
-        while !line.changes.contains(where: { $0.active }) && Date() < deadline { usleep(1000) }
-        XCTAssertTrue(line.changes.contains(where: { $0.active }), "the motor never went on")
-    }
-
     /// The feel does not depend on the loop rate: the same script gives the same x(t).
     func testMarkerPathIsTheSameAt100And500Hz() throws {
         for model in [TiltControllerSettings.Model.damped(), .integrating()] {

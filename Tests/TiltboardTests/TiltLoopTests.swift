@@ -35,7 +35,9 @@ final class TiltLoopTests: XCTestCase {
         defer { engine.shutdown() }
         let loop = try TiltLoop(session: s, rateHz: 100, haptics: engine)
         nonisolated(unsafe) var started: Double?
+        nonisolated(unsafe) var shakingSamples = 0
         _ = try loop.run(duration: 2) { out, _ in
+            if out.shaking { shakingSamples += 1 }
             // Script time: the simulated chip's motion began when the session was opened (clock 1 s).
             if started == nil, out.shakeEvent?.phase == .started { started = clock.nowSeconds() - 1 }
         }
@@ -43,6 +45,8 @@ final class TiltLoopTests: XCTestCase {
         // The script shakes from 1.0 s; detection within 150 ms.
         XCTAssertGreaterThan(t, 1.0)
         XCTAssertLessThan(t, 1.15)
+        // The script shakes for a whole second: the shake state holds, it is not a blip.
+        XCTAssertGreaterThan(shakingSamples, 50)
         let deadline = Date().addingTimeInterval(2)
         while !line.changes.contains(where: { $0.active }) && Date() < deadline { usleep(1000) }
         XCTAssertTrue(line.changes.contains(where: { $0.active }), "the motor never went on")

@@ -263,36 +263,13 @@ struct BoardFileParser {
         let o = try object(value, "shake")
         try onlyKeys(o, "shake", ["thresholdG", "minDurationMs", "minFraction", "minReversals", "cooldownMs"])
         var shake = BoardDescription.ShakeSection()
-        if let v = o["thresholdG"] {
-            let allowed = "use more than 0 and at most 16 g"
-            let x = try number(v, "shake.thresholdG", allowed: allowed)
-            guard x > 0 && x <= 16 else { throw notAllowed("shake.thresholdG", v, allowed) }
-            shake.thresholdG = x
-        }
-        if let v = o["minDurationMs"] {
-            let allowed = "use 0 to 10000 ms"
-            let x = try number(v, "shake.minDurationMs", allowed: allowed)
-            guard x >= 0 && x <= 10_000 else { throw notAllowed("shake.minDurationMs", v, allowed) }
-            shake.minDurationMs = x
-        }
-        if let v = o["minFraction"] {
-            let allowed = "use a fraction from 0 to 1"
-            let x = try number(v, "shake.minFraction", allowed: allowed)
-            guard x >= 0 && x <= 1 else { throw notAllowed("shake.minFraction", v, allowed) }
-            shake.minFraction = x
-        }
-        if let v = o["minReversals"] {
-            let allowed = "use an integer from 0 to 100"
-            let x = try integer(v, "shake.minReversals", allowed: allowed)
-            guard x >= 0 && x <= 100 else { throw notAllowed("shake.minReversals", v, allowed) }
-            shake.minReversals = x
-        }
-        if let v = o["cooldownMs"] {
-            let allowed = "use 0 to 60000 ms"
-            let x = try number(v, "shake.cooldownMs", allowed: allowed)
-            guard x >= 0 && x <= 60_000 else { throw notAllowed("shake.cooldownMs", v, allowed) }
-            shake.cooldownMs = x
-        }
+        shake.thresholdG = try bounded(o, "shake", "thresholdG", "use more than 0 and at most 16 g") { $0 > 0 && $0 <= 16 }
+        shake.minDurationMs = try bounded(o, "shake", "minDurationMs", "use 0 to 10000 ms") { (0...10_000).contains($0) }
+        shake.minFraction = try bounded(o, "shake", "minFraction", "use a fraction from 0 to 1") { (0...1).contains($0) }
+        shake.minReversals = try bounded(o, "shake", "minReversals", "use an integer from 0 to 100") {
+            (0...100).contains($0) && $0 == $0.rounded()
+        }.map { Int($0) }
+        shake.cooldownMs = try bounded(o, "shake", "cooldownMs", "use 0 to 60000 ms") { (0...60_000).contains($0) }
         return shake
     }
 
@@ -332,6 +309,16 @@ struct BoardFileParser {
     private func number(_ v: Any, _ path: String, allowed: String) throws -> Double {
         guard isNumber(v), let d = (v as? NSNumber)?.doubleValue, d.isFinite else { throw notAllowed(path, v, allowed) }
         return d
+    }
+
+    /// The number at `key` in the `section` object `o`, nil when absent; refused unless `accept`.
+    private func bounded(_ o: [String: Any], _ section: String, _ key: String, _ allowed: String,
+                         accept: (Double) -> Bool) throws -> Double? {
+        guard let v = o[key] else { return nil }
+        let path = section + "." + key
+        let x = try number(v, path, allowed: allowed)
+        guard accept(x) else { throw notAllowed(path, v, allowed) }
+        return x
     }
 
     private func integer(_ v: Any, _ path: String, allowed: String) throws -> Int {
