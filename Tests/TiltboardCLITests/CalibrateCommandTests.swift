@@ -219,4 +219,23 @@ final class CalibrateCommandTests: XCTestCase {
             XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "axis \(axis)")
         }
     }
+
+    func testZeroOnABoardNeverCalibratedAndOverACorruptProfile() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        let fresh = try CLIRunner.run(["calibrate", "--zero", "--profile", path])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(fresh.stdout, "neutral pose reset to level in \(path)\n")
+        let p = try load(path)
+        XCTAssertEqual(p.neutral, .level)
+        XCTAssertEqual(p.sampleCount, 0)
+
+        let corrupt = Data("{\"schemaVersion\": 1, \"board\": ".utf8)
+        try corrupt.write(to: URL(fileURLWithPath: path))
+        let over = try CLIRunner.run(["calibrate", "--zero", "--profile", path])
+        XCTAssertEqual(over.status, 0, over.stderr)
+        XCTAssertTrue(over.stderr.contains("it will be replaced, the old file is kept as \(path).bak"), over.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")), corrupt)
+        XCTAssertEqual(try load(path).neutral, .level)
+    }
 }
