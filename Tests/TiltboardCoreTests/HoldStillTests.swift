@@ -9,7 +9,7 @@ final class HoldStillTests: XCTestCase {
     private func chain(calibratedC: Double = 25) -> TiltChain {
         TiltChain(calibration: SensorCalibration(offsetG: .zero, scale: .one, gyroBiasDps: .zero),
                   estimator: TiltEstimator(mode: .complementary()),
-                  holdStill: HoldStill(biasKnown: true, biasTempC: calibratedC))
+                  holdStill: HoldStill(biasKnown: true, calibratedTempC: calibratedC))
     }
 
     /// Angle between the estimate and `truth`, degrees.
@@ -103,5 +103,24 @@ final class HoldStillTests: XCTestCase {
         XCTAssertTrue(c.holdStill.biasKnown)
         for axis in 0..<3 { XCTAssertEqual(c.holdStill.biasDps[axis], bias[axis], accuracy: 0.05, "axis \(axis)") }
         XCTAssertLessThan(error(c, gravity), 0.05)
+    }
+
+    func testABoardStillWithinTheNoiseBandOfANewNeutralReadsExactlyNeutral() {
+        var c = chain()
+        // As the monitor's `c` key does: a new neutral pose set on a running chain.
+        let pose = NeutralPose.capture(meanGravity: TiltAngles(pitchDeg: 12, rollDeg: -4).gravity)
+        c.neutral = pose
+        XCTAssertEqual(c.holdStill.neutralMeanG, pose.meanRawG)
+        // Held 1 mg (0.06°) away from the captured mean: noise-sized, so it reads as the pose itself.
+        let held = pose.meanRawG + Vector3(0.001, 0, 0)
+        for i in 0..<1000 { _ = c.process(Sample(t: Double(i) / rate, accel: held, gyro: .zero, tempC: 25)) }
+        XCTAssertTrue(c.holdStill.isHolding)
+        XCTAssertLessThan(degrees(acos(Swift.min(1, c.neutral.apply(c.estimator.gravity).z))), 0.005)
+        // 5 mg away is a real pose: read as it is.
+        var d = chain()
+        d.neutral = pose
+        let away = pose.meanRawG + Vector3(0.005, 0, 0)
+        for i in 0..<1000 { _ = d.process(Sample(t: Double(i) / rate, accel: away, gyro: .zero, tempC: 25)) }
+        XCTAssertLessThan(error(d, away), 0.005)
     }
 }

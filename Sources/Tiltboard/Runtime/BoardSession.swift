@@ -130,8 +130,7 @@ public final class BoardSession {
                          estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
                          neutral: profile?.neutral ?? .level,
                          controller: TiltController(settings: controller),
-                         holdStill: HoldStill(biasKnown: calibration.gyroBiasDps != nil, biasTempC: profile?.temperatureC,
-                                              neutralMeanG: profile.flatMap { $0.neutral == .level ? nil : $0.neutral.meanRawG }))
+                         holdStill: HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC))
     }
 
     /// Opens the motor line (once); nil when the board has no motor.

@@ -10,8 +10,14 @@ public struct TiltChain: Sendable {
     public var holdStill: HoldStill
     /// Gravity direction filter.
     public var estimator: TiltEstimator
-    /// The player's neutral pose.
-    public var neutral: NeutralPose
+    /// The player's neutral pose. A new one is also the hold-still stage's reference, at an
+    /// unknown temperature.
+    public var neutral: NeutralPose {
+        didSet {
+            holdStill.neutralMeanG = neutral == .level ? nil : neutral.meanRawG
+            holdStill.neutralTempC = nil
+        }
+    }
     /// Marker motion.
     public var controller: TiltController
     /// Longest step handed to the controller, in seconds; after a stall the marker resumes
@@ -25,7 +31,9 @@ public struct TiltChain: Sendable {
                 estimator: TiltEstimator = TiltEstimator(mode: .lowPass()), neutral: NeutralPose = .level,
                 controller: TiltController = TiltController(), holdStill: HoldStill? = nil) {
         self.calibration = calibration; self.mount = mount; self.estimator = estimator
-        self.holdStill = holdStill ?? HoldStill(biasKnown: calibration.gyroBiasDps != nil)
+        var hold = holdStill ?? HoldStill(biasKnown: calibration.gyroBiasDps != nil)
+        hold.neutralMeanG = neutral == .level ? nil : neutral.meanRawG
+        self.holdStill = hold
         self.neutral = neutral; self.controller = controller
     }
 

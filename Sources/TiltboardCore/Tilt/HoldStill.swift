@@ -77,16 +77,18 @@ public struct HoldStill: Sendable {
     /// The spell's settled accelerometer mean and the temperature it belongs to; `samples` when
     /// measured in this spell (not the neutral capture), so more still samples may sharpen it.
     private var reference: (accel: Vector3, tempC: Double?, samples: RunningStats3?)?
-    /// The neutral capture's mean (board frame, calibrated) and its temperature.
-    private let calibratedPose: (accel: Vector3, tempC: Double?)?
+    /// The neutral capture's mean acceleration (board frame, calibrated), nil when the pose was
+    /// not captured (level), and the die temperature it was captured at, when known.
+    public var neutralMeanG: Vector3?
+    public var neutralTempC: Double?
 
     /// A tracker; `biasKnown` says whether the calibration already removed the gyro bias, and
-    /// `biasTempC` at what die temperature it was measured; `neutralMeanG` is the neutral
-    /// capture's mean acceleration (board frame, calibrated), when there was a capture.
-    public init(biasKnown: Bool, biasTempC: Double? = nil, neutralMeanG: Vector3? = nil, settings: Settings = Settings()) {
+    /// `calibratedTempC` at what die temperature the bias and the neutral pose were measured.
+    /// `TiltChain` sets `neutralMeanG` from its neutral pose.
+    public init(biasKnown: Bool, calibratedTempC: Double? = nil, settings: Settings = Settings()) {
         self.biasKnown = biasKnown
-        anchor = (.zero, biasTempC)
-        calibratedPose = neutralMeanG.map { ($0, biasTempC) }
+        anchor = (.zero, calibratedTempC)
+        neutralTempC = calibratedTempC
         self.settings = settings
     }
 
@@ -152,9 +154,9 @@ public struct HoldStill: Sendable {
             let drift = average - ref.accel
             out.accel = s.accel - Vector3(clamp(drift.x, allowance), clamp(drift.y, allowance), clamp(drift.z, allowance))
         } else if biasKnown || s.gyro == nil {
-            if let pose = calibratedPose,
-               (average - pose.accel).maxAbsComponent <= self.allowance(from: pose.tempC, to: s.tempC) {
-                reference = (pose.accel, pose.tempC, nil)
+            if let neutral = neutralMeanG,
+               (average - neutral).maxAbsComponent <= self.allowance(from: neutralTempC, to: s.tempC) {
+                reference = (neutral, neutralTempC, nil)
             } else {
                 var samples = RunningStats3()
                 samples.add(average)
