@@ -71,6 +71,10 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertEqual(p.neutral.tiltDeg, 20, accuracy: 0.2)
         XCTAssertEqual(TiltAngles(gravity: p.neutral.meanRawG).pitchDeg, 20, accuracy: 0.2)
         XCTAssertTrue(r.stdout.contains("tilt from level  \(String(format: "%.2f", p.neutral.tiltDeg))°"), r.stdout)
+        // The still capture also measured the gyro bias (the seeded part's, a few °/s).
+        let bias = try XCTUnwrap(p.gyroBiasDps)
+        XCTAssertGreaterThan(bias.length, 0.1)
+        XCTAssertTrue(r.stdout.contains("  gyro bias        "), r.stdout)
 
         let z = try CLIRunner.run(["calibrate", "--zero", "--board", board, "--profile", path])
         XCTAssertEqual(z.status, 0, z.stderr)
@@ -78,6 +82,9 @@ final class CalibrateCommandTests: XCTestCase {
         let zeroed = try load(path)
         XCTAssertEqual(zeroed.neutral, NeutralPose.level)
         XCTAssertEqual(zeroed.sensor, sensor)
+        XCTAssertEqual(zeroed.gyroBiasDps, bias)
+        let show = try CLIRunner.run(["profile", "show", "--board", board, "--profile", path])
+        XCTAssertTrue(show.stdout.contains("  gyro bias    [\(String(format: "%.3f", bias.x)), "), show.stdout)
     }
 
     func testSteepNeutralIsClampedAndSaysSo() throws {
