@@ -37,6 +37,8 @@ public struct HoldStill: Sendable {
         public var biasTimeConstant = 2.0
         /// Still this long before the bias is learnt and the reference set, s.
         public var settleSeconds = 1.5
+        /// Time constant of the short acceleration average stillness is judged against, s.
+        public var averageSeconds = 0.2
         /// Largest rotation rate (after the bias estimate) a still board shows, °/s: about 20
         /// times the MPU-6050's 0.05 °/s rms noise (PS §6.1).
         public var gyroGateDps = 1.0
@@ -92,20 +94,21 @@ public struct HoldStill: Sendable {
         self.settings = settings
     }
 
-    /// True while in a settled still spell.
+    /// True while in a settled still spell (the reference is set).
     public var isHolding: Bool { reference != nil }
 
     /// The sample with the gyro bias removed and, in a still spell, the rate zeroed and the
     /// accelerometer's thermal drift held back; `dt` is the step the estimator will take.
     public mutating func correct(_ s: Sample, dt: Double) -> Sample {
         var out = s
-        let lp = 1 - exp(-Swift.max(0, dt) / 0.2)
+        let lp = 1 - exp(-Swift.max(0, dt) / settings.averageSeconds)
         let average = accelAverage.map { $0 + (s.accel - $0) * lp } ?? s.accel
         accelAverage = average
         if let g = s.gyro { out.gyro = g - biasDps }
 
         // How far the temperature has moved since the bias was last trusted.
-        let dT = (s.tempC != nil && anchor.tempC != nil) ? Swift.abs(s.tempC! - anchor.tempC!) : 0
+        var dT = 0.0
+        if let t = s.tempC, let a = anchor.tempC { dT = Swift.abs(t - a) }
         var still = (s.accel - average).length <= settings.accelBandG
         if let rate = out.gyro, still {
             let gate = biasKnown ? settings.gyroGateDps + settings.gyroTempcoDpsPerC * dT : settings.unknownBiasGateDps
@@ -129,10 +132,7 @@ public struct HoldStill: Sendable {
         if let g = s.gyro, dt > 0 {
             if biasKnown {
                 let b = biasDps + (g - biasDps) * (dt / (settings.biasTimeConstant + dt))
-                let limit = settings.biasNoiseDps + settings.gyroTempcoDpsPerC * dT
-                let lo = anchor.bias - Vector3(limit, limit, limit), hi = anchor.bias + Vector3(limit, limit, limit)
-                biasDps = Vector3(Swift.min(hi.x, Swift.max(lo.x, b.x)), Swift.min(hi.y, Swift.max(lo.y, b.y)),
-                                  Swift.min(hi.z, Swift.max(lo.z, b.z)))
+                biasDps = anchor.bias + clamp(b - anchor.bias, settings.biasNoiseDps + settings.gyroTempcoDpsPerC * dT)
             } else {
                 acquisition.add(g)
                 if stillFor >= settings.settleSeconds + 2 * settings.biasTimeConstant {
@@ -151,8 +151,7 @@ public struct HoldStill: Sendable {
                 ref.samples = samples
                 reference = ref
             }
-            let drift = average - ref.accel
-            out.accel = s.accel - Vector3(clamp(drift.x, allowance), clamp(drift.y, allowance), clamp(drift.z, allowance))
+            out.accel = s.accel - clamp(average - ref.accel, allowance)
         } else if biasKnown || s.gyro == nil {
             if let neutral = neutralMeanG,
                (average - neutral).maxAbsComponent <= self.allowance(from: neutralTempC, to: s.tempC) {
@@ -184,5 +183,9 @@ public struct HoldStill: Sendable {
         return settings.snapG + settings.accelTempcoGPerC * Swift.abs(to - from)
     }
 
-    private func clamp(_ v: Double, _ limit: Double) -> Double { Swift.min(limit, Swift.max(-limit, v)) }
+    /// `v` with each component limited to ±`limit`.
+    private func clamp(_ v: Vector3, _ limit: Double) -> Vector3 {
+        Vector3(Swift.min(limit, Swift.max(-limit, v.x)), Swift.min(limit, Swift.max(-limit, v.y)),
+                Swift.min(limit, Swift.max(-limit, v.z)))
+    }
 }
