@@ -60,6 +60,12 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
         return (SysExit.dataError, e.description)
     case let e as UDPSenderError:
         return (SysExit.usage, e.description)
+    case let e as UInputError:
+        switch e.kind {
+        case .missing: return (SysExit.unavailable, e.description)
+        case .permissionDenied: return (SysExit.noPermission, e.description)
+        case .io: return (SysExit.ioError, e.description)
+        }
     case let e as AtomicFileError:
         switch e.errno {
         case EACCES, EPERM, EROFS: return (SysExit.noPermission, e.description)

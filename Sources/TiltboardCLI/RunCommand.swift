@@ -51,10 +51,18 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Wake on motion") var wake: WakeOptions
 
+    @Flag(help: "Also appear as a gamepad, as `tiltboard gamepad` does (--dead-zone and --response apply to its stick).")
+    var gamepad = false
+
+    @OptionGroup(title: "Gamepad (with --gamepad)") var pad: GamepadOptions
+
     func validate() throws {
         try validateRate(rate)
         try validateRate(outputRate, name: "--output-rate")
         try wake.validate()
+        if gamepad, let problem = pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response).problem {
+            throw ValidationError(problem)
+        }
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
@@ -67,6 +75,9 @@ struct RunCommand: ParsableCommand {
         let sender = try udp.map { try UDPSender(destination: $0) }
         let motor = try Motor.open(session, announceChanges: true)
         defer { motor?.shutdown() }
+        let link = try gamepad ? GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response),
+                                             session: session, motor: motor) : nil
+        defer { link?.close() }
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: motor?.engine,
                                 controller: controller.settings)
         try wake.enable(on: loop)
@@ -76,10 +87,14 @@ struct RunCommand: ParsableCommand {
         let state = RunOutputState(json: json, interval: outputRate.map { 1 / $0 } ?? (json ? 0 : 0.1),
                                    sender: sender, engine: motor?.engine)
         let note = try loop.run(duration: duration, realtime: realtime,
-                                shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in state.emit(out) }
+                                shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
+            link?.update(out, loop: loop)
+            state.emit(out)
+        }
         if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
         Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples")
         wake.report(loop)
+        try link?.finish(samples: loop.samples)
         if let sender, sender.failedSends > 0 {
             Console.note("udp: \(sender.failedSends) datagrams to \(sender.destination) were refused (nobody listening?)")
         }
@@ -97,6 +112,7 @@ struct RunCommand: ParsableCommand {
         }
         if !motor { Console.note("the board has no motor: shakes are shown but not felt") }
         if let sender { Console.note("sending JSON datagrams to \(sender.destination)") }
+        if gamepad { Console.note("gamepad \"\(pad.name)\" created") }
     }
 }
 

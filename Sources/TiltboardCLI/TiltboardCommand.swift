@@ -14,7 +14,7 @@ struct TiltboardCommand: ParsableCommand {
         version: TiltboardVersion.string,
         subcommands: [ProbeCommand.self, ReadCommand.self, CalibrateCommand.self, ProfileCommand.self,
                       HapticsCommand.self, ShakeCommand.self, RunCommand.self, MonitorCommand.self,
-                      RecordCommand.self, BenchCommand.self]
+                      RecordCommand.self, BenchCommand.self, GamepadCommand.self]
     )
 
     static func main() {

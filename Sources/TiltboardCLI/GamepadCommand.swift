@@ -1,0 +1,107 @@
+import ArgumentParser
+import Foundation
+import Tiltboard
+
+struct GamepadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gamepad",
+        abstract: "Appear as a gamepad any game can use: tilt on the left stick, a shake on the A button, the game's rumble on the motor.",
+        discussion: """
+        Creates a joystick through /dev/uinput (seen by SDL, RetroArch, Godot, Pygame, Steam as a \
+        gamepad): ABS_X follows roll (right edge down → positive), ABS_Y follows pitch (front edge \
+        down → stick forward → negative), −32767…32767, after the calibration profile, with \
+        --dead-zone and --response, full deflection at --full-scale degrees. A shake holds BTN_SOUTH \
+        (A) down for as long as it lasts, at least 100 ms. Force-feedback effects the game uploads \
+        (FF_RUMBLE, FF_CONSTANT, FF_PERIODIC) play on the motor with their length, delay and repeat \
+        count, mixed, scaled by FF_GAIN, and never past the board's motor.maxOnSeconds.
+
+        Needs the uinput module (`sudo modprobe uinput`) and write access to /dev/uinput \
+        (udev/60-tiltboard.rules and the uinput group). The device is removed and the motor turned \
+        off on exit, Ctrl-C or SIGTERM.
+        """
+    )
+
+    @OptionGroup var boardOptions: BoardOptions
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "s"))
+    var duration: Double?
+
+    @OptionGroup(title: "Gamepad") var pad: GamepadOptions
+
+    @Option(help: ArgumentHelp("Dead zone around the neutral pose, degrees of tilt.", valueName: "deg"))
+    var deadZone = 0.0
+
+    @Option(help: ArgumentHelp("Response exponent: 1 is linear, larger gives finer control near neutral.", valueName: "exp"))
+    var response = 1.0
+
+    func validate() throws {
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
+        if let problem = pad.axes(deadZoneDeg: deadZone, responseExponent: response).problem { throw ValidationError(problem) }
+    }
+
+    func run() throws {
+        try SignalWatcher.shared.start()
+        let session = try RunPlan.openSession(boardOptions, rate: nil, fifo: false, defaultScript: "demo")
+        defer { session.close() }
+        let motor = try Motor.open(session, announceChanges: true)
+        defer { motor?.shutdown() }
+        let link = try GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
+                                   session: session, motor: motor)
+        defer { link.close() }
+        let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        SignalWatcher.shared.onStop { _ in loop.stop() }
+        let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
+        Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
+        if motor == nil { Console.note("the board has no motor: rumble requests are accepted but not felt") }
+        _ = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
+            link.update(out, loop: loop)
+        }
+        try link.finish(samples: loop.samples)
+    }
+}
+
+/// `--name` and `--full-scale`: the gamepad device `gamepad` and `run --gamepad` create.
+struct GamepadOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Device name games show.", valueName: "name"))
+    var name = "Tiltboard"
+
+    @Option(help: ArgumentHelp("Tilt giving full stick deflection, degrees.", valueName: "deg"))
+    var fullScale = 25.0
+
+    func axes(deadZoneDeg: Double, responseExponent: Double) -> GamepadAxes {
+        GamepadAxes(deadZoneDeg: deadZoneDeg, responseExponent: responseExponent, fullScaleDeg: fullScale)
+    }
+}
+
+/// The uinput device joined to a loop: created up front, fed from the loop thread, removed on every way out.
+final class GamepadLink {
+    /// Tests point this at a file of their own instead of the kernel's node.
+    static let pathVariable = "TILTBOARD_UINPUT"
+    let bridge: GamepadBridge
+    private var failure: Error?
+
+    init(options: GamepadOptions, axes: GamepadAxes, session: BoardSession, motor: Motor?) throws {
+        let path = ProcessInfo.processInfo.environment[Self.pathVariable].flatMap { $0.isEmpty ? nil : $0 } ?? UInputGamepad.defaultPath
+        let device = try UInputGamepad(name: options.name, path: path)
+        bridge = GamepadBridge(device: device, axes: axes, engine: motor?.engine, clock: session.clock)
+    }
+
+    /// One sample to the device; a device failure stops the loop and is thrown by `finish`.
+    func update(_ out: PipelineOutput, loop: TiltLoop) {
+        guard failure == nil else { return }
+        do { try bridge.update(out) } catch {
+            failure = error
+            loop.stop()
+        }
+    }
+
+    /// Throws the device failure, if any, else prints the summary.
+    func finish(samples: UInt64) throws {
+        if let failure { throw failure }
+        Console.note("gamepad: \(samples) samples, \(bridge.rumblePlays) rumble plays")
+    }
+
+    func close() { bridge.close() }
+}

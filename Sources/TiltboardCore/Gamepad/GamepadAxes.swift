@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Tilt to a gamepad's left stick, as every gamepad reports it: `x` > 0 right, `y` < 0 forward
+/// ("up"), each in `-maxValue…maxValue`.
+///
+/// Each axis takes its own angle (roll for `x`, pitch for `y`, from the neutral pose): nothing
+/// inside the dead zone, full deflection at `fullScaleDeg`, and in between
+/// `((angle − deadZone) / (fullScale − deadZone)) ^ responseExponent`.
+public struct GamepadAxes: Sendable, Equatable {
+    /// The stick's range each side of centre: the full `int16` range without its lone extra negative.
+    public static let maxValue: Int32 = 32767
+
+    /// Tilt ignored around the neutral pose, degrees.
+    public var deadZoneDeg: Double
+    /// 1 is linear; larger gives finer control near neutral.
+    public var responseExponent: Double
+    /// Tilt giving full deflection, degrees.
+    public var fullScaleDeg: Double
+
+    public init(deadZoneDeg: Double = 0, responseExponent: Double = 1, fullScaleDeg: Double = 25) {
+        self.deadZoneDeg = deadZoneDeg; self.responseExponent = responseExponent; self.fullScaleDeg = fullScaleDeg
+    }
+
+    /// `ABS_X` and `ABS_Y` for a tilt from the neutral pose.
+    public func values(_ tilt: TiltAngles) -> (x: Int32, y: Int32) {
+        (axis(tilt.rollDeg), -axis(tilt.pitchDeg))
+    }
+
+    private func axis(_ angle: Double) -> Int32 {
+        let size = Swift.abs(angle)
+        guard size > deadZoneDeg, size.isFinite else { return 0 }
+        let shaped = pow(Swift.min(1, (size - deadZoneDeg) / (fullScaleDeg - deadZoneDeg)), responseExponent)
+        let value = Int32((shaped * Double(Self.maxValue)).rounded())
+        return angle < 0 ? -value : value
+    }
+
+    /// What is wrong with the settings, or nil: a message naming the option to change.
+    public var problem: String? {
+        guard fullScaleDeg > 0, fullScaleDeg <= 90 else { return "--full-scale must be above 0 and at most 90 degrees, got \(fullScaleDeg)" }
+        guard deadZoneDeg >= 0, deadZoneDeg < fullScaleDeg else {
+            return "--dead-zone must be at least 0 and below --full-scale (\(fullScaleDeg)°), got \(deadZoneDeg)"
+        }
+        guard responseExponent > 0, responseExponent <= 10 else { return "--response must be above 0 and at most 10, got \(responseExponent)" }
+        return nil
+    }
+}
+
+/// A shake as a button: pressed while the shake lasts, and at least `minPressSeconds` so a game
+/// polling at its frame rate cannot miss it.
+public struct ShakeButton: Sendable, Equatable {
+    public var minPressSeconds: Double
+    private var pressedAt: Double?
+
+    public init(minPressSeconds: Double = 0.1) { self.minPressSeconds = minPressSeconds }
+
+    /// Whether the button is down at `t` with the detector reporting `shaking`.
+    public mutating func update(t: Double, shaking: Bool) -> Bool {
+        if shaking {
+            if pressedAt == nil { pressedAt = t }
+            return true
+        }
+        guard let start = pressedAt else { return false }
+        if t - start < minPressSeconds { return true }
+        pressedAt = nil
+        return false
+    }
+}

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinuxSupport
+import TiltboardCore
+import TiltboardDrivers
+
+/// Why the gamepad could not be created, with what to do about it.
+public struct UInputError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case missing, permissionDenied, io }
+    public var kind: Kind
+    public var description: String
+
+    /// The error for `errno` from `step` on `path`.
+    init(path: String, step: String, errno code: Int32) {
+        switch code {
+        case ENOENT, ENODEV, ENXIO:
+            kind = .missing
+            description = "\(path) does not exist: the uinput module is not loaded; load it with `sudo modprobe uinput`, and at every boot with `echo uinput | sudo tee /etc/modules-load.d/uinput.conf`"
+        case EACCES, EPERM:
+            kind = .permissionDenied
+            description = "no permission to open \(path): install udev/60-tiltboard.rules (it gives the uinput group access, mode 0660) and join the group with `sudo groupadd -f uinput && sudo usermod -aG uinput $USER`, then log out and in"
+        default:
+            kind = .io
+            description = "\(step) \(path): \(String(cString: strerror(code)))"
+        }
+    }
+}
+
+/// A gamepad made through `/dev/uinput` (include/uapi/linux/uinput.h): what games see as
+/// `/dev/input/eventN`, removed again by `close()`.
+public final class UInputGamepad: GamepadDevice {
+    /// Where the kernel's uinput node lives.
+    public static let defaultPath = "/dev/uinput"
+    /// USB-IF has no vendor for virtual devices; these ids only tell the device apart to SDL's mapping database.
+    static let vendor: UInt16 = 0x1209, product: UInt16 = 0x7162
+
+    private var fd: Int32
+    public let path: String
+    private var last: (x: Int32, y: Int32, button: Bool)?
+
+    /// Opens `path` and creates a gamepad called `name` with `effectSlots` force-feedback slots.
+    public init(name: String, path: String = defaultPath, effectSlots: Int = RumbleScheduler.maxEffects) throws {
+        self.path = path
+        fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw UInputError(path: path, step: "open", errno: errno) }
+        let rc = tiltboard_uinput_create_gamepad(fd, name, Self.vendor, Self.product, UInt32(effectSlots))
+        if rc < 0 {
+            Glibc.close(fd)
+            fd = -1
+            throw UInputError(path: path, step: "creating a gamepad on", errno: -rc)
+        }
+    }
+
+    deinit { close() }
+
+    public func report(x: Int32, y: Int32, button: Bool) throws {
+        let limit = GamepadAxes.maxValue
+        let x = Swift.min(limit, Swift.max(-limit, x)), y = Swift.min(limit, Swift.max(-limit, y))
+        if let last, last == (x, y, button) { return }
+        let rc = tiltboard_uinput_report(fd, x, y, button ? 1 : 0)
+        if rc < 0 { throw UInputError(path: path, step: "writing events to", errno: -rc) }
+        last = (x, y, button)
+    }
+
+    public func pollRequests(_ handle: (ForceFeedbackRequest) -> Void) throws {
+        var request = tiltboard_ff_request()
+        while true {
+            let rc = tiltboard_uinput_next(fd, &request)
+            if rc == 0 { return }
+            if rc < 0 { throw UInputError(path: path, step: "reading force-feedback requests from", errno: -rc) }
+            let id = Int(request.id)
+            switch request.kind {
+            case TILTBOARD_FF_UPLOAD:
+                let effect = request.rumble != 0
+                    ? RumbleEffect.rumble(strong: request.strong, weak: request.weak, lengthMs: request.length_ms, delayMs: request.delay_ms)
+                    : RumbleEffect.level(request.level, lengthMs: request.length_ms, delayMs: request.delay_ms)
+                handle(.upload(id: id, effect))
+            case TILTBOARD_FF_ERASE: handle(.erase(id: id))
+            case TILTBOARD_FF_PLAY: handle(.play(id: id, count: request.value))
+            case TILTBOARD_FF_GAIN: handle(.gain(request.value))
+            default: break
+            }
+        }
+    }
+
+    public func close() {
+        guard fd >= 0 else { return }
+        _ = tiltboard_uinput_destroy(fd)
+        Glibc.close(fd)
+        fd = -1
+    }
+}
