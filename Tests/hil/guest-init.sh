@@ -339,6 +339,49 @@ for cmd in run shake; do
 done
 
 # ---------------------------------------------------------------------------------------------
+# Gamepad: `tiltboard gamepad` on the simulated demo board (left, right, forward, back, shake)
+# through the real uinput, and a client reading /dev/input/event* that plays two rumbles.
+gamepad_run() {
+    rm -f /tmp/gamepad-motor.log
+    "$TB" gamepad --board "$BOARDS/simulated-gamepad.json" --duration 15 > /tmp/gp.out 2> /tmp/gp.err &
+    gp=$!
+    timeout 60 gamepad-client Tiltboard 40 > /tmp/gpc.out 2>&1
+    wait $gp; gprc=$?
+    sed 's/^/guest: gamepad-client: /' /tmp/gpc.out
+    sed 's/^/guest: motor log: /' /tmp/gamepad-motor.log 2>/dev/null
+    [ $gprc = 0 ] || { why="exit $gprc: $(grep -m 1 error /tmp/gp.err)"; return 1; }
+    grep -qx "range -32767 32767 -32767 32767" /tmp/gpc.out || { why="$(head -n 1 /tmp/gpc.out)"; return 1; }
+    grep -qx "order left right forward back" /tmp/gpc.out || { why="$(grep order /tmp/gpc.out)"; return 1; }
+}
+check "gamepad: a client sees the stick go left, right, forward (−Y), back (+Y) over −32767…32767" gamepad_run
+gamepad_button() { grep -q "^button [1-9]" /tmp/gpc.out || { why="$(grep button /tmp/gpc.out)"; return 1; }; }
+check "gamepad: the demo's shake presses BTN_SOUTH" gamepad_button
+# rumble_on MS WANT: the motor went on after the client's MS rumble, for WANT s (±80 ms, TCG).
+rumble_on() {
+    at=$(awk -v ms="$1" '$1 == "rumble" && $2 == ms { print $3 }' /tmp/gpc.out)
+    [ -n "$at" ] || { why="the client played no $1 ms rumble"; return 1; }
+    awk -v at="$at" -v want="$2" '
+        $2 == 1 && $1 >= at && on == "" { on = $1 }
+        $2 == 0 && on != "" && off == "" { off = $1 }
+        END {
+            if (on == "" || off == "") { print "why no on/off pair after the play"; exit 1 }
+            printf "guest: %s ms rumble: motor on %.1f ms after the play, for %.0f ms\n", ms, (on - at) * 1000, (off - on) * 1000
+            if (off - on < want - 0.08 || off - on > want + 0.08) { printf "why on for %.3f s, want %s s\n", off - on, want; exit 1 }
+            if (on - at > 0.1) { printf "why motor on %.3f s after the play\n", on - at; exit 1 } }' ms="$1" /tmp/gamepad-motor.log > /tmp/rumble.txt
+    ok=$?
+    grep '^guest: ' /tmp/rumble.txt
+    [ $ok = 0 ] || { why=$(sed -n 's/^why //p' /tmp/rumble.txt); return 1; }
+}
+check "gamepad: a 300 ms FF_RUMBLE turns the motor on for 300 ms" rumble_on 300 0.3
+check "gamepad: a 2 s FF_RUMBLE stops at motor.maxOnSeconds (0.5 s)" rumble_on 2000 0.5
+gamepad_gone() {
+    tail -n 1 /tmp/gamepad-motor.log | grep -q ' 0$' || { why="motor log ends: $(tail -n 1 /tmp/gamepad-motor.log)"; return 1; }
+    grep -qx gone /tmp/gpc.out || { why="the client's device stayed"; return 1; }
+    ! grep -qx Tiltboard /sys/class/input/*/name 2>/dev/null || { why="a Tiltboard input device remains"; return 1; }
+}
+check "gamepad: after exit the device is gone and the motor off" gamepad_gone
+
+# ---------------------------------------------------------------------------------------------
 # Error paths.
 absent_device() {
     run_tb 30 read --board "$BOARDS/absent-0x69.json" --count 1 --json

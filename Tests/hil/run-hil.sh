@@ -177,10 +177,13 @@ add_module() {
 }
 for m in virtio_pci 9pnet_virtio 9p i2c-dev configfs; do add_module "$m"; done
 add_module i2c-stub chip_addr=0x68,0x53
+for m in uinput evdev; do add_module "$m"; done
 mkdir -p "$ird/lib/modules/$kver/extra"
 cp "$simdir/gpio-sim.ko" "$ird/lib/modules/$kver/extra/"
 echo "/lib/modules/$kver/extra/gpio-sim.ko" >> "$ird/etc/hil-modules"
 
+# The gamepad check's client: a game's side, written against <linux/input.h> only.
+gcc -static -O2 -o "$ird/usr/bin/gamepad-client" "$here/gamepad-client.c" || fail_step "gcc gamepad-client.c"
 for t in i2cget i2cset i2cdetect; do cp "$guestpkgs/usr/sbin/$t" "$ird/usr/sbin/"; done
 for t in gpioinfo gpioset gpioget gpiodetect; do cp "$guestpkgs/usr/bin/$t" "$ird/usr/bin/"; done
 # Libraries of every dynamic binary the guest runs: the guest packages' own first, then the host's.
