@@ -84,8 +84,11 @@ final class GamepadBridgeTests: XCTestCase {
     func testAnEndlessRumbleStopsAtTheMotorCap() throws {
         let (bridge, device, line, clock, engine) = setUp(maxOnSeconds: 2)
         device.queued = [.upload(id: 0, .rumble(strong: 0xFFFF, weak: 0, lengthMs: 0, delayMs: 0)), .play(id: 0, count: 1)]
-        try bridge.update(sample(0))
-        run(engine, clock, to: 5)
+        // Every tick of a 100 Hz loop for 5 s: the requests keep the effect playing, the cap holds.
+        for tick in 0..<500 {
+            try bridge.update(sample(Double(tick) / 100))
+            run(engine, clock, to: Double(tick + 1) / 100)
+        }
         XCTAssertEqual(edges(line), ["0 on", "2000 off"])
         XCTAssertEqual(engine.onTimeLimitCount, 1)
     }
