@@ -21,7 +21,3 @@ struct TiltboardCommand: ParsableCommand {
         runMapped(self)
     }
 }
-
-enum TiltboardVersion {
-    static let string = "0.1.0"
-}
