@@ -52,17 +52,32 @@ command -v swift >/dev/null || die "swift is not on the PATH (Debian 13: apt ins
 mkdir -p "$scratch"
 cd "$root"
 
-# --- the man page: the plugin builds the package in release for this machine, then documents it -
+# --- the man page and the completions, from a debug build for this machine --------------------
+# swift-argument-parser's generate-manual plugin builds its tool and the package. The tool drops
+# every non-ASCII character (I²C, °/s, 0…1), so it documents a wrapper that spells them as
+# placeholders, turned into groff's \[uXXXX] afterwards; mdoc wants .Pp rather than blank lines.
 # The date is the last commit's, so the same source gives the same page.
+say "man page and completions (generate-manual plugin, debug build for $host_arch)"
+swift package plugin generate-manual --configuration debug > "$scratch/manual.log" 2>&1 \
+    || { tail -n 30 "$scratch/manual.log" >&2; die "the generate-manual plugin failed (log: .build-deb/manual.log)"; }
+host_bin=$(swift build --show-bin-path)
+manual_tool=$(find "$host_bin/" -maxdepth 1 -type f -perm -u+x -name 'generate-manual*' | head -n 1)
+[ -n "$manual_tool" ] || die "the generate-manual plugin left no tool in $host_bin"
+docs=$scratch/docs
+rm -rf "$docs"; mkdir -p "$docs"
+cat > "$docs/tiltboard" <<EOF
+#!/bin/sh
+"$host_bin/tiltboard" "\$@" | perl -CS -pe 's/([^\\x00-\\x7f])/sprintf("UNICODE%04XEDOCINU", ord(\$1))/ge'
+EOF
+chmod 0755 "$docs/tiltboard"
 doc_date=$(git log -1 --format=%cs 2>/dev/null || date -u +%F)
-say "man page (swift-argument-parser's generate-manual plugin, release build for $host_arch)"
-swift package --scratch-path "$scratch" plugin generate-manual --date "$doc_date" \
-    > "$scratch/manual.log" 2>&1 || { tail -n 30 "$scratch/manual.log" >&2; die "generate-manual failed (log: .build-deb/manual.log)"; }
-manpage=$(find "$scratch/plugins" -path '*GenerateManual*' -name tiltboard.1 -newer "$scratch/manual.log" 2>/dev/null | head -n 1)
-[ -z "$manpage" ] && manpage=$(find "$scratch/plugins" -path '*GenerateManual*' -name tiltboard.1 | head -n 1)
-[ -n "$manpage" ] || die "generate-manual wrote no tiltboard.1 (log: .build-deb/manual.log)"
-host_tool=$scratch/release/tiltboard
-say "man page ready ($(elapsed))"
+"$manual_tool" "$docs/tiltboard" --date "$doc_date" --output-directory "$docs" >> "$scratch/manual.log" 2>&1 \
+    || { tail -n 30 "$scratch/manual.log" >&2; die "generate-manual failed (log: .build-deb/manual.log)"; }
+perl -pe 's/UNICODE([0-9A-F]{4,6})EDOCINU/\\[u$1]/g; s/^$/.Pp/' "$docs/tiltboard.1" > "$docs/tiltboard.1.mdoc"
+for shell in bash zsh fish; do
+    "$host_bin/tiltboard" --generate-completion-script "$shell" > "$docs/completion.$shell"
+done
+say "man page and completions ready ($(elapsed))"
 
 # --- the binary --------------------------------------------------------------------------------
 if [ "$arch" = "$host_arch" ]; then
@@ -91,7 +106,7 @@ say "binary ready ($(elapsed))"
 depends=()
 for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     case $lib in
-        libc.so.6|libm.so.6|libdl.so.2|libpthread.so.0|librt.so.1|libutil.so.1) pkg=libc6 ;;
+        libc.so.6|libm.so.6|libdl.so.2|libpthread.so.0|librt.so.1|libutil.so.1|ld-linux-*) pkg=libc6 ;;
         libstdc++.so.6) pkg=libstdc++6 ;;
         libgcc_s.so.1) pkg=libgcc-s1 ;;
         libi2c.so.0) pkg=libi2c0 ;;
@@ -116,6 +131,12 @@ stage=$scratch/deb/$name
 rm -rf "$stage"
 install -d "$stage/DEBIAN"
 install -D -m 0755 "$bin" "$stage/usr/bin/tiltboard"
+# Debug symbols are a quarter of the binary. Cross-built: the toolchain's llvm-objcopy knows arm64.
+if [ "$arch" = "$host_arch" ]; then
+    strip --strip-unneeded "$stage/usr/bin/tiltboard"
+else
+    llvm-objcopy --strip-unneeded "$stage/usr/bin/tiltboard"
+fi
 install -D -m 0644 udev/60-tiltboard.rules "$stage/usr/lib/udev/rules.d/60-tiltboard.rules"
 install -D -m 0644 packaging/tiltboard.service "$stage/usr/lib/systemd/system/tiltboard.service"
 install -D -m 0644 packaging/tiltboard.conf "$stage/etc/tiltboard/tiltboard.conf"
@@ -123,13 +144,10 @@ install -d "$stage/usr/share/tiltboard/boards/scripts"
 install -m 0644 Boards/*.json Boards/README.md "$stage/usr/share/tiltboard/boards/"
 install -m 0644 Boards/scripts/* "$stage/usr/share/tiltboard/boards/scripts/"
 install -d "$stage/usr/share/man/man1"
-gzip -9n < "$manpage" > "$stage/usr/share/man/man1/tiltboard.1.gz"
-# Completions come from this machine's build of the same source: an arm64 binary does not run here.
-install -d "$stage/usr/share/bash-completion/completions" "$stage/usr/share/zsh/vendor-completions" \
-    "$stage/usr/share/fish/vendor_completions.d"
-"$host_tool" --generate-completion-script bash > "$stage/usr/share/bash-completion/completions/tiltboard"
-"$host_tool" --generate-completion-script zsh > "$stage/usr/share/zsh/vendor-completions/_tiltboard"
-"$host_tool" --generate-completion-script fish > "$stage/usr/share/fish/vendor_completions.d/tiltboard.fish"
+gzip -9n < "$docs/tiltboard.1.mdoc" > "$stage/usr/share/man/man1/tiltboard.1.gz"
+install -D -m 0644 "$docs/completion.bash" "$stage/usr/share/bash-completion/completions/tiltboard"
+install -D -m 0644 "$docs/completion.zsh" "$stage/usr/share/zsh/vendor-completions/_tiltboard"
+install -D -m 0644 "$docs/completion.fish" "$stage/usr/share/fish/vendor_completions.d/tiltboard.fish"
 install -D -m 0644 README.md "$stage/usr/share/doc/tiltboard/README.md"
 for script in postinst prerm postrm; do
     install -m 0755 "packaging/debian/$script" "$stage/DEBIAN/$script"
@@ -154,6 +172,6 @@ Description: calibrated tilt controller with haptic feedback for a Raspberry Pi
 EOF
 
 deb=$scratch/deb/$name.deb
-dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >/dev/null
+dpkg-deb --root-owner-group -Zgzip --build "$stage" "$deb" >/dev/null
 say "$name.deb: $(du -h "$deb" | cut -f1), Depends: $depends_field ($(elapsed))"
 echo "$deb"
