@@ -33,6 +33,11 @@ while [ $# -gt 0 ]; do
     esac
 done
 case $arch in amd64|arm64) ;; *) die "--arch $arch is not supported: use amd64 or arm64" ;; esac
+cross=$root/Tests/toolchain/cross-build-arm64.sh
+if [ "$arch" != "$host_arch" ]; then
+    [ "$arch" = arm64 ] || die "--arch $arch cannot be built on $host_arch"
+    [ -f "$cross" ] || die "--arch arm64 on $host_arch needs the arm64 cross-build, Tests/toolchain/cross-build-arm64.sh, which this tree does not have; build on a Raspberry Pi (64-bit) instead"
+fi
 
 # The one place the version is written.
 version=$(sed -n 's/^ *static let string = "\([^"]*\)"$/\1/p' "$root/Sources/TiltboardCLI/Version.swift")
@@ -85,14 +90,10 @@ if [ "$arch" = "$host_arch" ]; then
     swift build -c release --static-swift-stdlib --product tiltboard --scratch-path "$scratch" \
         > "$scratch/build.log" 2>&1 || { tail -n 30 "$scratch/build.log" >&2; die "swift build failed (log: .build-deb/build.log)"; }
     bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/tiltboard
-elif [ "$arch" = arm64 ]; then
-    cross=$root/Tests/toolchain/cross-build-arm64.sh
-    [ -f "$cross" ] || die "--arch arm64 on $host_arch needs the arm64 cross-build, Tests/toolchain/cross-build-arm64.sh, which this tree does not have; build on a Raspberry Pi (64-bit) instead"
-    say "cross-building for arm64 ($cross)"
+else
+    say "cross-building for arm64 (Tests/toolchain/cross-build-arm64.sh)"
     bin=$(bash "$cross" | tail -n 1) || die "the arm64 cross-build failed"
     [ -f "$bin" ] || die "the arm64 cross-build printed '$bin', which is not a file"
-else
-    die "--arch $arch cannot be built on $host_arch"
 fi
 machine=$(readelf -h "$bin" | awk -F: '/Machine:/ { gsub(/^ +/, "", $2); print $2 }')
 case $arch:$machine in
