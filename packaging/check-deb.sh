@@ -25,6 +25,7 @@ command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v man >/dev/null || need+=(man-db)
 command -v readelf >/dev/null || need+=(binutils)
 command -v setpriv >/dev/null || need+=(util-linux)
+command -v strace >/dev/null || need+=(strace)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     as_root apt-get update -qq
@@ -256,6 +257,38 @@ as_the_service() {
     grep -q '^tiltboard: motor off: ' "$work/stop.out" || { cat "$work/stop.out"; return 1; }
 }
 
+# The system calls the unit's command lines make (strace, on the simulated board) are all inside its
+# SystemCallFilter= (allowed sets minus ~denied sets), or the service would die on the first one.
+syscalls_allowed() {
+    command -v strace >/dev/null || { echo "strace is not installed"; return 1; }
+    expand() { # expand SET-OR-CALL...: the system calls, @groups resolved
+        local item
+        for item in "$@"; do
+            case $item in
+                @*) systemd-analyze syscall-filter "$item" | sed 's/^ *//' | grep -v '^#\|^$' | tail -n +2 \
+                        | while read -r s; do expand "$s"; done ;;
+                *) echo "$item" ;;
+            esac
+        done
+    }
+    local allow deny
+    allow=$(sed -n 's/^SystemCallFilter=\([^~].*\)/\1/p' "$unit")
+    deny=$(sed -n 's/^SystemCallFilter=~//p' "$unit")
+    [ -n "$allow" ] || { echo "the unit has no SystemCallFilter= allow list"; return 1; }
+    # shellcheck disable=SC2086
+    comm -23 <(expand $allow | sort -u) <(expand $deny | sort -u) > "$work/permitted"
+    local board=$x/usr/share/tiltboard/boards/simulated-mpu6050.json
+    STATE_DIRECTORY=$work/strace-state strace -f -qq -c -o "$work/trace.run" "$x/usr/bin/tiltboard" run --board "$board" \
+        --udp 127.0.0.1:7700 --duration 1 >/dev/null 2>&1 || { echo "run failed under strace"; return 1; }
+    strace -f -qq -c -o "$work/trace.off" "$x/usr/bin/tiltboard" haptics --off --board "$board" >/dev/null 2>&1 \
+        || { echo "haptics --off failed under strace"; return 1; }
+    awk '$NF ~ /^[a-z_0-9]+$/ && $NF != "total" && $NF != "syscall" { print $NF }' "$work/trace.run" "$work/trace.off" | sort -u > "$work/used"
+    echo "$(wc -l < "$work/used") system calls used, $(wc -l < "$work/permitted") permitted"
+    local outside
+    outside=$(comm -23 "$work/used" "$work/permitted")
+    [ -z "$outside" ] || { echo "outside the filter: $outside"; return 1; }
+}
+
 check "control fields: Package, Version from the source, Depends on libc6, libi2c0, libgpiod" control_fields
 check "file list: binary, udev rules, unit, settings, boards, man page, completions, all root's" file_list
 check "maintainer scripts: conffile, groups, udev reload, nothing started" maintainer_scripts
@@ -270,6 +303,7 @@ if [ "$arch" = "$(dpkg --print-architecture)" ]; then
     check "packaged binary runs: --version, read on the simulated board" binary_runs
     if [ "$(id -u)" = 0 ]; then
         check "the unit's ExecStart and ExecStopPost run as an unprivileged user with STATE_DIRECTORY" as_the_service
+        check "the system calls of run and haptics --off are inside the unit's SystemCallFilter" syscalls_allowed
     else
         skip "the unit's command lines as another user (needs root for setpriv)"
     fi
