@@ -3,8 +3,8 @@
 # maintainer scripts, the systemd unit (`systemd-analyze security --offline=true` score at most
 # 2.0, `systemd-analyze verify` silent), the man page (`man -l`), the completions (bash runs them),
 # and, when the package is for this machine, the packaged binary: no Swift runtime needed, `read`
-# on a simulated board, and the unit's own command lines run as an unprivileged user with the
-# service's state directory.
+# on a simulated board, the unit's own command lines run as an unprivileged user with the
+# service's state directory, and the system calls they make all inside the unit's filter.
 #
 # Usage: bash packaging/check-deb.sh DEB
 # Output: one PASS:/FAIL:/SKIP: line per check on stdout, then `deb: N passed, M failed`.
