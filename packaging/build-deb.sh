@@ -92,7 +92,8 @@ if [ "$arch" = "$host_arch" ]; then
     bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/tiltboard
 else
     say "cross-building for arm64 (Tests/toolchain/cross-build-arm64.sh)"
-    bin=$(bash "$cross" | tail -n 1) || die "the arm64 cross-build failed"
+    # Its own unit tests (under qemu-user) are a CI step of their own; here only the binary counts.
+    bin=$(bash "$cross" --skip-tests | tail -n 1) || die "the arm64 cross-build failed"
     [ -f "$bin" ] || die "the arm64 cross-build printed '$bin', which is not a file"
 fi
 machine=$(readelf -h "$bin" | awk -F: '/Machine:/ { gsub(/^ +/, "", $2); print $2 }')
