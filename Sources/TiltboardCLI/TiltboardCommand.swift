@@ -18,6 +18,8 @@ struct TiltboardCommand: ParsableCommand {
     )
 
     static func main() {
+        // Before anything opens a file, so no file can take the number of a closed one.
+        StandardDescriptors.reopenClosed()
         runMapped(self)
     }
 }

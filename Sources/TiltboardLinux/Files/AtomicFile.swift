@@ -27,6 +27,8 @@ public enum AtomicFile {
     package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t, keepBackup: Bool,
                               temporarySuffix: String?) throws {
         let (folder, name) = split(path)
+        try refuseNonRegular(path)
+        if keepBackup { try refuseNonRegular(path + ".bak") }
         try makeFolders(folder, for: path)
         removeStaleTemporaries(in: folder, name: name)
 
@@ -62,6 +64,33 @@ public enum AtomicFile {
             throw AtomicFileError(path: path, operation: "rename \(temp) to \(path)", errno: code)
         }
         try syncFolder(folder, for: path)
+    }
+
+    /// Fails as `write` would, without touching `path`: a target that is not a regular file (or
+    /// a symlink), a folder that cannot be made or written. Call it before work whose result
+    /// `write` will save, so the work is not lost.
+    public static func checkWritable(_ path: String) throws {
+        let (folder, name) = split(path)
+        try refuseNonRegular(path)
+        try makeFolders(folder, for: path)
+        let temp = temporaryPath(folder: folder, name: name, suffix: nil)
+        let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
+        close(fd)
+        unlink(temp)
+    }
+
+    /// Devices, FIFOs, folders and sockets are never renamed over: only a regular file, a symlink
+    /// (replaced, as above) or nothing may be at `path`.
+    private static func refuseNonRegular(_ path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        let type = st.st_mode & S_IFMT
+        guard type != S_IFREG, type != S_IFLNK else { return }
+        let what = type == S_IFDIR ? "a folder" : type == S_IFCHR ? "a character device" : type == S_IFIFO ? "a FIFO"
+            : type == S_IFSOCK ? "a socket" : type == S_IFBLK ? "a block device" : "not a regular file"
+        throw OutputFileError(path: path, kind: .refused,
+                              message: "\(path) is \(what), which is never replaced: name a regular file instead")
     }
 
     /// The whole contents of `path`, or nil when there is no such file.
