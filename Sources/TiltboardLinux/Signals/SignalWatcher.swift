@@ -113,6 +113,12 @@ public final class SignalWatcher: Sendable {
     /// How many times the process was continued (SIGCONT) so far.
     public var resumeCount: UInt64 { resumes.load(ordering: .acquiring) }
 
+    /// Stops the process as Ctrl-Z would (SIGTSTP, so the suspend handlers run first); for a
+    /// terminal in raw mode, where the key arrives as a byte.
+    public func suspend() {
+        _ = kill(getpid(), SIGTSTP)
+    }
+
     /// Stops the process, as the kernel's SIGTTIN would, until it is the foreground job of the
     /// terminal `fd` (or a stop is requested). Returns at once when `fd` is not a terminal or the
     /// process is in the foreground already.
