@@ -67,6 +67,11 @@ struct MonitorCommand: ParsableCommand {
         let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
         runner.start()
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
+        do {
+            try ProfileStore.checkWritable(path: session.profilePath)
+        } catch {
+            screen.note = "c and z will apply but not save: \(exitStatus(for: error)?.message ?? "\(error)")"
+        }
         defer {
             loop.stop()
             runner.wait()

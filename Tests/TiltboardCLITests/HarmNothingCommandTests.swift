@@ -69,13 +69,19 @@ final class HarmNothingCommandTests: XCTestCase {
 
     func testRecordWritesThroughADeviceNodeAndAFIFOAndRefusesAFolder() throws {
         let folder = try makeScratchFolder(self)
-        let fifo = folder + "/fifo", copy = folder + "/copy.csv"
+        let fifo = folder + "/fifo"
         XCTAssertEqual(mkfifo(fifo, 0o644), 0)
-        let piped = try shell(#"cat "$1" > "$2" & "$TB" record --out "$1" --duration 0.3; s=$?; wait; exit $s"#
-                              .replacingOccurrences(of: "$1", with: fifo).replacingOccurrences(of: "$2", with: copy), in: folder)
+        // The reader is open before the recording starts; 0.3 s of samples fit in the pipe's buffer.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        let piped = try CLIRunner.run(["record", "--out", fifo, "--duration", "0.3"], environment: ["XDG_CONFIG_HOME": folder])
         XCTAssertEqual(piped.status, 0, piped.stderr)
         XCTAssertEqual(fileType(fifo), S_IFIFO, "the FIFO is still a FIFO")
-        let trace = try TraceMotion(csv: try String(contentsOfFile: copy, encoding: .utf8))
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while case let n = read(reader, &chunk, chunk.count), n > 0 { received += chunk[0..<n] }
+        let trace = try TraceMotion(csv: String(decoding: received, as: UTF8.self))
         XCTAssertTrue(piped.stderr.contains("recorded \(trace.times.count) samples to \(fifo)"), piped.stderr)
 
         let dir = folder + "/dir"
@@ -94,20 +100,23 @@ final class HarmNothingCommandTests: XCTestCase {
         XCTAssertEqual(fileType(node), S_IFCHR, "the device node is still a device node")
     }
 
-    func testTwoRecordingsOfOneFileAtOnceNeverBothSucceed() throws {
+    func testASecondRecordingOfAFileBeingRecordedIsRefusedEvenWithForce() throws {
         let folder = try makeScratchFolder(self)
         let out = folder + "/same.csv"
-        let arguments = ["record", "--out", out, "--duration", "1"]
-        let children = try [ChildProcess(arguments, environment: ["XDG_CONFIG_HOME": folder]),
-                            ChildProcess(arguments, environment: ["XDG_CONFIG_HOME": folder])]
-        for child in children { XCTAssertTrue(child.waitForExit(timeout: 30)) }
-        let statuses = children.map(\.process.terminationStatus).sorted()
-        XCTAssertEqual(statuses, [0, 73], children.map(\.stderr).joined())
-        let loser = children.first { $0.process.terminationStatus == 73 }
-        XCTAssertTrue(loser?.stderr.contains("already exists") == true || loser?.stderr.contains("being written by another program") == true,
-                      loser?.stderr ?? "")
+        let first = try ChildProcess(["record", "--out", out, "--duration", "2"], environment: ["XDG_CONFIG_HOME": folder])
+        // The note comes once the file is open.
+        XCTAssertTrue(waitFor { first.stderr.contains("recording ") }, first.stderr)
+        for force in [[], ["--force"]] {
+            let second = try CLIRunner.run(["record", "--out", out, "--duration", "0.2"] + force, environment: ["XDG_CONFIG_HOME": folder])
+            XCTAssertEqual(second.status, 73, "\(force): \(second.stderr)")
+            XCTAssertTrue(second.stderr.contains(force.isEmpty ? "\(out) already exists" : "\(out) is being written by another program"),
+                          second.stderr)
+        }
+        XCTAssertTrue(first.waitForExit(timeout: 30))
+        XCTAssertEqual(first.process.terminationStatus, 0, first.stderr)
         let trace = try TraceMotion(csv: try String(contentsOfFile: out, encoding: .utf8))
-        XCTAssertEqual(Double(trace.times.count), 100, accuracy: 5, "one whole recording, not two mixed")
+        XCTAssertTrue(first.stderr.contains("recorded \(trace.times.count) samples to \(out)"), first.stderr)
+        XCTAssertEqual(Double(trace.times.count), 200, accuracy: 10, "the first recording, whole")
     }
 
     func testAClosedStandardDescriptorIsNeverReusedAndOutputForItFails() throws {
@@ -128,6 +137,37 @@ final class HarmNothingCommandTests: XCTestCase {
         let stdoutAlias = try shell(#"exec "$TB" record --out /dev/stdout --duration 0.3 >&-"#, in: folder)
         XCTAssertEqual(stdoutAlias.status, 74, stdoutAlias.stderr)
         XCTAssertTrue(stdoutAlias.stderr.contains("/dev/stdout is descriptor 1, which was closed when tiltboard started"), stdoutAlias.stderr)
+    }
+
+    func testCtrlZInTheMonitorGivesTheTerminalBackBeforeTheStopAndTakesItAgainOnContinue() throws {
+        let folder = try makeScratchFolder(self)
+        let board = folder + "/board.json"
+        try """
+        {"name": "monitor test board", "sensor": {"chip": "mpu6050", "bus": "simulated"},
+         "motor": {"chip": "simulated", "line": 17}, "simulation": {"script": "flat", "noise": false}}
+        """.write(toFile: board, atomically: true, encoding: .utf8)
+        let run = try MonitorRun(arguments: ["monitor", "--board", board, "--profile", folder + "/p.json"], home: folder)
+        defer { run.kill() }
+        let pid = run.process.processIdentifier
+        let enter = "\u{1B}[?1049h", leave = "\u{1B}[?1049l"
+        try run.waitForScreen(containing: "q: quit")
+        XCTAssertFalse(try TerminalModes.of(fd: run.pty.slave).isCanonical)
+
+        // Raw mode delivers Ctrl-Z as a byte.
+        try run.pty.send([0x1A])
+        XCTAssertTrue(waitFor { processState(pid) == "T" }, "the monitor did not stop: \(run.screen.suffix(500).debugDescription)")
+        XCTAssertEqual(try TerminalModes.of(fd: run.pty.slave), run.modesBefore, "the shell gets its terminal back while stopped")
+        try run.waitForScreen { $0.components(separatedBy: leave).count == 2 }
+
+        XCTAssertEqual(kill(pid, SIGCONT), 0)
+        try run.waitForScreen { $0.components(separatedBy: enter).count == 3 }
+        XCTAssertTrue(waitFor { (try? TerminalModes.of(fd: run.pty.slave).isCanonical) == false }, "raw mode not taken back")
+        let resumedAt = try XCTUnwrap(run.screen.range(of: enter, options: .backwards))
+        try run.waitForScreen { $0[resumedAt.upperBound...].contains("q: quit") }
+
+        try run.pty.send(Array("q".utf8))
+        XCTAssertEqual(try run.waitForExit(), 0, run.screen)
+        XCTAssertEqual(try TerminalModes.of(fd: run.pty.slave), run.modesBefore)
     }
 
     /// Permission cases as an unprivileged user: root ignores file modes.
@@ -159,15 +199,18 @@ final class HarmNothingCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/rec.csv"))
     }
 
-    func testAProfilePathThatIsAFIFOIsRefusedBeforeTheCapture() throws {
+    func testAProfilePathThatIsADeviceIsRefusedBeforeTheCapture() throws {
         let folder = try makeScratchFolder(self)
-        let fifo = folder + "/profile.json"
-        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
-        // The profile is read first: give that read an end of file from a writer that closes at once.
-        let r = try shell(#"( exec 3>"$P" ) & exec "$TB" calibrate --yes --profile "$P""#, in: folder, environment: ["P": fifo])
+        let node = folder + "/null"
+        guard mknod(node, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 else {
+            throw XCTSkip("cannot make a device node here (\(String(cString: strerror(errno)))): not root, or a nodev file system")
+        }
+        // Read as an empty (corrupt) profile, so without the check it would be replaced after the capture.
+        let r = try CLIRunner.run(["calibrate", "--yes", "--profile", node], environment: ["XDG_CONFIG_HOME": folder])
         XCTAssertEqual(r.status, 73, r.stderr)
-        XCTAssertTrue(r.stderr.contains("\(fifo) is a FIFO, which is never replaced"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: error: \(node) is a character device, which is never replaced"), r.stderr)
         XCTAssertFalse(r.stderr.contains("capturing"), r.stderr)
-        XCTAssertEqual(fileType(fifo), S_IFIFO)
+        XCTAssertEqual(fileType(node), S_IFCHR)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["null"])
     }
 }

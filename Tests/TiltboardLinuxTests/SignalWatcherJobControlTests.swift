@@ -33,12 +33,14 @@ final class SignalWatcherJobControlTests: XCTestCase {
         // Newest handler first, and the process stops only after all of them.
         XCTAssertEqual(calls.withLock { $0 }, Array(repeating: ["motor off", "terminal restored", "SIGSTOP"], count: 3).flatMap { $0 })
         XCTAssertEqual(watcher.resumeCount, 0)
+        XCTAssertEqual(watcher.stoppedNanoseconds, 0)
 
         XCTAssertEqual(pthread_kill(thread, SIGCONT), 0)
         waitUntil { watcher.resumeCount == 1 }
         waitUntil { calls.withLock { $0.last } == "motor resumed" }
         XCTAssertEqual(calls.withLock { $0.last }, "motor resumed")
         XCTAssertEqual(watcher.resumeCount, 1)
+        XCTAssertGreaterThan(watcher.stoppedNanoseconds, 0, "the time from the stop to SIGCONT is counted")
         // A stop is not a termination.
         XCTAssertFalse(watcher.stopRequested)
         XCTAssertNil(watcher.signal)

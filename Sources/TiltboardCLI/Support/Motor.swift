@@ -1,7 +1,8 @@
 import Tiltboard
 
 /// The board's motor line driven by a haptic engine, forced off and released on SIGINT, SIGTERM,
-/// SIGHUP, on every error path and at exit, and held off while the process is stopped (Ctrl-Z). Start `SignalWatcher.shared` before creating it.
+/// SIGHUP, on every error path and at exit, and held off while the process is stopped (Ctrl-Z).
+/// Start `SignalWatcher.shared` before creating it.
 final class Motor {
     let engine: HapticEngine
     let line: GPIOOutputLine

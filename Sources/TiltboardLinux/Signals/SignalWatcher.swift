@@ -46,6 +46,8 @@ public final class SignalWatcher: Sendable {
     private let received = Atomic<Int32>(0)
     private let state = Mutex(State())
     private let resumes = Atomic<UInt64>(0)
+    private let suspendedAt = Atomic<UInt64>(0)
+    private let stopped = Atomic<UInt64>(0)
     private let exitProcess: @Sendable (Int32) -> Void
     private let stopProcess: @Sendable () -> Void
 
@@ -113,6 +115,10 @@ public final class SignalWatcher: Sendable {
     /// How many times the process was continued (SIGCONT) so far.
     public var resumeCount: UInt64 { resumes.load(ordering: .acquiring) }
 
+    /// Total time the process spent stopped by job control, on CLOCK_MONOTONIC: what a timeout
+    /// that measures the program's own waiting (not the user's pause) takes off.
+    public var stoppedNanoseconds: UInt64 { stopped.load(ordering: .acquiring) }
+
     /// Stops the process as Ctrl-Z would (SIGTSTP, so the suspend handlers run first); for a
     /// terminal in raw mode, where the key arrives as a byte.
     public func suspend() {
@@ -123,7 +129,8 @@ public final class SignalWatcher: Sendable {
     /// terminal `fd` (or a stop is requested). Returns at once when `fd` is not a terminal or the
     /// process is in the foreground already.
     public func waitForForeground(of fd: Int32) {
-        while isatty(fd) == 1, tcgetpgrp(fd) != getpgrp(), !stopRequested {
+        // tcgetpgrp fails on a terminal that is not this process's controlling one: no job control there.
+        while isatty(fd) == 1, case let group = tcgetpgrp(fd), group > 0, group != getpgrp(), !stopRequested {
             let seen = resumeCount
             _ = kill(getpid(), SIGTTIN)
             // The watching thread stops the process; this thread goes on once it is continued.
@@ -150,10 +157,13 @@ public final class SignalWatcher: Sendable {
             guard sigwait(&set, &signal) == 0 else { continue }
             if Self.stopSignals.contains(signal) {
                 for handler in state.withLock({ $0.suspendHandlers }).reversed() { handler() }
+                suspendedAt.store(Self.monotonicNow(), ordering: .releasing)
                 stopProcess()
                 continue
             }
             if signal == SIGCONT {
+                let since = suspendedAt.exchange(0, ordering: .acquiringAndReleasing)
+                if since > 0 { stopped.add(Self.monotonicNow() &- since, ordering: .releasing) }
                 resumes.add(1, ordering: .releasing)
                 for handler in state.withLock({ $0.resumeHandlers }) { handler() }
                 continue
@@ -174,6 +184,12 @@ public final class SignalWatcher: Sendable {
     private func runHandlers(_ signal: Int32) {
         let handlers = state.withLock { $0.handlers }
         for handler in handlers.reversed() { handler(signal) }
+    }
+
+    private static func monotonicNow() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
     private static func signalSet() -> sigset_t {
