@@ -14,8 +14,8 @@ final class HarmNothingCommandTests: XCTestCase {
             .merging(["TB": try CLIRunner.binaryPath(), "XDG_CONFIG_HOME": folder, "HOME": folder]) { $1 }
             .merging(environment) { $1 }
         let out = folder + "/sh.out", err = folder + "/sh.err"
-        FileManager.default.createFile(atPath: out, contents: nil)
-        FileManager.default.createFile(atPath: err, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         try process.run()

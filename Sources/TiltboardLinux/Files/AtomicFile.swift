@@ -160,17 +160,7 @@ public enum AtomicFile {
     }
 
     private static func writeAll(fd: Int32, bytes: [UInt8], path: String, temp: String) throws {
-        try bytes.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw AtomicFileError(path: path, operation: "write \(temp)", errno: errno)
-                }
-                offset += n
-            }
-        }
+        if let code = writeFully(fd, bytes) { throw AtomicFileError(path: path, operation: "write \(temp)", errno: code) }
     }
 
     private static func makeFolders(_ folder: String, for path: String) throws {

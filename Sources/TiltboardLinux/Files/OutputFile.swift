@@ -132,17 +132,7 @@ public final class OutputFile {
 
     /// Writes all of `bytes`; a failure carries the kernel's reason.
     public func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw OutputFileError(path: path, errno: errno, doing: "write")
-                }
-                offset += n
-            }
-        }
+        if let code = writeFully(fd, bytes) { throw OutputFileError(path: path, errno: code, doing: "write") }
     }
 
     /// Closes the file (and releases its lock); later calls do nothing.
@@ -218,4 +208,21 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public var description: String { message }
+}
+
+/// Writes all of `bytes` to `fd`, again after EINTR and after a partial write; the errno of a
+/// failure, or nil.
+func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    bytes.withUnsafeBytes { buf in
+        var offset = 0
+        while offset < buf.count {
+            let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += n
+        }
+        return nil
+    }
 }
