@@ -50,8 +50,9 @@ final class HarmNothingCommandTests: XCTestCase {
 
     func testCtrlZTurnsTheMotorOffBeforeTheProcessStopsAndContinueGoesOn() throws {
         let folder = try makeScratchFolder(self)
-        let board = try SimBoardFile.write(in: folder)
-        let child = try ChildProcess(["haptics", "--board", board.path, "--pattern", "1500,200"], environment: ["XDG_CONFIG_HOME": folder])
+        // One long on-time, so the stop surely lands while the motor is on, however loaded the machine.
+        let board = try SimBoardFile.write(in: folder, motorExtras: #", "maxOnSeconds": 60"#)
+        let child = try ChildProcess(["haptics", "--board", board.path, "--pattern", "50000,100"], environment: ["XDG_CONFIG_HOME": folder])
         let pid = child.process.processIdentifier
         XCTAssertTrue(waitFor { (try? MotorLogFile.read(board.log))?.last?.level == 1 }, "the motor never came on: \(child.stderr)")
         XCTAssertEqual(kill(pid, SIGTSTP), 0)
@@ -60,10 +61,13 @@ final class HarmNothingCommandTests: XCTestCase {
         XCTAssertEqual(whileStopped.map(\.level), [1, 0], "the motor must be off while the process is stopped")
         XCTAssertEqual(processState(pid), "T")
 
+        // Continued within the on-time: the effect goes on.
         XCTAssertEqual(kill(pid, SIGCONT), 0)
-        XCTAssertTrue(child.waitForExit(), "did not finish after SIGCONT")
+        XCTAssertTrue(waitFor { (try? MotorLogFile.read(board.log))?.map(\.level) == [1, 0, 1] }, child.stderr)
+        XCTAssertEqual(kill(pid, SIGINT), 0)
+        XCTAssertTrue(child.waitForExit(), "did not finish after SIGINT")
         XCTAssertEqual(child.process.terminationStatus, 0, child.stderr)
-        XCTAssertEqual(try MotorLogFile.read(board.log).last?.level, 0)
+        XCTAssertEqual(try MotorLogFile.read(board.log).map(\.level), [1, 0, 1, 0])
         XCTAssertFalse(child.stderr.contains("error"), child.stderr)
     }
 
@@ -116,7 +120,7 @@ final class HarmNothingCommandTests: XCTestCase {
         XCTAssertEqual(first.process.terminationStatus, 0, first.stderr)
         let trace = try TraceMotion(csv: try String(contentsOfFile: out, encoding: .utf8))
         XCTAssertTrue(first.stderr.contains("recorded \(trace.times.count) samples to \(out)"), first.stderr)
-        XCTAssertEqual(Double(trace.times.count), 200, accuracy: 10, "the first recording, whole")
+        XCTAssertGreaterThan(trace.times.last ?? 0, 1.5, "the first recording, whole, not a later 0.2 s one")
     }
 
     func testAClosedStandardDescriptorIsNeverReusedAndOutputForItFails() throws {
@@ -132,7 +136,7 @@ final class HarmNothingCommandTests: XCTestCase {
         XCTAssertEqual(record.status, 0)
         let text = try String(contentsOfFile: out, encoding: .utf8)
         XCTAssertFalse(text.contains("tiltboard"), "a status line landed in the recording:\n\(text)")
-        XCTAssertEqual(Double(try TraceMotion(csv: text).times.count), 30, accuracy: 3)
+        XCTAssertFalse(try TraceMotion(csv: text).times.isEmpty)
 
         let stdoutAlias = try shell(#"exec "$TB" record --out /dev/stdout --duration 0.3 >&-"#, in: folder)
         XCTAssertEqual(stdoutAlias.status, 74, stdoutAlias.stderr)
