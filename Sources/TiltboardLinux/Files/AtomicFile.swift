@@ -87,10 +87,8 @@ public enum AtomicFile {
         guard lstat(path, &st) == 0 else { return }
         let type = st.st_mode & S_IFMT
         guard type != S_IFREG, type != S_IFLNK else { return }
-        let what = type == S_IFDIR ? "a folder" : type == S_IFCHR ? "a character device" : type == S_IFIFO ? "a FIFO"
-            : type == S_IFSOCK ? "a socket" : type == S_IFBLK ? "a block device" : "not a regular file"
         throw OutputFileError(path: path, kind: .refused,
-                              message: "\(path) is \(what), which is never replaced: name a regular file instead")
+                              message: "\(path) is \(describeFileType(type)), which is never replaced: name a regular file instead")
     }
 
     /// The whole contents of `path`, or nil when there is no such file.

@@ -87,9 +87,8 @@ public final class OutputFile {
         case S_IFCHR, S_IFIFO:
             break
         default:
-            let what = type == S_IFDIR ? "a folder" : type == S_IFSOCK ? "a socket" : type == S_IFBLK ? "a block device" : "not a file"
             throw OutputFileError(path: path, kind: .refused,
-                                  message: "\(path) is \(what): give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)")
+                                  message: "\(path) is \(describeFileType(type)): give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)")
         }
         // Non-blocking, so a FIFO without a reader says so (ENXIO) instead of hanging here.
         var fd: Int32
@@ -224,5 +223,19 @@ func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
             offset += n
         }
         return nil
+    }
+}
+
+/// "a folder", "a FIFO", … for the `S_IFMT` bits of a mode.
+func describeFileType(_ type: mode_t) -> String {
+    switch type {
+    case S_IFREG: return "a regular file"
+    case S_IFDIR: return "a folder"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFIFO: return "a FIFO"
+    case S_IFSOCK: return "a socket"
+    case S_IFLNK: return "a symlink"
+    default: return "not a file"
     }
 }

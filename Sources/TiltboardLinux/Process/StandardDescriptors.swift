@@ -12,10 +12,9 @@ import Synchronization
 public enum StandardDescriptors {
     private static let closed = Mutex<Set<Int32>>([])
 
-    /// Reopens each closed standard descriptor on `/dev/null`; call it first thing in `main`.
-    /// Returns (and remembers) the ones that were closed.
-    @discardableResult
-    public static func reopenClosed() -> Set<Int32> {
+    /// Reopens each closed standard descriptor on `/dev/null` and remembers which they were;
+    /// call it first thing in `main`.
+    public static func reopenClosed() {
         var found: Set<Int32> = []
         for n: Int32 in 0...2 where fcntl(n, F_GETFD) < 0 && errno == EBADF {
             // open returns the lowest free number, which is n: the lower ones are open by now.
@@ -27,19 +26,8 @@ public enum StandardDescriptors {
             found.insert(n)
         }
         closed.withLock { $0.formUnion(found) }
-        return found
     }
 
     /// The standard descriptors that were closed when `reopenClosed()` ran.
     public static var closedAtStart: Set<Int32> { closed.withLock { $0 } }
-
-    /// What a person calls descriptor `n`.
-    public static func name(_ n: Int32) -> String {
-        switch n {
-        case 0: return "standard input"
-        case 1: return "standard output"
-        case 2: return "standard error"
-        default: return "descriptor \(n)"
-        }
-    }
 }
