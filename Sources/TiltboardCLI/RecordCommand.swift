@@ -31,6 +31,8 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Replace the file if it exists.")
     var force = false
 
+    @OptionGroup(title: "Bus failures") var bus: BusOptions
+
     func validate() throws {
         try validateRate(rate)
         if let duration, !(duration > 0 && duration.isFinite) {
@@ -50,6 +52,7 @@ struct RecordCommand: ParsableCommand {
             throw CLIError(message: error.message, code: SysExit.cantCreate)
         }
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
@@ -67,7 +70,7 @@ struct RecordCommand: ParsableCommand {
         do { try writer.close() } catch let error as TraceFileError {
             throw CLIError(message: error.message, code: SysExit.ioError)
         }
-        Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description)")
+        Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description); \(loop.busStatistics)")
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
+import TiltboardSimulator
 
 /// Board file format (JSON; every key not listed here is an error, to catch typos):
 ///
@@ -215,7 +216,7 @@ struct BoardFileParser {
 
     private func parseSimulation(_ value: Any) throws -> BoardDescription.SimulationSection {
         let o = try object(value, "simulation")
-        try onlyKeys(o, "simulation", ["script", "trace", "noise", "seed", "whoAmI", "zeroGOffsetMg", "scaleError", "motorLog"])
+        try onlyKeys(o, "simulation", ["script", "trace", "noise", "seed", "whoAmI", "zeroGOffsetMg", "scaleError", "motorLog", "faults"])
         var sim = BoardDescription.SimulationSection()
         if let v = o["script"] {
             let s = try nonEmptyString(v, "simulation.script", allowed: "use a built-in script name such as \"flat\" or a path to a script file")
@@ -256,8 +257,43 @@ struct BoardFileParser {
         if let v = o["motorLog"] {
             sim.motorLog = resolve(try nonEmptyString(v, "simulation.motorLog", allowed: "use a file path"))
         }
+        if let v = o["faults"] { sim.faults = try parseFaults(v) }
         return sim
     }
+
+    /// `[{"at": s, "kind": "nack"|"eio"|"reset"|"unplug", "seconds": s}, …]`; `seconds` is required
+    /// except for `reset`, which is instantaneous.
+    private func parseFaults(_ value: Any) throws -> [SimulatedFault] {
+        let kinds = SimulatedFault.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard let items = value as? [Any] else {
+            throw notAllowed("simulation.faults", value, "use a list of {\"at\": seconds, \"kind\": \(kinds), \"seconds\": duration}")
+        }
+        guard items.count <= Self.maxFaults else {
+            throw fail("simulation.faults", "\(items.count) faults; at most \(Self.maxFaults)")
+        }
+        return try items.indices.map { i in
+            let path = "simulation.faults[\(i)]"
+            let o = try object(items[i], path)
+            try onlyKeys(o, path, ["at", "kind", "seconds"])
+            guard let kindValue = o["kind"] else { throw fail("\(path).kind", "missing (use one of \(kinds))") }
+            guard let kind = SimulatedFault.Kind(rawValue: try string(kindValue, "\(path).kind")) else {
+                throw notAllowed("\(path).kind", kindValue, "use one of \(kinds)")
+            }
+            guard let at = try bounded(o, path, "at", "use 0 to 86400 seconds since the board opened", accept: { (0...86_400).contains($0) }) else {
+                throw fail("\(path).at", "missing (seconds since the board opened)")
+            }
+            let seconds = try bounded(o, path, "seconds", "use more than 0 and at most 3600 seconds") { $0 > 0 && $0 <= 3600 }
+            if kind == .reset {
+                guard seconds == nil else { throw fail("\(path).seconds", "a reset takes no time (remove the key)") }
+                return SimulatedFault(at: at, kind: kind)
+            }
+            guard let seconds else { throw fail("\(path).seconds", "missing (how long the \(kind.rawValue) lasts, in seconds)") }
+            return SimulatedFault(at: at, kind: kind, seconds: seconds)
+        }
+    }
+
+    /// More would only slow every transaction down.
+    static let maxFaults = 100
 
     private func parseShake(_ value: Any) throws -> BoardDescription.ShakeSection {
         let o = try object(value, "shake")
