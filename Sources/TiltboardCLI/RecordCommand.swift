@@ -58,13 +58,18 @@ struct RecordCommand: ParsableCommand {
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
 
         let failure = RecordFailure()
-        let note = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
-            guard failure.error == nil else { return }
-            do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
-                failure.error = error
-                loop.stop()
+        let ran = Result {
+            try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
+                guard failure.error == nil else { return }
+                do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
+                    failure.error = error
+                    loop.stop()
+                }
             }
         }
+        // A sensor given up on still leaves what was recorded before it.
+        if case .failure = ran { try? writer.close() }
+        let note = try ran.get()
         if let note { Console.note(note) }
         if let error = failure.error as? TraceFileError { throw CLIError(message: error.message, code: SysExit.ioError) }
         do { try writer.close() } catch let error as TraceFileError {
