@@ -64,7 +64,7 @@ struct BenchRunner {
     static let loopRuns: [(rate: Double, fifo: Bool)] = [(100, false), (500, false), (1000, false), (1000, true)]
 
     func run() throws -> BenchReport {
-        let clock = LinuxMonotonicClock()
+        let clock = CommandClock.system()
         var loops: [LoopBenchmarkResult] = []
         var realtimeNote: String?
         var chip = board.sensor.chip.partName

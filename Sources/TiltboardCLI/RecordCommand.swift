@@ -42,8 +42,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let clock = LinuxMonotonicClock()
-        let session = try RunPlan.openSession(boardOptions, clock: clock, rate: rate, fifo: false, defaultScript: "demo")
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo")
         defer { session.close() }
         let writer: TraceCSVWriter
         do {

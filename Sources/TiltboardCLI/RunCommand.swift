@@ -70,8 +70,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let clock = LinuxMonotonicClock()
-        let session = try RunPlan.openSession(boardOptions, clock: clock, rate: rate, fifo: fifo, defaultScript: "demo")
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: fifo, defaultScript: "demo")
         defer { session.close() }
         let sender = try udp.map { try UDPSender(destination: $0) }
         let motor = try Motor.open(session, announceChanges: true)

@@ -88,8 +88,7 @@ struct ShakeCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         var board = try boardOptions.loadBoard(defaultScript: "shake")
         board.shake = shakeSection(over: board.shake)
-        let clock = LinuxMonotonicClock()
-        let session = try BoardSession(board: board, clock: clock, profilePath: boardOptions.profile,
+        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: boardOptions.profile,
                                        useProfile: !boardOptions.ignoreProfile, rateHz: rate)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }

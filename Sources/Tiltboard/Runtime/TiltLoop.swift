@@ -61,7 +61,9 @@ public final class TiltLoop: @unchecked Sendable {
         let thread = Thread { [self] in
             Realtime.tightenTimerSlack()
             if realtime { box.realtimeNote = Realtime.enable() }
-            do { try self.loop(duration: duration, shouldStop: shouldStop, output: output) } catch { box.error = error }
+            do {
+                try self.session.clock.takingPart { try self.loop(duration: duration, shouldStop: shouldStop, output: output) }
+            } catch { box.error = error }
             box.done.signal()
         }
         thread.name = "tiltboard-loop"
