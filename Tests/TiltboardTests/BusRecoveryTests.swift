@@ -223,6 +223,27 @@ final class BusRecoveryTests: XCTestCase {
         XCTAssertEqual(try registers(session, 0x6A, 2), [0x40, 0x01], "FIFO on, awake")
     }
 
+    func testABusFailureWhileAsleepOnThePinWakesTheLoopWhichRidesItOut() throws {
+        // Still for 4 s, then a shake: the loop sleeps on the pin from about 2 s, and the shake's
+        // edge finds the bus failing (4.0…4.3 s), so the look at the chip's flag fails.
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        var board = BoardDescription.builtInSimulated(script: packageRoot + "/Boards/scripts/rest-shake-rest.json")
+        board.simulation?.faults = [SimulatedFault(at: 3.95, kind: .nack, seconds: 0.35)]
+        board.interrupt = .init(line: .init(chip: "simulated", line: .offset(4)))
+        let session = try BoardSession(board: board, clock: clock, useProfile: false)
+        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        nonisolated(unsafe) var wakes: [WakeEvent] = []
+        try loop.enableWakeOnMotion { wakes.append($0) }
+        nonisolated(unsafe) var events: [SensorEvent] = []
+        loop.sensorEvents = { events.append($0) }
+        nonisolated(unsafe) var shakes = 0
+        _ = try loop.run(duration: 6) { out, _ in if out.shakeEvent?.phase == .started { shakes += 1 } }
+        guard wakes.count >= 2, case .sleeping = wakes[0], case .woke = wakes[1] else { return XCTFail("\(wakes)") }
+        guard events.count == 2, case let .back(backT, false) = events[1] else { return XCTFail("\(events)") }
+        XCTAssertEqual(backT, 4.3 - 0.16, accuracy: 0.0101)
+        XCTAssertEqual(shakes, 1, "the shake is still seen once the bus is back")
+    }
+
     func testItGivesUpAfterTheLimitWithTheLastError() throws {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let session = try open(faults: [SimulatedFault(at: 1.0, kind: .unplug, seconds: 60)], clock: clock)
