@@ -270,7 +270,8 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
     /// The output acceleration at `t` in g, offsets applied, before conversion to a word.
     private func outputG(atNs t: UInt64) -> Vector3 {
         let state = motion.state(at: motionSeconds(t))
-        var a = imperfections.measuredAccel(state.accelG, bandwidthHz: outputRateHz / 2, index: t / 1000)
+        let dieC = imperfections.dieTempC(ambientC: state.tempC, secondsSincePowerOn: motionSeconds(t))
+        var a = imperfections.measuredAccel(state.accelG, tempC: dieC, bandwidthHz: outputRateHz / 2, index: t / 1000)
         for axis in 0..<3 {
             // OFSx: 15.6 mg/LSB, i.e. four full-resolution LSBs, added to the output.
             a[axis] += Double(Int8(bitPattern: regs[Int(Reg.ofsx) + axis])) * 4 / 256

@@ -142,11 +142,13 @@ public final class BoardSession {
     /// The tilt chain for this board: its mount, the profile's calibration and neutral pose,
     /// and the estimator suited to the chip (gyro-aided on the MPU-6050).
     public func makeTiltChain(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltChain {
-        TiltChain(calibration: softwareCalibration,
-                  mount: board.mount,
-                  estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
-                  neutral: profile?.neutral ?? .level,
-                  controller: TiltController(settings: controller))
+        let calibration = softwareCalibration
+        return TiltChain(calibration: calibration,
+                         mount: board.mount,
+                         estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
+                         neutral: profile?.neutral ?? .level,
+                         controller: TiltController(settings: controller),
+                         holdStill: HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC))
     }
 
     /// Opens the motor line (once); nil when the board has no motor.
