@@ -59,9 +59,8 @@ final class ShakeCommandTests: XCTestCase {
         XCTAssertEqual(events[1]["event"] as? String, "end")
         XCTAssertEqual(Set(events[1].keys), ["event", "t", "durationS", "peakG"])
         let start = try XCTUnwrap(events[0]["t"] as? Double), end = try XCTUnwrap(events[1]["t"] as? Double)
-        // The script shakes (4 Hz, 2 g) from 1 s to 2 s of its own time; the loop starts a little after it.
-        // The loop starts at most 0.2 s into the script (the chip's configuration waits); the
-        // detector needs under 150 ms of shaking.
+        // The script shakes (4 Hz, 2 g) from 1 s to 2 s of its own time; the loop starts at most
+        // 0.2 s into it (the chip's configuration waits), and the detector needs under 150 ms.
         XCTAssertGreaterThanOrEqual(start, 0.8)
         XCTAssertLessThan(start, 1.15)
         XCTAssertGreaterThan(end, start + 0.8)
