@@ -182,7 +182,7 @@ public struct Doctor {
     }
 
     /// The fix for a device node this user may not open: the udev rule, the group, or a new login.
-    func permissionFix(_ device: String, group wanted: String) -> String {
+    public func permissionFix(_ device: String, group wanted: String) -> String {
         let install = "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger)"
         guard system.udevRule() != nil, let access = system.deviceAccess(of: device) else {
             return install + " and join the \(wanted) group (sudo usermod -aG \(wanted) $USER, then log in again)"
@@ -199,17 +199,17 @@ public struct Doctor {
     /// What answers at the board's address, identified as the commands would.
     func sensor() -> (DoctorCheck, UInt8?) {
         let id = "sensor"
-        let where_ = "\(hexByte(board.sensor.address)) on \(busDevice)"
+        let where_ = "\(hex(board.sensor.address)) on \(busDevice)"
         do {
             let bus = try openBus(system.path(busDevice))
             let sensor = try openSensor(chip: board.sensor.chip, bus: bus, address: board.sensor.address, clock: clock)
             let identity = sensor.identity
             if identity.warning != nil {
                 return (DoctorCheck(id: id, status: .pass,
-                                    detail: "sensor: \(identity.part) at \(where_), ID \(hexByte(identity.chipID)): a clone, used as a \(board.sensor.chip.partName) with a warning"),
+                                    detail: "sensor: \(identity.part) at \(where_), ID \(hex(identity.chipID)): a clone, used as a \(board.sensor.chip.partName) with a warning"),
                         identity.chipID)
             }
-            return (DoctorCheck(id: id, status: .pass, detail: "sensor: \(identity.part) at \(where_) (ID \(hexByte(identity.chipID)))"),
+            return (DoctorCheck(id: id, status: .pass, detail: "sensor: \(identity.part) at \(where_) (ID \(hex(identity.chipID)))"),
                     identity.chipID)
         } catch let error as I2CError {
             let code: DoctorCheck.Cause = error.kind == .permissionDenied ? .permission : .unavailable
