@@ -57,13 +57,9 @@ sysroot=/sysroot-arm64
 stamp="${sysroot_pkgs[*]} linux-libc-dev"
 if [ "$(cat "$chroot_dir$sysroot/.done" 2>/dev/null)" != "$stamp" ]; then
     say "downloading Debian 13 arm64 packages for the sysroot"
-    "${in_chroot[@]}" dpkg --print-foreign-architectures | grep -qx arm64 \
-        || "${in_chroot[@]}" dpkg --add-architecture arm64
-    chroot_apt_update
+    chroot_add_arm64
     debs=/var/cache/tiltboard-arm64-debs
-    rm -rf "$chroot_dir$debs"; mkdir -p "$chroot_dir$debs"
-    limited "$setup_timeout" "${in_chroot[@]}" sh -c "cd $debs && apt-get download -q $(printf '%s:arm64 ' "${sysroot_pkgs[@]}") linux-libc-dev" \
-        >> "$tiltboard_cache/apt.log" 2>&1 || { tail -n 20 "$tiltboard_cache/apt.log" >&2; die "apt-get download of the arm64 packages failed"; }
+    chroot_download $debs $(printf '%s:arm64 ' "${sysroot_pkgs[@]}") linux-libc-dev
     rm -rf "${chroot_dir:?}$sysroot"; mkdir -p "$chroot_dir$sysroot"
     for d in "$chroot_dir$debs"/*.deb; do dpkg-deb -x "$d" "$chroot_dir$sysroot"; done
     ln -sfn usr/lib "$chroot_dir$sysroot/lib"

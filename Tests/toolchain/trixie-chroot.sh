@@ -138,6 +138,22 @@ chroot_apt_update() {
     chroot_apt_updated=1
 }
 
+# chroot_add_arm64: lets the chroot's apt download Debian 13's arm64 packages.
+chroot_add_arm64() {
+    "${in_chroot[@]}" dpkg --print-foreign-architectures | grep -qx arm64 && return 0
+    "${in_chroot[@]}" dpkg --add-architecture arm64
+    chroot_apt_updated=0
+}
+
+# chroot_download DEST PACKAGES…: apt-get download into DEST (a folder inside the chroot).
+chroot_download() {
+    local dest=$1; shift
+    chroot_apt_update
+    rm -rf "$chroot_dir$dest"; mkdir -p "$chroot_dir$dest"
+    limited "$setup_timeout" "${in_chroot[@]}" sh -c "cd $dest && apt-get download -q $*" >> "$tiltboard_cache/apt.log" 2>&1 \
+        || { tail -n 20 "$tiltboard_cache/apt.log" >&2; die "apt-get download $* failed (log: $tiltboard_cache/apt.log)"; }
+}
+
 # copy_tree_into DEST: the working tree's tracked and untracked-but-not-ignored files (no host
 # .build), copied to DEST inside the chroot. A copy rather than a bind mount: SwiftPM writes
 # Package.resolved next to Package.swift.
