@@ -92,11 +92,11 @@ load i2c-dev
 wait_for /dev/i2c-1 20
 adapter_ready() {
     [ -e /dev/i2c-1 ] || { why="no /dev/i2c-1"; return 1; }
-    name=$(cat /sys/bus/i2c/devices/i2c-1/name)
-    case $name in *bcm2835*) ;; *) why="i2c-1 is '$name'"; return 1 ;; esac
+    adapter=$(cat /sys/bus/i2c/devices/i2c-1/name)
+    case $adapter in *bcm2835*) ;; *) why="i2c-1 is '$adapter'"; return 1 ;; esac
     /usr/sbin/i2cdetect -F 1 > /tmp/funcs 2>&1 || { why="i2cdetect -F: $(cat /tmp/funcs)"; return 1; }
     grep -q '^I2C  *yes' /tmp/funcs || { why="I2C_FUNCS has no plain I2C"; return 1; }
-    echo "guest: i2c-1 is '$name', plain I2C: yes"
+    echo "guest: i2c-1 is '$adapter', plain I2C: yes"
 }
 check "/dev/i2c-1 is the i2c-bcm2835 adapter and I2C_FUNCS reports plain I2C" adapter_ready
 
@@ -198,6 +198,7 @@ i2c_rdwr_traced() {
     bursts=$(grep -c 'i2c_read: i2c-1 #1 a=068 f=0001 l=14' /tmp/trace)
     smbus=$(grep -c 'smbus_' /tmp/trace)
     echo "guest: trace: $bursts I2C_RDWR reads of 14 bytes, $smbus smbus events, $(grep -c 'i2c_write:' /tmp/trace) i2c_write"
+    grep -m 4 -E 'i2c_(write|read):' /tmp/trace | sed 's/^ */guest: trace: /' 
     [ "$bursts" -ge 1 ] || { why="no 14-byte i2c_read at 0x68 in the trace"; return 1; }
     [ "$smbus" = 0 ] || { why="$smbus smbus events: $(grep -m 1 smbus_ /tmp/trace)"; return 1; }
 }
@@ -208,7 +209,7 @@ check "read goes through I2C_RDWR: 14-byte i2c_read bursts, no smbus events (tra
 gpio17() { grep 'GPIO17' /sys/kernel/debug/gpio | head -n 1; }
 haptics_gpio17() {
     grep -q pinctrl-bcm2835 /sys/kernel/debug/gpio || { why="no pinctrl-bcm2835 chip"; return 1; }
-    [ -d $T/events/gpio ] && { echo > $T/trace; echo 1 > $T/events/gpio/gpio_value; echo 1 > $T/tracing_on; }
+    [ -d $T/events/gpio ] && { echo > $T/trace; echo 1 > $T/events/gpio/gpio_value/enable; echo 1 > $T/tracing_on; }
     "$TB" haptics --board "$BOARDS/mpu6050-4g.json" --pattern 1500 > /tmp/out 2> /tmp/err &
     pid=$!
     seen=""; i=0
@@ -219,7 +220,7 @@ haptics_gpio17() {
     done
     i=0; while kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do usleep 50000; i=$((i + 1)); done
     kill $pid 2>/dev/null; wait $pid; rc=$?
-    [ -d $T/events/gpio ] && { echo 0 > $T/tracing_on; echo 0 > $T/events/gpio/gpio_value; }
+    [ -d $T/events/gpio ] && { echo 0 > $T/tracing_on; echo 0 > $T/events/gpio/gpio_value/enable; }
     echo "guest: GPIO17 while playing: $seen"
     echo "guest: GPIO17 after: $(gpio17)"
     [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
@@ -333,7 +334,7 @@ check "doctor, WHO_AM_I 0x42: exit 69 naming 0x42" doctor_wrong_id
 doctor_clone() {
     MPU_ID=0x70 preload_mpu
     doctor_run 0 mpu6050-4g.json || return 1
-    grep -q '^✓ sensor: MPU-6500.* at 0x68 on /dev/i2c-1, ID 0x70: a clone' /tmp/out || { why="$(grep sensor /tmp/out)"; return 1; }
+    grep -q '^✓ sensor: MPU-6500 (clone ID 0x70) at 0x68 on /dev/i2c-1: a clone' /tmp/out || { why="$(grep sensor /tmp/out)"; return 1; }
 }
 check "doctor, WHO_AM_I 0x70: exit 0, the clone named" doctor_clone
 

@@ -61,6 +61,7 @@ if [ ! -e "$guest/.done" ]; then
     rm -rf "$cache"/guest-*; mkdir -p "$guest"
     for d in "$chroot_dir"/var/cache/tiltboard-pi3b-debs/*.deb; do dpkg-deb -x "$d" "$guest"; done
     rm -rf "$chroot_dir/var/cache/tiltboard-pi3b-debs"
+    [ -e "$guest/lib" ] || ln -s usr/lib "$guest/lib"   # merged /usr: the modules are in usr/lib/modules
     depmod -b "$guest" "$kver"
     touch "$guest/.done"
 fi

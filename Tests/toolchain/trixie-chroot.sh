@@ -154,19 +154,27 @@ chroot_download() {
         || { tail -n 20 "$tiltboard_cache/apt.log" >&2; die "apt-get download $* failed (log: $tiltboard_cache/apt.log)"; }
 }
 
-# copy_tree_into DEST: the working tree's tracked and untracked-but-not-ignored files (no host
-# .build), copied to DEST inside the chroot. A copy rather than a bind mount: SwiftPM writes
-# Package.resolved next to Package.swift.
+# copy_tree_into ROOT DEST: the working tree's tracked and untracked-but-not-ignored files (no host
+# .build) at DEST inside the chroot. A copy rather than a bind mount: SwiftPM writes Package.resolved
+# next to Package.swift. Unchanged files are left as they are (same inode and time), so SwiftPM's
+# next build there only recompiles what changed.
 copy_tree_into() {
-    local root=$1 dest=$chroot_dir$2
-    rm -rf "$dest"; mkdir -p "$dest"
+    local root=$1 dest=$chroot_dir$2 stage=$chroot_dir$2.new f
+    rm -rf "$stage"; mkdir -p "$stage" "$dest"
     if git -c safe.directory='*' -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         (cd "$root" && git -c safe.directory='*' ls-files -z --cached --others --exclude-standard \
             | while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done \
-            | tar --null -T - -cf -) | tar -xf - -C "$dest"
+            | tar --null -T - -cf -) | tar -xf - -C "$stage"
     else
         # An unpacked source archive: everything but build folders and caches.
         (cd "$root" && tar --exclude='./.build*' --exclude='./.swiftpm' --exclude='./Tests/*/cache' \
-            --exclude='./Package.resolved' -cf - .) | tar -xf - -C "$dest"
+            --exclude='./Package.resolved' -cf - .) | tar -xf - -C "$stage"
     fi
+    (cd "$stage" && find . -type f -print0) | while IFS= read -r -d '' f; do
+        cmp -s "$stage/$f" "$dest/$f" || { mkdir -p "$(dirname "$dest/$f")"; cp -p "$stage/$f" "$dest/$f"; }
+    done
+    (cd "$dest" && find . -type f -print0) | while IFS= read -r -d '' f; do
+        [ -e "$stage/$f" ] || rm -f "$dest/$f"
+    done
+    rm -rf "$stage"
 }

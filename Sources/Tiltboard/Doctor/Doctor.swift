@@ -206,7 +206,7 @@ public struct Doctor {
             let identity = sensor.identity
             if identity.warning != nil {
                 return (DoctorCheck(id: id, status: .pass,
-                                    detail: "sensor: \(identity.part) at \(where_), ID \(hex(identity.chipID)): a clone, used as a \(board.sensor.chip.partName) with a warning"),
+                                    detail: "sensor: \(identity.part) at \(where_): a clone, used as an \(board.sensor.chip.partName) with a warning"),
                         identity.chipID)
             }
             return (DoctorCheck(id: id, status: .pass, detail: "sensor: \(identity.part) at \(where_) (ID \(hex(identity.chipID)))"),
