@@ -183,7 +183,7 @@ check "read adxl345 ±4 g: [1,-0.5,2] g; image: DATA_FORMAT 0x09, BW_RATE 0x0A, 
 check "read adxl345 ±16 g: [1,-0.5,2] g; image: DATA_FORMAT 0x0B, BW_RATE 0x09, standby" read_adxl adxl345-16g.json 0x0B 0x09
 
 # The kernel's own tracepoints: a burst through I2C_RDWR is i2c_write (1 byte, the register) and
-# i2c_read (14 bytes) with no smbus_* event; an SMBus call emulated on this adapter emits both.
+# i2c_read (14 bytes, message #1 of the same transfer) with no smbus_* event; an SMBus call emulated on this adapter emits both.
 i2c_rdwr_traced() {
     [ -d $T/events/i2c ] || { why="no i2c tracepoints in $T"; return 1; }
     echo 0 > $T/tracing_on; echo > $T/trace
@@ -195,7 +195,7 @@ i2c_rdwr_traced() {
     cp $T/trace /tmp/trace
     echo 0 > $T/events/i2c/enable; echo 0 > $T/events/smbus/enable
     [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
-    bursts=$(grep -c 'i2c_read: i2c-1 #1 a=068 f=0001 l=14' /tmp/trace)
+    bursts=$(grep -cE 'i2c_read: i2c-1 #1 a=068 f=[0-9a-f]+ l=14$' /tmp/trace)
     smbus=$(grep -c 'smbus_' /tmp/trace)
     echo "guest: trace: $bursts I2C_RDWR reads of 14 bytes, $smbus smbus events, $(grep -c 'i2c_write:' /tmp/trace) i2c_write"
     grep -m 4 -E 'i2c_(write|read):' /tmp/trace | sed 's/^ */guest: trace: /' 
