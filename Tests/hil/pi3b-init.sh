@@ -195,7 +195,7 @@ i2c_rdwr_traced() {
     cp $T/trace /tmp/trace
     echo 0 > $T/events/i2c/enable; echo 0 > $T/events/smbus/enable
     [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
-    bursts=$(grep -cE 'i2c_read: i2c-1 #1 a=068 f=[0-9a-f]+ l=14$' /tmp/trace)
+    bursts=$(grep -cE 'i2c_read: i2c-1 #1 a=068 f=[0-9a-f]+ l=14( |$)' /tmp/trace)
     smbus=$(grep -c 'smbus_' /tmp/trace)
     echo "guest: trace: $bursts I2C_RDWR reads of 14 bytes, $smbus smbus events, $(grep -c 'i2c_write:' /tmp/trace) i2c_write"
     grep -m 4 -E 'i2c_(write|read):' /tmp/trace | sed 's/^ */guest: trace: /' 
