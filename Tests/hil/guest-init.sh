@@ -375,7 +375,8 @@ gpio_permission() {
 }
 check "GPIO without permission: exit 77, message names the udev rule and gpio group" gpio_permission
 
-motor_busy() {
+# hold_line17: gpioset holds GPIO17 (pid $gpid) until killed.
+hold_line17() {
     gpioset --mode=signal pinctrl-bcm2711 17=0 &
     gpid=$!
     i=0
@@ -383,6 +384,9 @@ motor_busy() {
         i=$((i + 1)); [ $i -lt 50 ] || { kill $gpid; why="gpioset never took the line"; return 1; }
         usleep 100000
     done
+}
+motor_busy() {
+    hold_line17 || return 1
     run_tb 30 haptics --board "$BOARDS/mpu6050-4g.json" --pattern 100
     kill $gpid; wait $gpid
     [ $rc != 0 ] || { why="haptics succeeded on a busy line"; return 1; }
@@ -425,13 +429,7 @@ doctor_wrong_id() {
 }
 check "doctor, WHO_AM_I 0x42: exit 69 naming 0x42" doctor_wrong_id
 doctor_motor_held() {
-    gpioset --mode=signal pinctrl-bcm2711 17=0 &
-    gpid=$!
-    i=0
-    until line17_info | grep -q '"gpioset"'; do
-        i=$((i + 1)); [ $i -lt 50 ] || { kill $gpid; why="gpioset never took the line"; return 1; }
-        usleep 100000
-    done
+    hold_line17 || return 1
     doctor_says 69 '^✗ motor line: GPIO pinctrl-bcm2711 line 17 (GPIO17) is in use by "gpioset"' mpu6050-4g.json; r=$?
     kill $gpid; wait $gpid
     return $r

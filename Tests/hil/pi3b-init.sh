@@ -119,6 +119,8 @@ byte() { tr ' ' '\n' < /tmp/img-$1 | grep . | sed -n "$(($2 + 1))p"; }
 # The same raw samples as the x86 run: MPU-6050 big-endian from 0x3B (ax 4096, ay -4096, az 8192,
 # temp -521, gx 655, gy -1310, gz 0); ADXL345 little-endian from 0x32 (256, -128, 512). Settings the
 # drivers must overwrite, and chips awake that they must put to sleep.
+# A third chip (the LIS3DH: WHO_AM_I 0x0F = 0x33, at 0x18) gets its own preload and read checks
+# here, and its own at24c-eeprom device in run-pi3b.sh.
 MPU_ID=0x68
 preload_mpu() {
     write_image 0x68 0x75=$MPU_ID 0x3A=0x01 0x3B=0x10,0x00,0xF0,0x00,0x20,0x00,0xFD,0xF7,0x02,0x8F,0xFA,0xE2,0x00,0x00 \

@@ -113,6 +113,7 @@ serial=$cache/serial.log
 kimage=$(ls "$guest"/boot/vmlinuz-"$kver")
 dtb=$(find "$guest/usr/lib" -name bcm2837-rpi-3-b.dtb | head -n 1)
 [ -n "$dtb" ] || die "no bcm2837-rpi-3-b.dtb in $kpkg"
+# One at24c-eeprom register file per chip at its address (a LIS3DH would add one at 0x18).
 say "booting raspi3b (TCG; ends on the guest's summary, limit ${guest_timeout} s)"
 "${in_chroot[@]}" qemu-system-aarch64 -M raspi3b \
     -kernel "/pi3b/${kimage#"$cache/"}" -dtb "/pi3b/${dtb#"$cache/"}" -initrd /pi3b/initramfs.cpio.gz \
