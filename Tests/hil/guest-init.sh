@@ -15,23 +15,7 @@ mount -t tmpfs none /tmp
 read -r up _ < /proc/uptime; echo "guest: /init started at $up s"
 . /etc/hil.conf   # KVER, TB (binary path relative to the repository root)
 
-pass=0
-fail=0
-why=""
-# check NAME FUNCTION: FUNCTION returns 0 to pass and may set $why to explain a failure.
-check() {
-    name=$1; shift
-    why=""
-    read -r t0 _ < /proc/uptime
-    "$@"; ok=$?
-    read -r t1 _ < /proc/uptime
-    echo "guest: [$t0 → $t1 s] $name"
-    if [ $ok = 0 ]; then
-        echo "PASS: $name"; pass=$((pass + 1))
-    else
-        echo "FAIL: $name${why:+ — $why}"; fail=$((fail + 1))
-    fi
-}
+. /etc/guest-lib.sh   # check, first_err, near, json_array, json_number
 
 finish() {
     echo "hil: $pass passed, $fail failed"
@@ -135,18 +119,6 @@ run_tb() {
         124|143) echo "hil: error: timed out after $secs s (a hang: e.g. polling a bit i2c-stub never clears)" >> /tmp/err ;;
     esac
 }
-first_err() { { grep -i -m 1 'error' /tmp/err || head -n 1 /tmp/err; } | cut -c 1-300; }
-
-# near "a,b,c" "x,y,z" TOL: every element within TOL.
-near() {
-    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN {
-        n = split(g, a, ","); m = split(w, b, ",")
-        if (n != m) exit 1
-        for (i = 1; i <= n; i++) { d = a[i] - b[i]; if (d < 0) d = -d; if (d > t) exit 1 }
-        exit 0 }'
-}
-json_array() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\[\([^]]*\)\].*/\1/p"; }
-json_number() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
 
 # ---------------------------------------------------------------------------------------------
 probe_finds_both() {
@@ -408,7 +380,8 @@ check "doctor, all well: exit 0" doctor_says 0 '^✓ sensor: MPU-6050 at 0x68 on
 doctor_no_i2c_dev() {
     rmmod i2c_dev || { why="rmmod i2c_dev failed"; return 1; }
     doctor_says 69 '^✗ I²C enabled: adapter i2c-0 exists but /dev/i2c-0 does not: the i2c-dev module is not loaded' mpu6050-4g.json; r=$?
-    insmod "$(grep '/i2c-dev.ko' /etc/hil-modules)"
+    insmod "$(grep '/i2c-dev.ko' /etc/hil-modules | cut -d' ' -f1)"
+    i=0; while [ ! -e /dev/i2c-$BUS ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
     return $r
 }
 check "doctor without i2c-dev: exit 69, fix: modprobe i2c-dev" doctor_no_i2c_dev

@@ -24,22 +24,7 @@ T=/sys/kernel/tracing
 export HOME=/tmp/home XDG_CONFIG_HOME=/tmp/home/.config
 mkdir -p $HOME
 
-pass=0
-fail=0
-why=""
-check() {
-    name=$1; shift
-    why=""
-    read -r t0 _ < /proc/uptime
-    "$@"; ok=$?
-    read -r t1 _ < /proc/uptime
-    echo "guest: [$t0 → $t1 s] $name"
-    if [ $ok = 0 ]; then
-        echo "PASS: $name"; pass=$((pass + 1))
-    else
-        echo "FAIL: $name${why:+ — $why}"; fail=$((fail + 1))
-    fi
-}
+. /etc/guest-lib.sh   # check, first_err, near, json_array, json_number
 
 # load NAME: insmod the module and its dependencies (listed in load order in /etc/pi3b-modules).
 load() {
@@ -63,16 +48,6 @@ run_tb() {
     timeout "$secs" "$TB" "$@" > /tmp/out 2> /tmp/err
     rc=$?
 }
-first_err() { { grep -i -m 1 'error' /tmp/err || head -n 1 /tmp/err; } | cut -c 1-300; }
-near() {
-    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN {
-        n = split(g, a, ","); m = split(w, b, ",")
-        if (n != m) exit 1
-        for (i = 1; i <= n; i++) { d = a[i] - b[i]; if (d < 0) d = -d; if (d > t) exit 1 }
-        exit 0 }'
-}
-json_array() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\[\([^]]*\)\].*/\1/p"; }
-json_number() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
 
 # ---------------------------------------------------------------------------------------------
 # doctor before i2c-dev: the adapter exists, /dev/i2c-1 does not.

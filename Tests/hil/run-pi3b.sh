@@ -74,6 +74,7 @@ mkdir -p "$ird"/{bin,sbin,etc,usr/bin,usr/sbin,usr/lib/aarch64-linux-gnu,proc,sy
 ln -s usr/lib "$ird/lib"
 cp "$guest/usr/bin/busybox" "$ird/bin/busybox"
 cp "$here/pi3b-init.sh" "$ird/init"; chmod 755 "$ird/init"
+cp "$here/guest-lib.sh" "$ird/etc/"
 cp "$binary" "$ird/usr/bin/tiltboard"
 for t in i2ctransfer i2cdetect; do cp "$guest/usr/sbin/$t" "$ird/usr/sbin/"; done
 for t in gpioset gpioinfo gpiodetect; do cp "$guest/usr/bin/$t" "$ird/usr/bin/"; done
