@@ -27,14 +27,17 @@ public final class HapticEngine: @unchecked Sendable {
         case cancel
     }
 
-    private let condition = NSCondition()
+    /// Timed on `clock`, so a virtual clock waits for the engine's thread.
+    private let condition: ClockCondition
     // Guarded by `condition`.
     private var pending: Request?
     private var shuttingDown = false
     private var threadRunning = false
+    private var threadStarted = false
     private var active = false
     private var errorText: String?
     private var cutCount = 0
+    private var suspended = false
 
     private let serviceLock = NSLock()
     // Guarded by `serviceLock`.
@@ -44,8 +47,7 @@ public final class HapticEngine: @unchecked Sendable {
     private var forcedOff = 0
     private let maxOnNanoseconds: UInt64
 
-    /// Creates the engine and starts its thread. The line should be inactive; it is driven
-    /// inactive at the first service.
+    /// Creates the engine and starts its thread, which drives the line inactive before this returns.
     public convenience init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double = 2, carrierHz: Double = 200) {
         self.init(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz, startsThread: true)
     }
@@ -65,13 +67,18 @@ public final class HapticEngine: @unchecked Sendable {
         self.clock = clock
         self.maxOnSeconds = maxOnSeconds
         self.carrierHz = carrierHz
+        condition = clock.makeCondition()
         maxOnNanoseconds = UInt64((maxOnSeconds * 1e9).rounded())
         player = HapticPlayer(maxOnSeconds: playerLimitSeconds ?? maxOnSeconds, carrierHz: carrierHz)
         if startsThread {
             threadRunning = true
-            let thread = Thread { [self] in self.threadMain() }
+            let thread = Thread { [self] in clock.takingPart { self.threadMain() } }
             thread.name = "tiltboard-haptics"
             thread.start()
+            // Once the thread takes part in the clock's time, a request is served at the time it is made.
+            condition.lock()
+            while !threadStarted { condition.wait(untilNanoseconds: nil) }
+            condition.unlock()
         }
     }
 
@@ -93,6 +100,24 @@ public final class HapticEngine: @unchecked Sendable {
             if case .play = request { active = true }
             condition.signal()
         }
+        condition.unlock()
+    }
+
+    /// Turns the motor off at once and keeps it off until `resume()`, for a process about to be
+    /// stopped (Ctrl-Z). The effect's time runs on meanwhile: after `resume()` the motor does
+    /// what the effect asks for then, and the time off counts as a rest.
+    public func suspend() {
+        condition.lock()
+        suspended = true
+        condition.unlock()
+        service(now: clock.nowNanoseconds())
+    }
+
+    /// Lets the motor follow the effect again after `suspend()`.
+    public func resume() {
+        condition.lock()
+        suspended = false
+        condition.signal()
         condition.unlock()
     }
 
@@ -124,6 +149,7 @@ public final class HapticEngine: @unchecked Sendable {
         let request = pending
         pending = nil
         let stopping = shuttingDown
+        let off = suspended
         condition.unlock()
         if stopping { return nil }
 
@@ -134,7 +160,7 @@ public final class HapticEngine: @unchecked Sendable {
         case nil: break
         }
         player.advance(to: t)
-        var level = player.level(at: t)
+        var level = player.level(at: t) && !off
         if level, lineLevel == true, now >= activeSince &+ maxOnNanoseconds {
             // The player should have stopped already; this is the backstop.
             level = false
@@ -183,7 +209,7 @@ public final class HapticEngine: @unchecked Sendable {
         pending = nil
         condition.broadcast()
         if first {
-            while threadRunning { condition.wait() }
+            while threadRunning { condition.wait(untilNanoseconds: nil) }
         }
         active = false
         condition.unlock()
@@ -192,19 +218,18 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     private func threadMain() {
+        // The line is inactive before the engine is handed out, whatever is asked of it first.
+        service(now: clock.nowNanoseconds())
         condition.lock()
+        threadStarted = true
+        condition.broadcast()
         while !shuttingDown {
             condition.unlock()
             let next = service(now: clock.nowNanoseconds())
             condition.lock()
             if shuttingDown || pending != nil { continue }
-            if let next {
-                let now = clock.nowNanoseconds()
-                if next > now {
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(next - now) / 1e9))
-                }
-            } else {
-                condition.wait()
+            if next.map({ $0 > clock.nowNanoseconds() }) ?? true {
+                condition.wait(untilNanoseconds: next)
             }
         }
         threadRunning = false
