@@ -47,8 +47,7 @@ public final class HapticEngine: @unchecked Sendable {
     private var forcedOff = 0
     private let maxOnNanoseconds: UInt64
 
-    /// Creates the engine and starts its thread. The line should be inactive; it is driven
-    /// inactive at the first service.
+    /// Creates the engine and starts its thread, which drives the line inactive before this returns.
     public convenience init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double = 2, carrierHz: Double = 200) {
         self.init(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz, startsThread: true)
     }
@@ -219,6 +218,8 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     private func threadMain() {
+        // The line is inactive before the engine is handed out, whatever is asked of it first.
+        service(now: clock.nowNanoseconds())
         condition.lock()
         threadStarted = true
         condition.broadcast()
