@@ -34,6 +34,8 @@ struct GamepadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Response exponent: 1 is linear, larger gives finer control near neutral.", valueName: "exp"))
     var response = 1.0
 
+    @OptionGroup(title: "Bus failures") var bus: BusOptions
+
     func validate() throws {
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
@@ -51,6 +53,7 @@ struct GamepadCommand: ParsableCommand {
                                    session: session, motor: motor)
         defer { link.close() }
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")

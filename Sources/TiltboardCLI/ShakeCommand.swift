@@ -58,6 +58,8 @@ struct ShakeCommand: ParsableCommand {
 
     @OptionGroup(title: "Wake on motion") var wake: WakeOptions
 
+    @OptionGroup(title: "Bus failures") var bus: BusOptions
+
     func validate() throws {
         try validateRate(rate)
         try wake.validate()
@@ -96,6 +98,7 @@ struct ShakeCommand: ParsableCommand {
 
         let loop = try TiltLoop(session: session, rateHz: rate ?? board.sensor.rateHz, haptics: motor?.engine)
         try wake.enable(on: loop)
+        bus.apply(to: loop)
         let json = json
         var printer = ShakeEventPrinter()
         let realtimeNote = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
@@ -106,7 +109,7 @@ struct ShakeCommand: ParsableCommand {
         if let realtimeNote { Console.note(realtimeNote) }
         if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
         let stats = loop.scheduler.statistics
-        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks")
+        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks; \(loop.busStatistics)")
         wake.report(loop)
         if let signal = SignalWatcher.shared.signal { Console.note("stopped by signal \(signal); motor off") }
     }

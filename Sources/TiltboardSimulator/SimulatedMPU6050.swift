@@ -1,4 +1,5 @@
 import TiltboardCore
+import TiltboardDrivers
 
 /// An MPU-6050 as its register map behaves (RM-MPU-6000A rev 4.2 and the notes in sensors.md §1).
 ///
@@ -224,11 +225,17 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         }
     }
 
-    /// Power-on / DEVICE_RESET state (§1.2).
+    public func powerOnReset() {
+        resetRegisters()
+        updateInterruptPin()
+    }
+
+    /// Power-on / DEVICE_RESET state (§1.2): the register map's power-on values, this part's
+    /// factory trim and its own WHO_AM_I.
     private func resetRegisters() {
         for i in regs.indices { regs[i] = 0 }
+        for (register, value) in MPU6050Register.powerOnValues { regs[Int(register)] = value }
         for (register, value) in Self.factoryRegisters { regs[Int(register)] = value }
-        regs[Int(Reg.powerManagement1)] = 0x40
         regs[Int(Reg.whoAmI)] = whoAmI
         fifoHead = 0; fifoCount = 0; lastFIFOByte = 0; latchedFIFOCount = 0
         awake = false

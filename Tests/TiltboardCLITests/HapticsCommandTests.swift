@@ -15,11 +15,8 @@ final class HapticsCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let log = try MotorLogFile.read(board.log)
         XCTAssertEqual(log.map(\.level), [1, 0, 1, 0])
-        // Edges come on time or late, never early, counted from the effect's start (the first
-        // edge itself may be a few microseconds after it, hence the 1 ms allowance).
-        XCTAssertGreaterThanOrEqual(log[1].t - log[0].t, 0.100 - 1e-3)
-        XCTAssertGreaterThanOrEqual(log[2].t - log[0].t, 0.150 - 1e-3)
-        XCTAssertGreaterThanOrEqual(log[3].t - log[0].t, 0.250 - 1e-3)
+        // On the virtual clock every edge is exactly on time (the log keeps microseconds).
+        XCTAssertEqual(log.map { $0.t - log[0].t }, [0, 0.100, 0.150, 0.250], accuracy: 1e-6)
         XCTAssertEqual(r.stderr.components(separatedBy: "tiltboard: motor on ").count - 1, 2, r.stderr)
         XCTAssertEqual(r.stderr.components(separatedBy: "tiltboard: motor off at").count - 1, 2, r.stderr)
         XCTAssertEqual(r.stdout, "")
@@ -32,9 +29,8 @@ final class HapticsCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let log = try MotorLogFile.read(board.log)
         XCTAssertEqual(log.map(\.level), [1, 0])
-        let on = log[1].t - log[0].t
-        XCTAssertGreaterThanOrEqual(on, 0.3 - 1e-3)
-        XCTAssertLessThan(on, 3.0, "the pulse ran its natural length: the limit did not cut it")
+        // Cut at the limit, not at the pulse's natural 3 s.
+        XCTAssertEqual(log[1].t - log[0].t, 0.3, accuracy: 1e-6)
         XCTAssertTrue(r.stderr.contains("switched off after 0.3 s on without a break (motor.maxOnSeconds)"), r.stderr)
     }
 
@@ -47,7 +43,7 @@ final class HapticsCommandTests: XCTestCase {
             XCTAssertTrue(MotorLogFile.waitForLevel(1, in: board.log), "signal \(signal): the motor never went on")
             kill(child.process.processIdentifier, signal)
             let exited = child.waitForExit()
-            XCTAssertTrue(exited, "signal \(signal): still running 15 s after the signal")
+            XCTAssertTrue(exited, "signal \(signal): still running 60 s after the signal")
             guard exited else { continue }
             XCTAssertEqual(child.process.terminationReason, .exit, "signal \(signal)")
             XCTAssertEqual(child.process.terminationStatus, 0, "signal \(signal): \(child.stderr)")
@@ -158,8 +154,8 @@ enum MotorLogFile {
         }
     }
 
-    /// Polls until a line with `level` appears; false after `timeout` seconds.
-    static func waitForLevel(_ level: Int, in path: String, timeout: Double = 30) -> Bool {
+    /// Polls until a line with `level` appears (a real-time child); false after `timeout` seconds.
+    static func waitForLevel(_ level: Int, in path: String, timeout: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let lines = try? read(path), lines.contains(where: { $0.level == level }) { return true }

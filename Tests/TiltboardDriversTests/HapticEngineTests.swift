@@ -201,10 +201,12 @@ final class HapticEngineTests: XCTestCase {
         let clock = UptimeClock()
         let line = RecordingLine(clock: clock)
         let engine = HapticEngine(line: line, clock: clock)
+        // The line is driven inactive as the engine starts, before any effect.
+        XCTAssertEqual(line.records.map(\.active), [false])
         engine.play(.doubleClick)
         let deadline = Date().addingTimeInterval(10)
-        while line.records.count < 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        XCTAssertEqual(line.records.map(\.active), [true, false, true, false])
+        while line.records.count < 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        XCTAssertEqual(line.records.map(\.active), [false, true, false, true, false])
         engine.play(.buzz)
         while !line.isActive, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
         XCTAssertTrue(line.isActive)

@@ -1,5 +1,6 @@
 import TiltboardCore
 import TiltboardDrivers
+import TiltboardSimulator
 
 /// A board file (`Boards/*.json`): which sensor, where, which motor line, how it is mounted.
 ///
@@ -87,6 +88,8 @@ public struct BoardDescription: Sendable, Equatable {
         public var scaleError: Vector3?
         /// Appends every motor line change (`<seconds> <0|1>`) to this file.
         public var motorLog: String?
+        /// Bus failures and chip resets to play, at seconds since the board opened.
+        public var faults: [SimulatedFault]
         /// How far from ideal the simulated part is (with `noise`).
         public var part: Part = .typical
 
@@ -119,9 +122,10 @@ public struct BoardDescription: Sendable, Equatable {
 
         public init(script: String? = nil, trace: String? = nil, noise: Bool = true, seed: UInt64 = 1,
                     whoAmI: UInt8? = nil, zeroGOffsetMg: Vector3? = nil, scaleError: Vector3? = nil,
-                    motorLog: String? = nil) {
+                    motorLog: String? = nil, faults: [SimulatedFault] = []) {
             self.script = script; self.trace = trace; self.noise = noise; self.seed = seed; self.whoAmI = whoAmI
             self.zeroGOffsetMg = zeroGOffsetMg; self.scaleError = scaleError; self.motorLog = motorLog
+            self.faults = faults
         }
     }
 

@@ -28,6 +28,7 @@ public struct SimulatedBoard {
             device = SimulatedADXL345(clock: clock, motion: motion, imperfections: imperfections)
         }
         bus.attach(device, at: board.sensor.address)
+        bus.schedule(faults: settings.faults, address: board.sensor.address, clock: clock)
     }
 
     /// The seeded part `simulation.part` asks for.

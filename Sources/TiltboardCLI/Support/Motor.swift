@@ -1,7 +1,8 @@
 import Tiltboard
 
 /// The board's motor line driven by a haptic engine, forced off and released on SIGINT, SIGTERM,
-/// SIGHUP, on every error path and at exit. Start `SignalWatcher.shared` before creating it.
+/// SIGHUP, on every error path and at exit, and held off while the process is stopped (Ctrl-Z).
+/// Start `SignalWatcher.shared` before creating it.
 final class Motor {
     let engine: HapticEngine
     let line: GPIOOutputLine
@@ -21,6 +22,9 @@ final class Motor {
         engine = HapticEngine(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz)
         let engine = engine
         SignalWatcher.shared.onStop { _ in engine.shutdown() }
+        // Ctrl-Z: off before the process stops, back to the effect when it continues.
+        SignalWatcher.shared.onSuspend { engine.suspend() }
+        SignalWatcher.shared.onResume { engine.resume() }
         if announceChanges, let simulated = line as? SimulatedGPIOLine {
             let previous = simulated.onChange
             let origin = clock.nowSeconds()

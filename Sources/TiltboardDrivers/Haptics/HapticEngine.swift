@@ -37,6 +37,7 @@ public final class HapticEngine: @unchecked Sendable {
     private var active = false
     private var errorText: String?
     private var cutCount = 0
+    private var suspended = false
 
     private let serviceLock = NSLock()
     // Guarded by `serviceLock`.
@@ -46,8 +47,7 @@ public final class HapticEngine: @unchecked Sendable {
     private var forcedOff = 0
     private let maxOnNanoseconds: UInt64
 
-    /// Creates the engine and starts its thread. The line should be inactive; it is driven
-    /// inactive at the first service.
+    /// Creates the engine and starts its thread, which drives the line inactive before this returns.
     public convenience init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double = 2, carrierHz: Double = 200) {
         self.init(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz, startsThread: true)
     }
@@ -103,6 +103,24 @@ public final class HapticEngine: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Turns the motor off at once and keeps it off until `resume()`, for a process about to be
+    /// stopped (Ctrl-Z). The effect's time runs on meanwhile: after `resume()` the motor does
+    /// what the effect asks for then, and the time off counts as a rest.
+    public func suspend() {
+        condition.lock()
+        suspended = true
+        condition.unlock()
+        service(now: clock.nowNanoseconds())
+    }
+
+    /// Lets the motor follow the effect again after `suspend()`.
+    public func resume() {
+        condition.lock()
+        suspended = false
+        condition.signal()
+        condition.unlock()
+    }
+
     /// True while an effect is queued or playing, or the line is active.
     public var isActive: Bool {
         condition.lock(); defer { condition.unlock() }
@@ -131,6 +149,7 @@ public final class HapticEngine: @unchecked Sendable {
         let request = pending
         pending = nil
         let stopping = shuttingDown
+        let off = suspended
         condition.unlock()
         if stopping { return nil }
 
@@ -141,7 +160,7 @@ public final class HapticEngine: @unchecked Sendable {
         case nil: break
         }
         player.advance(to: t)
-        var level = player.level(at: t)
+        var level = player.level(at: t) && !off
         if level, lineLevel == true, now >= activeSince &+ maxOnNanoseconds {
             // The player should have stopped already; this is the backstop.
             level = false
@@ -199,6 +218,8 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     private func threadMain() {
+        // The line is inactive before the engine is handed out, whatever is asked of it first.
+        service(now: clock.nowNanoseconds())
         condition.lock()
         threadStarted = true
         condition.broadcast()
