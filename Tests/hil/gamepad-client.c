@@ -1,8 +1,9 @@
 /* A game's view of `tiltboard gamepad`, written against the kernel's evdev interface only
  * (Documentation/input/input.rst, ff.rst): finds the event device called NAME, checks the stick's
  * range with EVIOCGABS, reads events until the device goes away or SECONDS pass, and meanwhile
- * uploads and plays two FF_RUMBLE effects (EVIOCSFF, then an EV_FF write), as SDL_JoystickRumble
- * does. Prints what it saw, one fact per line; the guest script judges it.
+ * uploads and plays FF_RUMBLE effects (EVIOCSFF, then an EV_FF write), as SDL_JoystickRumble
+ * does: 300 ms a second in, 2 s (longer than the board's motor cap) at 3 s, then 20 plays of
+ * 50 ms, 200 ms apart, from 5.5 s (one effect, uploaded again before each play). Prints what it saw, one fact per line; the guest script judges it.
  *
  * Usage: gamepad-client NAME SECONDS
  * Lines: "range X_MIN X_MAX Y_MIN Y_MAX", "rumble MS AT" (CLOCK_MONOTONIC seconds of the play
@@ -43,14 +44,16 @@ static int open_named(const char *name) {
     return found;
 }
 
-static void rumble(int fd, int ms) {
+/* Uploads (or, with *id >= 0, replaces) a full-strength rumble of MS and plays it once. */
+static void rumble(int fd, int ms, int *id) {
     struct ff_effect effect;
     memset(&effect, 0, sizeof effect);
     effect.type = FF_RUMBLE;
-    effect.id = -1;
+    effect.id = *id;
     effect.u.rumble.strong_magnitude = 0xFFFF;
     effect.replay.length = ms;
     if (ioctl(fd, EVIOCSFF, &effect) < 0) { printf("upload failed: %s\n", strerror(errno)); return; }
+    *id = effect.id;
     struct input_event play;
     memset(&play, 0, sizeof play);
     play.type = EV_FF;
@@ -75,12 +78,14 @@ int main(int argc, char **argv) {
     fflush(stdout);
 
     const char *names[4] = { "left", "right", "forward", "back" };
-    int seen[4] = { 0 }, order[4], count = 0, presses = 0, sent = 0;
+    int seen[4] = { 0 }, order[4], count = 0, presses = 0, sent = 0, ids[3] = { -1, -1, -1 };
     double opened = now();
     while (now() - start < limit) {
         /* A short rumble a second in, then one longer than the board's motor cap. */
-        if (sent == 0 && now() - opened > 1) { rumble(fd, 300); sent = 1; }
-        if (sent == 1 && now() - opened > 3) { rumble(fd, 2000); sent = 2; }
+        double t = now() - opened;
+        if (sent == 0 && t > 1) { rumble(fd, 300, &ids[0]); sent++; }
+        if (sent == 1 && t > 3) { rumble(fd, 2000, &ids[1]); sent++; }
+        if (sent >= 2 && sent < 22 && t > 5.5 + (sent - 2) * 0.2) { rumble(fd, 50, &ids[2]); sent++; }
         struct pollfd p = { .fd = fd, .events = POLLIN };
         poll(&p, 1, 10);
         struct input_event ev;

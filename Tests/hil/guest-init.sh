@@ -410,6 +410,22 @@ gamepad_gone() {
     grep -qx gone /tmp/gpc.out || { why="the client's device stayed"; return 1; }
     ! grep -qx Tiltboard /sys/class/input/*/name 2>/dev/null || { why="a Tiltboard input device remains"; return 1; }
 }
+# Request → motor on for each of the client's twenty 50 ms rumbles (the README's latency figure).
+rumble_latency() {
+    awk '$1 == "rumble" && $2 == 50 { print $3 }' /tmp/gpc.out > /tmp/plays
+    awk 'NR == FNR { at[++n] = $1; next }
+         $2 == 1 { for (i = 1; i <= n; i++) if (on[i] == "" && $1 >= at[i] && (i == n || $1 < at[i + 1])) on[i] = $1 }
+         END {
+             if (n != 20) { print "why " n " plays of 50 ms, want 20"; exit 1 }
+             for (i = 1; i <= n; i++) { if (on[i] == "") { print "why play " i " never turned the motor on"; exit 1 }; d[i] = (on[i] - at[i]) * 1000 }
+             for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (d[j] < d[i]) { x = d[i]; d[i] = d[j]; d[j] = x }
+             printf "guest: rumble request → motor on, 20 plays: min %.1f, median %.1f, max %.1f ms\n", d[1], (d[10] + d[11]) / 2, d[20]
+             if (d[20] > 100) { print "why a play took over 100 ms to reach the motor"; exit 1 } }' /tmp/plays /tmp/gamepad-motor.log > /tmp/latency.txt
+    ok=$?
+    grep '^guest: ' /tmp/latency.txt
+    [ $ok = 0 ] || { why=$(sed -n 's/^why //p' /tmp/latency.txt); return 1; }
+}
+check "gamepad: each of 20 rumble requests turns the motor on within 100 ms" rumble_latency
 check "gamepad: after exit the device is gone and the motor off" gamepad_gone
 
 # ---------------------------------------------------------------------------------------------
