@@ -14,8 +14,7 @@ static const int effects[] = { FF_RUMBLE, FF_CONSTANT, FF_PERIODIC, FF_SQUARE, F
 
 #define TRY(call) do { if ((call) < 0) return -errno; } while (0)
 
-int tiltboard_uinput_create_gamepad(int fd, const char *name, uint16_t vendor, uint16_t product,
-                                    uint32_t ff_effects_max) {
+int tiltboard_uinput_create_gamepad(int fd, const char *name, uint32_t ff_effects_max) {
     TRY(ioctl(fd, UI_SET_EVBIT, EV_SYN));
     TRY(ioctl(fd, UI_SET_EVBIT, EV_KEY));
     TRY(ioctl(fd, UI_SET_EVBIT, EV_ABS));
@@ -26,8 +25,6 @@ int tiltboard_uinput_create_gamepad(int fd, const char *name, uint16_t vendor, u
     struct uinput_setup setup;
     memset(&setup, 0, sizeof setup);
     setup.id.bustype = BUS_VIRTUAL;
-    setup.id.vendor = vendor;
-    setup.id.product = product;
     setup.id.version = 1;
     strncpy(setup.name, name, UINPUT_MAX_NAME_SIZE - 1);
     setup.ff_effects_max = ff_effects_max;

@@ -85,4 +85,16 @@ final class RumbleSchedulerTests: XCTestCase {
         XCTAssertEqual(s.strength(at: 0.3), 0.5)
         XCTAssertEqual(s.silence(from: 0.3)!, 0.35, accuracy: 1e-9)
     }
+
+    func testReplacingAnEffectWhosePlaysEndedDoesNotStartIt() {
+        var s = RumbleScheduler()
+        s.upload(id: 0, RumbleEffect(strength: 1, lengthSeconds: 0.05), at: 0)
+        s.play(id: 0, count: 1, at: 0)
+        XCTAssertEqual(s.strength(at: 0.01), 1)
+        s.upload(id: 0, RumbleEffect(strength: 1, lengthSeconds: 0.05), at: 0.2)
+        XCTAssertEqual(s.strength(at: 0.2), 0)
+        XCTAssertNil(s.nextChange(after: 0.2))
+        s.play(id: 0, count: 1, at: 0.3)
+        XCTAssertEqual(s.strength(at: 0.3), 1)
+    }
 }

@@ -6,11 +6,11 @@ int tiltboard_set_timer_slack(unsigned long nanoseconds);
 
 #include <stdint.h>
 
-/// Creates a uinput gamepad on `fd` (an open /dev/uinput): ABS_X/ABS_Y in -32767…32767, the
-/// face, shoulder, select and start buttons, FF_RUMBLE/FF_CONSTANT/FF_PERIODIC with gain and
+/// Creates a uinput gamepad on `fd` (an open /dev/uinput): BUS_VIRTUAL with no USB vendor or
+/// product (it has none; SDL then identifies it by name), ABS_X/ABS_Y in -32767…32767, the face,
+/// shoulder, select and start buttons, FF_RUMBLE/FF_CONSTANT/FF_PERIODIC with gain and
 /// `ff_effects_max` slots. Returns 0 or -errno.
-int tiltboard_uinput_create_gamepad(int fd, const char *name, uint16_t vendor, uint16_t product,
-                                    uint32_t ff_effects_max);
+int tiltboard_uinput_create_gamepad(int fd, const char *name, uint32_t ff_effects_max);
 
 /// Reports ABS_X, ABS_Y and BTN_SOUTH, then SYN_REPORT, in one write. Returns 0 or -errno.
 int tiltboard_uinput_report(int fd, int32_t x, int32_t y, int button);

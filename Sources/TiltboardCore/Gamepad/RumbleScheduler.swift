@@ -53,14 +53,16 @@ public struct RumbleScheduler: Sendable {
 
     public init() {}
 
-    /// Stores effect `id`; replacing a playing effect restarts its plays with the new settings,
-    /// as ff-memless does. Returns false for an id outside 0..<maxEffects.
+    /// Stores effect `id`; replacing an effect whose plays have not all ended restarts them with
+    /// the new settings, as ff-memless does; any other stays stopped until played. Returns false
+    /// for an id outside 0..<maxEffects.
     @discardableResult
     public mutating func upload(id: Int, _ effect: RumbleEffect, at t: Double) -> Bool {
         guard slots.indices.contains(id) else { return false }
         if var slot = slots[id] {
+            let running = Self.isRunning(slot, at: t)
             slot.effect = effect
-            if slot.startedAt != nil { slot.startedAt = t }
+            slot.startedAt = running ? t : nil
             slots[id] = slot
         } else {
             slots[id] = Slot(effect: effect)
@@ -88,7 +90,7 @@ public struct RumbleScheduler: Sendable {
 
     /// Stops every effect (the device is closing).
     public mutating func stopAll() {
-        for i in slots.indices where slots[i] != nil { slots[i]!.startedAt = nil }
+        for i in slots.indices { slots[i]?.startedAt = nil }
     }
 
     /// The motor strength at `t`, 0…1.
@@ -134,6 +136,12 @@ public struct RumbleScheduler: Sendable {
         guard k < Double(slot.count) else { return nil }
         let onAt = start + k * period(e) + e.delaySeconds
         return t < onAt ? onAt : start + (k + 1) * period(e)
+    }
+
+    /// Started and not past its last play (a delay between plays counts as running).
+    private static func isRunning(_ slot: Slot, at t: Double) -> Bool {
+        guard let start = slot.startedAt else { return false }
+        return slot.effect.lengthSeconds == 0 || t < start + Double(slot.count) * period(slot.effect)
     }
 
     private static func period(_ e: RumbleEffect) -> Double { e.delaySeconds + e.lengthSeconds }

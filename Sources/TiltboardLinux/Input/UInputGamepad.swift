@@ -32,8 +32,6 @@ public struct UInputError: Error, Sendable, CustomStringConvertible {
 public final class UInputGamepad: GamepadDevice {
     /// Where the kernel's uinput node lives.
     public static let defaultPath = "/dev/uinput"
-    /// USB-IF has no vendor for virtual devices; these ids only tell the device apart to SDL's mapping database.
-    static let vendor: UInt16 = 0x1209, product: UInt16 = 0x7162
 
     private var fd: Int32
     public let path: String
@@ -44,7 +42,7 @@ public final class UInputGamepad: GamepadDevice {
         self.path = path
         fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw UInputError(path: path, step: "open", errno: errno) }
-        let rc = tiltboard_uinput_create_gamepad(fd, name, Self.vendor, Self.product, UInt32(effectSlots))
+        let rc = tiltboard_uinput_create_gamepad(fd, name, UInt32(effectSlots))
         if rc < 0 {
             Glibc.close(fd)
             fd = -1
