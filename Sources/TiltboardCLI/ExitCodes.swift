@@ -55,9 +55,9 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
     case let e as CalibrationProcedureError:
         return (SysExit.tempFail, e.description)
     case let e as BoardFileError:
-        return (SysExit.dataError, e.description)
+        return (e.errno == EACCES || e.errno == EPERM ? SysExit.noPermission : SysExit.dataError, e.description)
     case let e as ProfileError:
-        return (SysExit.dataError, e.description)
+        return (e.kind == .permissionDenied ? SysExit.noPermission : SysExit.dataError, e.description)
     case let e as UDPSenderError:
         return (SysExit.usage, e.description)
     case let e as AtomicFileError:
@@ -75,7 +75,7 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
 /// with 0 when the reader went away, with 74 otherwise.
 func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
     OutputFailure.ignoreBrokenPipeSignal()
-    let arguments = Array(CommandLine.arguments.dropFirst())
+    let arguments = joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
     let command: ParsableCommand
     do {
         try checkHelpTopic(Root.self, arguments)
@@ -103,6 +103,22 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
         Console.error("tiltboard: error: \(failure)\n")
         exit(SysExit.ioError)
     }
+}
+
+/// `--rate -5` as `--rate=-5`, so a negative value reaches the option's range check (and its
+/// message) instead of being taken for an unknown option. No option of this CLI takes a value
+/// that starts with a dash otherwise.
+func joiningNegativeValues(_ arguments: [String]) -> [String] {
+    var out: [String] = []
+    for argument in arguments {
+        if let last = out.last, last.hasPrefix("--"), !last.contains("="), argument.count > 1,
+           argument.hasPrefix("-"), Double(argument) != nil {
+            out[out.count - 1] = last + "=" + argument
+        } else {
+            out.append(argument)
+        }
+    }
+    return out
 }
 
 /// `tiltboard help NAME` with a NAME that is no command: a usage error, not the root's help.

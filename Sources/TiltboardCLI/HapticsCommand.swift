@@ -42,7 +42,9 @@ struct HapticsCommand: ParsableCommand {
     var carrier = 200.0
 
     func validate() throws {
-        guard `repeat` >= 0 else { throw ValidationError("--repeat must be 0 (until interrupted) or more, got \(`repeat`)") }
+        guard `repeat` >= 0, `repeat` <= 10_000 else {
+            throw ValidationError("--repeat must be 0 (until interrupted) to 10000, got \(`repeat`)")
+        }
         guard strength > 0, strength <= 1 else { throw ValidationError("--strength must be more than 0 and at most 1, got \(strength)") }
         guard carrier >= 10, carrier <= 20_000 else { throw ValidationError("--carrier must be between 10 and 20000 Hz, got \(carrier)") }
         if effect != nil, pattern != nil { throw ValidationError("give --effect or --pattern, not both") }
@@ -52,7 +54,7 @@ struct HapticsCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         let description = try board.map { try BoardDescription.load(path: $0) } ?? builtInBoard()
         // Checked before anything is opened, so a typo never touches the motor.
-        let chosen = try HapticsRequest.effect(name: effect ?? description.motor?.shakeEffect ?? "pulse:150",
+        let chosen = try HapticsRequest.effect(name: effect, default: description.motor?.shakeEffect ?? .pulse(ms: 150),
                                               pattern: pattern, repeat: `repeat`, strength: strength)
         let clock = LinuxMonotonicClock()
         guard let motorSection = description.motor else {
@@ -101,13 +103,15 @@ struct HapticsCommand: ParsableCommand {
 
 /// Turns the `haptics` flags into one effect, with errors that list what is allowed.
 enum HapticsRequest {
-    static func effect(name: String, pattern: String?, repeat count: Int, strength: Double) throws -> HapticEffect {
+    /// `name` (nil: `defaultEffect`, the board's already parsed shake effect) or `pattern`.
+    static func effect(name: String?, default defaultEffect: HapticEffect = .pulse(ms: 150), pattern: String?, repeat count: Int,
+                       strength: Double) throws -> HapticEffect {
         let plays: Int? = count == 0 ? nil : count
         do {
             if let pattern {
                 return try HapticEffect.pattern(pattern, repeat: plays, strength: strength)
             }
-            let base = try HapticEffect.parse(name: name).waveform
+            let base = try name.map { try HapticEffect.parse(name: $0) }?.waveform ?? defaultEffect.waveform
             var timings = base.timingsMs
             // Back to back, pulses would merge into one long on-time: give repeats a gap.
             if count != 1, timings.count % 2 == 1 { timings.append(gapMs) }

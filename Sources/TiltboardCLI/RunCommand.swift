@@ -58,9 +58,7 @@ struct RunCommand: ParsableCommand {
         try validateRate(rate)
         try validateRate(outputRate, name: "--output-rate")
         try wake.validate()
-        if let duration, !(duration > 0 && duration.isFinite) {
-            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
-        }
+        try validateDuration(duration)
     }
 
     func run() throws {

@@ -61,9 +61,7 @@ struct ShakeCommand: ParsableCommand {
     func validate() throws {
         try validateRate(rate)
         try wake.validate()
-        if let duration, !(duration > 0 && duration.isFinite) {
-            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
-        }
+        try validateDuration(duration)
         if let v = threshold, !(v > 0 && v <= 16) { throw ValidationError("--threshold must be more than 0 and at most 16 g, got \(v)") }
         if let v = minDuration, !(v >= 0 && v <= 10_000) { throw ValidationError("--min-duration must be 0…10000 ms, got \(v)") }
         if let v = cooldown, !(v >= 0 && v <= 60_000) { throw ValidationError("--cooldown must be 0…60000 ms, got \(v)") }

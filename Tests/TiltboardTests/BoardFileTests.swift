@@ -87,7 +87,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(full.sensor, .init(chip: .mpu6050, bus: "simulated", address: 0x69, accelRangeG: 8,
                                           gyroRangeDps: 2000, rateHz: 1000, fifo: true))
         XCTAssertEqual(full.motor, .init(line: .init(chip: "gpiochip0", line: .name("GPIO27")), activeLow: true,
-                                         shakeEffect: "buzz", maxOnSeconds: 0.5))
+                                         shakeEffect: .buzz, maxOnSeconds: 0.5))
         XCTAssertEqual(full.mount, Matrix3(rows: Vector3(0, 1, 0), Vector3(-1, 0, 0), Vector3(0, 0, 1)))
         XCTAssertEqual(full.simulation, .init(trace: "/etc/tiltboard/traces/t.csv", noise: false, seed: 9, whoAmI: 0x72,
                                               zeroGOffsetMg: Vector3(40, -30, 60), scaleError: Vector3(0.02, -0.01, 0),
@@ -138,7 +138,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17, "maxOnSeconds": 0}}"#),
                        "board file Boards/x.json: motor.maxOnSeconds: 0 is not allowed (use more than 0 and at most 60 seconds)")
         XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17, "shakeEffect": "pulse:x"}}"#),
-                       "board file Boards/x.json: motor.shakeEffect: \"pulse:x\" is not allowed (use a preset name such as \"click\" or \"buzz\", or \"pulse:<ms>\" like \"pulse:150\")")
+                       "board file Boards/x.json: motor.shakeEffect: pulse length 'x' is not a number of milliseconds")
         XCTAssertEqual(message(minimal + #", "shake": {"minFraction": 1.5}}"#),
                        "board file Boards/x.json: shake.minFraction: 1.5 is not allowed (use a fraction from 0 to 1)")
         XCTAssertEqual(message(minimal + #", "shake": {"thresholdG": 0}}"#),

@@ -120,7 +120,7 @@ final class HapticLineTests: XCTestCase {
         for chip in [ChipKind.mpu6050, .adxl345] {
             for rate in [100.0, 50.0] {
                 var board = try ShakeHarness.board(chip: chip, script: MotionScript.builtIn(named: "shake")!, folder: folder)
-                board.motor?.shakeEffect = "double-click"
+                board.motor?.shakeEffect = .doubleClick
                 let run = try ShakeHarness.run(board, seconds: 3.5, rateHz: rate, motor: true)
                 let label = "\(chip.partName) at \(rate) Hz"
                 let start = try XCTUnwrap(run.starts.first, label)

@@ -29,7 +29,10 @@ extension BoardDescription {
             bytes = try AtomicFile.read(path: path)
         } catch let error as AtomicFileError {
             throw BoardFileError(file: path, key: "",
-                                 message: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno))")
+                                 message: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno))\(error.errno == EACCES || error.errno == EPERM ? ": check the file's permissions" : "")",
+                                 errno: error.errno)
+        } catch let error as NotARegularFile {
+            throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)")
         }
         guard let bytes else {
             throw BoardFileError(file: path, key: "",
@@ -152,10 +155,11 @@ struct BoardFileParser {
         if let v = o["activeLow"] { motor.activeLow = try bool(v, "motor.activeLow") }
         if let v = o["shakeEffect"] {
             let text = try string(v, "motor.shakeEffect")
-            guard isEffectSpec(text) else {
-                throw notAllowed("motor.shakeEffect", v, "use a preset name such as \"click\" or \"buzz\", or \"pulse:<ms>\" like \"pulse:150\"")
+            do {
+                motor.shakeEffect = try HapticEffect.parse(name: text)
+            } catch let error as HapticEffectError {
+                throw fail("motor.shakeEffect", error.message)
             }
-            motor.shakeEffect = text
         }
         if let v = o["maxOnSeconds"] {
             let allowed = "use more than 0 and at most 60 seconds"
@@ -285,7 +289,7 @@ struct BoardFileParser {
 
     private func onlyKeys(_ o: [String: Any], _ path: String, _ allowed: [String]) throws {
         for key in o.keys.sorted() where !allowed.contains(key) {
-            let full = path.isEmpty ? key : "\(path).\(key)"
+            let full = path.isEmpty ? String(key.prefix(80)) : "\(path).\(key.prefix(80))"
             throw fail(full, "unknown key (allowed\(path.isEmpty ? "" : " in \(path)"): \(allowed.joined(separator: ", ")))")
         }
     }
@@ -370,14 +374,6 @@ struct BoardFileParser {
         return !digits.isEmpty && digits.count <= 4 && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    private func isEffectSpec(_ s: String) -> Bool {
-        if s.hasPrefix("pulse:") {
-            guard let ms = Double(s.dropFirst("pulse:".count)) else { return false }
-            return ms > 0 && ms <= 60_000
-        }
-        return !s.isEmpty && s.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }
-    }
-
     private func resolve(_ path: String) -> String {
         guard !path.hasPrefix("/"), let slash = source.lastIndex(of: "/") else { return path }
         return String(source[...slash]) + path
@@ -393,15 +389,34 @@ struct BoardFileParser {
         fail(key, "\(render(value)) is not allowed (\(allowed))")
     }
 
-    /// A JSON value as written in the file, compact.
+    /// A JSON value as written in the file, compact, cut after 80 characters so a huge value
+    /// never makes a huge message.
     private func render(_ v: Any) -> String {
-        if isBool(v) { return (v as? Bool) == true ? "true" : "false" }
-        if isNumber(v), let n = v as? NSNumber { return format(n.doubleValue) }
-        if let s = v as? String { return "\"\(s)\"" }
-        if v is NSNull { return "null" }
-        if let a = v as? [Any] { return "[" + a.map(render).joined(separator: ",") + "]" }
-        if v is [String: Any] { return "an object { … }" }
-        return "\(v)"
+        var text = ""
+        append(v, to: &text)
+        return text.count > Self.quoteLimit ? text.prefix(Self.quoteLimit) + "…" : text
+    }
+
+    private static let quoteLimit = 80
+
+    /// Appends `v` to `text`, stopping early once past the quote limit: a huge array is never walked whole.
+    private func append(_ v: Any, to text: inout String) {
+        guard text.count <= Self.quoteLimit else { return }
+        if isBool(v) { text += (v as? Bool) == true ? "true" : "false" }
+        else if isNumber(v), let n = v as? NSNumber { text += format(n.doubleValue) }
+        else if let s = v as? String { text += "\"\(s.prefix(Self.quoteLimit + 1))\"" }
+        else if v is NSNull { text += "null" }
+        else if let a = v as? [Any] {
+            text += "["
+            for (i, element) in a.enumerated() {
+                guard text.count <= Self.quoteLimit else { break }
+                if i > 0 { text += "," }
+                append(element, to: &text)
+            }
+            text += "]"
+        }
+        else if v is [String: Any] { text += "an object { … }" }
+        else { text += "\(v)" }
     }
 
     private func format(_ d: Double) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import TiltboardCore
+import TiltboardLinux
 
 /// Writes samples as the CSV trace the simulator replays (`TraceMotion(csv:)`):
 /// a `t,ax,ay,az[,gx,gy,gz]` header, then one line per sample (seconds, g, °/s).
@@ -55,10 +56,8 @@ public final class TraceCSVWriter {
     /// Writes what is buffered to the file.
     public func flush() throws {
         guard !pending.isEmpty else { return }
-        do {
-            try handle.write(contentsOf: pending)
-        } catch {
-            throw TraceFileError(message: "cannot write \(path): \(error.localizedDescription) (disk full or removed?)")
+        if let code = pending.withUnsafeBytes({ OutputFailure.write(fd: handle.fileDescriptor, $0) }) {
+            throw TraceFileError(message: OutputFailure.Failure(what: path, errno: code).description)
         }
         pending.removeAll(keepingCapacity: true)
     }

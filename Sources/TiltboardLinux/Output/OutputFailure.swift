@@ -17,6 +17,8 @@ public enum OutputFailure {
         public var what: String
         public var errno: Int32
 
+        public init(what: String, errno: Int32) { self.what = what; self.errno = errno }
+
         /// True when the reader of a pipe or socket went away: a normal stop, not an error.
         public var readerWentAway: Bool { errno == EPIPE }
 
