@@ -90,7 +90,7 @@ struct HapticsCommand: ParsableCommand {
         if cut > 0 {
             Console.warn("the motor was switched off after \(decimal(motor.engine.maxOnSeconds, 1)) s on without a break (motor.maxOnSeconds)")
         }
-        if let signal = SignalWatcher.shared.signal {
+        if let signal = SignalWatcher.shared.signal, OutputFailure.first == nil {
             Console.note("stopped by signal \(signal); motor off")
         }
     }

@@ -156,3 +156,21 @@ extension Array where Element == UInt8 {
         try Data(self).write(to: URL(fileURLWithPath: path))
     }
 }
+
+/// Profile file names for board names in any script.
+final class ProfileNameTests: XCTestCase {
+    func testNamesBeyondASCIIGetDistinctStableFileNames() {
+        let names = ["Доска", "Доска 2", "ボード", "ボード２", "🎮", "🕹️", "board", "Board"]
+        let slugs = names.map(ProfileStore.slug)
+        XCTAssertEqual(Set(slugs.prefix(6)).count, 6, "\(slugs)")
+        XCTAssertFalse(slugs.prefix(6).contains("board"), "\(slugs)")
+        // Readable ASCII kept, hash added.
+        XCTAssertNotNil(slugs[1].range(of: #"^2-[0-9a-f]{8}$"#, options: .regularExpression), slugs[1])
+        XCTAssertNotNil(slugs[0].range(of: #"^board-[0-9a-f]{8}$"#, options: .regularExpression), slugs[0])
+        // Plain ASCII names keep their old file names.
+        XCTAssertEqual(ProfileStore.slug("GY-521 on Raspberry Pi"), "gy-521-on-raspberry-pi")
+        // The same name typed composed or decomposed is the same board.
+        XCTAssertEqual(ProfileStore.slug("Caf\u{e9}"), ProfileStore.slug("Cafe\u{301}"))
+        XCTAssertEqual(ProfileStore.slug("Доска"), slugs[0])
+    }
+}

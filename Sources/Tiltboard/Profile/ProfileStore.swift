@@ -23,11 +23,13 @@ public enum ProfileStore {
     /// characters → `-`. A name with characters beyond ASCII (Cyrillic, Japanese, emoji, …) also
     /// gets a stable hash of the whole name, so two such names never share a profile.
     public static func slug(_ name: String) -> String {
-        let readable = asciiSlug(name)
-        guard name.unicodeScalars.contains(where: { !$0.isASCII }) else { return readable }
-        // FNV-1a (32 bits) of the canonically composed UTF-8, so the same name typed either way matches.
+        guard name.unicodeScalars.contains(where: { !$0.isASCII }) else { return asciiSlug(name) }
+        // Canonically composed, so the same name typed either way is the same board.
+        let composed = name.precomposedStringWithCanonicalMapping
+        let readable = asciiSlug(composed)
+        // FNV-1a, 32 bits.
         var hash: UInt32 = 0x811c_9dc5
-        for byte in name.precomposedStringWithCanonicalMapping.utf8 {
+        for byte in composed.utf8 {
             hash = (hash ^ UInt32(byte)) &* 0x0100_0193
         }
         let hex = String(hash, radix: 16)

@@ -266,9 +266,18 @@ public struct NotARegularFile: Error, Sendable, Equatable, CustomStringConvertib
         guard lstat(path, &st) == 0 else { return path }
         var target = path
         if st.st_mode & S_IFMT == S_IFLNK {
-            guard let resolved = realpath(path, nil) else { return path }  // a dangling link: replaced
-            target = String(cString: resolved)
-            free(resolved)
+            if let resolved = realpath(path, nil) {
+                target = String(cString: resolved)
+                free(resolved)
+            } else {
+                // A link to a file not made yet: create the file it names.
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let n = readlink(path, &buffer, buffer.count - 1)
+                guard n > 0 else { return path }
+                let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+                target = link.hasPrefix("/") ? link : folder + link
+            }
             guard stat(target, &st) == 0 else { return target }
         }
         if let kind = kind(st.st_mode) { throw NotARegularFile(path: path, kind: kind) }

@@ -22,6 +22,10 @@ public final class DropOldestWriter: @unchecked Sendable {
     private var count = 0
     private var closing = false
     private var writerDone = false
+    /// The writer is inside the sink with a line.
+    private var writing = false
+    /// `finish` gave up on the line in the sink and counted it as dropped.
+    private var abandoned = false
     private let droppedCount = Atomic<UInt64>(0)
     private let writtenCount = Atomic<UInt64>(0)
 
@@ -82,7 +86,9 @@ public final class DropOldestWriter: @unchecked Sendable {
             if !condition.wait(until: deadline) { break }
         }
         let done = writerDone
-        droppedCount.add(UInt64(count), ordering: .relaxed)
+        // What never reached the reader, including a line stuck in the sink, was dropped.
+        abandoned = writing
+        droppedCount.add(UInt64(count + (writing ? 1 : 0)), ordering: .relaxed)
         count = 0
         return done
     }
@@ -95,10 +101,12 @@ public final class DropOldestWriter: @unchecked Sendable {
             swap(&spare, &slots[head])
             head = (head + 1) % capacity
             count -= 1
+            writing = true
             condition.unlock()
             spare.withUnsafeBytes { sink($0) }
-            writtenCount.add(1, ordering: .relaxed)
             condition.lock()
+            writing = false
+            if !abandoned { writtenCount.add(1, ordering: .relaxed) }
         }
         writerDone = true
         condition.broadcast()
