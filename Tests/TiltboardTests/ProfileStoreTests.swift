@@ -146,7 +146,7 @@ final class ProfileStoreTests: XCTestCase {
                        "/home/pi/.config/tiltboard/profiles/simulated-mpu-6050-board.json")
         XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]),
                        "/h/.config/tiltboard/profiles/x.json")
-        XCTAssertEqual(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) "), "bench-rig-2")
+        XCTAssertNotNil(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) ").range(of: #"^bench-rig-2-[0-9a-f]{8}$"#, options: .regularExpression))
         XCTAssertEqual(ProfileStore.slug("../.."), "board")
     }
 }
