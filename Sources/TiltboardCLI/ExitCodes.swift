@@ -122,7 +122,7 @@ func joiningNegativeValues(_ arguments: [String]) -> [String] {
 }
 
 /// `tiltboard help NAME` with a NAME that is no command: a usage error, not the root's help.
-private func checkHelpTopic<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) throws {
+func checkHelpTopic<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) throws {
     guard arguments.first == "help", arguments.count > 1 else { return }
     let names = commandNames(Root.self)
     if let topic = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }), !names.contains(topic) {
@@ -136,14 +136,19 @@ private func commandNames<Root: ParsableCommand>(_ root: Root.Type) -> [String] 
 
 /// One line on stderr, the usage error's first line with the command's help named, then exit 64.
 private func usageFailure<Root: ParsableCommand>(_ root: Root.Type, _ message: String, _ arguments: [String]) -> Never {
+    Console.error("tiltboard: error: \(usageLine(Root.self, message, arguments))\n")
+    exit(SysExit.usage)
+}
+
+/// The first line of a usage error, quoted values cut short, and where to read more.
+func usageLine<Root: ParsableCommand>(_ root: Root.Type, _ message: String, _ arguments: [String]) -> String {
     let first = message.split(separator: "\n").first.map(String.init) ?? message
     var text = clippingQuotes(first.hasPrefix("Error: ") ? String(first.dropFirst(7)) : first)
     if !text.contains("tiltboard help") {
         let sub = arguments.first.flatMap { commandNames(Root.self).contains($0) ? " \($0)" : nil } ?? ""
         text += " (see `tiltboard help\(sub)`)"
     }
-    Console.error("tiltboard: error: \(text)\n")
-    exit(SysExit.usage)
+    return text
 }
 
 /// At most `limit` characters of a value quoted in a message, so a huge argument or file
