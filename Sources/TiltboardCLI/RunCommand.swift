@@ -79,7 +79,7 @@ struct RunCommand: ParsableCommand {
         let note = try loop.run(duration: duration, realtime: realtime,
                                 shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in state.emit(out) }
         if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
-        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples")
+        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(Motor.tripsSummary(motor))")
         wake.report(loop)
         if let sender, sender.failedSends > 0 {
             Console.note("udp: \(sender.failedSends) datagrams to \(sender.destination) were refused (nobody listening?)")
