@@ -25,17 +25,50 @@ final class HapticsCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "")
     }
 
-    func testTheBoardsOnTimeLimitCutsALongPulse() throws {
+    /// The off→on gaps of at least 0.1 s in a motor log: the rests the cap imposed.
+    private func rests(_ log: [(t: Double, level: Int)]) -> [Double] {
+        zip(log, log.dropFirst()).filter { $0.level == 0 && $1.level == 1 && $1.t - $0.t >= 0.1 }.map { $1.t - $0.t }
+    }
+
+    /// 1.5 s on with 1 ms gaps, four times: the gaps are no rest, so the motor rests twice for
+    /// the default 0.5 s, with a warning each time.
+    func testOneMillisecondGapsDoNotResetTheOnTimeCap() throws {
         let folder = try makeScratchFolder(self)
-        let board = try SimBoardFile.write(in: folder, motorExtras: #", "maxOnSeconds": 0.3"#)
-        let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "3000"])
+        let board = try SimBoardFile.write(in: folder)
+        let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "1500,1", "--repeat", "4"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let log = try MotorLogFile.read(board.log)
-        XCTAssertEqual(log.map(\.level), [1, 0])
-        let on = log[1].t - log[0].t
-        XCTAssertGreaterThanOrEqual(on, 0.3 - 1e-3)
-        XCTAssertLessThan(on, 3.0, "the pulse ran its natural length: the limit did not cut it")
-        XCTAssertTrue(r.stderr.contains("switched off after 0.3 s on without a break (motor.maxOnSeconds)"), r.stderr)
+        XCTAssertEqual(log.last?.level, 0)
+        let rests = rests(log)
+        XCTAssertEqual(rests.count, 2, "\(log)")
+        for rest in rests { XCTAssertGreaterThanOrEqual(rest, 0.5 - 1e-3, "\(log)") }
+        // The first 2 s of asking are played: the cap is not early.
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(log.first { $0.t - log[0].t >= 1.9 && $0.level == 0 }).t - log[0].t, 2 - 1e-3)
+        let warning = "tiltboard: warning: the motor was switched off after 2.0 s on without a break (motor.maxOnSeconds)\n"
+        XCTAssertEqual(r.stderr.components(separatedBy: warning).count - 1, 2, r.stderr)
+    }
+
+    /// The board's own values: 0.3 s on, then 0.2 s of rest, and the 1 s pulse resumes.
+    func testTheBoardsCapKeysRestALongPulse() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder, motorExtras: #", "maxOnSeconds": 0.3, "minRestSeconds": 0.2"#)
+        let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "1000"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try MotorLogFile.read(board.log)
+        XCTAssertEqual(log.map(\.level), [1, 0, 1, 0], "\(log)")
+        guard log.count == 4 else { return }
+        XCTAssertGreaterThanOrEqual(log[1].t - log[0].t, 0.3 - 1e-3)
+        XCTAssertGreaterThanOrEqual(log[2].t - log[1].t, 0.2 - 1e-3)
+        XCTAssertEqual(r.stderr.components(separatedBy: "switched off after 0.3 s on without a break (motor.maxOnSeconds)").count - 1, 2, r.stderr)
+    }
+
+    func testABadCapKeyIsADataError() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder, motorExtras: #", "minRestSeconds": 0.01"#)
+        let r = try CLIRunner.run(["haptics", "--board", board.path])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertEqual(r.stderr, "tiltboard: error: board file \(board.path): motor.minRestSeconds: 0.01 is not allowed (use 0.05 to 60 seconds)\n")
+        XCTAssertEqual(try MotorLogFile.read(board.log).count, 0)
     }
 
     /// A signal is a clean stop: the motor is forced off, the line released, and the exit status is 0.

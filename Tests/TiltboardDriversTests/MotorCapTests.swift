@@ -30,10 +30,9 @@ final class MotorCapTests: XCTestCase {
         let stop = t0 + UInt64(end * 1e6)
         var steps = 0
         while let next = engine.service(now: clock.nowNanoseconds()), next <= stop {
-            XCTAssertGreaterThan(next, clock.nowNanoseconds())
+            guard next > clock.nowNanoseconds(), steps < 100_000 else { return XCTFail("the engine does not move on") }
             clock.set(nanoseconds: next)
             steps += 1
-            if steps > 1_000_000 { XCTFail("runaway"); return }
         }
         clock.set(nanoseconds: stop)
         engine.service(now: stop)

@@ -136,4 +136,22 @@ final class HapticLineTests: XCTestCase {
             }
         }
     }
+
+    /// The loop plays the shake effect through the same cap: an alarm (200 ms on, 200 ms off, five
+    /// times) with 0.5 s allowed and 0.25 s of rest trips in its third pulse, rests, and goes on.
+    func testTheCapTripsInTheMiddleOfAShakeEffectWhileTheLoopRuns() throws {
+        let folder = try makeScratchFolder(self)
+        var board = try ShakeHarness.board(chip: .mpu6050, script: MotionScript.builtIn(named: "shake")!, folder: folder)
+        board.motor?.shakeEffect = "alarm"
+        board.motor?.maxOnSeconds = 0.5
+        board.motor?.minRestSeconds = 0.25
+        let run = try ShakeHarness.run(board, seconds: 4, rateHz: 100, motor: true)
+        XCTAssertEqual(run.starts.count, 1)
+        let on = try XCTUnwrap(run.motorChanges.first).t
+        let offsets = run.motorChanges.map { "\(Int((($0.t - on) * 1000).rounded())) \($0.active ? "on" : "off")" }
+        // 200 + 200 + 100 ms: off at 900 until 1150, when the alarm is between pulses; its fourth
+        // pulse starts a new stretch.
+        XCTAssertEqual(offsets, ["0 on", "200 off", "400 on", "600 off", "800 on", "900 off",
+                                 "1200 on", "1400 off", "1600 on", "1800 off"])
+    }
 }
