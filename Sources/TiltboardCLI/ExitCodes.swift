@@ -45,9 +45,11 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
     case let e as SensorError:
         switch e {
         case .wrongChip: return (SysExit.unavailable, e.description)
-        case .verifyFailed: return (SysExit.ioError, e.description)
+        case .verifyFailed, .configurationLost: return (SysExit.ioError, e.description)
         case .unsupportedSetting: return (SysExit.usage, e.description)
         }
+    case let e as SensorLostError:
+        return (SysExit.ioError, e.description)
     case let e as CalibrationError:
         return (SysExit.tempFail, e.description)
     case let e as FaceTimeout:

@@ -55,7 +55,7 @@ struct HapticsCommand: ParsableCommand {
         // Checked before anything is opened, so a typo never touches the motor.
         let chosen = try HapticsRequest.effect(name: effect ?? description.motor?.shakeEffect ?? "pulse:150",
                                               pattern: pattern, repeat: `repeat`, strength: strength)
-        let clock = LinuxMonotonicClock()
+        let clock = try CommandClock.clock(for: description)
         guard let motorSection = description.motor else {
             throw CLIError(message: "board \(description.name) has no motor: add a \"motor\" section (chip, line) to its board file",
                            code: SysExit.unavailable)

@@ -43,9 +43,9 @@ struct MonitorCommand: ParsableCommand {
             throw CLIError(message: MonitorScreen(columns: size.columns, rows: size.rows).tooSmallMessage, code: SysExit.usage)
         }
 
-        let clock = LinuxMonotonicClock()
-        let session = try boardOptions.openSession(clock: clock, defaultScript: "demo")
+        let session = try boardOptions.openSession(defaultScript: "demo")
         defer { session.close() }
+        let clock = session.clock
         // Warnings on stderr would scribble over the screen: the summary line counts the cap's trips.
         let motor = try Motor.open(session, announceChanges: false, warnOnTrip: false)
         defer { motor?.shutdown() }
@@ -67,43 +67,46 @@ struct MonitorCommand: ParsableCommand {
             loop.stop()
             runner.wait()
         }
-        screen.draw(on: terminal, link: link, loop: loop, clock: clock)
-        while !SignalWatcher.shared.stopRequested, !runner.finished {
-            let keys = try terminal.readKeys(timeoutMilliseconds: Self.framePeriodMilliseconds)
-            var quit = false
-            for key in keys {
-                switch key {
-                case .character(UInt8(ascii: "c")), .character(UInt8(ascii: "C")):
-                    link.ask(.capture)
-                    screen.note = "capturing the neutral pose…"
-                case .character(UInt8(ascii: "z")), .character(UInt8(ascii: "Z")):
-                    link.ask(.level)
-                    screen.neutral = .level
-                    do {
-                        try session.zeroNeutral()
-                        screen.note = "neutral zeroed (level) and saved to \(session.profilePath)"
-                    } catch {
-                        screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+        // Keys are taken and the frame drawn on the board's clock, so a virtual clock paces the
+        // screen with the loop instead of racing past it.
+        let frames = FixedRateScheduler(rateHz: 1000 / Double(Self.framePeriodMilliseconds), clock: clock)
+        try clock.takingPart {
+            try frames.run(shouldStop: { SignalWatcher.shared.stopRequested || runner.finished }) { _ in
+                var quit = false
+                for key in try terminal.readKeys(timeoutMilliseconds: 0) {
+                    switch key {
+                    case .character(UInt8(ascii: "c")), .character(UInt8(ascii: "C")):
+                        link.ask(.capture)
+                        screen.note = "capturing the neutral pose…"
+                    case .character(UInt8(ascii: "z")), .character(UInt8(ascii: "Z")):
+                        link.ask(.level)
+                        screen.neutral = .level
+                        do {
+                            try session.zeroNeutral()
+                            screen.note = "neutral zeroed (level) and saved to \(session.profilePath)"
+                        } catch {
+                            screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                        }
+                    case .character(UInt8(ascii: "q")), .character(UInt8(ascii: "Q")), .escape, .interrupt, .endOfInput:
+                        quit = true
+                    default:
+                        break
                     }
-                case .character(UInt8(ascii: "q")), .character(UInt8(ascii: "Q")), .escape, .interrupt, .endOfInput:
-                    quit = true
-                default:
-                    break
                 }
-            }
-            if let captured = link.takeCaptured() {
-                // File I/O stays on this thread; the loop thread already applied the pose.
-                let pose = captured.pose
-                screen.neutral = pose
-                do {
-                    try session.saveNeutral(pose, capture: captured.summary)
-                    screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
-                } catch {
-                    screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                if let captured = link.takeCaptured() {
+                    // File I/O stays on this thread; the loop thread already applied the pose.
+                    let pose = captured.pose
+                    screen.neutral = pose
+                    do {
+                        try session.saveNeutral(pose, capture: captured.summary)
+                        screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
+                    } catch {
+                        screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                    }
                 }
+                if quit { return frames.stop() }
+                screen.draw(on: terminal, link: link, loop: loop, clock: clock)
             }
-            if quit { break }
-            screen.draw(on: terminal, link: link, loop: loop, clock: clock)
         }
         loop.stop()
         runner.wait()

@@ -31,6 +31,8 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Replace the file if it exists.")
     var force = false
 
+    @OptionGroup(title: "Bus failures") var bus: BusOptions
+
     func validate() throws {
         try validateRate(rate)
         if let duration, !(duration > 0 && duration.isFinite) {
@@ -40,8 +42,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let clock = LinuxMonotonicClock()
-        let session = try RunPlan.openSession(boardOptions, clock: clock, rate: rate, fifo: false, defaultScript: "demo")
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo")
         defer { session.close() }
         let writer: TraceCSVWriter
         do {
@@ -50,24 +51,30 @@ struct RecordCommand: ParsableCommand {
             throw CLIError(message: error.message, code: SysExit.cantCreate)
         }
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
 
         let failure = RecordFailure()
-        let note = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
-            guard failure.error == nil else { return }
-            do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
-                failure.error = error
-                loop.stop()
+        let ran = Result {
+            try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
+                guard failure.error == nil else { return }
+                do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
+                    failure.error = error
+                    loop.stop()
+                }
             }
         }
+        // A sensor given up on still leaves what was recorded before it.
+        if case .failure = ran { try? writer.close() }
+        let note = try ran.get()
         if let note { Console.note(note) }
         if let error = failure.error as? TraceFileError { throw CLIError(message: error.message, code: SysExit.ioError) }
         do { try writer.close() } catch let error as TraceFileError {
             throw CLIError(message: error.message, code: SysExit.ioError)
         }
-        Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description)")
+        Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description); \(loop.busStatistics)")
     }
 }
 

@@ -71,6 +71,10 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertEqual(p.neutral.tiltDeg, 20, accuracy: 0.2)
         XCTAssertEqual(TiltAngles(gravity: p.neutral.meanRawG).pitchDeg, 20, accuracy: 0.2)
         XCTAssertTrue(r.stdout.contains("tilt from level  \(String(format: "%.2f", p.neutral.tiltDeg))°"), r.stdout)
+        // The still capture also measured the gyro bias (the seeded part's, a few °/s).
+        let bias = try XCTUnwrap(p.gyroBiasDps)
+        XCTAssertGreaterThan(bias.length, 0.1)
+        XCTAssertTrue(r.stdout.contains("  gyro bias        "), r.stdout)
 
         let z = try CLIRunner.run(["calibrate", "--zero", "--board", board, "--profile", path])
         XCTAssertEqual(z.status, 0, z.stderr)
@@ -78,6 +82,9 @@ final class CalibrateCommandTests: XCTestCase {
         let zeroed = try load(path)
         XCTAssertEqual(zeroed.neutral, NeutralPose.level)
         XCTAssertEqual(zeroed.sensor, sensor)
+        XCTAssertEqual(zeroed.gyroBiasDps, bias)
+        let show = try CLIRunner.run(["profile", "show", "--board", board, "--profile", path])
+        XCTAssertTrue(show.stdout.contains("  gyro bias    [\(String(format: "%.3f", bias.x)), "), show.stdout)
     }
 
     func testSteepNeutralIsClampedAndSaysSo() throws {
@@ -218,5 +225,24 @@ final class CalibrateCommandTests: XCTestCase {
         for (axis, expected) in [0.0, 0, 1].enumerated() {
             XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "axis \(axis)")
         }
+    }
+
+    func testZeroOnABoardNeverCalibratedAndOverACorruptProfile() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        let fresh = try CLIRunner.run(["calibrate", "--zero", "--profile", path])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(fresh.stdout, "neutral pose reset to level in \(path)\n")
+        let p = try load(path)
+        XCTAssertEqual(p.neutral, .level)
+        XCTAssertEqual(p.sampleCount, 0)
+
+        let corrupt = Data("{\"schemaVersion\": 1, \"board\": ".utf8)
+        try corrupt.write(to: URL(fileURLWithPath: path))
+        let over = try CLIRunner.run(["calibrate", "--zero", "--profile", path])
+        XCTAssertEqual(over.status, 0, over.stderr)
+        XCTAssertTrue(over.stderr.contains("it will be replaced, the old file is kept as \(path).bak"), over.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")), corrupt)
+        XCTAssertEqual(try load(path).neutral, .level)
     }
 }

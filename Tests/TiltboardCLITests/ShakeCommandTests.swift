@@ -24,7 +24,7 @@ final class ShakeCommandTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("tiltboard: motor on  at"), r.stderr)
         XCTAssertTrue(r.stderr.contains("tiltboard: motor off at"), r.stderr)
         XCTAssertTrue(r.stderr.contains("tiltboard: 1 shake in "), r.stderr)
-        XCTAssertTrue(r.stderr.contains(" missed ticks; cap trips 0\n"), r.stderr)
+        XCTAssertTrue(r.stderr.contains(" reconfigurations 0; cap trips 0\n"), r.stderr)
     }
 
     /// The shake effect of `shake` and `run` goes through the on-time cap: an alarm (200 ms on,

@@ -28,7 +28,8 @@ final class BoardFileTests: XCTestCase {
         let folder = packageRoot + "/Boards"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertEqual(names, ["adxl345.json", "mpu6050-pi5.json", "mpu6050.json", "simulated-adxl345.json",
-                               "simulated-clone.json", "simulated-mpu6050.json", "simulated-wake.json"])
+                               "simulated-clone.json", "simulated-faults.json", "simulated-mpu6050.json",
+                               "simulated-wake.json"])
         for name in names {
             let board = try BoardDescription.load(path: folder + "/" + name)
             XCTAssertEqual(board.source, folder + "/" + name)

@@ -95,7 +95,9 @@ final class ProfileStoreTests: XCTestCase {
             return e.detail
         }
         XCTAssertTrue(try invalid("1.012,", "0,").hasPrefix("sensor.scale (0.0, 0.994, 1.003) must be 0.5…2 on every axis"))
-        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : 0").hasPrefix("sampleCount 0 must be at least 1"))
+        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : -1").hasPrefix("sampleCount -1 must not be negative"))
+        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"gyroBiasDps\" : [600, 0, 0], \"sampleCount\" : 400")
+            .hasPrefix("gyroBiasDps (600.0, 0.0, 0.0) must be finite and within ±500 °/s"))
         XCTAssertTrue(try invalid("\"schemaVersion\" : 1", "\"schemaVersion\" : 0").hasPrefix("schemaVersion 0 is not valid"))
         let w = String(sample().neutral.rotation.w)
         XCTAssertTrue(try invalid("\"w\" : \(w)", "\"w\" : 0.5").contains("is not a unit quaternion"))

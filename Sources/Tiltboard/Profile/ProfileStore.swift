@@ -107,7 +107,7 @@ public enum ProfileStore {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor"],
+        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor", "gyroBiasDps"],
         "board": ["name", "chip", "bus", "address", "chipID"],
         "neutral": ["rotation", "meanRawG", "tiltDeg", "clamped"],
         "neutral.rotation": ["w", "x", "y", "z"],

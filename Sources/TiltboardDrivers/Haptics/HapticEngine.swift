@@ -30,11 +30,13 @@ public final class HapticEngine: @unchecked Sendable {
         case cancel
     }
 
-    private let condition = NSCondition()
+    /// Timed on `clock`, so a virtual clock waits for the engine's thread.
+    private let condition: ClockCondition
     // Guarded by `condition`.
     private var pending: Request?
     private var shuttingDown = false
     private var threadRunning = false
+    private var threadStarted = false
     private var active = false
     private var errorText: String?
     private var tripCount = 0
@@ -58,13 +60,18 @@ public final class HapticEngine: @unchecked Sendable {
         self.cap = cap
         self.carrierHz = carrierHz
         self.capTripped = capTripped
+        condition = clock.makeCondition()
         motorCap = MotorCap(cap)
         player = HapticPlayer(carrierHz: carrierHz)
         if startsThread {
             threadRunning = true
-            let thread = Thread { [self] in self.threadMain() }
+            let thread = Thread { [self] in clock.takingPart { self.threadMain() } }
             thread.name = "tiltboard-haptics"
             thread.start()
+            // Once the thread takes part in the clock's time, a request is served at the time it is made.
+            condition.lock()
+            while !threadStarted { condition.wait(untilNanoseconds: nil) }
+            condition.unlock()
         }
     }
 
@@ -171,7 +178,7 @@ public final class HapticEngine: @unchecked Sendable {
         pending = nil
         condition.broadcast()
         if first {
-            while threadRunning { condition.wait() }
+            while threadRunning { condition.wait(untilNanoseconds: nil) }
         }
         active = false
         condition.unlock()
@@ -181,18 +188,15 @@ public final class HapticEngine: @unchecked Sendable {
 
     private func threadMain() {
         condition.lock()
+        threadStarted = true
+        condition.broadcast()
         while !shuttingDown {
             condition.unlock()
             let next = service(now: clock.nowNanoseconds())
             condition.lock()
             if shuttingDown || pending != nil { continue }
-            if let next {
-                let now = clock.nowNanoseconds()
-                if next > now {
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(next - now) / 1e9))
-                }
-            } else {
-                condition.wait()
+            if next.map({ $0 > clock.nowNanoseconds() }) ?? true {
+                condition.wait(untilNanoseconds: next)
             }
         }
         threadRunning = false
