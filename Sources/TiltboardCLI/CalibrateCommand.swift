@@ -98,6 +98,8 @@ struct CalibrateCommand: ParsableCommand {
         if let replacing {
             Console.note("the profile at \(session.profilePath) cannot be used (\(replacing.detail)); it will be replaced, the old file is kept as \(session.profilePath).bak")
         }
+        // Now, not after the capture: a result that cannot be saved is a person's time lost.
+        try ProfileStore.checkWritable(path: session.profilePath)
 
         do {
             if zero {

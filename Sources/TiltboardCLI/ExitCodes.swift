@@ -62,6 +62,12 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
         return (SysExit.dataError, e.description)
     case let e as UDPSenderError:
         return (SysExit.usage, e.description)
+    case let e as OutputFileError:
+        switch e.kind {
+        case .exists, .refused: return (SysExit.cantCreate, e.message)
+        case .permission: return (SysExit.noPermission, e.message)
+        case .closedDescriptor, .interrupted, .io: return (SysExit.ioError, e.message)
+        }
     case let e as AtomicFileError:
         switch e.errno {
         case EACCES, EPERM, EROFS: return (SysExit.noPermission, e.description)
@@ -83,6 +89,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
     }
     do {
         var mutable = command
+        try requireStandardOutput(for: command)
         try mutable.run()
     } catch {
         guard let (code, message) = exitStatus(for: error) else {

@@ -13,7 +13,8 @@ struct MonitorCommand: ParsableCommand {
         roll, x/y, the neutral tilt and the loop's rate; the frame flashes when a shake starts (and \
         the board's motor plays its shake effect). Keys: c takes the current pose (the mean of the \
         last half second) as neutral and saves it in the profile; z resets the neutral pose to \
-        level and saves that; q, Esc or Ctrl-C quits. The terminal is restored on every exit.
+        level and saves that; q, Esc or Ctrl-C quits; Ctrl-Z suspends (motor off, terminal \
+        restored; the screen comes back on `fg`). The terminal is restored on every exit.
 
         Without --board the built-in simulated board plays the "demo" script, so the marker moves \
         by itself. Exits 64 when stdin/stdout is not a terminal or the terminal is smaller than 80×24.
@@ -52,17 +53,26 @@ struct MonitorCommand: ParsableCommand {
         let rateHz = session.board.sensor.rateHz
         let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: motor?.engine)
 
+        // Started in the background, it waits to be brought to the foreground, as the terminal would make it.
+        SignalWatcher.shared.waitForForeground(of: terminal.input)
         try terminal.enter()
         defer { terminal.restore() }
         SignalWatcher.shared.onStop { _ in
             loop.stop()
             terminal.restore()
         }
+        // Ctrl-Z: the shell gets its terminal back before the process stops; the loop below takes it again.
+        SignalWatcher.shared.onSuspend { terminal.restore() }
 
         let link = MonitorLink()
         let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
         runner.start()
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
+        do {
+            try ProfileStore.checkWritable(path: session.profilePath)
+        } catch {
+            screen.note = "c and z will apply but not save: \(exitStatus(for: error)?.message ?? "\(error)")"
+        }
         defer {
             loop.stop()
             runner.wait()
@@ -72,6 +82,13 @@ struct MonitorCommand: ParsableCommand {
         let frames = FixedRateScheduler(rateHz: 1000 / Double(Self.framePeriodMilliseconds), clock: clock)
         try clock.takingPart {
             try frames.run(shouldStop: { SignalWatcher.shared.stopRequested || runner.finished }) { _ in
+                if !terminal.isActive {
+                    // Continued after a stop: once in the foreground, raw mode and a full frame again.
+                    SignalWatcher.shared.waitForForeground(of: terminal.input)
+                    if SignalWatcher.shared.stopRequested { return frames.stop() }
+                    try terminal.enter()
+                    screen.redrawAll()
+                }
                 var quit = false
                 for key in try terminal.readKeys(timeoutMilliseconds: 0) {
                     switch key {
@@ -89,6 +106,9 @@ struct MonitorCommand: ParsableCommand {
                         }
                     case .character(UInt8(ascii: "q")), .character(UInt8(ascii: "Q")), .escape, .interrupt, .endOfInput:
                         quit = true
+                    case .character(0x1A):
+                        // Ctrl-Z arrives as a byte in raw mode: stop as the key would outside it.
+                        SignalWatcher.shared.suspend()
                     default:
                         break
                     }

@@ -13,7 +13,11 @@ struct RecordCommand: ParsableCommand {
 
         The file is written as the recording goes (in blocks of about 4 KB, and completely on a \
         clean stop), so a killed recording keeps all but its last moments. An existing file is \
-        never replaced unless --force is given.
+        refused (exit 73) unless --force is given; with it, the file is emptied and written in place \
+        (through a symlink, keeping its mode), so a kill leaves a partial recording, never a missing \
+        file. A character device or a FIFO (/dev/stdout, a pipe to another program) is written \
+        through; a folder, socket or block device is refused (exit 73), and so is a file another \
+        program is recording into.
         """
     )
 
@@ -28,7 +32,7 @@ struct RecordCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
     var rate: Double?
 
-    @Flag(help: "Replace the file if it exists.")
+    @Flag(help: "Overwrite the file if it exists.")
     var force = false
 
     @OptionGroup(title: "Bus failures") var bus: BusOptions
@@ -44,11 +48,20 @@ struct RecordCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo")
         defer { session.close() }
+        let file: OutputFile
+        do {
+            file = try OutputFile.open(path: out, overwrite: force,
+                                       waitingForReader: { Console.note("\(out) is a FIFO: waiting for a program to read it") },
+                                       shouldStop: { SignalWatcher.shared.stopRequested })
+        } catch let error as OutputFileError where error.kind == .interrupted {
+            Console.note(error.message)
+            return
+        }
         let writer: TraceCSVWriter
         do {
-            writer = try TraceCSVWriter(path: out, includesGyro: session.board.sensor.chip.hasGyro, overwrite: force)
+            writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.hasGyro)
         } catch let error as TraceFileError {
-            throw CLIError(message: error.message, code: SysExit.cantCreate)
+            throw CLIError(message: error.message, code: SysExit.ioError)
         }
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
         bus.apply(to: loop)

@@ -9,7 +9,7 @@ struct TiltboardCommand: ParsableCommand {
         discussion: """
         Without --board, commands use the built-in simulated MPU-6050 board, so everything can be tried without hardware.
 
-        Exit codes: 0 ok, 64 usage, 65 invalid board or profile file, 69 device unavailable, 74 I/O error, 75 calibration gave up (board never still, poor fit), 77 permission denied.
+        Exit codes: 0 ok, 64 usage, 65 invalid board or profile file, 69 device unavailable, 73 cannot create an output file, 74 I/O error, 75 calibration gave up (board never still, poor fit), 77 permission denied.
         """,
         version: TiltboardVersion.string,
         subcommands: [ProbeCommand.self, ReadCommand.self, CalibrateCommand.self, ProfileCommand.self,
@@ -18,6 +18,8 @@ struct TiltboardCommand: ParsableCommand {
     )
 
     static func main() {
+        // Before anything opens a file, so no file can take the number of a closed one.
+        StandardDescriptors.reopenClosed()
         runMapped(self)
     }
 }

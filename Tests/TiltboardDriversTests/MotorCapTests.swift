@@ -211,6 +211,22 @@ final class MotorCapTests: XCTestCase {
         XCTAssertFalse(engine.isActive)
     }
 
+    /// Time stopped (Ctrl-Z) is time off: a stop of a full rest ends the stretch, a shorter one does not.
+    func testTimeSuspendedCountsAsOffTime() {
+        for (resumeMs, expected) in [(1800.0, [(0.0, true), (1500, false), (1800, true), (2300, false), (2800, true), (3000, false)]),
+                                     (2000.0, [(0.0, true), (1500, false), (2000, true), (3000, false)])] {
+            makeEngine()
+            engine.play(.pulse(ms: 3000))
+            run(untilMs: 1500)
+            engine.suspend()
+            run(untilMs: resumeMs)
+            engine.resume()
+            run(untilMs: 4000)
+            assertEdges(expected)
+            assertTrips(resumeMs < 2000 ? 1 : 0)
+        }
+    }
+
     /// Any effect, pattern, repeat count and strength: no stretch holds more than the cap, and
     /// every trip is followed by a full rest.
     func testNoStretchExceedsTheCapForAnyEffect() throws {

@@ -99,6 +99,12 @@ public enum ProfileStore {
         try AtomicFile.write(encode(profile), to: path)
     }
 
+    /// Fails as `save` would for a reason other than the profile itself (the folder, the file in
+    /// the way), before a capture whose result would be lost.
+    public static func checkWritable(path: String) throws {
+        try AtomicFile.checkWritable(path)
+    }
+
     /// The exact bytes `save` writes: pretty-printed JSON with sorted keys and a final newline.
     public static func encode(_ profile: CalibrationProfile) throws -> [UInt8] {
         let encoder = JSONEncoder()

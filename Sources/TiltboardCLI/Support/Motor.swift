@@ -1,7 +1,8 @@
 import Tiltboard
 
 /// The board's motor line driven by a haptic engine, forced off and released on SIGINT, SIGTERM,
-/// SIGHUP, on every error path and at exit. Start `SignalWatcher.shared` before creating it.
+/// SIGHUP, on every error path and at exit, and held off while the process is stopped (Ctrl-Z).
+/// Start `SignalWatcher.shared` before creating it.
 ///
 /// Every command that drives the motor opens it here, once, so whatever it plays goes through the
 /// board's on-time cap (`motor.maxOnSeconds`, `motor.minRestSeconds`) for as long as the process runs.
@@ -28,6 +29,9 @@ final class Motor {
                               capTripped: { if warnOnTrip { Console.warn(warning) } })
         let engine = engine
         SignalWatcher.shared.onStop { _ in engine.shutdown() }
+        // Ctrl-Z: off before the process stops, back to the effect when it continues.
+        SignalWatcher.shared.onSuspend { engine.suspend() }
+        SignalWatcher.shared.onResume { engine.resume() }
         if announceChanges, let simulated = line as? SimulatedGPIOLine {
             let previous = simulated.onChange
             let origin = clock.nowSeconds()

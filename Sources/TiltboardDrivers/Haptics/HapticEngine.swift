@@ -40,6 +40,7 @@ public final class HapticEngine: @unchecked Sendable {
     private var active = false
     private var errorText: String?
     private var tripCount = 0
+    private var suspended = false
 
     private let serviceLock = NSLock()
     // Guarded by `serviceLock`.
@@ -96,6 +97,24 @@ public final class HapticEngine: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Turns the motor off at once and keeps it off until `resume()`, for a process about to be
+    /// stopped (Ctrl-Z). The effect's time runs on meanwhile: after `resume()` the motor does
+    /// what the effect asks for then, and the time off counts as a rest.
+    public func suspend() {
+        condition.lock()
+        suspended = true
+        condition.unlock()
+        service(now: clock.nowNanoseconds())
+    }
+
+    /// Lets the motor follow the effect again after `suspend()`.
+    public func resume() {
+        condition.lock()
+        suspended = false
+        condition.signal()
+        condition.unlock()
+    }
+
     /// True while an effect is queued or playing, or the line is active.
     public var isActive: Bool {
         condition.lock(); defer { condition.unlock() }
@@ -124,6 +143,7 @@ public final class HapticEngine: @unchecked Sendable {
         let request = pending
         pending = nil
         let stopping = shuttingDown
+        let off = suspended
         condition.unlock()
         if stopping { return nil }
 
@@ -135,7 +155,7 @@ public final class HapticEngine: @unchecked Sendable {
         }
         player.advance(to: t)
         let trips = motorCap.trips
-        let level = motorCap.admit(player.level(at: t), at: now)
+        let level = motorCap.admit(player.level(at: t) && !off, at: now)
         let failure = write(level, now: now)
         if failure != nil, level {
             player.cancel(at: t)

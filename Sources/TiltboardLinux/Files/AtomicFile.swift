@@ -27,6 +27,8 @@ public enum AtomicFile {
     package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t, keepBackup: Bool,
                               temporarySuffix: String?) throws {
         let (folder, name) = split(path)
+        try refuseNonRegular(path)
+        if keepBackup { try refuseNonRegular(path + ".bak") }
         try makeFolders(folder, for: path)
         removeStaleTemporaries(in: folder, name: name)
 
@@ -62,6 +64,31 @@ public enum AtomicFile {
             throw AtomicFileError(path: path, operation: "rename \(temp) to \(path)", errno: code)
         }
         try syncFolder(folder, for: path)
+    }
+
+    /// Fails as `write` would, without touching `path`: a target that is not a regular file (or
+    /// a symlink), a folder that cannot be made or written. Call it before work whose result
+    /// `write` will save, so the work is not lost.
+    public static func checkWritable(_ path: String) throws {
+        let (folder, name) = split(path)
+        try refuseNonRegular(path)
+        try makeFolders(folder, for: path)
+        let temp = temporaryPath(folder: folder, name: name, suffix: nil)
+        let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
+        close(fd)
+        unlink(temp)
+    }
+
+    /// Devices, FIFOs, folders and sockets are never renamed over: only a regular file, a symlink
+    /// (replaced, as above) or nothing may be at `path`.
+    private static func refuseNonRegular(_ path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        let type = st.st_mode & S_IFMT
+        guard type != S_IFREG, type != S_IFLNK else { return }
+        throw OutputFileError(path: path, kind: .refused,
+                              message: "\(path) is \(describeFileType(type)), which is never replaced: name a regular file instead")
     }
 
     /// The whole contents of `path`, or nil when there is no such file.
@@ -131,17 +158,7 @@ public enum AtomicFile {
     }
 
     private static func writeAll(fd: Int32, bytes: [UInt8], path: String, temp: String) throws {
-        try bytes.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw AtomicFileError(path: path, operation: "write \(temp)", errno: errno)
-                }
-                offset += n
-            }
-        }
+        if let code = writeFully(fd, bytes) { throw AtomicFileError(path: path, operation: "write \(temp)", errno: code) }
     }
 
     private static func makeFolders(_ folder: String, for path: String) throws {
