@@ -213,17 +213,20 @@ final class MotorCapTests: XCTestCase {
 
     /// Time stopped (Ctrl-Z) is time off: a stop of a full rest ends the stretch, a shorter one does not.
     func testTimeSuspendedCountsAsOffTime() {
-        for (resumeMs, expected) in [(1800.0, [(0.0, true), (1500, false), (1800, true), (2300, false), (2800, true), (3000, false)]),
-                                     (2000.0, [(0.0, true), (1500, false), (2000, true), (3000, false)])] {
+        let cases: [(resumeMs: Double, edges: [(Double, Bool)], trips: Int)] = [
+            (1800, [(0, true), (1500, false), (1800, true), (2300, false), (2800, true), (3000, false)], 1),
+            (2000, [(0, true), (1500, false), (2000, true), (3000, false)], 0),
+        ]
+        for c in cases {
             makeEngine()
             engine.play(.pulse(ms: 3000))
             run(untilMs: 1500)
             engine.suspend()
-            run(untilMs: resumeMs)
+            run(untilMs: c.resumeMs)
             engine.resume()
             run(untilMs: 4000)
-            assertEdges(expected)
-            assertTrips(resumeMs < 2000 ? 1 : 0)
+            assertEdges(c.edges)
+            assertTrips(c.trips)
         }
     }
 
