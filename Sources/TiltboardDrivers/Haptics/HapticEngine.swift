@@ -162,7 +162,9 @@ public final class HapticEngine: @unchecked Sendable {
             _ = write(false, now: now)
         }
         var next = player.nextChange(after: t).map { UInt64(Swift.max(0, ($0 * 1e9).rounded())) }
-        if let capNext = motorCap.nextChange { next = Swift.min(next ?? .max, capNext) }
+        // A cap deadline already passed means the line refused to go off: retried at the next
+        // change rather than in a spin.
+        if let capNext = motorCap.nextChange, capNext > now { next = Swift.min(next ?? .max, capNext) }
 
         condition.lock()
         active = pending != nil || player.isPlaying || lineLevel == true
