@@ -42,11 +42,15 @@ struct HapticsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("PWM carrier frequency for strengths below 1.", valueName: "hz"))
     var carrier = 200.0
 
+    @Flag(name: .long, help: "Only drive the motor line inactive and release it, then exit (a service's stop step).")
+    var off = false
+
     func validate() throws {
         guard `repeat` >= 0 else { throw ValidationError("--repeat must be 0 (until interrupted) or more, got \(`repeat`)") }
         guard strength > 0, strength <= 1 else { throw ValidationError("--strength must be more than 0 and at most 1, got \(strength)") }
         guard carrier >= 10, carrier <= 20_000 else { throw ValidationError("--carrier must be between 10 and 20000 Hz, got \(carrier)") }
         if effect != nil, pattern != nil { throw ValidationError("give --effect or --pattern, not both") }
+        if off, effect != nil || pattern != nil { throw ValidationError("--off plays nothing: drop --effect and --pattern") }
     }
 
     func run() throws {
@@ -57,6 +61,7 @@ struct HapticsCommand: ParsableCommand {
                                               pattern: pattern, repeat: `repeat`, strength: strength)
         let clock = try CommandClock.clock(for: description)
         guard let motorSection = description.motor else {
+            if off { Console.note("board \(description.name) has no motor: nothing to switch off"); return }
             throw CLIError(message: "board \(description.name) has no motor: add a \"motor\" section (chip, line) to its board file",
                            code: SysExit.unavailable)
         }
@@ -71,6 +76,11 @@ struct HapticsCommand: ParsableCommand {
             line = simulated
         } else {
             line = try GpiodOutputLine(chip: motorSection.line.chip, line: motorSection.line.line, activeLow: motorSection.activeLow)
+        }
+        if off {
+            line.release()
+            Console.note("motor off: \(line.name) driven inactive and released")
+            return
         }
         let motor = Motor(line: line, clock: clock, cap: motorSection.cap,
                           announceChanges: description.isSimulated, carrierHz: carrier)

@@ -66,7 +66,6 @@ struct MonitorCommand: ParsableCommand {
 
         let link = MonitorLink()
         let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
-        runner.start()
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
         do {
             try ProfileStore.checkWritable(path: session.profilePath)
@@ -78,9 +77,12 @@ struct MonitorCommand: ParsableCommand {
             runner.wait()
         }
         // Keys are taken and the frame drawn on the board's clock, so a virtual clock paces the
-        // screen with the loop instead of racing past it.
+        // screen with the loop instead of either racing past the other: the loop starts, and
+        // the first frame waits for its first sample, while this thread holds the clock.
         let frames = FixedRateScheduler(rateHz: 1000 / Double(Self.framePeriodMilliseconds), clock: clock)
         try clock.takingPart {
+            runner.start()
+            runner.waitForFirstSample()
             try frames.run(shouldStop: { SignalWatcher.shared.stopRequested || runner.finished }) { _ in
                 if !terminal.isActive {
                     // Continued after a stop: once in the foreground, raw mode and a full frame again.
@@ -141,6 +143,8 @@ private final class LoopRunner: @unchecked Sendable {
     let loop: TiltLoop
     let side: MonitorLoopSide
     private let done = DispatchSemaphore(value: 0)
+    /// Signalled at the first sample, or when the loop ends without one.
+    private let firstSample = DispatchSemaphore(value: 0)
     private let ended = Atomic<Bool>(false)
     private var waited = false
     /// Set on the loop thread before `finished` turns true; read after `wait()`.
@@ -155,19 +159,25 @@ private final class LoopRunner: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
+            var sampled = false
             do {
-                _ = try loop.run(shouldStop: { SignalWatcher.shared.stopRequested }) { [side, loop] out, _ in
+                _ = try loop.run(shouldStop: { SignalWatcher.shared.stopRequested }) { [side, loop, firstSample] out, _ in
                     side.handle(out, loop: loop)
+                    if !sampled { sampled = true; firstSample.signal() }
                 }
             } catch {
                 self.error = error
             }
             ended.store(true, ordering: .releasing)
+            if !sampled { firstSample.signal() }
             done.signal()
         }
         thread.name = "tiltboard-monitor"
         thread.start()
     }
+
+    /// Blocks until the loop has taken its first sample, or has ended.
+    func waitForFirstSample() { firstSample.wait() }
 
     /// Blocks until the loop thread has ended; once.
     func wait() {

@@ -23,7 +23,7 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         let i2c: I2CBus = bus == BoardDescription.simulatedBus
-            ? SimulatedBoard.probeBus(clock: try CommandClock.clock(simulated: true, what: "the simulated bus"))
+            ? SimulatedBoard.probeBus(clock: try CommandClock.clock(simulated: true))
             : try LinuxI2CBus(path: bus)
         let addresses: [UInt8] = all ? Array(0x08...0x77) : [0x68, 0x69, 0x53, 0x1D]
         let found = try probe(bus: i2c, addresses: addresses)

@@ -13,6 +13,14 @@ public enum ChipKind: String, Sendable, Codable, CaseIterable {
         }
     }
     public var hasGyro: Bool { self == .mpu6050 }
+    /// Bytes of one sample burst: MPU-6050 accel, temperature and gyro from ACCEL_XOUT_H (14,
+    /// RM §4.17–4.19); ADXL345 DATAX0…DATAZ1 (6, DS Table 19).
+    public var sampleBytes: Int {
+        switch self {
+        case .mpu6050: return 14
+        case .adxl345: return 6
+        }
+    }
     /// Addresses the chip can answer at, by its address pin.
     public var addresses: [UInt8] {
         switch self {

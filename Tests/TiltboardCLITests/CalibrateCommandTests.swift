@@ -2,8 +2,7 @@ import Foundation
 import Tiltboard
 import XCTest
 
-/// `tiltboard calibrate` run as a program on simulated boards, in real time (a few seconds each;
-/// the six-face test about 30 s).
+/// `tiltboard calibrate` run as a program on simulated boards, on the virtual clock.
 final class CalibrateCommandTests: XCTestCase {
     /// A simulated MPU-6050 board file in `folder`, with a part of known errors and `script`.
     private func boardFile(_ folder: String, script: String, name: String = "cal-test") throws -> String {
@@ -40,8 +39,8 @@ final class CalibrateCommandTests: XCTestCase {
                                                      address: 0x68, chipID: 0x68))
         XCTAssertNotNil(CalibrationProfile.date(fromTimestamp: p.createdAt))
         XCTAssertEqual(try XCTUnwrap(p.temperatureC), 25, accuracy: 0.5)
-        // 2 s at 100 Hz.
-        XCTAssertEqual(Double(p.sampleCount), 200, accuracy: 3)
+        // 2 s at 100 Hz, counting both ends.
+        XCTAssertEqual(p.sampleCount, 201)
         for axis in 0..<3 { XCTAssertEqual(p.noiseMg[axis], 2.6, accuracy: 1) }
         // The flat board's uncalibrated reading is the rotation's source; it must map it onto +Z.
         let levelled = p.neutral.rotation.rotate(p.neutral.meanRawG.normalized)
@@ -186,7 +185,7 @@ final class CalibrateCommandTests: XCTestCase {
         }
     }
 
-    /// The whole guided procedure on a simulated board: about 30 s of real time.
+    /// The whole guided procedure on a simulated board: about 30 s of simulated time.
     func testSensorCalibrationOnASimulatedBoardRecoversTheInjectedErrors() throws {
         let folder = try makeScratchFolder(self)
         let board = try boardFile(folder, script: "flat")

@@ -107,7 +107,8 @@ final class HarmNothingCommandTests: XCTestCase {
     func testASecondRecordingOfAFileBeingRecordedIsRefusedEvenWithForce() throws {
         let folder = try makeScratchFolder(self)
         let out = folder + "/same.csv"
-        let first = try ChildProcess(["record", "--out", out, "--duration", "2"], environment: ["XDG_CONFIG_HOME": folder])
+        // Until stopped, so it is still recording however long the second ones take on a loaded machine.
+        let first = try ChildProcess(["record", "--out", out], environment: ["XDG_CONFIG_HOME": folder])
         // The note comes once the file is open.
         XCTAssertTrue(waitFor { first.stderr.contains("recording ") }, first.stderr)
         for force in [[], ["--force"]] {
@@ -116,11 +117,12 @@ final class HarmNothingCommandTests: XCTestCase {
             XCTAssertTrue(second.stderr.contains(force.isEmpty ? "\(out) already exists" : "\(out) is being written by another program"),
                           second.stderr)
         }
-        XCTAssertTrue(first.waitForExit(timeout: 30))
+        kill(first.process.processIdentifier, SIGINT)
+        XCTAssertTrue(first.waitForExit())
         XCTAssertEqual(first.process.terminationStatus, 0, first.stderr)
+        // The first recording, whole: its own count of samples, not a later 0.2 s one's.
         let trace = try TraceMotion(csv: try String(contentsOfFile: out, encoding: .utf8))
         XCTAssertTrue(first.stderr.contains("recorded \(trace.times.count) samples to \(out)"), first.stderr)
-        XCTAssertGreaterThan(trace.times.last ?? 0, 1.5, "the first recording, whole, not a later 0.2 s one")
     }
 
     func testAClosedStandardDescriptorIsNeverReusedAndOutputForItFails() throws {

@@ -93,8 +93,7 @@ final class VirtualClockTests: XCTestCase {
     func testASignalCountsTheWaiterAsRunningBeforeTimeMovesOn() throws {
         let clock = VirtualClock()
         let condition = clock.makeCondition()
-        nonisolated(unsafe) var waiting = false
-        nonisolated(unsafe) var request = false
+        let state = Handshake()
         let times = Mutex<[String]>([])
         let gate = Gate(clock: clock, threads: 2)
         let done = DispatchGroup()
@@ -102,9 +101,9 @@ final class VirtualClockTests: XCTestCase {
             clock.takingPart {
                 gate.arrive()
                 condition.lock()
-                waiting = true
+                state.waiting = true
                 condition.broadcast()
-                while !request { condition.wait(untilNanoseconds: nil) }
+                while !state.request { condition.wait(untilNanoseconds: nil) }
                 condition.unlock()
                 // Served at the instant it was asked for, however late this thread gets to run.
                 times.withLock { $0.append("served at \(clock.nowNanoseconds() / ms)") }
@@ -116,8 +115,8 @@ final class VirtualClockTests: XCTestCase {
             clock.takingPart {
                 gate.arrive()
                 condition.lock()
-                while !waiting { condition.wait(untilNanoseconds: nil) }
-                request = true
+                while !state.waiting { condition.wait(untilNanoseconds: nil) }
+                state.request = true
                 condition.signal()
                 condition.unlock()
                 clock.sleep(untilNanoseconds: 1_000 * ms)
@@ -188,15 +187,21 @@ final class VirtualClockTests: XCTestCase {
 
 private struct ConditionNeverHeld: Error {}
 
+/// Two flags guarded by the test's condition.
+private final class Handshake: @unchecked Sendable {
+    var waiting = false
+    var request = false
+}
+
 /// Lets `threads` threads take part in `clock` before time may move: a thread of its own takes
 /// part from `init` until all have arrived.
 private final class Gate: @unchecked Sendable {
     private let arrived = DispatchSemaphore(value: 0)
     private let opened = DispatchSemaphore(value: 0)
+    private let holding = DispatchSemaphore(value: 0)
 
     init(clock: VirtualClock, threads: Int) {
-        let holding = DispatchSemaphore(value: 0)
-        Thread { [arrived, opened] in
+        Thread { [self] in
             clock.takingPart {
                 holding.signal()
                 for _ in 0..<threads { arrived.wait() }

@@ -151,6 +151,18 @@ final class ProfileStoreTests: XCTestCase {
         XCTAssertEqual(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) "), "bench-rig-2")
         XCTAssertEqual(ProfileStore.slug("../.."), "board")
     }
+
+    /// Under systemd (`StateDirectory=`) the profile lives in the service's state directory.
+    func testDefaultPathInAServicesStateDirectory() {
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "GY-521 on Raspberry Pi",
+                                                environment: ["STATE_DIRECTORY": "/var/lib/tiltboard", "XDG_CONFIG_HOME": "/cfg"]),
+                       "/var/lib/tiltboard/profiles/gy-521-on-raspberry-pi.json")
+        // One path per StateDirectory= entry, colon-separated: the first is the service's own.
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["STATE_DIRECTORY": "/var/lib/a:/var/lib/b"]),
+                       "/var/lib/a/profiles/x.json")
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["STATE_DIRECTORY": "relative", "HOME": "/h"]),
+                       "/h/.config/tiltboard/profiles/x.json")
+    }
 }
 
 extension Array where Element == UInt8 {

@@ -15,23 +15,7 @@ mount -t tmpfs none /tmp
 read -r up _ < /proc/uptime; echo "guest: /init started at $up s"
 . /etc/hil.conf   # KVER, TB (binary path relative to the repository root)
 
-pass=0
-fail=0
-why=""
-# check NAME FUNCTION: FUNCTION returns 0 to pass and may set $why to explain a failure.
-check() {
-    name=$1; shift
-    why=""
-    read -r t0 _ < /proc/uptime
-    "$@"; ok=$?
-    read -r t1 _ < /proc/uptime
-    echo "guest: [$t0 → $t1 s] $name"
-    if [ $ok = 0 ]; then
-        echo "PASS: $name"; pass=$((pass + 1))
-    else
-        echo "FAIL: $name${why:+ — $why}"; fail=$((fail + 1))
-    fi
-}
+. /etc/guest-lib.sh   # check, first_err, near, json_array, json_number
 
 finish() {
     echo "hil: $pass passed, $fail failed"
@@ -135,18 +119,6 @@ run_tb() {
         124|143) echo "hil: error: timed out after $secs s (a hang: e.g. polling a bit i2c-stub never clears)" >> /tmp/err ;;
     esac
 }
-first_err() { { grep -i -m 1 'error' /tmp/err || head -n 1 /tmp/err; } | cut -c 1-300; }
-
-# near "a,b,c" "x,y,z" TOL: every element within TOL.
-near() {
-    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN {
-        n = split(g, a, ","); m = split(w, b, ",")
-        if (n != m) exit 1
-        for (i = 1; i <= n; i++) { d = a[i] - b[i]; if (d < 0) d = -d; if (d > t) exit 1 }
-        exit 0 }'
-}
-json_array() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\[\([^]]*\)\].*/\1/p"; }
-json_number() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
 
 # ---------------------------------------------------------------------------------------------
 probe_finds_both() {
@@ -431,7 +403,8 @@ gpio_permission() {
 }
 check "GPIO without permission: exit 77, message names the udev rule and gpio group" gpio_permission
 
-motor_busy() {
+# hold_line17: gpioset holds GPIO17 (pid $gpid) until killed.
+hold_line17() {
     gpioset --mode=signal pinctrl-bcm2711 17=0 &
     gpid=$!
     i=0
@@ -439,11 +412,57 @@ motor_busy() {
         i=$((i + 1)); [ $i -lt 50 ] || { kill $gpid; why="gpioset never took the line"; return 1; }
         usleep 100000
     done
+}
+motor_busy() {
+    hold_line17 || return 1
     run_tb 30 haptics --board "$BOARDS/mpu6050-4g.json" --pattern 100
     kill $gpid; wait $gpid
     [ $rc != 0 ] || { why="haptics succeeded on a busy line"; return 1; }
     grep -q "gpioset" /tmp/err || { why="exit $rc: $(first_err)"; return 1; }
 }
 check "motor line held by gpioset: haptics fails naming gpioset" motor_busy
+
+# ---------------------------------------------------------------------------------------------
+# doctor, all well and with each failure staged (i2c-stub has no device tree: no bus-clock line).
+# doctor_says WANT-EXIT PATTERN BOARD [tester]
+doctor_says() {
+    if [ "${4:-}" = tester ]; then as_tester 30 doctor --board "$BOARDS/$3"; else run_tb 30 doctor --board "$BOARDS/$3"; fi
+    sed 's/^/guest: doctor: /' /tmp/out
+    [ $rc = "$1" ] || { why="exit $rc, want $1: $(grep -m 1 '^✗' /tmp/out || first_err)"; return 1; }
+    grep -q "$2" /tmp/out || { why="no line like '$2': $(grep -m 1 '^✗' /tmp/out)"; return 1; }
+}
+preload_mpu
+check "doctor, all well: exit 0" doctor_says 0 '^✓ sensor: MPU-6050 at 0x68 on /dev/i2c-0 (ID 0x68)$' mpu6050-4g.json
+doctor_no_i2c_dev() {
+    rmmod i2c_dev || { why="rmmod i2c_dev failed"; return 1; }
+    doctor_says 69 '^✗ I²C enabled: adapter i2c-0 exists but /dev/i2c-0 does not: the i2c-dev module is not loaded' mpu6050-4g.json; r=$?
+    insmod "$(grep '/i2c-dev.ko' /etc/hil-modules | cut -d' ' -f1)"
+    i=0; while [ ! -e /dev/i2c-$BUS ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+    return $r
+}
+check "doctor without i2c-dev: exit 69, fix: modprobe i2c-dev" doctor_no_i2c_dev
+doctor_no_group() {
+    mkdir -p /etc/udev/rules.d && : > /etc/udev/rules.d/60-tiltboard.rules
+    chgrp 998 /dev/i2c-$BUS && chmod 0660 /dev/i2c-$BUS
+    doctor_says 77 '^✗ I²C permission: .*fix: join the i2c group' mpu6050-4g.json tester; r=$?
+    chgrp 0 /dev/i2c-$BUS && chmod 0666 /dev/i2c-$BUS
+    return $r
+}
+check "doctor as a user outside the i2c group: exit 77, fix: join the i2c group" doctor_no_group
+check "doctor, nothing at 0x69: exit 69" doctor_says 69 '^✗ sensor: nothing answers at 0x69 on /dev/i2c-0' absent-0x69.json
+doctor_wrong_id() {
+    $I2CSET -y $BUS 0x68 0x75 0x42
+    doctor_says 69 '^✗ sensor: found 0x42 at 0x68 on /dev/i2c-0' mpu6050-4g.json; r=$?
+    preload_mpu
+    return $r
+}
+check "doctor, WHO_AM_I 0x42: exit 69 naming 0x42" doctor_wrong_id
+doctor_motor_held() {
+    hold_line17 || return 1
+    doctor_says 69 '^✗ motor line: GPIO pinctrl-bcm2711 line 17 (GPIO17) is in use by "gpioset"' mpu6050-4g.json; r=$?
+    kill $gpid; wait $gpid
+    return $r
+}
+check "doctor, GPIO17 held by gpioset: exit 69 naming gpioset" doctor_motor_held
 
 finish

@@ -6,9 +6,14 @@ import TiltboardLinux
 /// Loading is all or nothing: a profile that cannot be trusted throws `ProfileError` and is
 /// never partly applied. Saving is crash-safe (`AtomicFile`), keeping the previous file as `.bak`.
 public enum ProfileStore {
-    /// `$XDG_CONFIG_HOME/tiltboard/profiles/<slug>.json`, or `~/.config/tiltboard/profiles/<slug>.json`.
+    /// `$STATE_DIRECTORY/profiles/<slug>.json` when systemd runs the service (its `StateDirectory=`),
+    /// else `$XDG_CONFIG_HOME/tiltboard/profiles/<slug>.json`, or `~/.config/tiltboard/profiles/<slug>.json`.
     public static func defaultPath(boardName: String,
                                    environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        // systemd passes one absolute path per StateDirectory= entry, separated by colons.
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, state.hasPrefix("/") {
+            return state + "/profiles/" + slug(boardName) + ".json"
+        }
         let base: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = xdg

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TiltboardCore
 import TiltboardDrivers
+import TiltboardLinux
 
 /// How the tilt loop rides out a failing bus (`TiltLoop.recovery`).
 public struct BusRecoverySettings: Sendable, Equatable {
@@ -74,8 +75,11 @@ final class SensorRecovery {
     let session: BoardSession
     var settings = BusRecoverySettings()
     private let stats = Mutex(BusStatistics())
+    /// Time the process has spent stopped by job control so far: not the sensor's outage.
+    var stoppedNanoseconds: () -> UInt64 = { SignalWatcher.shared.stoppedNanoseconds }
     /// Clock time the sensor was lost, nil while it delivers.
     private var lostSince: UInt64?
+    private var stoppedAtLoss: UInt64 = 0
     private var lastError: Error?
     private var nextCheck: UInt64?
     /// Clock time of the last FIFO batch that held samples.
@@ -147,6 +151,7 @@ final class SensorRecovery {
 
     private func lose(t: Double, now: UInt64, _ error: Error, events: (SensorEvent) -> Void) {
         lostSince = now
+        stoppedAtLoss = stoppedNanoseconds()
         lastError = error
         stats.withLock { $0.outages += 1 }
         events(.lost(t: t, reason: "\(error)"))
@@ -170,7 +175,10 @@ final class SensorRecovery {
             // Another ID (a glitch, or another part), or a configuration that does not hold.
             lastError = error
         }
-        guard let since = lostSince, Double(now &- since) >= settings.giveUpAfterSeconds * 1e9 else { return }
+        guard let since = lostSince else { return }
+        // A Ctrl-Z during the outage is the user's pause, not the sensor's.
+        let lost = now &- since
+        guard Double(lost &- Swift.min(lost, stoppedNanoseconds() &- stoppedAtLoss)) >= settings.giveUpAfterSeconds * 1e9 else { return }
         let identity = session.sensor.identity
         throw SensorLostError(part: identity.part, bus: identity.bus, address: identity.address,
                               seconds: settings.giveUpAfterSeconds, lastError: lastError.map { "\($0)" } ?? "none")

@@ -28,6 +28,12 @@ public final class TiltLoop: @unchecked Sendable {
         get { sensorLink.settings }
         set { sensorLink.settings = newValue }
     }
+    /// Time the process has spent stopped by job control (Ctrl-Z) so far, which an outage does not
+    /// count towards `recovery.giveUpAfterSeconds`; the signal watcher's by default. Set before `run`.
+    public var stoppedNanoseconds: () -> UInt64 {
+        get { sensorLink.stoppedNanoseconds }
+        set { sensorLink.stoppedNanoseconds = newValue }
+    }
     /// Called on the loop thread when the sensor is lost (the motor is then off) and when it is back.
     public var sensorEvents: (SensorEvent) -> Void = { _ in }
 

@@ -8,7 +8,7 @@ struct BoardOptions: ParsableArguments {
                                             valueName: "file"))
     var board: String?
 
-    @Option(name: .long, help: ArgumentHelp("Calibration profile (default: $XDG_CONFIG_HOME/tiltboard/profiles/<board>.json).",
+    @Option(name: .long, help: ArgumentHelp("Calibration profile (default: $XDG_CONFIG_HOME/tiltboard/profiles/<board>.json; $STATE_DIRECTORY/profiles/<board>.json in a systemd service).",
                                             valueName: "path"))
     var profile: String?
 

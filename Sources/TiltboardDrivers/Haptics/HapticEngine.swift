@@ -49,9 +49,9 @@ public final class HapticEngine: @unchecked Sendable {
     private var motorCap: MotorCap
     private let capTripped: @Sendable () -> Void
 
-    /// Creates the engine and, unless `startsThread` is false, its thread. The line should be
-    /// inactive; it is driven inactive at the first service. `capTripped` runs on the servicing
-    /// thread each time the cap turns the motor off (or keeps it off) against a request.
+    /// Creates the engine and, unless `startsThread` is false, its thread, which drives the line
+    /// inactive before this returns (without a thread, the first service does). `capTripped` runs
+    /// on the servicing thread each time the cap turns the motor off (or keeps it off) against a request.
     /// `startsThread: false` leaves the stepping to the caller through `service(now:)`, which
     /// makes every edge deterministic under a `ManualClock`.
     public init(line: GPIOOutputLine, clock: MonotonicClock, cap: MotorCapSettings = MotorCapSettings(),
@@ -209,6 +209,8 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     private func threadMain() {
+        // The line is inactive before the engine is handed out, whatever is asked of it first.
+        service(now: clock.nowNanoseconds())
         condition.lock()
         threadStarted = true
         condition.broadcast()
