@@ -31,12 +31,30 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Run the loops with SCHED_FIFO and locked memory when permitted.")
     var realtime = false
 
+    @Flag(help: "Instead: how still a calibrated board stays, on seeded worst-case simulated parts of both chips (simulated clock).")
+    var holdStill = false
+
+    @Option(help: ArgumentHelp("Parts per chip for --hold-still (seeds 1…N).", valueName: "n"))
+    var parts = 20
+
     func validate() throws {
         guard seconds > 0 && seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, got \(seconds)") }
+        guard parts >= 1 && parts <= 1000 else { throw ValidationError("--parts must be 1 to 1000, got \(parts)") }
     }
 
     func run() throws {
         try SignalWatcher.shared.start()
+        if holdStill {
+            let summaries = try HoldStillBenchmark.run(parts: parts, progress: { Console.note($0) })
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                Console.out(String(decoding: try encoder.encode(summaries), as: UTF8.self) + "\n")
+            } else {
+                Console.out(HoldStillBenchmark.render(summaries))
+            }
+            return
+        }
         let board = try boardOptions.loadBoard(defaultScript: "demo")
         let report = try BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime,
                                      progress: { Console.note($0) }).run()
@@ -64,7 +82,7 @@ struct BenchRunner {
     static let loopRuns: [(rate: Double, fifo: Bool)] = [(100, false), (500, false), (1000, false), (1000, true)]
 
     func run() throws -> BenchReport {
-        let clock = LinuxMonotonicClock()
+        let clock = CommandClock.system()
         var loops: [LoopBenchmarkResult] = []
         var realtimeNote: String?
         var chip = board.sensor.chip.partName

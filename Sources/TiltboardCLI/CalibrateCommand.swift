@@ -79,7 +79,6 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let clock = LinuxMonotonicClock()
         var board = try boardOptions.loadBoard(defaultScript: sensor ? "six-faces" : "flat")
         if sensor && board.isSimulated && board.simulation?.script != "six-faces" {
             // The simulator has no hands: it plays the six orientations itself.
@@ -91,7 +90,7 @@ struct CalibrateCommand: ParsableCommand {
         }
         // Opened without its profile: a sensor calibration needs the chip's reset offsets, and a
         // corrupt profile must not stop its own replacement.
-        let session = try BoardSession(board: board, clock: clock, profilePath: boardOptions.profile,
+        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: boardOptions.profile,
                                        useProfile: false, fifo: false)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }
@@ -99,6 +98,8 @@ struct CalibrateCommand: ParsableCommand {
         if let replacing {
             Console.note("the profile at \(session.profilePath) cannot be used (\(replacing.detail)); it will be replaced, the old file is kept as \(session.profilePath).bak")
         }
+        // Now, not after the capture: a result that cannot be saved is a person's time lost.
+        try ProfileStore.checkWritable(path: session.profilePath)
 
         do {
             if zero {

@@ -65,6 +65,8 @@ func waitForEnter(prompt: String) -> Bool {
     if isatty(0) == 1 { Console.error("press Enter to start (or Ctrl-C to cancel) ") }
     var byte: UInt8 = 0
     while !SignalWatcher.shared.stopRequested {
+        // In the background a read of the terminal fails (EIO) rather than stopping the process.
+        SignalWatcher.shared.waitForForeground(of: 0)
         var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
         let ready = poll(&fds, 1, 100)
         if ready < 0 && errno == EINTR { continue }

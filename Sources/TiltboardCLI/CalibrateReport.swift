@@ -8,6 +8,7 @@ enum CalibrateReport {
         text += "  tilt from level  \(fixed(r.pose.tiltDeg, 2).trimmed)° (pitch \(fixed(angles.pitchDeg, 2).trimmed)°, roll \(fixed(angles.rollDeg, 2).trimmed)°)"
         text += r.pose.clamped ? ", compensated up to the maximum only\n" : "\n"
         text += "  mean reading     \(vector(r.pose.meanRawG, 4)) g\n"
+        if let g = r.capture.gyroBiasDps { text += "  gyro bias        \(vector(g, 3)) °/s\n" }
         text += sampleLines(r.capture)
         return text
     }

@@ -45,9 +45,11 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
     case let e as SensorError:
         switch e {
         case .wrongChip: return (SysExit.unavailable, e.description)
-        case .verifyFailed: return (SysExit.ioError, e.description)
+        case .verifyFailed, .configurationLost: return (SysExit.ioError, e.description)
         case .unsupportedSetting: return (SysExit.usage, e.description)
         }
+    case let e as SensorLostError:
+        return (SysExit.ioError, e.description)
     case let e as CalibrationError:
         return (SysExit.tempFail, e.description)
     case let e as FaceTimeout:
@@ -60,6 +62,12 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
         return (e.kind == .permissionDenied ? SysExit.noPermission : SysExit.dataError, e.description)
     case let e as UDPSenderError:
         return (SysExit.usage, e.description)
+    case let e as OutputFileError:
+        switch e.kind {
+        case .exists, .refused: return (SysExit.cantCreate, e.message)
+        case .permission: return (SysExit.noPermission, e.message)
+        case .closedDescriptor, .interrupted, .io: return (SysExit.ioError, e.message)
+        }
     case let e as AtomicFileError:
         switch e.errno {
         case EACCES, EPERM, EROFS: return (SysExit.noPermission, e.description)
@@ -87,6 +95,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
     }
     do {
         var mutable = command
+        try requireStandardOutput(for: command)
         try mutable.run()
     } catch let error as ValidationError {
         usageFailure(Root.self, error.message, arguments)

@@ -13,7 +13,8 @@ struct MonitorCommand: ParsableCommand {
         roll, x/y, the neutral tilt and the loop's rate; the frame flashes when a shake starts (and \
         the board's motor plays its shake effect). Keys: c takes the current pose (the mean of the \
         last half second) as neutral and saves it in the profile; z resets the neutral pose to \
-        level and saves that; q, Esc or Ctrl-C quits. The terminal is restored on every exit.
+        level and saves that; q, Esc or Ctrl-C quits; Ctrl-Z suspends (motor off, terminal \
+        restored; the screen comes back on `fg`). The terminal is restored on every exit.
 
         Without --board the built-in simulated board plays the "demo" script, so the marker moves \
         by itself. Exits 64 when stdin/stdout is not a terminal or the terminal is smaller than 80×24.
@@ -43,71 +44,96 @@ struct MonitorCommand: ParsableCommand {
             throw CLIError(message: MonitorScreen(columns: size.columns, rows: size.rows).tooSmallMessage, code: SysExit.usage)
         }
 
-        let clock = LinuxMonotonicClock()
-        let session = try boardOptions.openSession(clock: clock, defaultScript: "demo")
+        let session = try boardOptions.openSession(defaultScript: "demo")
         defer { session.close() }
-        let motor = try Motor.open(session, announceChanges: false)
+        let clock = session.clock
+        // Warnings on stderr would scribble over the screen: the summary line counts the cap's trips.
+        let motor = try Motor.open(session, announceChanges: false, warnOnTrip: false)
         defer { motor?.shutdown() }
         let rateHz = session.board.sensor.rateHz
         let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: motor?.engine)
 
+        // Started in the background, it waits to be brought to the foreground, as the terminal would make it.
+        SignalWatcher.shared.waitForForeground(of: terminal.input)
         try terminal.enter()
         defer { terminal.restore() }
         SignalWatcher.shared.onStop { _ in
             loop.stop()
             terminal.restore()
         }
+        // Ctrl-Z: the shell gets its terminal back before the process stops; the loop below takes it again.
+        SignalWatcher.shared.onSuspend { terminal.restore() }
 
         let link = MonitorLink()
         let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
-        runner.start()
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
+        do {
+            try ProfileStore.checkWritable(path: session.profilePath)
+        } catch {
+            screen.note = "c and z will apply but not save: \(exitStatus(for: error)?.message ?? "\(error)")"
+        }
         defer {
             loop.stop()
             runner.wait()
         }
-        screen.draw(on: terminal, link: link, loop: loop, clock: clock)
-        while !SignalWatcher.shared.stopRequested, !runner.finished {
-            let keys = try terminal.readKeys(timeoutMilliseconds: Self.framePeriodMilliseconds)
-            var quit = false
-            for key in keys {
-                switch key {
-                case .character(UInt8(ascii: "c")), .character(UInt8(ascii: "C")):
-                    link.ask(.capture)
-                    screen.note = "capturing the neutral pose…"
-                case .character(UInt8(ascii: "z")), .character(UInt8(ascii: "Z")):
-                    link.ask(.level)
-                    screen.neutral = .level
-                    do {
-                        try session.zeroNeutral()
-                        screen.note = "neutral zeroed (level) and saved to \(session.profilePath)"
-                    } catch {
-                        screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+        // Keys are taken and the frame drawn on the board's clock, so a virtual clock paces the
+        // screen with the loop instead of either racing past the other: the loop starts, and
+        // the first frame waits for its first sample, while this thread holds the clock.
+        let frames = FixedRateScheduler(rateHz: 1000 / Double(Self.framePeriodMilliseconds), clock: clock)
+        try clock.takingPart {
+            runner.start()
+            runner.waitForFirstSample()
+            try frames.run(shouldStop: { SignalWatcher.shared.stopRequested || runner.finished }) { _ in
+                if !terminal.isActive {
+                    // Continued after a stop: once in the foreground, raw mode and a full frame again.
+                    SignalWatcher.shared.waitForForeground(of: terminal.input)
+                    if SignalWatcher.shared.stopRequested { return frames.stop() }
+                    try terminal.enter()
+                    screen.redrawAll()
+                }
+                var quit = false
+                for key in try terminal.readKeys(timeoutMilliseconds: 0) {
+                    switch key {
+                    case .character(UInt8(ascii: "c")), .character(UInt8(ascii: "C")):
+                        link.ask(.capture)
+                        screen.note = "capturing the neutral pose…"
+                    case .character(UInt8(ascii: "z")), .character(UInt8(ascii: "Z")):
+                        link.ask(.level)
+                        screen.neutral = .level
+                        do {
+                            try session.zeroNeutral()
+                            screen.note = "neutral zeroed (level) and saved to \(session.profilePath)"
+                        } catch {
+                            screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                        }
+                    case .character(UInt8(ascii: "q")), .character(UInt8(ascii: "Q")), .escape, .interrupt, .endOfInput:
+                        quit = true
+                    case .character(0x1A):
+                        // Ctrl-Z arrives as a byte in raw mode: stop as the key would outside it.
+                        SignalWatcher.shared.suspend()
+                    default:
+                        break
                     }
-                case .character(UInt8(ascii: "q")), .character(UInt8(ascii: "Q")), .escape, .interrupt, .endOfInput:
-                    quit = true
-                default:
-                    break
                 }
-            }
-            if let captured = link.takeCaptured() {
-                // File I/O stays on this thread; the loop thread already applied the pose.
-                let pose = captured.pose
-                screen.neutral = pose
-                do {
-                    try session.saveNeutral(pose, capture: captured.summary)
-                    screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
-                } catch {
-                    screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                if let captured = link.takeCaptured() {
+                    // File I/O stays on this thread; the loop thread already applied the pose.
+                    let pose = captured.pose
+                    screen.neutral = pose
+                    do {
+                        try session.saveNeutral(pose, capture: captured.summary)
+                        screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
+                    } catch {
+                        screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                    }
                 }
+                if quit { return frames.stop() }
+                screen.draw(on: terminal, link: link, loop: loop, clock: clock)
             }
-            if quit { break }
-            screen.draw(on: terminal, link: link, loop: loop, clock: clock)
         }
         loop.stop()
         runner.wait()
         terminal.restore()
-        Console.note("monitor: \(link.snapshot.samples) samples; \(loop.scheduler.statistics)")
+        Console.note("monitor: \(link.snapshot.samples) samples; \(loop.scheduler.statistics); \(Motor.tripsSummary(motor))")
         if let error = runner.error { throw error }
     }
 }
@@ -117,6 +143,8 @@ private final class LoopRunner: @unchecked Sendable {
     let loop: TiltLoop
     let side: MonitorLoopSide
     private let done = DispatchSemaphore(value: 0)
+    /// Signalled at the first sample, or when the loop ends without one.
+    private let firstSample = DispatchSemaphore(value: 0)
     private let ended = Atomic<Bool>(false)
     private var waited = false
     /// Set on the loop thread before `finished` turns true; read after `wait()`.
@@ -131,19 +159,25 @@ private final class LoopRunner: @unchecked Sendable {
 
     func start() {
         let thread = Thread { [self] in
+            var sampled = false
             do {
-                _ = try loop.run(shouldStop: { SignalWatcher.shared.stopRequested }) { [side, loop] out, _ in
+                _ = try loop.run(shouldStop: { SignalWatcher.shared.stopRequested }) { [side, loop, firstSample] out, _ in
                     side.handle(out, loop: loop)
+                    if !sampled { sampled = true; firstSample.signal() }
                 }
             } catch {
                 self.error = error
             }
             ended.store(true, ordering: .releasing)
+            if !sampled { firstSample.signal() }
             done.signal()
         }
         thread.name = "tiltboard-monitor"
         thread.start()
     }
+
+    /// Blocks until the loop has taken its first sample, or has ended.
+    func waitForFirstSample() { firstSample.wait() }
 
     /// Blocks until the loop thread has ended; once.
     func wait() {

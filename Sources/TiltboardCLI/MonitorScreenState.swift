@@ -15,6 +15,12 @@ struct MonitorScreenState {
         self.board = board; self.neutral = neutral
     }
 
+    /// The next `draw` paints the whole screen (after the terminal was taken back).
+    mutating func redrawAll() {
+        lastSize = nil
+        lastFrame = []
+    }
+
     mutating func draw(on terminal: RawTerminal, link: MonitorLink, loop: TiltLoop, clock: MonotonicClock) {
         let s = link.snapshot
         let now = clock.nowSeconds()

@@ -147,6 +147,7 @@ enum ProfileText {
         let r = p.neutral.rotation
         lines.append("  neutral      tilt \(fixed(p.neutral.tiltDeg, 2))°\(p.neutral.clamped ? " (clamped)" : ""), mean \(vector(p.neutral.meanRawG, 4)) g")
         lines.append("               rotation w \(fixed(r.w, 6)) x \(fixed(r.x, 6)) y \(fixed(r.y, 6)) z \(fixed(r.z, 6))")
+        if let g = p.gyroBiasDps { lines.append("  gyro bias    \(vector(g, 3)) °/s (neutral capture)") }
         if let s = p.sensor {
             lines.append("  sensor       offset \(vector(s.offsetG, 4)) g, scale \(vector(s.scale, 4)), residual \(fixed(s.residualMg, 2)) mg")
             if let g = s.gyroBiasDps { lines.append("               gyro bias \(vector(g, 3)) °/s") }

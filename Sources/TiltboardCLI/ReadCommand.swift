@@ -32,9 +32,9 @@ struct ReadCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let clock = LinuxMonotonicClock()
-        let session = try boardOptions.openSession(clock: clock, rateHz: rate)
+        let session = try boardOptions.openSession(rateHz: rate)
         defer { session.close() }
+        let clock = session.clock
         let chain = session.makeTiltChain()
         let scheduler = FixedRateScheduler(rateHz: rate ?? session.board.sensor.rateHz, clock: clock)
         let start = clock.nowNanoseconds()

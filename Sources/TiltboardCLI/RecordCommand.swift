@@ -13,7 +13,11 @@ struct RecordCommand: ParsableCommand {
 
         The file is written as the recording goes (in blocks of about 4 KB, and completely on a \
         clean stop), so a killed recording keeps all but its last moments. An existing file is \
-        never replaced unless --force is given.
+        refused (exit 73) unless --force is given; with it, the file is emptied and written in place \
+        (through a symlink, keeping its mode), so a kill leaves a partial recording, never a missing \
+        file. A character device or a FIFO (/dev/stdout, a pipe to another program) is written \
+        through; a folder, socket or block device is refused (exit 73), and so is a file another \
+        program is recording into.
         """
     )
 
@@ -28,8 +32,10 @@ struct RecordCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
     var rate: Double?
 
-    @Flag(help: "Replace the file if it exists.")
+    @Flag(help: "Overwrite the file if it exists.")
     var force = false
+
+    @OptionGroup(title: "Bus failures") var bus: BusOptions
 
     func validate() throws {
         try validateRate(rate)
@@ -38,34 +44,48 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let clock = LinuxMonotonicClock()
-        let session = try RunPlan.openSession(boardOptions, clock: clock, rate: rate, fifo: false, defaultScript: "demo")
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo")
         defer { session.close() }
+        let file: OutputFile
+        do {
+            file = try OutputFile.open(path: out, overwrite: force,
+                                       waitingForReader: { Console.note("\(out) is a FIFO: waiting for a program to read it") },
+                                       shouldStop: { SignalWatcher.shared.stopRequested })
+        } catch let error as OutputFileError where error.kind == .interrupted {
+            Console.note(error.message)
+            return
+        }
         let writer: TraceCSVWriter
         do {
-            writer = try TraceCSVWriter(path: out, includesGyro: session.board.sensor.chip.hasGyro, overwrite: force)
+            writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.hasGyro)
         } catch let error as TraceFileError {
-            throw CLIError(message: error.message, code: SysExit.cantCreate)
+            throw CLIError(message: error.message, code: SysExit.ioError)
         }
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
 
         let failure = RecordFailure()
-        let note = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
-            guard failure.error == nil else { return }
-            do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
-                failure.error = error
-                loop.stop()
+        let ran = Result {
+            try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
+                guard failure.error == nil else { return }
+                do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
+                    failure.error = error
+                    loop.stop()
+                }
             }
         }
+        // A sensor given up on still leaves what was recorded before it.
+        if case .failure = ran { try? writer.close() }
+        let note = try ran.get()
         if let note { Console.note(note) }
         if let error = failure.error as? TraceFileError { throw CLIError(message: error.message, code: SysExit.ioError) }
         do { try writer.close() } catch let error as TraceFileError {
             throw CLIError(message: error.message, code: SysExit.ioError)
         }
-        Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description)")
+        Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description); \(loop.busStatistics)")
     }
 }
 

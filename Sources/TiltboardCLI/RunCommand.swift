@@ -22,6 +22,12 @@ struct RunCommand: ParsableCommand {
         stillness and sleeps on the sensor's interrupt line until the chip reports motion; each \
         sleep and wake is noted on stderr.
 
+        A failing bus is ridden out: a failed read is retried within the tick; while the sensor \
+        does not answer, the loop keeps its schedule with the motor off and no output, noting \
+        `sensor lost at … s`; when it answers it is checked, and a chip that reset (a brown-out) is \
+        configured again: `sensor back at … s (reconfigured)`. After --give-up-after seconds \
+        without a sample it exits 74. The totals line counts bus errors, outages and reconfigurations.
+
         Ctrl-C (SIGINT) or SIGTERM stops cleanly: motor off, sensor asleep, loop statistics on stderr, exit 0.
         Without --board, the built-in simulated board plays the demo script (tilt left, right, forward, back, shake).
         """
@@ -54,6 +60,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Wake on motion") var wake: WakeOptions
 
+    @OptionGroup(title: "Bus failures") var bus: BusOptions
+
     func validate() throws {
         try validateRate(rate)
         try validateRate(outputRate, name: "--output-rate")
@@ -63,8 +71,7 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let clock = LinuxMonotonicClock()
-        let session = try RunPlan.openSession(boardOptions, clock: clock, rate: rate, fifo: fifo, defaultScript: "demo")
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: fifo, defaultScript: "demo")
         defer { session.close() }
         let sender = try udp.map { try UDPSender(destination: $0) }
         let motor = try Motor.open(session, announceChanges: true)
@@ -72,17 +79,24 @@ struct RunCommand: ParsableCommand {
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: motor?.engine,
                                 controller: controller.settings)
         try wake.enable(on: loop)
+        bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         announce(session, motor: motor != nil, sender: sender)
 
         let state = RunOutputState(json: json, interval: outputRate.map { 1 / $0 } ?? (json ? 0 : 0.1),
                                    sender: sender, engine: motor?.engine)
-        let note = try loop.run(duration: duration, realtime: realtime,
-                                shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in state.emit(out) }
+        let ran = Result {
+            try loop.run(duration: duration, realtime: realtime,
+                         shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in state.emit(out) }
+        }
         motor?.shutdown()
         state.finish()
-        if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
-        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples")
+        if case let .success(note) = ran {
+            if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
+        }
+        // The totals also when the sensor was given up on, before the error line.
+        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
+        _ = try ran.get()
         wake.report(loop)
         state.report()
     }

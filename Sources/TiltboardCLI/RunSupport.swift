@@ -10,12 +10,12 @@ enum RunPlan {
 
     /// Opens the board (`defaultScript` on the built-in simulated board) at `rate` (default: the
     /// board's), with the FIFO on when asked, when the board file says so, or above `fifoAboveHz`.
-    static func openSession(_ options: BoardOptions, clock: MonotonicClock, rate: Double?, fifo: Bool,
+    static func openSession(_ options: BoardOptions, rate: Double?, fifo: Bool,
                             defaultScript: String) throws -> BoardSession {
         let board = try options.loadBoard(defaultScript: defaultScript)
         let rateHz = rate ?? board.sensor.rateHz
         let useFIFO = fifo || board.sensor.fifo || rateHz > fifoAboveHz
-        let session = try BoardSession(board: board, clock: clock, profilePath: options.profile,
+        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: options.profile,
                                        useProfile: !options.ignoreProfile, rateHz: rateHz, fifo: useFIFO)
         for warning in session.warnings { Console.warn(warning) }
         return session

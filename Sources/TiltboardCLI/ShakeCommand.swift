@@ -58,6 +58,8 @@ struct ShakeCommand: ParsableCommand {
 
     @OptionGroup(title: "Wake on motion") var wake: WakeOptions
 
+    @OptionGroup(title: "Bus failures") var bus: BusOptions
+
     func validate() throws {
         try validateRate(rate)
         try wake.validate()
@@ -84,8 +86,7 @@ struct ShakeCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         var board = try boardOptions.loadBoard(defaultScript: "shake")
         board.shake = shakeSection(over: board.shake)
-        let clock = LinuxMonotonicClock()
-        let session = try BoardSession(board: board, clock: clock, profilePath: boardOptions.profile,
+        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: boardOptions.profile,
                                        useProfile: !boardOptions.ignoreProfile, rateHz: rate)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }
@@ -95,6 +96,7 @@ struct ShakeCommand: ParsableCommand {
 
         let loop = try TiltLoop(session: session, rateHz: rate ?? board.sensor.rateHz, haptics: motor?.engine)
         try wake.enable(on: loop)
+        bus.apply(to: loop)
         let json = json
         var printer = ShakeEventPrinter()
         let realtimeNote = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
@@ -105,7 +107,7 @@ struct ShakeCommand: ParsableCommand {
         if let realtimeNote { Console.note(realtimeNote) }
         if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
         let stats = loop.scheduler.statistics
-        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks")
+        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
         wake.report(loop)
         if let signal = SignalWatcher.shared.signal, OutputFailure.first == nil { Console.note("stopped by signal \(signal); motor off") }
     }

@@ -16,6 +16,8 @@ public final class ADXL345: MotionSensor {
     private let address: UInt8
     private let clock: MonotonicClock
     private let buffer: UnsafeMutableRawBufferPointer
+    /// POWER_CTL as `configure` left it (nil before): what `checkConfiguration` expects.
+    private var configuredPower: UInt8?
 
     /// Reads DEVID; throws `SensorError.wrongChip` unless it is 0xE5.
     public init(bus: I2CBus, address: UInt8 = 0x53, clock: MonotonicClock) throws {
@@ -66,6 +68,7 @@ public final class ADXL345: MotionSensor {
         wait(clock, nanoseconds: ADXL345Scale.turnOnNanoseconds + UInt64((1e9 / rate).rounded(.up)))
         self.configuration = configuration
         actualRateHz = rate
+        configuredPower = measure
     }
 
     public func read(at t: Double) throws -> Sample {
@@ -89,6 +92,18 @@ public final class ADXL345: MotionSensor {
 
     public func sleep() throws {
         try write(ADXL345Register.powerControl, 0)
+    }
+
+    public func reidentify() throws {
+        try checkChipID(bus, address: address, register: ADXL345Register.deviceID, expected: identity.chipID,
+                        part: identity.part)
+    }
+
+    /// POWER_CTL is the tell: power-on leaves the part in standby (Measure clear, DS Register 0x2D).
+    public func checkConfiguration() throws {
+        guard let configuredPower else { return }
+        try checkHeld(bus, address: address, register: ADXL345Register.powerControl, configured: configuredPower,
+                      mask: ADXL345PowerControl.verifyMask)
     }
 
     /// Subtracts `accelOffsetG` from what OFSX/Y/Z apply now, in 15.6 mg steps clamped to int8.

@@ -28,6 +28,13 @@ public enum ADXL345Register {
     /// FIFO_STATUS (DS Register 0x39): FIFO_TRIG [7], Entries [5:0].
     public static let fifoStatus: UInt8 = 0x39
 
+    /// The registers that power on at something other than 0x00 (DS Table 19, register map):
+    /// DEVID, BW_RATE 0x0A (100 Hz) and INT_SOURCE 0x02 (Watermark, set while FIFO_CTL's Samples
+    /// is 0; sensors.md §2.2). POWER_CTL powers on at 0: standby, no conversions.
+    public static let powerOnValues: [(register: UInt8, value: UInt8)] = [
+        (deviceID, ADXL345.deviceID), (bandwidthRate, 0x0A), (intSource, 0x02),
+    ]
+
     /// Registers whose contents change without a write (DS Register 0x2B, 0x30, 0x32–0x39).
     public static let volatileRegisters: [ClosedRange<UInt8>] = [
         0x2B...0x2B,  // ACT_TAP_STATUS

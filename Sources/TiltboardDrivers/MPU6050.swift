@@ -22,6 +22,8 @@ public final class MPU6050: MotionSensor {
     private var accelLSBPerG = MPU6050Scale.accelLSBPerG[0]
     private var gyroLSBPerDps = MPU6050Scale.gyroLSBPerDps[0]
     private var fifoEnabled = false
+    /// PWR_MGMT_1 as `configure` left it (nil before): what `checkConfiguration` expects.
+    private var configuredPower: UInt8?
     // One buffer for bursts and FIFO batches, allocated once so reads never touch the heap.
     private let buffer: UnsafeMutableRawBufferPointer
 
@@ -114,6 +116,7 @@ public final class MPU6050: MotionSensor {
         gyroLSBPerDps = MPU6050Scale.gyroLSBPerDps[fs]
         actualRateHz = rate
         fifoEnabled = configuration.useFIFO
+        configuredPower = power
     }
 
     public func read(at t: Double) throws -> Sample {
@@ -151,6 +154,19 @@ public final class MPU6050: MotionSensor {
     public func sleep() throws {
         try write(MPU6050Register.powerManagement1,
                   (MPU6050PowerManagement1.sleep.union(.clockPLLXGyro)).rawValue)
+    }
+
+    public func reidentify() throws {
+        try checkChipID(bus, address: address, register: MPU6050Register.whoAmI, expected: identity.chipID,
+                        part: identity.part)
+    }
+
+    /// PWR_MGMT_1 is the tell: a reset leaves it at 0x40 (SLEEP, internal oscillator), and even a
+    /// part whose OTP wakes it (the Linux driver's caveat) comes back with CLKSEL 0, not PLL-X.
+    public func checkConfiguration() throws {
+        guard let configuredPower else { return }
+        try checkHeld(bus, address: address, register: MPU6050Register.powerManagement1, configured: configuredPower,
+                      mask: MPU6050PowerManagement1.verifyMask)
     }
 
     /// Subtracts `accelOffsetG` from what the factory trim applies now (2048 LSB/g, bit 0 of each

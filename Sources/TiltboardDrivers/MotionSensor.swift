@@ -13,6 +13,14 @@ public enum ChipKind: String, Sendable, Codable, CaseIterable {
         }
     }
     public var hasGyro: Bool { self == .mpu6050 }
+    /// Bytes of one sample burst: MPU-6050 accel, temperature and gyro from ACCEL_XOUT_H (14,
+    /// RM §4.17–4.19); ADXL345 DATAX0…DATAZ1 (6, DS Table 19).
+    public var sampleBytes: Int {
+        switch self {
+        case .mpu6050: return 14
+        case .adxl345: return 6
+        }
+    }
     /// Addresses the chip can answer at, by its address pin.
     public var addresses: [UInt8] {
         switch self {
@@ -63,6 +71,9 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
     case verifyFailed(register: UInt8, wrote: UInt8, read: UInt8, bus: String, address: UInt8)
     /// A setting the chip cannot take.
     case unsupportedSetting(String)
+    /// A register `configure` set reads back at another value: the chip reset (a brown-out or
+    /// power glitch returns it to its power-on state) or something else rewrote it.
+    case configurationLost(register: UInt8, configured: UInt8, read: UInt8, bus: String, address: UInt8)
 
     public var description: String {
         switch self {
@@ -72,6 +83,8 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
             return "register \(hex(register)) of the chip at \(hex(address)) on \(bus) reads back \(hex(read)) after writing \(hex(wrote)): the chip is not keeping its configuration (power, wiring or a clone part)"
         case let .unsupportedSetting(text):
             return text
+        case let .configurationLost(register, configured, read, bus, address):
+            return "register \(hex(register)) of the chip at \(hex(address)) on \(bus) reads \(hex(read)), not the configured \(hex(configured)): the chip reset (a power glitch or brown-out) and lost its configuration"
         }
     }
 }
@@ -95,6 +108,13 @@ public protocol MotionSensor: AnyObject {
     func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int
     /// Puts the chip into sleep / standby.
     func sleep() throws
+    /// Reads the ID register again; throws `SensorError.wrongChip` when it no longer holds the ID
+    /// found at `init` (another part, or a glitching bus).
+    func reidentify() throws
+    /// One single-byte read of a register that `configure` set and a power-on reset clears
+    /// (MPU-6050 PWR_MGMT_1, ADXL345 POWER_CTL); throws `SensorError.configurationLost` when it
+    /// differs. Before the first `configure` there is nothing to check and nothing is read.
+    func checkConfiguration() throws
     /// Programs the chip's own offset registers so its output is corrected by `accelOffsetG`
     /// (subtracted) and, where present, `gyroBiasDps`.
     func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws

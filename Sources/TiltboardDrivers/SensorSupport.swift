@@ -32,6 +32,25 @@ func verifyRegisters(_ bus: I2CBus, address: UInt8, from first: UInt8, scratch: 
     }
 }
 
+/// Reads the ID register once more; throws `SensorError.wrongChip` unless it still holds `expected`.
+func checkChipID(_ bus: I2CBus, address: UInt8, register: UInt8, expected: UInt8, part: String) throws {
+    let id = try bus.readByte(address: address, register: register)
+    guard id == expected else {
+        throw SensorError.wrongChip(found: id, address: address, bus: bus.name,
+                                    expected: "\(hex(expected)) (\(part), as when the board was opened)")
+    }
+}
+
+/// Reads `register` (one byte, one transaction); throws `SensorError.configurationLost` unless it
+/// holds `configured` under `mask`.
+func checkHeld(_ bus: I2CBus, address: UInt8, register: UInt8, configured: UInt8, mask: UInt8) throws {
+    let value = try bus.readByte(address: address, register: register)
+    guard value & mask == configured & mask else {
+        throw SensorError.configurationLost(register: register, configured: configured, read: value,
+                                            bus: bus.name, address: address)
+    }
+}
+
 /// Rounds and clamps to the Int16 range, so a huge correction saturates instead of trapping.
 func clampedInt16(_ value: Double) -> Int16 {
     let r = value.rounded()

@@ -1,4 +1,5 @@
 import TiltboardCore
+import TiltboardDrivers
 
 /// An ADXL345 as its register map behaves (data sheet rev E and the notes in sensors.md §2).
 ///
@@ -79,10 +80,25 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
         self.motion = motion
         motionStartNanoseconds = clock.nowNanoseconds()
         self.imperfections = imperfections
-        regs[Int(Reg.devid)] = 0xE5
-        regs[Int(Reg.bwRate)] = 0x0A
         interruptPin = SimulatedInterruptPin(name: "simulated ADXL345 INT1", clock: clock)
+        resetRegisters()
         interruptPin.source = self
+    }
+
+    public func powerOnReset() {
+        resetRegisters()
+        updateInterruptPin()
+    }
+
+    /// The register map's power-on values (INT_SOURCE's Watermark is derived live anyway), an
+    /// empty FIFO, standby.
+    private func resetRegisters() {
+        for i in regs.indices { regs[i] = 0 }
+        for (register, value) in ADXL345Register.powerOnValues { regs[Int(register)] = value }
+        fifoHead = 0; fifoCount = 0
+        dataReady = false; overrun = false; measuring = false
+        ticksDone = 0
+        activityReference = nil
     }
 
     /// True while Measure is clear.
@@ -254,7 +270,8 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
     /// The output acceleration at `t` in g, offsets applied, before conversion to a word.
     private func outputG(atNs t: UInt64) -> Vector3 {
         let state = motion.state(at: motionSeconds(t))
-        var a = imperfections.measuredAccel(state.accelG, bandwidthHz: outputRateHz / 2, index: t / 1000)
+        let dieC = imperfections.dieTempC(ambientC: state.tempC, secondsSincePowerOn: motionSeconds(t))
+        var a = imperfections.measuredAccel(state.accelG, tempC: dieC, bandwidthHz: outputRateHz / 2, index: t / 1000)
         for axis in 0..<3 {
             // OFSx: 15.6 mg/LSB, i.e. four full-resolution LSBs, added to the output.
             a[axis] += Double(Int8(bitPattern: regs[Int(Reg.ofsx) + axis])) * 4 / 256

@@ -1,3 +1,4 @@
+import TiltboardCore
 import TiltboardDrivers
 
 /// An I²C bus whose devices are simulated chips.
@@ -28,6 +29,7 @@ public final class SimulatedI2CBus: I2CBus {
     private var randomFaultRate = 0.0
     private var randomFaultKind: I2CError.Kind = .bus
     private var randomState: UInt64 = 0
+    private var faultPlan: FaultPlan?
 
     /// A bus with no devices attached.
     public init(name: String = "simulated", clockHz: Double = 400_000) {
@@ -50,6 +52,13 @@ public final class SimulatedI2CBus: I2CBus {
     public func injectFault(_ kind: I2CError.Kind, count: Int = 1) {
         pendingFaultKind = kind
         pendingFaults = max(0, count)
+    }
+
+    /// Plays `faults` on the chip at `address`, their times counted from now on `clock`: failing
+    /// transactions in their windows, and a power-on reset of the chip for each `reset` and
+    /// `unplug` (applied before the first transaction after it, as nothing sees the chip before).
+    public func schedule(faults: [SimulatedFault], address: UInt8, clock: MonotonicClock) {
+        faultPlan = faults.isEmpty ? nil : FaultPlan(faults: faults, address: address, clock: clock)
     }
 
     /// Each transaction fails with probability `rate` (0 turns it off), reproducibly for `seed`.
@@ -90,8 +99,10 @@ public final class SimulatedI2CBus: I2CBus {
                        written: UnsafeRawBufferPointer?) throws -> SimulatedI2CDevice {
         transactionCount += 1
         busTimeSeconds += Double(30 + 9 * count) / clockHz
-        var fault: I2CError?
-        if pendingFaults > 0 {
+        var fault = scheduledFault(address: address, register: register)
+        if fault != nil {
+            // A scheduled fault wins over injected ones, which wait for the next transaction.
+        } else if pendingFaults > 0 {
             pendingFaults -= 1
             fault = Self.kernelStyleError(pendingFaultKind, bus: name, address: address, register: register)
         } else if randomFaultRate > 0, nextUniform() < randomFaultRate {
@@ -111,9 +122,35 @@ public final class SimulatedI2CBus: I2CBus {
         return devices[Int(address & 0x7F)]!
     }
 
+    /// Applies the power-on resets the fault plan has due for the chip at `address`, and returns
+    /// the error of the fault window it is in, if any.
+    private func scheduledFault(address: UInt8, register: UInt8) -> I2CError? {
+        guard var plan = faultPlan, plan.address == address & 0x7F else { return nil }
+        let now = plan.clock.nowNanoseconds()
+        if plan.resetsDue(now: now) > 0 {
+            faultPlan = plan
+            devices[Int(plan.address)]?.powerOnReset()
+        }
+        return plan.failing(now: now).map { Self.error(for: $0, bus: name, address: address, register: register) }
+    }
+
     private func nextUniform() -> Double {
         randomState &+= 0x9E37_79B9_7F4A_7C15
         return Double(SplitMix64.mix(randomState) >> 11) * 0x1.0p-53
+    }
+
+    /// What a failing fault window does to a transaction.
+    static func error(for kind: SimulatedFault.Kind, bus: String, address: UInt8, register: UInt8) -> I2CError {
+        switch kind {
+        case .nack:
+            return I2CError(kind: .noAcknowledgeAddress, device: bus, address: address, register: register,
+                            errno: 121, detail: "Remote I/O error (simulated)")
+        case .eio, .reset:  // a reset has no failing window
+            return kernelStyleError(.bus, bus: bus, address: address, register: register)
+        case .unplug:
+            return I2CError(kind: .noAcknowledgeAddress, device: bus, address: address, register: register,
+                            detail: "simulated: unplugged")
+        }
     }
 
     /// The error the Linux i2c-dev adapter would report for `kind`, errno and text included.

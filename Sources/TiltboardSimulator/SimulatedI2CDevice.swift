@@ -8,4 +8,7 @@ public protocol SimulatedI2CDevice: AnyObject {
     func read(register: UInt8, into: UnsafeMutableRawBufferPointer)
     /// Stores `bytes` into consecutive registers starting at `register`.
     func write(register: UInt8, bytes: UnsafeRawBufferPointer)
+    /// Returns the chip to its power-on state, as a brown-out or a replug does: the registers at
+    /// the values the drivers' register maps give for power-on, sampling stopped.
+    func powerOnReset()
 }

@@ -1,4 +1,5 @@
 import TiltboardCore
+import TiltboardDrivers
 
 /// An MPU-6050 as its register map behaves (RM-MPU-6000A rev 4.2 and the notes in sensors.md §1).
 ///
@@ -224,11 +225,17 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         }
     }
 
-    /// Power-on / DEVICE_RESET state (§1.2).
+    public func powerOnReset() {
+        resetRegisters()
+        updateInterruptPin()
+    }
+
+    /// Power-on / DEVICE_RESET state (§1.2): the register map's power-on values, this part's
+    /// factory trim and its own WHO_AM_I.
     private func resetRegisters() {
         for i in regs.indices { regs[i] = 0 }
+        for (register, value) in MPU6050Register.powerOnValues { regs[Int(register)] = value }
         for (register, value) in Self.factoryRegisters { regs[Int(register)] = value }
-        regs[Int(Reg.powerManagement1)] = 0x40
         regs[Int(Reg.whoAmI)] = whoAmI
         fifoHead = 0; fifoCount = 0; lastFIFOByte = 0; latchedFIFOCount = 0
         awake = false
@@ -386,9 +393,10 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         let state = accelNs == t ? accelState : motion.state(at: motionSeconds(t))
         let afs = Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)
         let fs = Int((regs[Int(Reg.gyroConfig)] >> 3) & 0x03)
-        let a = imperfections.measuredAccel(accelState.accelG, bandwidthHz: Self.accelBandwidthHz[dlpf],
+        let dieC = imperfections.dieTempC(ambientC: state.tempC, secondsSincePowerOn: motionSeconds(t))
+        let a = imperfections.measuredAccel(accelState.accelG, tempC: dieC, bandwidthHz: Self.accelBandwidthHz[dlpf],
                                             index: accelNs / 1000)
-        let g = imperfections.measuredGyro(state.gyroDps, bandwidthHz: Self.gyroBandwidthHz[dlpf], index: t / 1000)
+        let g = imperfections.measuredGyro(state.gyroDps, tempC: dieC, bandwidthHz: Self.gyroBandwidthHz[dlpf], index: t / 1000)
         let accelLSB = Double(16384 >> afs)
         let gyroLSB = Self.gyroLSBPerDps[fs]
         // Offset registers are in ±16 g units (2048 LSB/g) relative to the factory trim, bit 0 excluded.
@@ -401,7 +409,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         if standby & 0x10 == 0 { out.ay = Self.clamp(a.y * accelLSB + Double(accelOffsetDelta(1)) * accelOffsetScale) }
         if standby & 0x08 == 0 { out.az = Self.clamp(a.z * accelLSB + Double(accelOffsetDelta(2)) * accelOffsetScale) }
         if regs[Int(Reg.powerManagement1)] & 0x08 == 0 {
-            out.temp = Self.clamp((state.tempC - temperature.offsetC) * temperature.lsbPerC)
+            out.temp = Self.clamp((dieC - temperature.offsetC) * temperature.lsbPerC)
         }
         if standby & 0x04 == 0 { out.gx = Self.clamp(g.x * gyroLSB + Double(gyroOffset(0)) * gyroOffsetScale) }
         if standby & 0x02 == 0 { out.gy = Self.clamp(g.y * gyroLSB + Double(gyroOffset(1)) * gyroOffsetScale) }

@@ -39,4 +39,31 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.hasPrefix("pipeline (pre-generated samples, per CPU second): ") }, r.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("peak resident set: ") }, r.stdout)
     }
+
+    /// Both chips' hold-still figures, on the simulated clock: seconds of real time, not minutes.
+    func testHoldStillFiguresForBothChips() throws {
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.run(["bench", "--hold-still", "--parts", "2", "--json"], environment: ["XDG_CONFIG_HOME": folder])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let chips = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(chips.map { $0["chip"] as? String }, ["MPU-6050", "ADXL345"])
+        for chip in chips {
+            XCTAssertEqual(chip["parts"] as? Int, 2)
+            let results = try XCTUnwrap(chip["results"] as? [[String: Any]])
+            XCTAssertEqual(results.map { $0["seed"] as? Int }, [1, 2])
+            let still = try XCTUnwrap(chip["stillTiltDeg"] as? [String: Double])
+            XCTAssertGreaterThanOrEqual(still["worst"] ?? .nan, still["median"] ?? .nan)
+            XCTAssertLessThanOrEqual(still["worst"] ?? .nan, 0.3, "\(chip)")
+            XCTAssertLessThanOrEqual((chip["stepTo80PercentSeconds"] as? [String: Double])?["worst"] ?? .nan, 0.3, "\(chip)")
+        }
+        let mpuWarm = try XCTUnwrap(chips[0]["warmUpDriftPerMin"] as? [String: Double])
+        XCTAssertLessThanOrEqual(mpuWarm["worst"] ?? .nan, 0.02)
+        XCTAssertTrue(r.stderr.contains("hold still: 2 worst-case ADXL345 parts"), r.stderr)
+
+        let text = try CLIRunner.run(["bench", "--hold-still", "--parts", "1"], environment: ["XDG_CONFIG_HOME": folder])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.hasPrefix("hold still, worst-case parts, median / worst:\nMPU-6050 (1 parts)\n  held still 60 s "),
+                      text.stdout)
+        XCTAssertEqual(try CLIRunner.run(["bench", "--hold-still", "--parts", "0"]).status, 64)
+    }
 }

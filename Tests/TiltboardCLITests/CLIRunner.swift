@@ -31,26 +31,43 @@ enum CLIRunner {
         throw XCTSkip("tiltboard executable not found (looked at \(candidates)); build it with `swift build --product tiltboard`")
     }
 
-    /// Runs to the end and returns what it printed.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let child = try ChildProcess(arguments, environment: environment)
+    /// Runs to the end and returns what it printed. A simulated board runs on the virtual clock
+    /// unless `clock` is `.system`: as fast as the work allows, with the same output every time.
+    static func run(_ arguments: [String], environment: [String: String] = [:], clock: TestClock = .virtual) throws -> Result {
+        let child = try ChildProcess(arguments, environment: environment, clock: clock)
         child.process.waitUntilExit()
         return Result(status: child.process.terminationStatus, stdout: child.stdout, stderr: child.stderr)
     }
 }
 
+/// The clock a `tiltboard` child runs a simulated board on.
+enum TestClock {
+    /// Real time: for a process watched while it runs (signals, a terminal).
+    case system
+    /// `TILTBOARD_CLOCK=virtual`: no sleeping, the same times on every run.
+    case virtual
+
+    /// The child's environment: the test runner's with the clock's setting, then `extra`.
+    func environment(_ extra: [String: String]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["TILTBOARD_CLOCK"] = self == .virtual ? "virtual" : nil
+        return environment.merging(extra) { $1 }
+    }
+}
+
 /// A `tiltboard` child process with its output going to files rather than pipes: nothing can
 /// stall on a full pipe, no reader threads are needed, and output can be read while it runs.
+/// It runs in real time (`clock: .system`) unless told otherwise.
 final class ChildProcess {
     let process = Process()
     private let folder: String
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], clock: TestClock = .system) throws {
         folder = NSTemporaryDirectory() + "tiltboard-child-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: try CLIRunner.binaryPath())
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = clock.environment(environment)
         _ = FileManager.default.createFile(atPath: folder + "/stdout", contents: nil)
         _ = FileManager.default.createFile(atPath: folder + "/stderr", contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stdout"))
@@ -64,7 +81,7 @@ final class ChildProcess {
     }
 
     /// True when the process ended within `timeout` seconds.
-    func waitForExit(timeout: Double = 15) -> Bool {
+    func waitForExit(timeout: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(5_000) }
         if process.isRunning { return false }
@@ -89,4 +106,11 @@ func makeScratchFolder(_ test: XCTestCase) throws -> String {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
     return path
+}
+
+/// Asserts two lists of numbers are equal element by element within `accuracy`.
+func XCTAssertEqual(_ a: [Double], _ b: [Double], accuracy: Double, _ message: String = "",
+                    file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(a.count, b.count, "\(a) vs \(b) \(message)", file: file, line: line)
+    for (x, y) in zip(a, b) { XCTAssertEqual(x, y, accuracy: accuracy, "\(a) vs \(b) \(message)", file: file, line: line) }
 }

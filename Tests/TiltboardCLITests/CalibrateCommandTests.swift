@@ -2,8 +2,7 @@ import Foundation
 import Tiltboard
 import XCTest
 
-/// `tiltboard calibrate` run as a program on simulated boards, in real time (a few seconds each;
-/// the six-face test about 30 s).
+/// `tiltboard calibrate` run as a program on simulated boards, on the virtual clock.
 final class CalibrateCommandTests: XCTestCase {
     /// A simulated MPU-6050 board file in `folder`, with a part of known errors and `script`.
     private func boardFile(_ folder: String, script: String, name: String = "cal-test") throws -> String {
@@ -40,8 +39,8 @@ final class CalibrateCommandTests: XCTestCase {
                                                      address: 0x68, chipID: 0x68))
         XCTAssertNotNil(CalibrationProfile.date(fromTimestamp: p.createdAt))
         XCTAssertEqual(try XCTUnwrap(p.temperatureC), 25, accuracy: 0.5)
-        // 2 s at 100 Hz.
-        XCTAssertEqual(Double(p.sampleCount), 200, accuracy: 3)
+        // 2 s at 100 Hz, counting both ends.
+        XCTAssertEqual(p.sampleCount, 201)
         for axis in 0..<3 { XCTAssertEqual(p.noiseMg[axis], 2.6, accuracy: 1) }
         // The flat board's uncalibrated reading is the rotation's source; it must map it onto +Z.
         let levelled = p.neutral.rotation.rotate(p.neutral.meanRawG.normalized)
@@ -71,6 +70,10 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertEqual(p.neutral.tiltDeg, 20, accuracy: 0.2)
         XCTAssertEqual(TiltAngles(gravity: p.neutral.meanRawG).pitchDeg, 20, accuracy: 0.2)
         XCTAssertTrue(r.stdout.contains("tilt from level  \(String(format: "%.2f", p.neutral.tiltDeg))°"), r.stdout)
+        // The still capture also measured the gyro bias (the seeded part's, a few °/s).
+        let bias = try XCTUnwrap(p.gyroBiasDps)
+        XCTAssertGreaterThan(bias.length, 0.1)
+        XCTAssertTrue(r.stdout.contains("  gyro bias        "), r.stdout)
 
         let z = try CLIRunner.run(["calibrate", "--zero", "--board", board, "--profile", path])
         XCTAssertEqual(z.status, 0, z.stderr)
@@ -78,6 +81,9 @@ final class CalibrateCommandTests: XCTestCase {
         let zeroed = try load(path)
         XCTAssertEqual(zeroed.neutral, NeutralPose.level)
         XCTAssertEqual(zeroed.sensor, sensor)
+        XCTAssertEqual(zeroed.gyroBiasDps, bias)
+        let show = try CLIRunner.run(["profile", "show", "--board", board, "--profile", path])
+        XCTAssertTrue(show.stdout.contains("  gyro bias    [\(String(format: "%.3f", bias.x)), "), show.stdout)
     }
 
     func testSteepNeutralIsClampedAndSaysSo() throws {
@@ -179,7 +185,7 @@ final class CalibrateCommandTests: XCTestCase {
         }
     }
 
-    /// The whole guided procedure on a simulated board: about 30 s of real time.
+    /// The whole guided procedure on a simulated board: about 30 s of simulated time.
     func testSensorCalibrationOnASimulatedBoardRecoversTheInjectedErrors() throws {
         let folder = try makeScratchFolder(self)
         let board = try boardFile(folder, script: "flat")
@@ -218,5 +224,24 @@ final class CalibrateCommandTests: XCTestCase {
         for (axis, expected) in [0.0, 0, 1].enumerated() {
             XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "axis \(axis)")
         }
+    }
+
+    func testZeroOnABoardNeverCalibratedAndOverACorruptProfile() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        let fresh = try CLIRunner.run(["calibrate", "--zero", "--profile", path])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        XCTAssertEqual(fresh.stdout, "neutral pose reset to level in \(path)\n")
+        let p = try load(path)
+        XCTAssertEqual(p.neutral, .level)
+        XCTAssertEqual(p.sampleCount, 0)
+
+        let corrupt = Data("{\"schemaVersion\": 1, \"board\": ".utf8)
+        try corrupt.write(to: URL(fileURLWithPath: path))
+        let over = try CLIRunner.run(["calibrate", "--zero", "--profile", path])
+        XCTAssertEqual(over.status, 0, over.stderr)
+        XCTAssertTrue(over.stderr.contains("it will be replaced, the old file is kept as \(path).bak"), over.stderr)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path + ".bak")), corrupt)
+        XCTAssertEqual(try load(path).neutral, .level)
     }
 }

@@ -35,7 +35,7 @@ final class FailSafeOutputTests: XCTestCase {
                               folder: folder, extra: ["B": b])
         let stderr = (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? ""
         XCTAssertEqual(r.stdout, "0\n", stderr)
-        XCTAssertFalse(stderr.contains("error"), stderr)
+        XCTAssertFalse(stderr.contains("tiltboard: error:"), stderr)
         let log = try MotorLogFile.read(folder + "/motor.log")
         XCTAssertTrue(log.contains { $0.level == 1 }, "the motor never ran, so nothing was tested: \(stderr)")
         XCTAssertEqual(log.last?.level, 0, "the motor was left on: \(log)")

@@ -40,21 +40,23 @@ final class MonitorCommandTests: XCTestCase {
         XCTAssertNil(try ProfileStore.load(path: profile, expectedBoard: nil))
 
         try run.pty.send(Array("c".utf8))
-        let captured = try run.waitForProfile(at: profile) { $0.neutral.tiltDeg > 1 }
+        // The screen says so once the file is written.
+        try run.waitForScreen(containing: "neutral saved to")
+        let captured = try XCTUnwrap(try ProfileStore.load(path: profile, expectedBoard: nil))
         // The held pose's tilt from level: acos(cos 10° · cos 5°) = 11.17°.
         XCTAssertEqual(captured.neutral.tiltDeg, 11.17, accuracy: 0.2)
         XCTAssertEqual(captured.neutral.meanRawG.x, sin(5 * Double.pi / 180), accuracy: 0.01)
         XCTAssertEqual(captured.neutral.meanRawG.y, -sin(10 * Double.pi / 180) * cos(5 * Double.pi / 180), accuracy: 0.01)
         // Half a second at 100 Hz.
         XCTAssertEqual(captured.sampleCount, 50)
-        try run.waitForScreen(containing: "neutral saved to")
         // Relative to the new neutral the board reads level again.
         try run.waitForScreen { $0.range(of: #"pitch +\+0\.0°  roll +\+0\.0°"#, options: .regularExpression) != nil }
 
         try run.pty.send(Array("z".utf8))
-        let zeroed = try run.waitForProfile(at: profile) { $0.neutral.tiltDeg == 0 }
-        XCTAssertEqual(zeroed.neutral.rotation, .identity)
         try run.waitForScreen(containing: "neutral zeroed")
+        let zeroed = try XCTUnwrap(try ProfileStore.load(path: profile, expectedBoard: nil))
+        XCTAssertEqual(zeroed.neutral.tiltDeg, 0)
+        XCTAssertEqual(zeroed.neutral.rotation, .identity)
         try run.waitForScreen { $0.range(of: #"pitch +\+10\.0°  roll +-5\.0°"#, options: .regularExpression) != nil }
 
         try run.pty.send(Array("q".utf8))
@@ -73,14 +75,16 @@ final class MonitorCommandTests: XCTestCase {
         let stats = try XCTUnwrap(screen.range(of: "tiltboard: monitor: ", options: .backwards))
         XCTAssertGreaterThanOrEqual(stats.lowerBound, leave.upperBound)
         XCTAssertTrue(screen[stats.upperBound...].contains(" samples; ticks "))
+        XCTAssertTrue(screen[stats.upperBound...].contains("; cap trips 0"))
         // Frames overwrite in place; the screen is cleared only once, at the start.
         XCTAssertEqual(screen.components(separatedBy: "\u{1B}[2J").count - 1, 2, "cleared more than on entry and first frame")
     }
 
+    /// In real time, as a person would stop it.
     func testSIGINTExitsZeroAndRestoresTheTerminal() throws {
         let folder = try makeScratchFolder(self)
         let run = try MonitorRun(arguments: ["monitor", "--board", try writeBoard(in: folder), "--profile", folder + "/p.json"],
-                                 home: folder)
+                                 home: folder, clock: .system)
         defer { run.kill() }
         try run.waitForScreen(containing: "q: quit")
         Glibc.kill(run.process.processIdentifier, SIGINT)
@@ -177,31 +181,45 @@ final class MonitorCommandTests: XCTestCase {
 }
 
 /// One `tiltboard` child with a pseudo-terminal as stdin, stdout and stderr; everything it
-/// draws is collected by a reader thread so it never blocks on a full terminal buffer.
+/// draws is collected by a reader thread so it never blocks on a full terminal buffer. Waits are
+/// on what the child draws and on its exit, with generous timeouts; a simulated board runs on the
+/// virtual clock unless `clock` is `.system`.
 final class MonitorRun: @unchecked Sendable {
     let pty: PseudoTerminal
     let process = Process()
     let modesBefore: TerminalModes
-    private let output = Mutex<[UInt8]>([])
+    /// Guards `output` and is broadcast whenever the reader adds to it.
+    private let drawn = NSCondition()
+    private var output: [UInt8] = []
     private let reading = Atomic<Bool>(true)
     private let readerDone = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+    /// Written to the terminal by the test after the child has exited: once read back, everything
+    /// the child drew has been read too.
+    private static let endMarker = Array("\u{1}end of the child's output\u{1}".utf8)
 
-    init(arguments: [String], home: String, size: TerminalSize = TerminalSize(columns: 80, rows: 24)) throws {
+    init(arguments: [String], home: String, size: TerminalSize = TerminalSize(columns: 80, rows: 24),
+         clock: TestClock = .virtual) throws {
         pty = try PseudoTerminal()
         try pty.setSize(size)
         modesBefore = try TerminalModes.of(fd: pty.slave)
         process.executableURL = URL(fileURLWithPath: try CLIRunner.binaryPath())
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(
-            ["TERM": "xterm-256color", "COLUMNS": String(size.columns), "LINES": String(size.rows), "XDG_CONFIG_HOME": home]) { $1 }
+        process.environment = clock.environment(
+            ["TERM": "xterm-256color", "COLUMNS": String(size.columns), "LINES": String(size.rows), "XDG_CONFIG_HOME": home])
         let handle = FileHandle(fileDescriptor: pty.slave, closeOnDealloc: false)
         process.standardInput = handle
         process.standardOutput = handle
         process.standardError = handle
+        process.terminationHandler = { [exited] _ in exited.signal() }
         let thread = Thread { [self] in
             while reading.load(ordering: .acquiring) {
                 guard let bytes = pty.read(timeoutMilliseconds: 50) else { break }
-                if !bytes.isEmpty { output.withLock { $0 += bytes } }
+                if bytes.isEmpty { continue }
+                drawn.lock()
+                output += bytes
+                drawn.broadcast()
+                drawn.unlock()
             }
             readerDone.signal()
         }
@@ -210,44 +228,45 @@ final class MonitorRun: @unchecked Sendable {
     }
 
     /// Everything drawn so far, as text.
-    var screen: String { String(decoding: output.withLock { $0 }, as: UTF8.self) }
+    var screen: String {
+        drawn.lock(); defer { drawn.unlock() }
+        return String(decoding: output, as: UTF8.self)
+    }
 
-    func waitForScreen(containing text: String, timeout: Double = 20) throws {
+    func waitForScreen(containing text: String, timeout: Double = 60) throws {
         try waitForScreen(timeout: timeout) { $0.contains(text) }
     }
 
-    func waitForScreen(timeout: Double = 20, _ condition: (String) -> Bool) throws {
+    /// Returns once `condition` holds for what has been drawn; re-checked at each new output.
+    func waitForScreen(timeout: Double = 60, _ condition: (String) -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(screen) { return }
-            guard process.isRunning else { break }
-            usleep(20_000)
+        drawn.lock()
+        defer { drawn.unlock() }
+        while !condition(String(decoding: output, as: UTF8.self)) {
+            guard drawn.wait(until: deadline) else {
+                throw MonitorRunError("screen never matched within \(timeout) s (running: \(process.isRunning)); last output: \(String(String(decoding: output, as: UTF8.self).suffix(2500)).debugDescription)")
+            }
         }
-        if condition(screen) { return }
-        throw MonitorRunError("screen never matched within \(timeout) s (running: \(process.isRunning)); last output: \(String(screen.suffix(2500)).debugDescription)")
     }
 
-    func waitForProfile(at path: String, timeout: Double = 20, _ condition: (CalibrationProfile) -> Bool) throws -> CalibrationProfile {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let p = try? ProfileStore.load(path: path, expectedBoard: nil), condition(p) { return p }
-            usleep(20_000)
-        }
-        throw MonitorRunError("no matching profile at \(path) within \(timeout) s; screen: \(String(screen.suffix(2000)).debugDescription)")
-    }
-
-    /// The exit status; the reader has drained everything the child wrote.
-    func waitForExit(timeout: Double = 20) throws -> Int32 {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        guard !process.isRunning else {
+    /// The exit status, once everything the child wrote has been read.
+    func waitForExit(timeout: Double = 60) throws -> Int32 {
+        guard exited.wait(timeout: .now() + timeout) == .success else {
             kill()
             throw MonitorRunError("tiltboard monitor did not exit within \(timeout) s; last output: \(String(screen.suffix(2000)).debugDescription)")
         }
-        // Let the reader take what is still buffered in the terminal.
-        usleep(100_000)
+        exited.signal()
+        process.waitUntilExit()
+        // The marker follows the child's output through the terminal: when it arrives, all did.
+        _ = Self.endMarker.withUnsafeBytes { write(pty.slave, $0.baseAddress, $0.count) }
+        try waitForScreen { $0.contains(String(decoding: Self.endMarker, as: UTF8.self)) }
         reading.store(false, ordering: .releasing)
         readerDone.wait()
+        drawn.lock()
+        if let at = (0...(output.count - Self.endMarker.count)).last(where: { output[$0..<$0 + Self.endMarker.count].elementsEqual(Self.endMarker) }) {
+            output.removeSubrange(at..<at + Self.endMarker.count)
+        }
+        drawn.unlock()
         return process.terminationStatus
     }
 

@@ -16,7 +16,7 @@ final class ProfileKillTests: XCTestCase {
         let seed: UInt64 = 11
         let versions = StressProfiles.versions(seed: seed)
         var random = SplitMix(seed: 0x5EED)
-        let rounds = 300
+        let rounds = 100
         var seen = Set<Int>()
         var maxStray = 0
 

@@ -11,7 +11,8 @@ final class RecordCommandTests: XCTestCase {
         let text = try String(contentsOfFile: out, encoding: .utf8)
         XCTAssertTrue(text.hasPrefix("t,ax,ay,az,gx,gy,gz\n"))
         let trace = try TraceMotion(csv: text)
-        XCTAssertEqual(Double(trace.times.count), 100, accuracy: 3)
+        // Every tick of 1 s at 100 Hz, counting both ends.
+        XCTAssertEqual(trace.times.count, 101)
         // The demo starts flat: about 1 g up.
         XCTAssertEqual(trace.accel[0].z, 1, accuracy: 0.1)
         XCTAssertTrue(r.stderr.contains("recorded \(trace.times.count) samples to \(out)"), r.stderr)
@@ -23,6 +24,6 @@ final class RecordCommandTests: XCTestCase {
 
         let forced = try CLIRunner.run(["record", "--out", out, "--duration", "0.2", "--force"], environment: ["XDG_CONFIG_HOME": folder])
         XCTAssertEqual(forced.status, 0, forced.stderr)
-        XCTAssertEqual(Double(try TraceMotion(csv: try String(contentsOfFile: out, encoding: .utf8)).times.count), 20, accuracy: 2)
+        XCTAssertEqual(try TraceMotion(csv: try String(contentsOfFile: out, encoding: .utf8)).times.count, 21)
     }
 }

@@ -71,7 +71,7 @@ final class StillnessTests: XCTestCase {
 
         var heavy = RunningStats3()
         for _ in 0..<20 { heavy.add(Vector3(0, 0, 1.5)) }
-        XCTAssertEqual(StillnessCriteria().check(accel: heavy), .gravityMagnitude(measuredG: 1.5, toleranceG: 0.2))
+        XCTAssertEqual(StillnessCriteria().check(accel: heavy), .gravityMagnitude(measuredG: 1.5, toleranceG: 0.35))
 
         var few = RunningStats3()
         few.add(.unitZ)

@@ -165,6 +165,26 @@ final class ADXL345Tests: XCTestCase {
         bus.assertDone()
     }
 
+    func testConfigurationCheckIsOneByteReadOfPowerControl() throws {
+        let sensor = try open()
+        try sensor.checkConfiguration()  // nothing configured yet: no transaction
+        expectConfigure(format: 0x08, rate: 0x0A, fifo: 0x00)
+        try sensor.configure(SensorConfiguration(accelRangeG: 2, rateHz: 100))
+        bus.expect(.read(addr, POWER_CTL, [0x08]), .read(addr, POWER_CTL, [0x00]))
+        try sensor.checkConfiguration()
+        // Power-on: standby (DS Register 0x2D resets to 0x00).
+        XCTAssertThrowsError(try sensor.checkConfiguration()) { error in
+            XCTAssertEqual(error as? SensorError, .configurationLost(register: POWER_CTL, configured: 0x08, read: 0x00,
+                                                                     bus: "/dev/i2c-1", address: addr))
+        }
+        bus.expect(.read(addr, DEVID, [0xE5]), .read(addr, DEVID, [0xFF]))
+        try sensor.reidentify()
+        XCTAssertThrowsError(try sensor.reidentify()) { error in
+            guard case .wrongChip(found: 0xFF, _, _, _)? = error as? SensorError else { return XCTFail("\(error)") }
+        }
+        bus.assertDone()
+    }
+
     func testSleepIsStandby() throws {
         let sensor = try open()
         bus.expect(.write(addr, POWER_CTL, [0x00]))

@@ -272,6 +272,43 @@ final class MPU6050Tests: XCTestCase {
         bus.assertDone()
     }
 
+    // MARK: Health after a bus failure
+
+    func testConfigurationCheckIsOneByteReadOfPowerManagement() throws {
+        let sensor = try open()
+        // Nothing configured yet: nothing to check, no transaction.
+        try sensor.checkConfiguration()
+        XCTAssertEqual(bus.transactions, 1)
+        expectConfigure(divider: 9, dlpf: 3, gyro: 0x08, accel: 0x00, fifo: false)
+        try sensor.configure(SensorConfiguration(accelRangeG: 2, gyroRangeDps: 500, rateHz: 100))
+        // Held: PLL-X, awake (the reserved bit 4 and DEVICE_RESET do not count).
+        bus.expect(.read(addr, PWR_MGMT_1, [0x01]), .read(addr, PWR_MGMT_1, [0x91]))
+        try sensor.checkConfiguration()
+        try sensor.checkConfiguration()
+        // A power-on reset: SLEEP set, internal oscillator (RM p.8: PWR_MGMT_1 resets to 0x40).
+        bus.expect(.read(addr, PWR_MGMT_1, [0x40]))
+        XCTAssertThrowsError(try sensor.checkConfiguration()) { error in
+            XCTAssertEqual(error as? SensorError, .configurationLost(register: PWR_MGMT_1, configured: 0x01, read: 0x40,
+                                                                     bus: "/dev/i2c-1", address: addr))
+            XCTAssertEqual("\(error)", "register 0x6b of the chip at 0x68 on /dev/i2c-1 reads 0x40, not the configured 0x01: the chip reset (a power glitch or brown-out) and lost its configuration")
+        }
+        // Awake but on the internal oscillator: what a part whose OTP clears SLEEP comes back as.
+        bus.expect(.read(addr, PWR_MGMT_1, [0x00]))
+        XCTAssertThrowsError(try sensor.checkConfiguration())
+        bus.assertDone()
+    }
+
+    func testReidentifyReadsWhoAmIAndWantsTheSameID() throws {
+        let sensor = try open(whoAmI: 0x70)
+        bus.expect(.read(addr, WHO_AM_I, [0x70]), .read(addr, WHO_AM_I, [0x68]))
+        try sensor.reidentify()
+        XCTAssertThrowsError(try sensor.reidentify()) { error in
+            XCTAssertEqual(error as? SensorError, .wrongChip(found: 0x68, address: addr, bus: "/dev/i2c-1",
+                                                             expected: "0x70 (MPU-6500 (clone ID 0x70), as when the board was opened)"))
+        }
+        bus.assertDone()
+    }
+
     // MARK: Sleep and offsets
 
     func testSleepSetsSleepBitKeepingTheClock() throws {

@@ -95,3 +95,55 @@ final class ImperfectionsTests: XCTestCase {
         XCTAssertNotEqual(try run(3), try run(4))
     }
 }
+
+/// Worst-case parts sit at the data sheets' limits, and their dies warm up after power-on.
+final class WorstCasePartTests: XCTestCase {
+    func testEveryFigureIsAtItsLimitWithASeededSign() {
+        for seed: UInt64 in 1...20 {
+            let p = SensorImperfections.worstCase(chip: .mpu6050, seed: seed)
+            for axis in 0..<3 {
+                XCTAssertEqual(Swift.abs(p.gyroBiasDps[axis]), 20, accuracy: 1e-12)
+                XCTAssertEqual(Swift.abs(p.gyroBiasTempcoDpsPerC[axis]), 1.0 / 3, accuracy: 1e-12)
+                XCTAssertEqual(Swift.abs(p.zeroGOffsetG[axis]), axis == 2 ? 0.080 : 0.050, accuracy: 1e-12)
+                XCTAssertEqual(Swift.abs(p.zeroGTempcoGPerC[axis]) * 45, axis == 2 ? 0.060 : 0.035, accuracy: 1e-12)
+            }
+            let a = SensorImperfections.worstCase(chip: .adxl345, seed: seed)
+            XCTAssertEqual(a.gyroBiasDps, .zero)
+            for axis in 0..<3 {
+                XCTAssertEqual(Swift.abs(a.zeroGOffsetG[axis]), axis == 2 ? 0.250 : 0.150, accuracy: 1e-12)
+                XCTAssertEqual(Swift.abs(a.zeroGTempcoGPerC[axis]), axis == 2 ? 0.0045 : 0.0008, accuracy: 1e-12)
+            }
+        }
+        // Signs differ between parts: not one part repeated.
+        let signs = Set((1...20).map { SensorImperfections.worstCase(chip: .mpu6050, seed: UInt64($0)).gyroBiasDps.x > 0 })
+        XCTAssertEqual(signs.count, 2)
+    }
+
+    func testTheDieWarmsUpAndTheBiasFollowsTheTemperature() throws {
+        var part = SensorImperfections.ideal
+        part.gyroBiasDps = Vector3(2, 0, 0)
+        part.gyroBiasTempcoDpsPerC = Vector3(0.3, 0, 0)
+        part.zeroGTempcoGPerC = Vector3(0, 0.001, 0)
+        part.warmUpC = 10
+        part.warmUpSeconds = 60
+        let clock = ManualClock()
+        let bus = SimulatedI2CBus()
+        bus.attach(SimulatedMPU6050(clock: clock, motion: Constant(accel: .unitZ), imperfections: part), at: 0x68)
+        try bus.writeByte(address: 0x68, register: 0x6B, value: 0x00)
+        func reading() throws -> (tempC: Double, gyroX: Double, accelY: Double) {
+            let b = try bus.read(address: 0x68, register: 0x3B, count: 14)
+            func word(_ i: Int) -> Double { Double(Int16(bitPattern: UInt16(b[i]) << 8 | UInt16(b[i + 1]))) }
+            return (word(6) / 340 + 36.53, word(8) / 131, word(2) / 16384)
+        }
+        clock.advance(ms: 10)
+        let cold = try reading()
+        XCTAssertEqual(cold.tempC, 25, accuracy: 0.01)
+        XCTAssertEqual(cold.gyroX, 2, accuracy: 0.01)
+        clock.advance(ms: 60_000)
+        let warm = try reading()
+        let rise = 10 * (1 - exp(-1.0))
+        XCTAssertEqual(warm.tempC, 25 + rise, accuracy: 0.01)
+        XCTAssertEqual(warm.gyroX, 2 + 0.3 * rise, accuracy: 0.01)
+        XCTAssertEqual(warm.accelY, 0.001 * rise, accuracy: 0.0002)
+    }
+}

@@ -140,12 +140,45 @@ final class AtomicFileTests: XCTestCase {
             XCTAssertEqual(e?.errno, ENOTDIR)
             XCTAssertTrue(e?.description.contains("Not a directory (errno 20)") == true, e?.description ?? "")
         }
-        // A folder where the file should go: rename fails, the temporary is removed.
+        // A folder where the file should go: refused before any temporary is made.
         try FileManager.default.createDirectory(atPath: folder + "/d/target/inner", withIntermediateDirectories: true)
         XCTAssertThrowsError(try AtomicFile.write([1], to: folder + "/d/target", keepBackup: false)) { error in
-            XCTAssertTrue((error as? AtomicFileError)?.operation.hasPrefix("rename ") == true, "\(error)")
+            XCTAssertEqual((error as? OutputFileError)?.kind, .refused, "\(error)")
+            XCTAssertTrue("\(error)".contains("target is a folder, which is never replaced"), "\(error)")
         }
         XCTAssertEqual(try entries(folder + "/d"), ["target"])
+    }
+
+    func testDevicesAndFIFOsAreNeverRenamedOverNorBackedUp() throws {
+        let folder = try makeScratchFolder(self)
+        let fifo = folder + "/p.json"
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        for attempt in [{ try AtomicFile.write([1], to: fifo) }, { try AtomicFile.checkWritable(fifo) }] {
+            XCTAssertThrowsError(try attempt()) { error in
+                XCTAssertEqual((error as? OutputFileError)?.kind, .refused, "\(error)")
+                XCTAssertTrue("\(error)".contains("p.json is a FIFO"), "\(error)")
+            }
+        }
+        // A device where the backup would go is not renamed over either.
+        let other = folder + "/q.json"
+        try AtomicFile.write([1], to: other, keepBackup: false)
+        guard mknod(other + ".bak", S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 else {
+            throw XCTSkip("cannot make a device node here (\(String(cString: strerror(errno)))): not root, or a nodev file system")
+        }
+        XCTAssertThrowsError(try AtomicFile.write([2], to: other)) { error in
+            XCTAssertTrue("\(error)".contains("q.json.bak is a character device"), "\(error)")
+        }
+        var st = stat()
+        XCTAssertEqual(lstat(other + ".bak", &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFCHR)
+        XCTAssertEqual(try AtomicFile.read(path: other), [1])
+        XCTAssertEqual(try entries(folder), ["p.json", "q.json", "q.json.bak"])
+    }
+
+    func testCheckWritableLeavesNothingBehind() throws {
+        let folder = try makeScratchFolder(self)
+        try AtomicFile.checkWritable(folder + "/new/profiles/p.json")
+        XCTAssertEqual(try entries(folder + "/new/profiles"), [], "the folder is made, the probe file removed")
     }
 }
 

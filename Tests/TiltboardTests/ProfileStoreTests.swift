@@ -95,7 +95,9 @@ final class ProfileStoreTests: XCTestCase {
             return e.detail
         }
         XCTAssertTrue(try invalid("1.012,", "0,").hasPrefix("sensor.scale (0.0, 0.994, 1.003) must be 0.5…2 on every axis"))
-        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : 0").hasPrefix("sampleCount 0 must be at least 1"))
+        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : -1").hasPrefix("sampleCount -1 must not be negative"))
+        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"gyroBiasDps\" : [600, 0, 0], \"sampleCount\" : 400")
+            .hasPrefix("gyroBiasDps (600.0, 0.0, 0.0) must be finite and within ±500 °/s"))
         XCTAssertTrue(try invalid("\"schemaVersion\" : 1", "\"schemaVersion\" : 0").hasPrefix("schemaVersion 0 is not valid"))
         let w = String(sample().neutral.rotation.w)
         XCTAssertTrue(try invalid("\"w\" : \(w)", "\"w\" : 0.5").contains("is not a unit quaternion"))
@@ -148,6 +150,18 @@ final class ProfileStoreTests: XCTestCase {
                        "/h/.config/tiltboard/profiles/x.json")
         XCTAssertNotNil(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) ").range(of: #"^bench-rig-2-[0-9a-f]{8}$"#, options: .regularExpression))
         XCTAssertEqual(ProfileStore.slug("../.."), "board")
+    }
+
+    /// Under systemd (`StateDirectory=`) the profile lives in the service's state directory.
+    func testDefaultPathInAServicesStateDirectory() {
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "GY-521 on Raspberry Pi",
+                                                environment: ["STATE_DIRECTORY": "/var/lib/tiltboard", "XDG_CONFIG_HOME": "/cfg"]),
+                       "/var/lib/tiltboard/profiles/gy-521-on-raspberry-pi.json")
+        // One path per StateDirectory= entry, colon-separated: the first is the service's own.
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["STATE_DIRECTORY": "/var/lib/a:/var/lib/b"]),
+                       "/var/lib/a/profiles/x.json")
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["STATE_DIRECTORY": "relative", "HOME": "/h"]),
+                       "/h/.config/tiltboard/profiles/x.json")
     }
 }
 

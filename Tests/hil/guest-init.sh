@@ -15,23 +15,7 @@ mount -t tmpfs none /tmp
 read -r up _ < /proc/uptime; echo "guest: /init started at $up s"
 . /etc/hil.conf   # KVER, TB (binary path relative to the repository root)
 
-pass=0
-fail=0
-why=""
-# check NAME FUNCTION: FUNCTION returns 0 to pass and may set $why to explain a failure.
-check() {
-    name=$1; shift
-    why=""
-    read -r t0 _ < /proc/uptime
-    "$@"; ok=$?
-    read -r t1 _ < /proc/uptime
-    echo "guest: [$t0 → $t1 s] $name"
-    if [ $ok = 0 ]; then
-        echo "PASS: $name"; pass=$((pass + 1))
-    else
-        echo "FAIL: $name${why:+ — $why}"; fail=$((fail + 1))
-    fi
-}
+. /etc/guest-lib.sh   # check, first_err, near, json_array, json_number
 
 finish() {
     echo "hil: $pass passed, $fail failed"
@@ -135,18 +119,6 @@ run_tb() {
         124|143) echo "hil: error: timed out after $secs s (a hang: e.g. polling a bit i2c-stub never clears)" >> /tmp/err ;;
     esac
 }
-first_err() { { grep -i -m 1 'error' /tmp/err || head -n 1 /tmp/err; } | cut -c 1-300; }
-
-# near "a,b,c" "x,y,z" TOL: every element within TOL.
-near() {
-    awk -v g="$1" -v w="$2" -v t="$3" 'BEGIN {
-        n = split(g, a, ","); m = split(w, b, ",")
-        if (n != m) exit 1
-        for (i = 1; i <= n; i++) { d = a[i] - b[i]; if (d < 0) d = -d; if (d > t) exit 1 }
-        exit 0 }'
-}
-json_array() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\[\([^]]*\)\].*/\1/p"; }
-json_number() { tr -d ' ' < "$2" | head -n 1 | sed -n "s/.*\"$1\":\([-0-9.eE+]*\).*/\1/p"; }
 
 # ---------------------------------------------------------------------------------------------
 probe_finds_both() {
@@ -339,6 +311,62 @@ for cmd in run shake; do
 done
 
 # ---------------------------------------------------------------------------------------------
+# Brown-out: while `run` reads the MPU-6050, its registers go back to their power-on values
+# (configuration 0, PWR_MGMT_1 0x40: asleep), as a dip in the supply leaves a real chip. The stub
+# raises no bus error and keeps the data registers, so only reading the chip's state shows it.
+# wait_for SECONDS COMMAND…: polls COMMAND every 0.1 s until it succeeds (0) or time runs out (1).
+wait_for() {
+    n=$(($1 * 10)); shift
+    while [ $n -gt 0 ]; do "$@" && return 0; usleep 100000; n=$((n - 1)); done
+    return 1
+}
+configured() { pwr=$(reg 0x68 0x6B) && [ "$pwr" = 0x01 ]; }
+lines_over() { [ "$(wc -l < /tmp/bo.out)" -gt "$1" ]; }
+brownout() {
+    brown_ok=0; bopid=""
+    preload_mpu
+    $I2CSET -y $BUS 0x68 0x6B 0x40
+    "$TB" run --board "$BOARDS/mpu6050-4g.json" --json > /tmp/bo.out 2> /tmp/bo.err &
+    bopid=$!
+    wait_for 10 configured || { why="never configured: PWR_MGMT_1 $pwr; $(head -n 1 /tmp/bo.err)"; return 1; }
+    wait_for 10 lines_over 20 || { why="no samples: $(head -n 1 /tmp/bo.err)"; return 1; }
+    for r in 0x19 0x1A 0x1B 0x1C 0x23 0x6A; do $I2CSET -y $BUS 0x68 $r 0x00; done
+    $I2CSET -y $BUS 0x68 0x6B 0x40
+    read -r t0 _ < /proc/uptime
+    wait_for 10 grep -q 'sensor back at .* (reconfigured)' /tmp/bo.err \
+        || { why="no reconfiguration within 10 s: $(grep -m 1 'sensor\|error' /tmp/bo.err)"; return 1; }
+    read -r t1 _ < /proc/uptime
+    echo "guest: brown-out at $t0 s, reconfigured by $t1 s"
+    grep 'sensor lost\|sensor back' /tmp/bo.err | cut -c 1-160 | sed 's/^/guest: /'
+    grep -q 'sensor lost at .*reads 0x40, not the configured 0x01' /tmp/bo.err || { why="no loss noted: $(head -c 300 /tmp/bo.err)"; return 1; }
+    brown_ok=1
+}
+# The registers hold the driver's configuration again (±4 g, 100 Hz, DLPF on, PLL-X awake) and
+# the loop keeps reading.
+brownout_recovered() {
+    [ "$brown_ok" = 1 ] || { why="the brown-out check before did not pass"; return 1; }
+    ac=$(reg 0x68 0x1C) && div=$(reg 0x68 0x19) && cfg=$(reg 0x68 0x1A) && gy=$(reg 0x68 0x1B) && pwr=$(reg 0x68 0x6B) \
+        || { why=$(cat /tmp/reg.err); return 1; }
+    [ $((ac & 0x18)) = 8 ] && [ $((div)) = 9 ] && [ $((gy & 0x18)) = 8 ] && [ "$pwr" = 0x01 ] \
+        || { why="ACCEL_CONFIG $ac SMPLRT_DIV $div GYRO_CONFIG $gy PWR_MGMT_1 $pwr"; return 1; }
+    dlpf=$((cfg & 7)); [ $dlpf -ge 1 ] && [ $dlpf -le 6 ] || { why="CONFIG $cfg: DLPF off"; return 1; }
+    n=$(wc -l < /tmp/bo.out)
+    wait_for 5 lines_over $((n + 50)) || { why="output stopped at $(wc -l < /tmp/bo.out) lines"; return 1; }
+    kill -0 $bopid 2>/dev/null || { why="run exited: $(tail -n 1 /tmp/bo.err)"; return 1; }
+}
+stop_brownout() {
+    [ -n "$bopid" ] || { why="not started"; return 1; }
+    kill -TERM $bopid 2>/dev/null
+    wait_for 10 eval '! kill -0 $bopid 2>/dev/null' || { kill -KILL $bopid; why="still running 10 s after SIGTERM"; return 1; }
+    wait $bopid; rc=$?
+    [ $rc = 0 ] || { why="exit $rc: $(tail -n 1 /tmp/bo.err)"; return 1; }
+    grep -q 'bus errors 0, outages 1, reconfigurations 1$' /tmp/bo.err || { why="totals: $(grep 'loop:' /tmp/bo.err)"; return 1; }
+}
+check "run notices a brown-out (PWR_MGMT_1 back at 0x40, no bus error) and reconfigures the chip" brownout
+check "after the brown-out the registers hold the driver's configuration and samples keep coming" brownout_recovered
+check "run stops cleanly after the brown-out, counting 1 outage and 1 reconfiguration" stop_brownout
+
+# ---------------------------------------------------------------------------------------------
 # Error paths.
 absent_device() {
     run_tb 30 read --board "$BOARDS/absent-0x69.json" --count 1 --json
@@ -375,7 +403,8 @@ gpio_permission() {
 }
 check "GPIO without permission: exit 77, message names the udev rule and gpio group" gpio_permission
 
-motor_busy() {
+# hold_line17: gpioset holds GPIO17 (pid $gpid) until killed.
+hold_line17() {
     gpioset --mode=signal pinctrl-bcm2711 17=0 &
     gpid=$!
     i=0
@@ -383,11 +412,57 @@ motor_busy() {
         i=$((i + 1)); [ $i -lt 50 ] || { kill $gpid; why="gpioset never took the line"; return 1; }
         usleep 100000
     done
+}
+motor_busy() {
+    hold_line17 || return 1
     run_tb 30 haptics --board "$BOARDS/mpu6050-4g.json" --pattern 100
     kill $gpid; wait $gpid
     [ $rc != 0 ] || { why="haptics succeeded on a busy line"; return 1; }
     grep -q "gpioset" /tmp/err || { why="exit $rc: $(first_err)"; return 1; }
 }
 check "motor line held by gpioset: haptics fails naming gpioset" motor_busy
+
+# ---------------------------------------------------------------------------------------------
+# doctor, all well and with each failure staged (i2c-stub has no device tree: no bus-clock line).
+# doctor_says WANT-EXIT PATTERN BOARD [tester]
+doctor_says() {
+    if [ "${4:-}" = tester ]; then as_tester 30 doctor --board "$BOARDS/$3"; else run_tb 30 doctor --board "$BOARDS/$3"; fi
+    sed 's/^/guest: doctor: /' /tmp/out
+    [ $rc = "$1" ] || { why="exit $rc, want $1: $(grep -m 1 '^✗' /tmp/out || first_err)"; return 1; }
+    grep -q "$2" /tmp/out || { why="no line like '$2': $(grep -m 1 '^✗' /tmp/out)"; return 1; }
+}
+preload_mpu
+check "doctor, all well: exit 0" doctor_says 0 '^✓ sensor: MPU-6050 at 0x68 on /dev/i2c-0 (ID 0x68)$' mpu6050-4g.json
+doctor_no_i2c_dev() {
+    rmmod i2c_dev || { why="rmmod i2c_dev failed"; return 1; }
+    doctor_says 69 '^✗ I²C enabled: adapter i2c-0 exists but /dev/i2c-0 does not: the i2c-dev module is not loaded' mpu6050-4g.json; r=$?
+    insmod "$(grep '/i2c-dev.ko' /etc/hil-modules | cut -d' ' -f1)"
+    i=0; while [ ! -e /dev/i2c-$BUS ] && [ $i -lt 50 ]; do usleep 100000; i=$((i + 1)); done
+    return $r
+}
+check "doctor without i2c-dev: exit 69, fix: modprobe i2c-dev" doctor_no_i2c_dev
+doctor_no_group() {
+    mkdir -p /etc/udev/rules.d && : > /etc/udev/rules.d/60-tiltboard.rules
+    chgrp 998 /dev/i2c-$BUS && chmod 0660 /dev/i2c-$BUS
+    doctor_says 77 '^✗ I²C permission: .*fix: join the i2c group' mpu6050-4g.json tester; r=$?
+    chgrp 0 /dev/i2c-$BUS && chmod 0666 /dev/i2c-$BUS
+    return $r
+}
+check "doctor as a user outside the i2c group: exit 77, fix: join the i2c group" doctor_no_group
+check "doctor, nothing at 0x69: exit 69" doctor_says 69 '^✗ sensor: nothing answers at 0x69 on /dev/i2c-0' absent-0x69.json
+doctor_wrong_id() {
+    $I2CSET -y $BUS 0x68 0x75 0x42
+    doctor_says 69 '^✗ sensor: found 0x42 at 0x68 on /dev/i2c-0' mpu6050-4g.json; r=$?
+    preload_mpu
+    return $r
+}
+check "doctor, WHO_AM_I 0x42: exit 69 naming 0x42" doctor_wrong_id
+doctor_motor_held() {
+    hold_line17 || return 1
+    doctor_says 69 '^✗ motor line: GPIO pinctrl-bcm2711 line 17 (GPIO17) is in use by "gpioset"' mpu6050-4g.json; r=$?
+    kill $gpid; wait $gpid
+    return $r
+}
+check "doctor, GPIO17 held by gpioset: exit 69 naming gpioset" doctor_motor_held
 
 finish

@@ -159,6 +159,7 @@ mkdir -p "$ird"/{bin,sbin,etc,usr/bin,usr/sbin,lib/x86_64-linux-gnu,lib64,proc,s
 cp /bin/busybox "$ird/bin/busybox"
 cp "$here/guest-init.sh" "$ird/init"
 chmod 755 "$ird/init"
+cp "$here/guest-lib.sh" "$ird/etc/"
 : > "$ird/etc/hil-modules"
 # add_module NAME [PARAMS]: the module and its dependencies, in load order, once each.
 add_module() {

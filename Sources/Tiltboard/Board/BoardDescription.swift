@@ -1,5 +1,6 @@
 import TiltboardCore
 import TiltboardDrivers
+import TiltboardSimulator
 
 /// A board file (`Boards/*.json`): which sensor, where, which motor line, how it is mounted.
 ///
@@ -62,13 +63,19 @@ public struct BoardDescription: Sendable, Equatable {
         public var activeLow: Bool
         /// Effect played on a shake, parsed from a preset name (`click`, `buzz`, …) or `pulse:150`.
         public var shakeEffect: HapticEffect
-        /// Longest the motor may stay on without a break, in seconds.
+        /// Most on-time in one stretch, in seconds (see `MotorCapSettings`).
         public var maxOnSeconds: Double
+        /// Off-time that ends a stretch, in seconds.
+        public var minRestSeconds: Double
 
         public init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(ms: 150),
-                    maxOnSeconds: Double = 2) {
-            self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect; self.maxOnSeconds = maxOnSeconds
+                    maxOnSeconds: Double = 2, minRestSeconds: Double = 0.5) {
+            self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect
+            self.maxOnSeconds = maxOnSeconds; self.minRestSeconds = minRestSeconds
         }
+
+        /// The on-time cap the motor's engine applies.
+        public var cap: MotorCapSettings { MotorCapSettings(maxOnSeconds: maxOnSeconds, minRestSeconds: minRestSeconds) }
     }
 
     public struct SimulationSection: Sendable, Equatable {
@@ -87,12 +94,44 @@ public struct BoardDescription: Sendable, Equatable {
         public var scaleError: Vector3?
         /// Appends every motor line change (`<seconds> <0|1>`) to this file.
         public var motorLog: String?
+        /// Bus failures and chip resets to play, at seconds since the board opened.
+        public var faults: [SimulatedFault]
+        /// How far from ideal the simulated part is (with `noise`).
+        public var part: Part = .typical
+
+        /// `simulation.part`: a typical part, one at the data sheets' limits, or given values.
+        public enum Part: Sendable, Equatable {
+            /// Errors drawn well inside the limits, no temperature drift, no warm-up.
+            case typical
+            /// Every offset and temperature coefficient at its data-sheet limit, a 10 °C warm-up.
+            case worst
+            /// The typical part with the given values in place of the drawn ones.
+            case explicit(PartValues)
+        }
+
+        /// Explicit part values; nil keeps the typical part's.
+        public struct PartValues: Sendable, Equatable {
+            public var gyroBiasDps: Vector3?
+            public var gyroBiasTempcoDpsPerC: Vector3?
+            public var zeroGOffsetMg: Vector3?
+            public var zeroGTempcoMgPerC: Vector3?
+            public var warmUpC: Double?
+            public var warmUpSeconds: Double?
+
+            public init(gyroBiasDps: Vector3? = nil, gyroBiasTempcoDpsPerC: Vector3? = nil, zeroGOffsetMg: Vector3? = nil,
+                        zeroGTempcoMgPerC: Vector3? = nil, warmUpC: Double? = nil, warmUpSeconds: Double? = nil) {
+                self.gyroBiasDps = gyroBiasDps; self.gyroBiasTempcoDpsPerC = gyroBiasTempcoDpsPerC
+                self.zeroGOffsetMg = zeroGOffsetMg; self.zeroGTempcoMgPerC = zeroGTempcoMgPerC
+                self.warmUpC = warmUpC; self.warmUpSeconds = warmUpSeconds
+            }
+        }
 
         public init(script: String? = nil, trace: String? = nil, noise: Bool = true, seed: UInt64 = 1,
                     whoAmI: UInt8? = nil, zeroGOffsetMg: Vector3? = nil, scaleError: Vector3? = nil,
-                    motorLog: String? = nil) {
+                    motorLog: String? = nil, faults: [SimulatedFault] = []) {
             self.script = script; self.trace = trace; self.noise = noise; self.seed = seed; self.whoAmI = whoAmI
             self.zeroGOffsetMg = zeroGOffsetMg; self.scaleError = scaleError; self.motorLog = motorLog
+            self.faults = faults
         }
     }
 

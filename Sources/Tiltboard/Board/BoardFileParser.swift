@@ -2,6 +2,7 @@ import Foundation
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
+import TiltboardSimulator
 
 /// Board file format (JSON; every key not listed here is an error, to catch typos):
 ///
@@ -12,12 +13,12 @@ import TiltboardLinux
 ///   `rateHz` (MPU-6050 4…1000, ADXL345 0.1…3200; default 100); `fifo` bool (default false).
 /// - `motor` (optional): `chip` label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; `line` offset
 ///   or line name (`"GPIO17"`); `activeLow` bool; `shakeEffect` preset name or `pulse:<ms>`;
-///   `maxOnSeconds` 0…60 (exclusive of 0).
+///   `maxOnSeconds`, `minRestSeconds` 0.05…60.
 /// - `mount`: 3×3 rows, a rotation (orthonormal, determinant +1); default identity.
 /// - `simulation` (only with bus `"simulated"`): `script` built-in name or path, `trace` CSV path
 ///   (not both), `noise` bool, `seed` integer ≥ 0, `whoAmI` `"0x70"` or integer, `zeroGOffsetMg`
-///   [x,y,z], `scaleError` [x,y,z] fractions, `motorLog` path. Relative paths resolve against
-///   the board file's folder.
+///   [x,y,z], `scaleError` [x,y,z] fractions, `motorLog` path, `part` `"typical"`/`"worst"`/object,
+///   `faults` list of `{"at", "kind", "seconds"}`. Relative paths resolve against the board file's folder.
 /// - `shake` (optional): `thresholdG` > 0, `minDurationMs` ≥ 0, `minFraction` 0…1,
 ///   `minReversals` integer ≥ 0, `cooldownMs` ≥ 0.
 /// - `interrupt` (optional): `chip`, `line` as for `motor`.
@@ -150,7 +151,7 @@ struct BoardFileParser {
 
     private func parseMotor(_ value: Any) throws -> BoardDescription.MotorSection {
         let o = try object(value, "motor")
-        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnSeconds"])
+        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnSeconds", "minRestSeconds"])
         var motor = BoardDescription.MotorSection(line: try lineSelector(o, "motor"))
         if let v = o["activeLow"] { motor.activeLow = try bool(v, "motor.activeLow") }
         if let v = o["shakeEffect"] {
@@ -161,12 +162,10 @@ struct BoardFileParser {
                 throw fail("motor.shakeEffect", error.message)
             }
         }
-        if let v = o["maxOnSeconds"] {
-            let allowed = "use more than 0 and at most 60 seconds"
-            let s = try number(v, "motor.maxOnSeconds", allowed: allowed)
-            guard s > 0 && s <= 60 else { throw notAllowed("motor.maxOnSeconds", v, allowed) }
-            motor.maxOnSeconds = s
-        }
+        let range = MotorCapSettings.allowedSeconds
+        let allowed = "use \(format(range.lowerBound)) to \(format(range.upperBound)) seconds"
+        if let s = try bounded(o, "motor", "maxOnSeconds", allowed, accept: range.contains) { motor.maxOnSeconds = s }
+        if let s = try bounded(o, "motor", "minRestSeconds", allowed, accept: range.contains) { motor.minRestSeconds = s }
         return motor
     }
 
@@ -219,7 +218,7 @@ struct BoardFileParser {
 
     private func parseSimulation(_ value: Any) throws -> BoardDescription.SimulationSection {
         let o = try object(value, "simulation")
-        try onlyKeys(o, "simulation", ["script", "trace", "noise", "seed", "whoAmI", "zeroGOffsetMg", "scaleError", "motorLog"])
+        try onlyKeys(o, "simulation", ["script", "trace", "noise", "seed", "whoAmI", "zeroGOffsetMg", "scaleError", "motorLog", "part", "faults"])
         var sim = BoardDescription.SimulationSection()
         if let v = o["script"] {
             let s = try nonEmptyString(v, "simulation.script", allowed: "use a built-in script name such as \"flat\" or a path to a script file")
@@ -260,7 +259,85 @@ struct BoardFileParser {
         if let v = o["motorLog"] {
             sim.motorLog = resolve(try nonEmptyString(v, "simulation.motorLog", allowed: "use a file path"))
         }
+        if let v = o["faults"] { sim.faults = try parseFaults(v) }
+        if let v = o["part"] { sim.part = try parsePart(v) }
         return sim
+    }
+
+    /// `[{"at": s, "kind": "nack"|"eio"|"reset"|"unplug", "seconds": s}, …]`; `seconds` is required
+    /// except for `reset`, which is instantaneous.
+    private func parseFaults(_ value: Any) throws -> [SimulatedFault] {
+        let kinds = SimulatedFault.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        guard let items = value as? [Any] else {
+            throw notAllowed("simulation.faults", value, "use a list of {\"at\": seconds, \"kind\": \(kinds), \"seconds\": duration}")
+        }
+        guard items.count <= Self.maxFaults else {
+            throw fail("simulation.faults", "\(items.count) faults; at most \(Self.maxFaults)")
+        }
+        return try items.indices.map { i in
+            let path = "simulation.faults[\(i)]"
+            let o = try object(items[i], path)
+            try onlyKeys(o, path, ["at", "kind", "seconds"])
+            guard let kindValue = o["kind"] else { throw fail("\(path).kind", "missing (use one of \(kinds))") }
+            guard let kind = SimulatedFault.Kind(rawValue: try string(kindValue, "\(path).kind")) else {
+                throw notAllowed("\(path).kind", kindValue, "use one of \(kinds)")
+            }
+            guard let at = try bounded(o, path, "at", "use 0 to 86400 seconds since the board opened", accept: { (0...86_400).contains($0) }) else {
+                throw fail("\(path).at", "missing (seconds since the board opened)")
+            }
+            let seconds = try bounded(o, path, "seconds", "use more than 0 and at most 3600 seconds") { $0 > 0 && $0 <= 3600 }
+            if kind == .reset {
+                guard seconds == nil else { throw fail("\(path).seconds", "a reset takes no time (remove the key)") }
+                return SimulatedFault(at: at, kind: kind)
+            }
+            guard let seconds else { throw fail("\(path).seconds", "missing (how long the \(kind.rawValue) lasts, in seconds)") }
+            return SimulatedFault(at: at, kind: kind, seconds: seconds)
+        }
+    }
+
+    /// More would only slow every transaction down.
+    static let maxFaults = 100
+
+
+    private func parsePart(_ value: Any) throws -> BoardDescription.SimulationSection.Part {
+        let allowed = "use \"typical\", \"worst\" or an object with gyroBiasDps, gyroBiasTempcoDpsPerC, "
+            + "zeroGOffsetMg, zeroGTempcoMgPerC, warmUpC, warmUpSeconds"
+        if let name = value as? String {
+            switch name {
+            case "typical": return .typical
+            case "worst": return .worst
+            default: throw notAllowed("simulation.part", value, allowed)
+            }
+        }
+        guard let o = value as? [String: Any] else { throw notAllowed("simulation.part", value, allowed) }
+        try onlyKeys(o, "simulation.part", ["gyroBiasDps", "gyroBiasTempcoDpsPerC", "zeroGOffsetMg", "zeroGTempcoMgPerC",
+                                            "warmUpC", "warmUpSeconds"])
+        var p = BoardDescription.SimulationSection.PartValues()
+        if let v = o["gyroBiasDps"] {
+            p.gyroBiasDps = try vector(v, "simulation.part.gyroBiasDps", limit: 250, allowed: "use [x, y, z] in °/s, each within ±250")
+        }
+        if let v = o["gyroBiasTempcoDpsPerC"] {
+            p.gyroBiasTempcoDpsPerC = try vector(v, "simulation.part.gyroBiasTempcoDpsPerC", limit: 5,
+                                                 allowed: "use [x, y, z] in °/s per °C, each within ±5")
+        }
+        if let v = o["zeroGOffsetMg"] {
+            p.zeroGOffsetMg = try vector(v, "simulation.part.zeroGOffsetMg", limit: 1000, allowed: "use [x, y, z] in mg, each within ±1000")
+        }
+        if let v = o["zeroGTempcoMgPerC"] {
+            p.zeroGTempcoMgPerC = try vector(v, "simulation.part.zeroGTempcoMgPerC", limit: 20,
+                                             allowed: "use [x, y, z] in mg per °C, each within ±20")
+        }
+        if let v = o["warmUpC"] {
+            let d = try number(v, "simulation.part.warmUpC", allowed: "use °C from 0 to 60")
+            guard d >= 0, d <= 60 else { throw notAllowed("simulation.part.warmUpC", v, "use °C from 0 to 60") }
+            p.warmUpC = d
+        }
+        if let v = o["warmUpSeconds"] {
+            let d = try number(v, "simulation.part.warmUpSeconds", allowed: "use seconds from 1 to 3600")
+            guard d >= 1, d <= 3600 else { throw notAllowed("simulation.part.warmUpSeconds", v, "use seconds from 1 to 3600") }
+            p.warmUpSeconds = d
+        }
+        return .explicit(p)
     }
 
     private func parseShake(_ value: Any) throws -> BoardDescription.ShakeSection {

@@ -45,10 +45,15 @@ public struct NeutralCalibration: Sendable {
         }
         guard let pose else { throw CalibrationStopped() }
         let stats = capture.capture.accel
+        // The still gyro's mean is what the current correction left of the bias, in the board
+        // frame; the profile keeps the whole bias in the sensor frame.
+        let gyroBias = capture.capture.gyro.map { residual in
+            (chain.calibration.gyroBiasDps ?? .zero) + session.chipOffsets.gyroDps + chain.mount.transposed * residual.mean
+        }
         return NeutralCalibrationResult(
             pose: pose,
             capture: CaptureSummary(sampleCount: stats.count, noiseMg: stats.stdDev * 1000,
-                                    temperatureC: capture.capture.meanTempC),
+                                    temperatureC: capture.capture.meanTempC, gyroBiasDps: gyroBias),
             restarts: capture.restarts)
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import TiltboardCore
 import TiltboardLinux
 
@@ -10,30 +9,26 @@ import TiltboardLinux
 /// the per-sample path does not allocate.
 public final class TraceCSVWriter {
     /// The file being written.
-    public let path: String
+    public var path: String { file.path }
     /// Whether lines carry the rotation rate columns.
     public let includesGyro: Bool
     /// Samples written (or waiting in the buffer).
     public private(set) var samples = 0
-    private let handle: FileHandle
+    private let file: OutputFile
     private var line = JSONLineWriter(capacity: 128)
     private var pending: [UInt8] = []
     private let flushBytes: Int
 
-    /// Creates `path` (failing when it exists unless `overwrite`) and writes the header.
-    public init(path: String, includesGyro: Bool, overwrite: Bool = false, flushBytes: Int = 4096) throws {
-        self.path = path
+    /// Opens `path` as an `OutputFile` (refusing an existing file unless `overwrite`) and writes the header.
+    public convenience init(path: String, includesGyro: Bool, overwrite: Bool = false, flushBytes: Int = 4096) throws {
+        try self.init(file: OutputFile.open(path: path, overwrite: overwrite), includesGyro: includesGyro, flushBytes: flushBytes)
+    }
+
+    /// Writes the header to `file`, which the writer then owns.
+    public init(file: OutputFile, includesGyro: Bool, flushBytes: Int = 4096) throws {
+        self.file = file
         self.includesGyro = includesGyro
         self.flushBytes = flushBytes
-        let fm = FileManager.default
-        if fm.fileExists(atPath: path) && !overwrite {
-            throw TraceFileError(message: "\(path) already exists: choose another name or pass --force to replace it")
-        }
-        guard fm.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
-            throw TraceFileError(message: "cannot create \(path): check that its folder exists and is writable")
-        }
-        self.handle = handle
         pending.reserveCapacity(flushBytes + 256)
         let header = includesGyro ? "t,ax,ay,az,gx,gy,gz\n" : "t,ax,ay,az\n"
         pending.append(contentsOf: header.utf8)
@@ -56,8 +51,10 @@ public final class TraceCSVWriter {
     /// Writes what is buffered to the file.
     public func flush() throws {
         guard !pending.isEmpty else { return }
-        if let code = pending.withUnsafeBytes({ OutputFailure.write(fd: handle.fileDescriptor, $0) }) {
-            throw TraceFileError(message: OutputFailure.Failure(what: path, errno: code).description)
+        do {
+            try file.write(pending)
+        } catch let error as OutputFileError {
+            throw TraceFileError(message: error.message)
         }
         pending.removeAll(keepingCapacity: true)
     }
@@ -65,7 +62,7 @@ public final class TraceCSVWriter {
     /// Flushes and closes the file.
     public func close() throws {
         try flush()
-        try? handle.close()
+        try? file.close()
     }
 
     private func field(_ value: Double, _ digits: Int) {

@@ -15,20 +15,24 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     public var createdAt: String
     /// Die temperature during calibration, where the chip reports one.
     public var temperatureC: Double?
-    /// Samples averaged for the neutral pose.
+    /// Samples averaged for the neutral pose; 0 when the pose was set without a capture (zeroed).
     public var sampleCount: Int
     /// Standard deviation per axis while still, in mg.
     public var noiseMg: Vector3
     public var neutral: NeutralPose
     /// Absent until a sensor (offset and scale) calibration has been run.
     public var sensor: SensorCorrection?
+    /// Gyro zero-rate output measured while the neutral pose was captured (the board is still
+    /// then by definition), in the sensor frame, °/s, at `temperatureC`. Newer than, and used
+    /// instead of, `sensor.gyroBiasDps`; absent on chips without a gyro.
+    public var gyroBiasDps: Vector3?
 
     public init(schemaVersion: Int = CalibrationProfile.currentSchemaVersion, board: ProfileBoardIdentity,
                 createdAt: String, temperatureC: Double? = nil, sampleCount: Int, noiseMg: Vector3,
-                neutral: NeutralPose, sensor: SensorCorrection? = nil) {
+                neutral: NeutralPose, sensor: SensorCorrection? = nil, gyroBiasDps: Vector3? = nil) {
         self.schemaVersion = schemaVersion; self.board = board; self.createdAt = createdAt
         self.temperatureC = temperatureC; self.sampleCount = sampleCount; self.noiseMg = noiseMg
-        self.neutral = neutral; self.sensor = sensor
+        self.neutral = neutral; self.sensor = sensor; self.gyroBiasDps = gyroBiasDps
     }
 
     /// Per-axis correction of the accelerometer in the sensor frame, as `SensorCalibration` applies it:
@@ -60,7 +64,10 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
         if let t = temperatureC, !(t.isFinite && t > -60 && t < 150) {
             return "temperatureC \(t) is not a plausible temperature"
         }
-        if sampleCount < 1 { return "sampleCount \(sampleCount) must be at least 1" }
+        if sampleCount < 0 { return "sampleCount \(sampleCount) must not be negative" }
+        if let g = gyroBiasDps, !isFinite(g) || g.maxAbsComponent > 500 {
+            return "gyroBiasDps \(g) must be finite and within ±500 °/s"
+        }
         if !isFinite(noiseMg) || noiseMg.x < 0 || noiseMg.y < 0 || noiseMg.z < 0 {
             return "noiseMg \(noiseMg) must be finite and not negative"
         }

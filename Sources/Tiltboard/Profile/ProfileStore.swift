@@ -6,9 +6,14 @@ import TiltboardLinux
 /// Loading is all or nothing: a profile that cannot be trusted throws `ProfileError` and is
 /// never partly applied. Saving is crash-safe (`AtomicFile`), keeping the previous file as `.bak`.
 public enum ProfileStore {
-    /// `$XDG_CONFIG_HOME/tiltboard/profiles/<slug>.json`, or `~/.config/tiltboard/profiles/<slug>.json`.
+    /// `$STATE_DIRECTORY/profiles/<slug>.json` when systemd runs the service (its `StateDirectory=`),
+    /// else `$XDG_CONFIG_HOME/tiltboard/profiles/<slug>.json`, or `~/.config/tiltboard/profiles/<slug>.json`.
     public static func defaultPath(boardName: String,
                                    environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        // systemd passes one absolute path per StateDirectory= entry, separated by colons.
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, state.hasPrefix("/") {
+            return state + "/profiles/" + slug(boardName) + ".json"
+        }
         let base: String
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = xdg
@@ -128,6 +133,12 @@ public enum ProfileStore {
         try AtomicFile.write(encode(profile), to: target)
     }
 
+    /// Fails as `save` would for a reason other than the profile itself (the folder, the file in
+    /// the way), before a capture whose result would be lost.
+    public static func checkWritable(path: String) throws {
+        try AtomicFile.checkWritable(path)
+    }
+
     /// The exact bytes `save` writes: pretty-printed JSON with sorted keys and a final newline.
     public static func encode(_ profile: CalibrationProfile) throws -> [UInt8] {
         let encoder = JSONEncoder()
@@ -136,7 +147,7 @@ public enum ProfileStore {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor"],
+        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor", "gyroBiasDps"],
         "board": ["name", "chip", "bus", "address", "chipID"],
         "neutral": ["rotation", "meanRawG", "tiltDeg", "clamped"],
         "neutral.rotation": ["w", "x", "y", "z"],

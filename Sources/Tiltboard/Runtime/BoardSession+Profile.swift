@@ -7,9 +7,12 @@ public struct CaptureSummary: Sendable, Equatable {
     /// Per-axis standard deviation of the still samples, mg.
     public var noiseMg: Vector3
     public var temperatureC: Double?
+    /// Mean gyro output while still, sensor frame, °/s: the gyro bias (nil without a gyro).
+    public var gyroBiasDps: Vector3?
 
-    public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?) {
+    public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil) {
         self.sampleCount = sampleCount; self.noiseMg = noiseMg; self.temperatureC = temperatureC
+        self.gyroBiasDps = gyroBiasDps
     }
 }
 
@@ -33,13 +36,15 @@ extension BoardSession {
         let profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
                                          temperatureC: capture.temperatureC ?? existing?.temperatureC,
                                          sampleCount: capture.sampleCount, noiseMg: capture.noiseMg,
-                                         neutral: pose, sensor: existing?.sensor)
+                                         neutral: pose, sensor: existing?.sensor,
+                                         gyroBiasDps: capture.gyroBiasDps ?? existing?.gyroBiasDps)
         try ProfileStore.save(profile, path: profilePath)
         try apply(profile: profile)
         return profile
     }
 
-    /// Resets the stored neutral pose to level (keeping any sensor calibration) and applies it.
+    /// Resets the stored neutral pose to level (keeping any sensor calibration and gyro bias)
+    /// and applies it. Works on a board with no profile yet, or a corrupt one (kept in `.bak`).
     @discardableResult
     public func zeroNeutral(now: Date = Date()) throws -> CalibrationProfile {
         let existing = try profileForEditing().profile
@@ -48,7 +53,7 @@ extension BoardSession {
                                          temperatureC: existing?.temperatureC,
                                          sampleCount: existing?.sampleCount ?? 0,
                                          noiseMg: existing?.noiseMg ?? .zero,
-                                         neutral: level, sensor: existing?.sensor)
+                                         neutral: level, sensor: existing?.sensor, gyroBiasDps: existing?.gyroBiasDps)
         try ProfileStore.save(profile, path: profilePath)
         try apply(profile: profile)
         return profile

@@ -77,6 +77,24 @@ public final class BoardSession {
         self.profile = profile
     }
 
+    /// After the bus failed or the chip may have reset: checks that the chip answering is the one
+    /// identified at open and that it still holds its configuration. A chip that reset is
+    /// configured again and its offset registers re-programmed from the profile. Returns true
+    /// when it was reconfigured.
+    public func restoreSensor() throws -> Bool {
+        try sensor.reidentify()
+        do {
+            try sensor.checkConfiguration()
+            return false
+        } catch SensorError.configurationLost {
+            try sensor.configure(sensor.configuration)
+            // A reset put the offset registers back at their power-on values, as at open.
+            chipOffsets = .none
+            try programChipOffsets(for: profile)
+            return true
+        }
+    }
+
     /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro)
     /// as closely as their steps allow. The drivers' writes are relative to the registers' content,
     /// so only the change is written; `chipOffsets` records what the registers actually hold.
@@ -124,11 +142,13 @@ public final class BoardSession {
     /// The tilt chain for this board: its mount, the profile's calibration and neutral pose,
     /// and the estimator suited to the chip (gyro-aided on the MPU-6050).
     public func makeTiltChain(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltChain {
-        TiltChain(calibration: softwareCalibration,
-                  mount: board.mount,
-                  estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
-                  neutral: profile?.neutral ?? .level,
-                  controller: TiltController(settings: controller))
+        let calibration = softwareCalibration
+        return TiltChain(calibration: calibration,
+                         mount: board.mount,
+                         estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
+                         neutral: profile?.neutral ?? .level,
+                         controller: TiltController(settings: controller),
+                         holdStill: HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC))
     }
 
     /// Opens the motor line (once); nil when the board has no motor.

@@ -2,8 +2,10 @@ import TiltboardCore
 
 extension CalibrationProfile {
     /// The sensor correction as the pipeline applies it (identity when none was measured).
+    /// The gyro bias is the neutral capture's when there is one (the newer measurement).
     public var sensorCalibration: SensorCalibration {
-        guard let s = sensor else { return .identity }
-        return SensorCalibration(offsetG: s.offsetG, scale: s.scale, crossAxis: s.crossAxis, gyroBiasDps: s.gyroBiasDps)
+        guard let s = sensor else { return SensorCalibration(offsetG: .zero, scale: .one, gyroBiasDps: gyroBiasDps) }
+        return SensorCalibration(offsetG: s.offsetG, scale: s.scale, crossAxis: s.crossAxis,
+                                 gyroBiasDps: gyroBiasDps ?? s.gyroBiasDps)
     }
 }

@@ -15,7 +15,7 @@ public struct SimulatedBoard {
         let settings = board.simulation ?? BoardDescription.SimulationSection()
         motion = try SimulatedBoard.motion(for: settings, board: board)
         var imperfections = settings.noise
-            ? SensorImperfections.datasheet(chip: board.sensor.chip, seed: settings.seed)
+            ? SimulatedBoard.part(settings.part, chip: board.sensor.chip, seed: settings.seed)
             : SensorImperfections.ideal
         if let mg = settings.zeroGOffsetMg { imperfections.zeroGOffsetG = mg / 1000 }
         if let scale = settings.scaleError { imperfections.scaleError = scale }
@@ -28,6 +28,26 @@ public struct SimulatedBoard {
             device = SimulatedADXL345(clock: clock, motion: motion, imperfections: imperfections)
         }
         bus.attach(device, at: board.sensor.address)
+        bus.schedule(faults: settings.faults, address: board.sensor.address, clock: clock)
+    }
+
+    /// The seeded part `simulation.part` asks for.
+    static func part(_ part: BoardDescription.SimulationSection.Part, chip: ChipKind, seed: UInt64) -> SensorImperfections {
+        switch part {
+        case .typical: return .datasheet(chip: chip, seed: seed)
+        case .worst: return .worstCase(chip: chip, seed: seed)
+        case let .explicit(v):
+            var p = SensorImperfections.datasheet(chip: chip, seed: seed)
+            if chip.hasGyro {
+                if let b = v.gyroBiasDps { p.gyroBiasDps = b }
+                if let k = v.gyroBiasTempcoDpsPerC { p.gyroBiasTempcoDpsPerC = k }
+            }
+            if let o = v.zeroGOffsetMg { p.zeroGOffsetG = o / 1000 }
+            if let k = v.zeroGTempcoMgPerC { p.zeroGTempcoGPerC = k / 1000 }
+            if let w = v.warmUpC { p.warmUpC = w }
+            if let s = v.warmUpSeconds { p.warmUpSeconds = s }
+            return p
+        }
     }
 
     static func motion(for settings: BoardDescription.SimulationSection, board: BoardDescription) throws -> MotionSource {

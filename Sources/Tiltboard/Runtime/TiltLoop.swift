@@ -22,6 +22,20 @@ public final class TiltLoop: @unchecked Sendable {
     private var wakeEvents: (WakeEvent) -> Void = { _ in }
     private let wakeStats = Mutex(WakeStatistics())
     private let stopRequested = Atomic<Bool>(false)
+    private let sensorLink: SensorRecovery
+    /// How the loop rides out bus failures; set before `run`.
+    public var recovery: BusRecoverySettings {
+        get { sensorLink.settings }
+        set { sensorLink.settings = newValue }
+    }
+    /// Time the process has spent stopped by job control (Ctrl-Z) so far, which an outage does not
+    /// count towards `recovery.giveUpAfterSeconds`; the signal watcher's by default. Set before `run`.
+    public var stoppedNanoseconds: () -> UInt64 {
+        get { sensorLink.stoppedNanoseconds }
+        set { sensorLink.stoppedNanoseconds = newValue }
+    }
+    /// Called on the loop thread when the sensor is lost (the motor is then off) and when it is back.
+    public var sensorEvents: (SensorEvent) -> Void = { _ in }
 
     /// - Parameters:
     ///   - rateHz: ticks per second. With the board's FIFO on, each tick drains every waiting sample.
@@ -34,10 +48,13 @@ public final class TiltLoop: @unchecked Sendable {
         shakeEffect = session.board.motor?.shakeEffect ?? .pulse(ms: 150)
         pipeline = TiltPipeline(chain: session.makeTiltChain(controller: controller),
                                 shake: ShakeDetector(settings: session.board.shake.detectorSettings))
+        sensorLink = SensorRecovery(session: session)
     }
 
     /// Runs until `shouldStop` returns true, `duration` seconds have passed, `stop()` is called or
-    /// the sensor fails (rethrown). `output` runs on the loop thread for every sample, in order.
+    /// the sensor gives up (`recovery`: a failed read is retried, a lost sensor restored, and only
+    /// `giveUpAfterSeconds` without a sample throw `SensorLostError`). `output` runs on the loop
+    /// thread for every sample, in order; while the sensor is lost there are none.
     /// `realtime`: ask for SCHED_FIFO and locked memory; the returned note says why not, if not.
     /// After `enableWakeOnMotion`, the loop sleeps on the interrupt pin through still spells (no
     /// ticks, no `output`); sample times keep counting from the start, across the gaps.
@@ -50,7 +67,9 @@ public final class TiltLoop: @unchecked Sendable {
         let thread = Thread { [self] in
             Realtime.tightenTimerSlack()
             if realtime { box.realtimeNote = Realtime.enable() }
-            do { try self.loop(duration: duration, shouldStop: shouldStop, output: output) } catch { box.error = error }
+            do {
+                try self.session.clock.takingPart { try self.loop(duration: duration, shouldStop: shouldStop, output: output) }
+            } catch { box.error = error }
             box.done.signal()
         }
         thread.name = "tiltboard-loop"
@@ -85,6 +104,9 @@ public final class TiltLoop: @unchecked Sendable {
     /// Sleeps, wakeups and time asleep so far; callable from any thread.
     public var wakeStatistics: WakeStatistics { wakeStats.withLock { $0 } }
 
+    /// Bus errors, outages and reconfigurations so far; callable from any thread.
+    public var busStatistics: BusStatistics { sensorLink.statistics }
+
     /// Replaces the neutral pose and re-centres (the monitor's `c`/`z` keys); loop thread only,
     /// i.e. from inside `output`.
     public func setNeutral(_ pose: NeutralPose) {
@@ -97,17 +119,18 @@ public final class TiltLoop: @unchecked Sendable {
         let clock = session.clock
         let start = clock.nowNanoseconds()
         let end = duration.map { start &+ UInt64($0 * 1e9) }
-        let sensor = session.sensor
-        let fifo = sensor.configuration.useFIFO
         let ended = { end.map { clock.nowNanoseconds() >= $0 } ?? false }
+        func sensorEvent(_ event: SensorEvent) {
+            switch event {
+            case .lost: haptics?.cancel()
+            case .back: pipeline.resumeAfterGap()
+            }
+            sensorEvents(event)
+        }
         guard let wake = wakeOnMotion, let line = wakeLine else {
             try scheduler.run(shouldStop: { shouldStop() || ended() }) { tick in
                 let t = Double(tick.wakeTime &- start) / 1e9
-                if fifo {
-                    try sensor.drainFIFO(at: t) { raw in handle(raw, tick, output) }
-                } else {
-                    handle(try sensor.read(at: t), tick, output)
-                }
+                try sensorLink.tick(at: t, now: tick.wakeTime, events: sensorEvent) { raw in handle(raw, tick, output) }
             }
             return
         }
@@ -118,13 +141,8 @@ public final class TiltLoop: @unchecked Sendable {
         while true {
             try scheduler.run(shouldStop: { goIdle || shouldStop() || ended() }) { tick in
                 let t = Double(tick.wakeTime &- start) / 1e9
-                if fifo {
-                    try sensor.drainFIFO(at: t) { raw in
-                        let out = handle(raw, tick, output)
-                        if idle.update(t: out.t, accel: out.accel, shaking: out.shaking) { goIdle = true }
-                    }
-                } else {
-                    let out = handle(try sensor.read(at: t), tick, output)
+                try sensorLink.tick(at: t, now: tick.wakeTime, events: sensorEvent) { raw in
+                    let out = handle(raw, tick, output)
                     if idle.update(t: out.t, accel: out.accel, shaking: out.shaking) { goIdle = true }
                 }
             }
@@ -137,18 +155,23 @@ public final class TiltLoop: @unchecked Sendable {
     }
 
     /// Arms the chip, clears what is already latched and waits on the pin until the chip reports
-    /// motion (true), or a stop or the end of the run (false).
+    /// motion (true), or a stop or the end of the run (false). A bus failure also returns true:
+    /// the sampling path rides it out.
     private func sleepUntilMotion(line: GPIOInputLine, settings: WakeOnMotionSettings, start: UInt64,
                                   end: UInt64?, shouldStop: () -> Bool) throws -> Bool {
         let clock = session.clock
         let sensor = session.sensor
-        try sensor.armMotionInterrupt(thresholdG: settings.thresholdG)
-        // Edges queued while awake are stale, and so is a flag latched then (the board has been
-        // still since): drop both, in this order, so that motion from now on raises a fresh edge
-        // — one arriving between the two stays queued and leads to a look at the flag.
-        var stale = 0
-        while stale < 64, try line.waitForEdge(timeoutNanoseconds: 0) { stale += 1 }
-        _ = try sensor.acknowledgeMotionInterrupt()
+        do {
+            try sensor.armMotionInterrupt(thresholdG: settings.thresholdG)
+            // Edges queued while awake are stale, and so is a flag latched then (the board has been
+            // still since): drop both, in this order, so that motion from now on raises a fresh edge
+            // — one arriving between the two stays queued and leads to a look at the flag.
+            var stale = 0
+            while stale < 64, try line.waitForEdge(timeoutNanoseconds: 0) { stale += 1 }
+            _ = try sensor.acknowledgeMotionInterrupt()
+        } catch is I2CError {
+            return true
+        }
         let asleepAt = clock.nowNanoseconds()
         wakeStats.withLock { $0.sleeps += 1 }
         wakeEvents(.sleeping(t: Double(asleepAt &- start) / 1e9))
@@ -162,7 +185,7 @@ public final class TiltLoop: @unchecked Sendable {
             let wait = end.map { Swift.min(timeout, $0 - now) } ?? timeout
             if try line.waitForEdge(timeoutNanoseconds: Int64(wait)) {
                 // Another source could share the line: only the chip's own flag counts.
-                woke = try sensor.acknowledgeMotionInterrupt()
+                woke = (try? sensor.acknowledgeMotionInterrupt()) ?? true
             }
         }
         let now = clock.nowNanoseconds()

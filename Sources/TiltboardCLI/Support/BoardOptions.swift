@@ -8,7 +8,7 @@ struct BoardOptions: ParsableArguments {
                                             valueName: "file"))
     var board: String?
 
-    @Option(name: .long, help: ArgumentHelp("Calibration profile (default: $XDG_CONFIG_HOME/tiltboard/profiles/<board>.json).",
+    @Option(name: .long, help: ArgumentHelp("Calibration profile (default: $XDG_CONFIG_HOME/tiltboard/profiles/<board>.json; $STATE_DIRECTORY/profiles/<board>.json in a systemd service).",
                                             valueName: "path"))
     var profile: String?
 
@@ -23,9 +23,9 @@ struct BoardOptions: ParsableArguments {
     }
 
     /// Opens the board with its profile; prints the driver's warnings (clone chips) once.
-    func openSession(clock: MonotonicClock, defaultScript: String = "flat", rateHz: Double? = nil,
-                     fifo: Bool? = nil) throws -> BoardSession {
-        let session = try BoardSession(board: loadBoard(defaultScript: defaultScript), clock: clock,
+    func openSession(defaultScript: String = "flat", rateHz: Double? = nil, fifo: Bool? = nil) throws -> BoardSession {
+        let board = try loadBoard(defaultScript: defaultScript)
+        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board),
                                        profilePath: profile, useProfile: !ignoreProfile, rateHz: rateHz, fifo: fifo)
         for warning in session.warnings { Console.warn(warning) }
         return session

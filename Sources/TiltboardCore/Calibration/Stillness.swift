@@ -88,14 +88,15 @@ public struct StillnessCriteria: Sendable, Equatable, Codable {
     /// Largest allowed gyro standard deviation per axis, in °/s; nil disables.
     public var maxGyroStdDevDps: Double?
     /// Allowed distance of the mean's magnitude from 1 g; nil disables. Wide enough for
-    /// uncalibrated sensors (±3 % sensitivity, ±80 mg offset).
+    /// uncalibrated sensors at their limits: ADXL345 rev E Table 1, 0 g output up to ±250 mg on
+    /// Z and sensitivity 230…282 LSB/g (up to +10 %).
     public var gravityToleranceG: Double?
     /// Fewest samples that make a judgement.
     public var minSamples: Int
 
     /// Creates criteria; see the properties for units.
     public init(maxStdDevG: Double = 0.015, maxSpanG: Double? = 0.08, maxGyroStdDevDps: Double? = 1.5,
-                gravityToleranceG: Double? = 0.2, minSamples: Int = 10) {
+                gravityToleranceG: Double? = 0.35, minSamples: Int = 10) {
         self.maxStdDevG = maxStdDevG; self.maxSpanG = maxSpanG; self.maxGyroStdDevDps = maxGyroStdDevDps
         self.gravityToleranceG = gravityToleranceG; self.minSamples = minSamples
     }

@@ -6,10 +6,18 @@ public struct TiltChain: Sendable {
     public var calibration: SensorCalibration
     /// Maps sensor axes onto board axes: board = mount × sensor.
     public var mount: Matrix3
+    /// Gyro bias tracking and thermal-drift hold while still, ahead of the estimator.
+    public var holdStill: HoldStill
     /// Gravity direction filter.
     public var estimator: TiltEstimator
-    /// The player's neutral pose.
-    public var neutral: NeutralPose
+    /// The player's neutral pose. A new one is also the hold-still stage's reference, at an
+    /// unknown temperature.
+    public var neutral: NeutralPose {
+        didSet {
+            holdStill.neutralMeanG = neutral == .level ? nil : neutral.meanRawG
+            holdStill.neutralTempC = nil
+        }
+    }
     /// Marker motion.
     public var controller: TiltController
     /// Longest step handed to the controller, in seconds; after a stall the marker resumes
@@ -21,8 +29,11 @@ public struct TiltChain: Sendable {
     /// A chain from its parts; the defaults do nothing beyond a 0.1 s low-pass.
     public init(calibration: SensorCalibration = .identity, mount: Matrix3 = .identity,
                 estimator: TiltEstimator = TiltEstimator(mode: .lowPass()), neutral: NeutralPose = .level,
-                controller: TiltController = TiltController()) {
+                controller: TiltController = TiltController(), holdStill: HoldStill? = nil) {
         self.calibration = calibration; self.mount = mount; self.estimator = estimator
+        var hold = holdStill ?? HoldStill(biasKnown: calibration.gyroBiasDps != nil)
+        hold.neutralMeanG = neutral == .level ? nil : neutral.meanRawG
+        self.holdStill = hold
         self.neutral = neutral; self.controller = controller
     }
 
@@ -44,17 +55,22 @@ public struct TiltChain: Sendable {
         var dt = 0.0
         if let last = lastTime { dt = Swift.min(Swift.max(0, s.t - last), maxStepSeconds) }
         lastTime = s.t
-        let g = estimator.update(accel: s.accel, gyroDps: s.gyro, dt: dt)
+        let c = holdStill.correct(s, dt: dt)
+        let g = estimator.update(accel: c.accel, gyroDps: c.gyro, dt: dt)
         return controller.update(gravity: neutral.apply(g), dt: dt)
     }
 
     /// Continues after a pause in sampling (the loop slept): the next sample is a first step
     /// (dt 0), so the filters and the marker neither jump nor integrate over the gap.
-    public mutating func resumeAfterGap() { lastTime = nil }
+    public mutating func resumeAfterGap() {
+        lastTime = nil
+        holdStill.resumeAfterGap()
+    }
 
     /// Forgets the filter state and re-centres the marker; calibration and neutral stay.
     public mutating func reset() {
         estimator.reset()
+        holdStill.resumeAfterGap()
         controller.reset()
         lastTime = nil
     }

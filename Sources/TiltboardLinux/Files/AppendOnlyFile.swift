@@ -8,10 +8,18 @@ public final class AppendOnlyFile: Sendable {
     public let path: String
     private let fd: Int32
 
-    /// Opens (creating with mode 0644) `path` for appending.
+    /// Opens (creating with mode 0644) `path` for appending. A FIFO nobody reads fails (ENXIO)
+    /// rather than hanging; a block device is refused (ENODEV), as appending lines to a disk is
+    /// never what was meant.
     public init(path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw AtomicFileError(path: path, operation: "open for appending", errno: errno) }
+        var st = stat()
+        if fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFBLK {
+            close(fd)
+            throw AtomicFileError(path: path, operation: "append to a block device", errno: ENODEV)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         self.path = path
         self.fd = fd
     }

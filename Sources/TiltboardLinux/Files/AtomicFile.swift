@@ -27,6 +27,8 @@ public enum AtomicFile {
     package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t, keepBackup: Bool,
                               temporarySuffix: String?) throws {
         let (folder, name) = split(path)
+        try refuseNonRegular(path)
+        if keepBackup { try refuseNonRegular(path + ".bak") }
         try makeFolders(folder, for: path)
         removeStaleTemporaries(in: folder, name: name)
 
@@ -62,6 +64,31 @@ public enum AtomicFile {
             throw AtomicFileError(path: path, operation: "rename \(temp) to \(path)", errno: code)
         }
         try syncFolder(folder, for: path)
+    }
+
+    /// Fails as `write` would, without touching `path`: a target that is not a regular file (or
+    /// a symlink), a folder that cannot be made or written. Call it before work whose result
+    /// `write` will save, so the work is not lost.
+    public static func checkWritable(_ path: String) throws {
+        let (folder, name) = split(path)
+        try refuseNonRegular(path)
+        try makeFolders(folder, for: path)
+        let temp = temporaryPath(folder: folder, name: name, suffix: nil)
+        let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
+        close(fd)
+        unlink(temp)
+    }
+
+    /// Devices, FIFOs, folders and sockets are never renamed over: only a regular file, a symlink
+    /// (replaced, as above) or nothing may be at `path`.
+    private static func refuseNonRegular(_ path: String) throws {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        let type = st.st_mode & S_IFMT
+        guard type != S_IFREG, type != S_IFLNK else { return }
+        throw OutputFileError(path: path, kind: .refused,
+                              message: "\(path) is \(describeFileType(type)), which is never replaced: name a regular file instead")
     }
 
     /// The whole contents of `path`, or nil when there is no such file. Only a regular file (or
@@ -138,17 +165,7 @@ public enum AtomicFile {
     }
 
     private static func writeAll(fd: Int32, bytes: [UInt8], path: String, temp: String) throws {
-        try bytes.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw AtomicFileError(path: path, operation: "write \(temp)", errno: errno)
-                }
-                offset += n
-            }
-        }
+        if let code = writeFully(fd, bytes) { throw AtomicFileError(path: path, operation: "write \(temp)", errno: code) }
     }
 
     private static func makeFolders(_ folder: String, for path: String) throws {
@@ -248,15 +265,7 @@ public struct NotARegularFile: Error, Sendable, Equatable, CustomStringConvertib
 
     /// What `mode` is, when it is not a regular file.
     static func kind(_ mode: mode_t) -> String? {
-        switch mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFIFO: return "a FIFO"
-        case S_IFDIR: return "a folder"
-        case S_IFCHR: return "a character device"
-        case S_IFBLK: return "a block device"
-        case S_IFSOCK: return "a socket"
-        default: return "not a regular file"
-        }
+        mode & S_IFMT == S_IFREG ? nil : describeFileType(mode & S_IFMT)
     }
 
     /// `path` itself, or the file its symlinks lead to, to be replaced by a regular file:

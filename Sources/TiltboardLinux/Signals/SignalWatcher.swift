@@ -15,6 +15,12 @@ import Synchronization
 /// first) on a thread of their own; the program's loop should notice the flag and wind down. A second
 /// signal runs the handlers again (they must be idempotent, like `HapticEngine.shutdown()`) and
 /// exits at once with status 130.
+///
+/// Job control goes through the same thread: on SIGTSTP (Ctrl-Z), SIGTTIN or SIGTTOU the
+/// `onSuspend` handlers run (motor off, terminal restored), and only then does the process stop,
+/// by sending itself SIGSTOP; on SIGCONT the `onResume` handlers run. While these signals are
+/// blocked the kernel lets a background job write to its terminal and fails its reads with EIO
+/// instead of stopping it: code that reads the terminal calls `waitForForeground` first.
 public final class SignalWatcher: Sendable {
     /// The process's watcher.
     public static let shared = SignalWatcher()
@@ -22,11 +28,16 @@ public final class SignalWatcher: Sendable {
     /// The signals taken: SIGINT, SIGTERM, SIGHUP.
     public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
+    /// The job-control signals that stop the process once the suspend handlers ran.
+    public static let stopSignals: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU]
+
     /// Exit status after a second signal: the shell's status for an interrupted program.
     public static let forcedExitStatus: Int32 = 130
 
     private struct State {
         var handlers: [@Sendable (Int32) -> Void] = []
+        var suspendHandlers: [@Sendable () -> Void] = []
+        var resumeHandlers: [@Sendable () -> Void] = []
         var started = false
         var thread: pthread_t?
     }
@@ -34,14 +45,20 @@ public final class SignalWatcher: Sendable {
     private let stop = Atomic<Bool>(false)
     private let received = Atomic<Int32>(0)
     private let state = Mutex(State())
+    private let resumes = Atomic<UInt64>(0)
+    private let suspendedAt = Atomic<UInt64>(0)
+    private let stopped = Atomic<UInt64>(0)
     private let exitProcess: @Sendable (Int32) -> Void
+    private let stopProcess: @Sendable () -> Void
 
-    /// `exitProcess` replaces `_exit` in tests.
-    init(exitProcess: @escaping @Sendable (Int32) -> Void = { _exit($0) }) {
+    /// `exitProcess` replaces `_exit`, and `stopProcess` the SIGSTOP the process sends itself, in tests.
+    init(exitProcess: @escaping @Sendable (Int32) -> Void = { _exit($0) },
+         stopProcess: @escaping @Sendable () -> Void = { _ = kill(getpid(), SIGSTOP) }) {
         self.exitProcess = exitProcess
+        self.stopProcess = stopProcess
     }
 
-    /// Blocks the termination signals in the calling thread and starts the watching thread.
+    /// Blocks the termination and job-control signals in the calling thread and starts the watching thread.
     /// Does nothing when already started.
     public func start() throws {
         let already = state.withLock { s -> Bool in
@@ -84,6 +101,44 @@ public final class SignalWatcher: Sendable {
         if stopRequested { handler(received.load(ordering: .acquiring)) }
     }
 
+    /// Registers a handler run on SIGTSTP, SIGTTIN and SIGTTOU before the process stops (newest
+    /// first, on the watching thread: it must be quick and must not wait for the main thread).
+    public func onSuspend(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.suspendHandlers.append(handler) }
+    }
+
+    /// Registers a handler run when the process continues (SIGCONT), in registration order.
+    public func onResume(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.resumeHandlers.append(handler) }
+    }
+
+    /// How many times the process was continued (SIGCONT) so far.
+    public var resumeCount: UInt64 { resumes.load(ordering: .acquiring) }
+
+    /// Total time the process spent stopped by job control, on CLOCK_MONOTONIC: what a timeout
+    /// that measures the program's own waiting (not the user's pause) takes off.
+    public var stoppedNanoseconds: UInt64 { stopped.load(ordering: .acquiring) }
+
+    /// Stops the process as Ctrl-Z would (SIGTSTP, so the suspend handlers run first); for a
+    /// terminal in raw mode, where the key arrives as a byte.
+    public func suspend() {
+        _ = kill(getpid(), SIGTSTP)
+    }
+
+    /// Stops the process, as the kernel's SIGTTIN would, until it is the foreground job of the
+    /// terminal `fd` (or a stop is requested). Returns at once when `fd` is not a terminal or the
+    /// process is in the foreground already.
+    public func waitForForeground(of fd: Int32) {
+        // tcgetpgrp fails on a terminal that is not this process's controlling one: no job control there.
+        while isatty(fd) == 1, case let group = tcgetpgrp(fd), group > 0, group != getpgrp(), !stopRequested {
+            let seen = resumeCount
+            _ = kill(getpid(), SIGTTIN)
+            // The watching thread stops the process; this thread goes on once it is continued.
+            var none = pollfd()
+            for _ in 0..<100 where resumeCount == seen && !stopRequested { _ = poll(&none, 0, 10) }
+        }
+    }
+
     /// Requests a stop as a signal would (e.g. from a key press), running the handlers on the
     /// calling thread. Later calls do nothing.
     public func requestStop(signal: Int32 = SIGTERM) {
@@ -100,6 +155,19 @@ public final class SignalWatcher: Sendable {
         while true {
             var signal: Int32 = 0
             guard sigwait(&set, &signal) == 0 else { continue }
+            if Self.stopSignals.contains(signal) {
+                for handler in state.withLock({ $0.suspendHandlers }).reversed() { handler() }
+                suspendedAt.store(Self.monotonicNow(), ordering: .releasing)
+                stopProcess()
+                continue
+            }
+            if signal == SIGCONT {
+                let since = suspendedAt.exchange(0, ordering: .acquiringAndReleasing)
+                if since > 0 { stopped.add(Self.monotonicNow() &- since, ordering: .releasing) }
+                resumes.add(1, ordering: .releasing)
+                for handler in state.withLock({ $0.resumeHandlers }) { handler() }
+                continue
+            }
             let wasStopping = stop.exchange(true, ordering: .acquiringAndReleasing)
             if !wasStopping {
                 received.store(signal, ordering: .releasing)
@@ -118,10 +186,16 @@ public final class SignalWatcher: Sendable {
         for handler in handlers.reversed() { handler(signal) }
     }
 
+    private static func monotonicNow() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
     private static func signalSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for s in terminationSignals { sigaddset(&set, s) }
+        for s in terminationSignals + stopSignals + [SIGCONT] { sigaddset(&set, s) }
         return set
     }
 }

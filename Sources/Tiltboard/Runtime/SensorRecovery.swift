@@ -1,0 +1,195 @@
+import Foundation
+import Synchronization
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
+
+/// How the tilt loop rides out a failing bus (`TiltLoop.recovery`).
+public struct BusRecoverySettings: Sendable, Equatable {
+    /// Reads of a sample (or a FIFO batch) within one tick before the sensor counts as lost.
+    public var attemptsPerTick: Int
+    /// Seconds without a sample after which `TiltLoop.run` gives up with `SensorLostError`.
+    public var giveUpAfterSeconds: Double
+    /// Seconds between the one-byte reads that check the chip still holds its configuration, for
+    /// a reset that caused no bus error and left readable data behind (a brown-out between ticks).
+    public var healthCheckSeconds: Double
+
+    public init(attemptsPerTick: Int = 3, giveUpAfterSeconds: Double = 10, healthCheckSeconds: Double = 1) {
+        self.attemptsPerTick = attemptsPerTick
+        self.giveUpAfterSeconds = giveUpAfterSeconds
+        self.healthCheckSeconds = healthCheckSeconds
+    }
+}
+
+/// The bus trouble a loop ran into.
+public struct BusStatistics: Sendable, Equatable, CustomStringConvertible {
+    /// Failed transactions, whether a retry then succeeded or not.
+    public var busErrors = 0
+    /// Times the sensor was lost: every read of a tick failed, or the chip had reset.
+    public var outages = 0
+    /// Times the chip had reset and was configured again.
+    public var reconfigurations = 0
+
+    public init() {}
+
+    /// `bus errors 3, outages 1, reconfigurations 1`.
+    public var description: String {
+        "bus errors \(busErrors), outages \(outages), reconfigurations \(reconfigurations)"
+    }
+}
+
+/// What happened to the sensor while the loop ran; `t` is seconds since the loop started.
+public enum SensorEvent: Sendable, Equatable {
+    /// No sample since `t`: the motor is off and the loop keeps its schedule, trying again each tick.
+    case lost(t: Double, reason: String)
+    /// Samples again from `t`; `reconfigured` when the chip had reset and was set up again.
+    case back(t: Double, reconfigured: Bool)
+}
+
+/// The sensor gave no sample for `BusRecoverySettings.giveUpAfterSeconds` on end.
+public struct SensorLostError: Error, Sendable, CustomStringConvertible {
+    public var part: String
+    public var bus: String
+    public var address: UInt8
+    public var seconds: Double
+    /// The last failure seen, as text.
+    public var lastError: String
+
+    public var description: String {
+        let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
+        return "no sample from the \(part) at \(hex(address)) on \(bus) for \(s) s, giving up; last error: \(lastError)"
+    }
+}
+
+/// Takes each tick's samples from the sensor and rides out the bus: a failed read is retried
+/// within the tick; when every attempt fails, or the chip turns out to have reset, the sensor is
+/// lost (`SensorEvent.lost`), and each later tick tries to restore it (`BoardSession.restoreSensor`:
+/// same chip ID, configuration still held, else configured again) until it is back or
+/// `giveUpAfterSeconds` have passed. No sample is made up meanwhile.
+///
+/// A reset is noticed by a one-byte configuration read: once every `healthCheckSeconds`, after a
+/// tick with a bus error, when a read gives exactly zero on every axis (a reset chip's data
+/// registers), or when the FIFO stays empty for two sample periods. Nothing is allocated unless
+/// something fails. Loop thread only, apart from `statistics`.
+final class SensorRecovery {
+    let session: BoardSession
+    var settings = BusRecoverySettings()
+    private let stats = Mutex(BusStatistics())
+    /// Time the process has spent stopped by job control so far: not the sensor's outage.
+    var stoppedNanoseconds: () -> UInt64 = { SignalWatcher.shared.stoppedNanoseconds }
+    /// Clock time the sensor was lost, nil while it delivers.
+    private var lostSince: UInt64?
+    private var stoppedAtLoss: UInt64 = 0
+    private var lastError: Error?
+    private var nextCheck: UInt64?
+    /// Clock time of the last FIFO batch that held samples.
+    private var lastSamples: UInt64 = 0
+
+    init(session: BoardSession) {
+        self.session = session
+    }
+
+    /// Callable from any thread.
+    var statistics: BusStatistics { stats.withLock { $0 } }
+
+    /// One tick at loop time `t` (clock `now`): calls `body` for each sample read, none while the
+    /// sensor is lost, and `events` when it is lost or back. Throws `SensorLostError` when giving
+    /// up, and errors no retry can help (a bus that refuses the transfer).
+    func tick(at t: Double, now: UInt64, events: (SensorEvent) -> Void, _ body: (Sample) -> Void) throws {
+        if lostSince != nil {
+            // A tick that brings the sensor back reads nothing: its time went on reconfiguring.
+            try restore(t: t, now: now, events: events)
+            return
+        }
+        if nextCheck == nil { nextCheck = now &+ checkInterval; lastSamples = now }
+        var failures = 0
+        while true {
+            do {
+                try read(at: t, now: now, check: failures > 0 || now >= nextCheck ?? 0, body)
+                return
+            } catch let error as I2CError where Self.isTransient(error) {
+                failures += 1
+                stats.withLock { $0.busErrors += 1 }
+                guard failures >= settings.attemptsPerTick else { continue }
+                lose(t: t, now: now, error, events: events)
+                return
+            } catch let error as SensorError {
+                guard case .configurationLost = error else { throw error }
+                lose(t: t, now: now, error, events: events)
+                // The chip answers: set it up again at once.
+                try restore(t: t, now: now, events: events)
+                return
+            }
+        }
+    }
+
+    private func read(at t: Double, now: UInt64, check: Bool, _ body: (Sample) -> Void) throws {
+        let sensor = session.sensor
+        if sensor.configuration.useFIFO {
+            if check { try checkConfiguration(now) }
+            if try sensor.drainFIFO(at: t, body) > 0 {
+                lastSamples = now
+            } else if Double(now &- lastSamples) > 2e9 / sensor.actualRateHz {
+                // A reset chip's FIFO is off and empty.
+                try checkConfiguration(now)
+                lastSamples = now
+            }
+        } else {
+            let sample = try sensor.read(at: t)
+            // After a reset the data registers read zero (sensors.md §1.11, §2.2): look before using it.
+            if check || sample.accel == .zero { try checkConfiguration(now) }
+            body(sample)
+        }
+    }
+
+    private func checkConfiguration(_ now: UInt64) throws {
+        try session.sensor.checkConfiguration()
+        nextCheck = now &+ checkInterval
+    }
+
+    private var checkInterval: UInt64 { UInt64(Swift.min(Swift.max(settings.healthCheckSeconds, 0), 1e9) * 1e9) }
+
+    private func lose(t: Double, now: UInt64, _ error: Error, events: (SensorEvent) -> Void) {
+        lostSince = now
+        stoppedAtLoss = stoppedNanoseconds()
+        lastError = error
+        stats.withLock { $0.outages += 1 }
+        events(.lost(t: t, reason: "\(error)"))
+    }
+
+    /// One attempt at getting the sensor back; gives up once it has been lost long enough.
+    private func restore(t: Double, now: UInt64, events: (SensorEvent) -> Void) throws {
+        do {
+            let reconfigured = try session.restoreSensor()
+            let back = session.clock.nowNanoseconds()
+            lostSince = nil
+            nextCheck = back &+ checkInterval
+            lastSamples = back
+            if reconfigured { stats.withLock { $0.reconfigurations += 1 } }
+            events(.back(t: t + Double(back &- now) / 1e9, reconfigured: reconfigured))
+            return
+        } catch let error as I2CError where Self.isTransient(error) {
+            stats.withLock { $0.busErrors += 1 }
+            lastError = error
+        } catch let error as SensorError {
+            // Another ID (a glitch, or another part), or a configuration that does not hold.
+            lastError = error
+        }
+        guard let since = lostSince else { return }
+        // A Ctrl-Z during the outage is the user's pause, not the sensor's.
+        let lost = now &- since
+        guard Double(lost &- Swift.min(lost, stoppedNanoseconds() &- stoppedAtLoss)) >= settings.giveUpAfterSeconds * 1e9 else { return }
+        let identity = session.sensor.identity
+        throw SensorLostError(part: identity.part, bus: identity.bus, address: identity.address,
+                              seconds: settings.giveUpAfterSeconds, lastError: lastError.map { "\($0)" } ?? "none")
+    }
+
+    /// Failures a later transaction may not repeat; the rest (no such bus, no permission, a
+    /// transfer the adapter cannot do) will not go away by trying again.
+    private static func isTransient(_ error: I2CError) -> Bool {
+        switch error.kind {
+        case .noSuchBus, .permissionDenied, .unsupported: return false
+        default: return true
+        }
+    }
+}

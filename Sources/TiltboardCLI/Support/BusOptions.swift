@@ -1,0 +1,29 @@
+import ArgumentParser
+import Tiltboard
+
+/// `--give-up-after`, and the notes the tilt loop gives while it rides out a failing bus.
+struct BusOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Exit (74) once the sensor has given no sample for this long; until then the loop retries, keeping its schedule with the motor off.", valueName: "s"))
+    var giveUpAfter: Double = BusRecoverySettings().giveUpAfterSeconds
+
+    func validate() throws {
+        guard giveUpAfter > 0 && giveUpAfter <= 86_400 else {
+            throw ValidationError("--give-up-after must be more than 0 and at most 86400 s, got \(giveUpAfter)")
+        }
+    }
+
+    /// Sets the loop's limit and notes each loss and return on stderr:
+    /// `sensor lost at 1.00 s, motor off: …` and `sensor back at 1.52 s (reconfigured)`.
+    func apply(to loop: TiltLoop) {
+        loop.recovery.giveUpAfterSeconds = giveUpAfter
+        let limit = decimal(giveUpAfter, giveUpAfter == giveUpAfter.rounded() ? 0 : 1)
+        loop.sensorEvents = { event in
+            switch event {
+            case let .lost(t, reason):
+                Console.note("sensor lost at \(decimal(t, 2)) s, motor off, retrying for up to \(limit) s: \(reason)")
+            case let .back(t, reconfigured):
+                Console.note("sensor back at \(decimal(t, 2)) s" + (reconfigured ? " (reconfigured)" : ""))
+            }
+        }
+    }
+}

@@ -1,0 +1,210 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TiltboardDrivers
+
+/// Reads what `tiltboard doctor` needs to know about this machine: device nodes, kernel modules,
+/// the device tree, udev rules, groups and limits. Every path is taken below `root`, so tests
+/// point it at a staged folder (a fake /dev, /proc/device-tree, /sys and /etc); "" is the real system.
+public struct SystemInspector: Sendable {
+    /// Prefix of every path read; "" for this machine.
+    public var root: String
+
+    public init(root: String = "") { self.root = root }
+
+    /// `root + path`.
+    public func path(_ path: String) -> String { root + path }
+
+    public func exists(_ p: String) -> Bool { access(path(p), F_OK) == 0 }
+
+    /// A small text file's contents, or nil.
+    public func text(_ p: String) -> String? {
+        guard let bytes = bytes(p) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func bytes(_ p: String) -> [UInt8]? {
+        let fd = open(path(p), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var out: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while out.count < 1 << 20 {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            out += chunk[0..<n]
+        }
+        return out
+    }
+
+    // MARK: - I²C
+
+    /// The adapter number of `/dev/i2c-N`, nil for any other path.
+    public static func busNumber(_ device: String) -> Int? {
+        guard let slash = device.lastIndex(of: "/") else { return nil }
+        let name = device[device.index(after: slash)...]
+        guard name.hasPrefix("i2c-") else { return nil }
+        return Int(name.dropFirst(4))
+    }
+
+    /// `/dev/i2c-N` nodes present, in numeric order (paths without the root prefix).
+    public func i2cDevices() -> [String] {
+        LinuxI2CBus.availableBuses(in: path("/dev")).map { String($0.dropFirst(root.count)) }
+    }
+
+    /// The kernel has adapter N (whether or not i2c-dev gives it a /dev node).
+    public func adapterPresent(_ n: Int) -> Bool {
+        exists("/sys/bus/i2c/devices/i2c-\(n)") || exists("/sys/class/i2c-adapter/i2c-\(n)")
+    }
+
+    /// The i2c-dev module (or built-in driver) is there.
+    public var i2cDevLoaded: Bool { exists("/sys/module/i2c_dev") || exists("/sys/class/i2c-dev") }
+
+    /// Where the Raspberry Pi firmware's config.txt is, and whether it turns the ARM I²C bus on
+    /// (`dtparam=i2c_arm=on`, or `dtparam=i2c=on`, outside a comment); nil when there is no config.txt.
+    public func bootConfigEnablesI2C() -> (file: String, enabled: Bool)? {
+        for file in ["/boot/firmware/config.txt", "/boot/config.txt"] {
+            guard let text = text(file) else { continue }
+            let enabled = text.split(whereSeparator: \.isNewline).contains { raw in
+                let line = raw.prefix { $0 != "#" }.trimmingSpaces
+                guard line.hasPrefix("dtparam=") else { return false }
+                return line.dropFirst(8).split(separator: ",").contains {
+                    ["i2c_arm=on", "i2c=on", "i2c_arm", "i2c"].contains($0.trimmingSpaces)
+                }
+            }
+            return (file, enabled)
+        }
+        return nil
+    }
+
+    /// The bus clock of adapter N from the device tree, in Hz, and the file it came from: the
+    /// adapter's `of_node` (sysfs), else the `/proc/device-tree/aliases/i2cN` node. A big-endian
+    /// u32 (devicetree specification §2.2.4); nil when neither says.
+    public func busClockHz(_ n: Int) -> (hz: Int, file: String)? {
+        var candidates = ["/sys/bus/i2c/devices/i2c-\(n)/of_node/clock-frequency",
+                          "/sys/class/i2c-adapter/i2c-\(n)/of_node/clock-frequency"]
+        if let alias = text("/proc/device-tree/aliases/i2c\(n)") {
+            let node = alias.prefix { $0 != "\0" && !$0.isNewline }
+            if node.hasPrefix("/") { candidates.append("/proc/device-tree\(node)/clock-frequency") }
+        }
+        for file in candidates {
+            guard let b = bytes(file), b.count == 4 else { continue }
+            return (b.reduce(0) { $0 << 8 | Int($1) }, file)
+        }
+        return nil
+    }
+
+    // MARK: - Access
+
+    /// 0 when this process can open `p` for reading and writing, else the errno.
+    public func openError(_ p: String) -> Int32 {
+        let fd = open(path(p), O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        if fd < 0 { return errno }
+        close(fd)
+        return 0
+    }
+
+    /// Who may use a device node: its group's name (from the staged /etc/group) and whether
+    /// this user belongs to it in /etc/group and in this login.
+    public struct Access: Sendable, Equatable {
+        public var group: String
+        public var userInGroup: Bool
+        public var processHasGroup: Bool
+    }
+
+    public func deviceAccess(of p: String) -> Access? {
+        var st = stat()
+        guard stat(path(p), &st) == 0 else { return nil }
+        let gid = st.st_gid
+        let groups = parseGroups()
+        let name = groups.first { $0.gid == gid }?.name ?? "\(gid)"
+        let user = currentUserName()
+        let listed = groups.contains { $0.gid == gid && user != nil && $0.members.contains(user!) }
+            || primaryGroup() == gid
+        var ids = [gid_t](repeating: 0, count: 256)
+        let n = getgroups(Int32(ids.count), &ids)
+        let has = getegid() == gid || (n > 0 && ids[0..<Int(n)].contains(gid))
+        return Access(group: name, userInGroup: listed, processHasGroup: has)
+    }
+
+    /// Where the package's udev rule is installed, if it is.
+    public func udevRule(named name: String = "60-tiltboard.rules") -> String? {
+        ["/etc/udev/rules.d/", "/usr/lib/udev/rules.d/", "/lib/udev/rules.d/"].map { $0 + name }.first { exists($0) }
+    }
+
+    private func parseGroups() -> [(name: String, gid: gid_t, members: [String])] {
+        (text("/etc/group") ?? "").split(whereSeparator: \.isNewline).compactMap { line in
+            let f = line.split(separator: ":", omittingEmptySubsequences: false)
+            guard f.count >= 4, let gid = gid_t(f[2]) else { return nil }
+            return (String(f[0]), gid, f[3].split(separator: ",").map(String.init))
+        }
+    }
+
+    private func passwdEntry() -> [Substring]? {
+        let uid = getuid()
+        return (text("/etc/passwd") ?? "").split(whereSeparator: \.isNewline)
+            .map { $0.split(separator: ":", omittingEmptySubsequences: false) }
+            .first { $0.count >= 4 && uid_t($0[2]) == uid }
+    }
+
+    private func currentUserName() -> String? { passwdEntry().map { String($0[0]) } }
+    private func primaryGroup() -> gid_t? { passwdEntry().flatMap { gid_t($0[3]) } }
+
+    // MARK: - GPIO
+
+    /// A GPIO line as `doctor` reports it.
+    public struct LineState: Sendable, Equatable {
+        /// `pinctrl-bcm2835 line 17 (GPIO17)`.
+        public var name: String
+        public var used: Bool
+        public var consumer: String?
+    }
+
+    /// Finds the line the board file names (chip by label, name or path, under `root`/dev) and
+    /// says whether someone holds it. Throws the `GPIOError` the other commands would.
+    public func gpioLine(chip: String, line: GPIOLineID) throws -> LineState {
+        let spec = chip.hasPrefix("/") ? path(chip) : chip
+        let found = try GPIOLineFinder.find(chip: spec, line: line, directory: path("/dev"))
+        switch Gpiod.lineInfo(path: found.info.path, offset: found.offset) {
+        case let .success(info):
+            return LineState(name: found.displayName, used: info.used, consumer: info.consumer)
+        case let .failure(error):
+            throw GPIOError.io("reading line \(found.offset)", found.info.path, error)
+        }
+    }
+
+    /// The message for a line someone else holds, as the commands word it.
+    public static func busyMessage(_ line: LineState) -> String {
+        GPIOError.lineBusy(line.name, consumer: line.consumer).description
+    }
+
+    // MARK: - Realtime
+
+    /// Whether `--realtime` can have SCHED_FIFO and locked memory: root, or RLIMIT_RTPRIO > 0,
+    /// and the memlock limit.
+    public struct RealtimeLimits: Sendable, Equatable {
+        public var isRoot: Bool
+        public var rtprio: UInt64
+        /// nil: unlimited.
+        public var memlockBytes: UInt64?
+        public var allowed: Bool { isRoot || rtprio > 0 }
+    }
+
+    public static func realtimeLimits() -> RealtimeLimits {
+        var rt = rlimit(), mem = rlimit()
+        getrlimit(__rlimit_resource_t(__RLIMIT_RTPRIO.rawValue), &rt)
+        getrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &mem)
+        return RealtimeLimits(isRoot: geteuid() == 0, rtprio: UInt64(rt.rlim_cur),
+                              memlockBytes: mem.rlim_cur == rlim_t.max ? nil : UInt64(mem.rlim_cur))
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var s = self
+        while s.first?.isWhitespace == true { s.removeFirst() }
+        while s.last?.isWhitespace == true { s.removeLast() }
+        return s
+    }
+}

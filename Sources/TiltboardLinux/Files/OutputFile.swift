@@ -1,0 +1,230 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file a command writes for the user (`record --out`), opened so that nothing already at the
+/// path is ever unlinked, renamed over or replaced:
+///
+/// - nothing there: created with `O_EXCL`, so of two writers racing for one name the second
+///   fails with `.exists`;
+/// - a regular file (or a symlink to one): refused with `.exists` unless `overwrite`; with it,
+///   truncated and written in place, through the link, keeping the file's mode and links; a file
+///   without any write permission bit is refused (`.permission`) even for root;
+/// - a character device or a FIFO: written through, with or without `overwrite` (`/dev/null`, a
+///   pipe to another program); a FIFO without a reader is waited for;
+/// - `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N`: the descriptor itself, duplicated,
+///   so its offset and append mode are kept; one that was closed when the program started
+///   (see `StandardDescriptors`) is refused with `.closedDescriptor`;
+/// - a folder, a socket, a block device, a broken symlink: refused with `.refused`.
+///
+/// Regular files are locked (`flock`) while written: a second writer of the same file, even
+/// with `overwrite`, fails with `.exists` instead of mixing its lines into the first one's.
+public final class OutputFile {
+    /// The path as the user gave it.
+    public let path: String
+    private var fd: Int32
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
+    /// Opens `path` for writing as described above. `waitingForReader` is called once when `path`
+    /// is a FIFO nobody reads yet; the wait ends when a reader opens it or `shouldStop` returns true
+    /// (then `.interrupted`).
+    public static func open(path: String, overwrite: Bool,
+                            closedStandardDescriptors: Set<Int32> = StandardDescriptors.closedAtStart,
+                            waitingForReader: () -> Void = {},
+                            shouldStop: () -> Bool = { false }) throws -> OutputFile {
+        if let n = standardDescriptorAlias(path) {
+            if closedStandardDescriptors.contains(n) {
+                throw OutputFileError(path: path, kind: .closedDescriptor,
+                                      message: "\(path) is descriptor \(n), which was closed when tiltboard started: redirect it to a file instead of closing it")
+            }
+            let fd = fcntl(n, F_DUPFD_CLOEXEC, 3)
+            guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, doing: "use descriptor \(n) of") }
+            return OutputFile(path: path, fd: fd)
+        }
+        // A name created by someone else between the look and the create is looked at again.
+        for _ in 0..<3 {
+            var st = stat()
+            if stat(path, &st) != 0 {
+                let code = errno
+                guard code == ENOENT else { throw OutputFileError(path: path, errno: code, doing: "look at") }
+                var link = stat()
+                if lstat(path, &link) == 0 {
+                    throw OutputFileError(path: path, kind: .refused,
+                                          message: "\(path) is a symlink to a missing file: remove the link or choose another name")
+                }
+                let fd = retryingEINTR { Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0o666) }
+                if fd < 0 && errno == EEXIST { continue }
+                guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, doing: "create") }
+                let file = OutputFile(path: path, fd: fd)
+                try file.lock()
+                return file
+            }
+            return try openExisting(path: path, mode: st.st_mode, overwrite: overwrite,
+                                    waitingForReader: waitingForReader, shouldStop: shouldStop)
+        }
+        throw OutputFileError(path: path, kind: .exists, message: "\(path) keeps appearing and disappearing: choose another name")
+    }
+
+    private static func openExisting(path: String, mode: mode_t, overwrite: Bool,
+                                     waitingForReader: () -> Void, shouldStop: () -> Bool) throws -> OutputFile {
+        let type = mode & S_IFMT
+        switch type {
+        case S_IFREG:
+            guard overwrite else {
+                throw OutputFileError(path: path, kind: .exists,
+                                      message: "\(path) already exists: choose another name or pass --force to replace it")
+            }
+            guard mode & 0o222 != 0 else {
+                throw OutputFileError(path: path, kind: .permission,
+                                      message: "\(path) is read-only: make it writable (chmod u+w) or choose another name")
+            }
+        case S_IFCHR, S_IFIFO:
+            break
+        default:
+            throw OutputFileError(path: path, kind: .refused,
+                                  message: "\(path) is \(describeFileType(type)): give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)")
+        }
+        // Non-blocking, so a FIFO without a reader says so (ENXIO) instead of hanging here.
+        var fd: Int32
+        var announced = false
+        while true {
+            fd = retryingEINTR { Glibc.open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+            guard fd < 0, errno == ENXIO, type == S_IFIFO else { break }
+            if !announced { waitingForReader(); announced = true }
+            if shouldStop() {
+                throw OutputFileError(path: path, kind: .interrupted, message: "stopped while waiting for a program to read \(path)")
+            }
+            var none = pollfd()
+            _ = poll(&none, 0, 20)
+        }
+        guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, doing: "open") }
+        let file = OutputFile(path: path, fd: fd)
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw OutputFileError(path: path, errno: errno, doing: "look at") }
+        guard st.st_mode & S_IFMT == type else {
+            throw OutputFileError(path: path, kind: .refused, message: "\(path) was replaced while being opened: try again")
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        if type == S_IFREG {
+            // Lock before truncating: the contents of a file another writer is filling stay intact.
+            try file.lock()
+            guard ftruncate(fd, 0) == 0 else { throw OutputFileError(path: path, errno: errno, doing: "empty") }
+        }
+        return file
+    }
+
+    private func lock() throws {
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EWOULDBLOCK {
+                throw OutputFileError(path: path, kind: .exists,
+                                      message: "\(path) is being written by another program: wait for it to finish or choose another name")
+            }
+            // File systems without flock (some network mounts) still take the file.
+        }
+    }
+
+    /// Writes all of `bytes`; a failure carries the kernel's reason.
+    public func write(_ bytes: [UInt8]) throws {
+        if let code = writeFully(fd, bytes) { throw OutputFileError(path: path, errno: code, doing: "write") }
+    }
+
+    /// Closes the file (and releases its lock); later calls do nothing.
+    public func close() throws {
+        guard fd >= 0 else { return }
+        let rc = Glibc.close(fd)
+        fd = -1
+        if rc != 0 && errno != EINTR { throw OutputFileError(path: path, errno: errno, doing: "close") }
+    }
+
+    /// N when `path` names an open descriptor of this process rather than a file.
+    static func standardDescriptorAlias(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
+    }
+
+    private static func retryingEINTR(_ call: () -> Int32) -> Int32 {
+        while true {
+            let r = call()
+            if r < 0 && errno == EINTR { continue }
+            return r
+        }
+    }
+}
+
+/// An output file that cannot be opened or written, with one line saying what to do.
+public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The name is taken: an existing file without overwrite, or another writer's file.
+        case exists
+        /// Not something to write to: a folder, socket, block device or broken symlink.
+        case refused
+        /// The file or its folder may not be written.
+        case permission
+        /// The path named a standard descriptor that was closed at start.
+        case closedDescriptor
+        /// Stopped while waiting for a FIFO's reader.
+        case interrupted
+        /// Any other failure of the kernel.
+        case io
+    }
+    public var path: String
+    public var kind: Kind
+    public var message: String
+
+    public init(path: String, kind: Kind, message: String) {
+        self.path = path; self.kind = kind; self.message = message
+    }
+
+    init(path: String, errno code: Int32, doing: String) {
+        let reason = "\(String(cString: strerror(code))) (errno \(code))"
+        switch code {
+        case EACCES, EPERM:
+            self.init(path: path, kind: .permission, message: "cannot \(doing) \(path): \(reason): check the permissions of the file and its folder")
+        case EROFS:
+            self.init(path: path, kind: .permission, message: "cannot \(doing) \(path): \(reason): the file system is read-only")
+        case ENOENT, ENOTDIR:
+            self.init(path: path, kind: .refused, message: "cannot \(doing) \(path): \(reason): its folder does not exist")
+        case EISDIR, ENXIO, ELOOP, ENAMETOOLONG, EEXIST:
+            self.init(path: path, kind: .refused, message: "cannot \(doing) \(path): \(reason)")
+        case ENOSPC, EDQUOT:
+            self.init(path: path, kind: .io, message: "cannot \(doing) \(path): \(reason): free some disk space")
+        default:
+            self.init(path: path, kind: .io, message: "cannot \(doing) \(path): \(reason)")
+        }
+    }
+
+    public var description: String { message }
+}
+
+/// Writes all of `bytes` to `fd`, again after EINTR and after a partial write; the errno of a
+/// failure, or nil.
+func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    bytes.withUnsafeBytes { OutputFailure.write(fd: fd, $0) }
+}
+
+/// "a folder", "a FIFO", … for the `S_IFMT` bits of a mode.
+func describeFileType(_ type: mode_t) -> String {
+    switch type {
+    case S_IFREG: return "a regular file"
+    case S_IFDIR: return "a folder"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFIFO: return "a FIFO"
+    case S_IFSOCK: return "a socket"
+    case S_IFLNK: return "a symlink"
+    default: return "not a file"
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import XCTest
+
+/// `tiltboard doctor` by its output and exit code, on staged machines (`--system-root`).
+final class DoctorCommandTests: XCTestCase {
+    private func stagedMachine() throws -> (root: String, board: String, env: [String: String]) {
+        let folder = try makeScratchFolder(self)
+        let root = folder + "/root"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/dev", withIntermediateDirectories: true)
+        XCTAssertTrue(fm.createFile(atPath: root + "/dev/i2c-1", contents: nil, attributes: [.posixPermissions: 0o600]))
+        let board = folder + "/board.json"
+        try Data("""
+        {"name":"doctor cli","sensor":{"chip":"mpu6050","bus":"/dev/i2c-1","address":"0x68"},
+         "motor":{"chip":"pinctrl-bcm2835","line":"GPIO17"}}
+        """.utf8).write(to: URL(fileURLWithPath: board))
+        // Readable by the unprivileged user the permission test runs as.
+        for path in [folder, root, root + "/dev"] {
+            try fm.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        }
+        try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: board)
+        return (root, board, ["HOME": folder, "XDG_CONFIG_HOME": folder + "/config"])
+    }
+
+    func testBusWithoutPermissionExits77WithTheUdevFix() throws {
+        let (root, board, env) = try stagedMachine()
+        // Root ignores file modes: the open is refused only to an unprivileged user.
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("no setpriv") }
+        let out = try makeScratchFolder(self) + "/out"
+        FileManager.default.createFile(atPath: out, contents: nil)
+        child.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIRunner.binaryPath(),
+                           "doctor", "--board", board, "--system-root", root]
+        child.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        child.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        try child.run()
+        child.waitUntilExit()
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertEqual(child.terminationStatus, 77, text)
+        XCTAssertEqual(lines.first, "✓ I²C enabled: /dev/i2c-1 is present")
+        XCTAssertTrue(lines.contains("✗ I²C permission: /dev/i2c-1: Permission denied — fix: install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the i2c group (sudo usermod -aG i2c $USER, then log in again)"), text)
+        // The motor line fails too (no GPIO chip staged), but the first failure sets the code.
+        XCTAssertTrue(lines.contains { $0.hasPrefix("✗ motor line: GPIO chip pinctrl-bcm2835 not found") }, text)
+        XCTAssertEqual(lines.last, "doctor: 2 of 7 checks failed")
+    }
+
+    func testJSONReportsEachCheckAndTheExitCode() throws {
+        let (root, board, env) = try stagedMachine()
+        try FileManager.default.removeItem(atPath: root + "/dev/i2c-1")
+        let r = try CLIRunner.run(["doctor", "--board", board, "--system-root", root, "--json"], environment: env)
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertEqual(r.stdout.filter { $0 == "\n" }.count, 1, "one line")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["exitCode"] as? Int, 69)
+        let checks = try XCTUnwrap(object["checks"] as? [[String: Any]])
+        XCTAssertEqual(checks.map { $0["id"] as? String }, ["i2c-enabled", "motor-line", "interrupt-line", "realtime", "profile"])
+        XCTAssertEqual(checks[0]["status"] as? String, "fail")
+        XCTAssertEqual(checks[0]["cause"] as? String, "unavailable")
+        XCTAssertEqual(checks[0]["detail"] as? String, "I²C enabled: /dev/i2c-1 not found (no /dev/i2c-* at all)")
+        XCTAssertEqual(checks[4]["status"] as? String, "skip")
+        XCTAssertEqual(checks[4]["detail"] as? String, "profile: none at \(env["XDG_CONFIG_HOME"]!)/tiltboard/profiles/doctor-cli.json yet")
+    }
+
+    func testSimulatedBoardPasses() throws {
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.run(["doctor", "--board", packageRoot + "/Boards/simulated-adxl345.json"],
+                                  environment: ["HOME": folder, "XDG_CONFIG_HOME": folder])
+        XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        XCTAssertEqual(r.stdout.split(separator: "\n").first, "✓ simulated board: no I²C bus needed")
+        XCTAssertTrue(r.stdout.hasSuffix("doctor: no problems found in 5 checks\n"), r.stdout)
+    }
+}

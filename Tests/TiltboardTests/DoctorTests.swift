@@ -1,0 +1,271 @@
+import Foundation
+import Tiltboard
+import XCTest
+
+/// `Doctor` against staged machines: a temporary folder holding the /dev, /sys, /proc/device-tree
+/// and /etc a Raspberry Pi would have (or lack), and a simulated bus behind the board's address.
+final class DoctorTests: XCTestCase {
+    private var root = ""
+    private var profileDir = ""
+
+    override func setUpWithError() throws {
+        root = try makeScratchFolder(self)
+        profileDir = try makeScratchFolder(self)
+    }
+
+    private func stage(_ path: String, _ bytes: [UInt8] = []) throws {
+        let full = root + path
+        try FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: full))
+    }
+    private func stage(_ path: String, text: String) throws { try stage(path, Array(text.utf8)) }
+    private func stageDir(_ path: String) throws {
+        try FileManager.default.createDirectory(atPath: root + path, withIntermediateDirectories: true)
+    }
+    /// A Pi 3B's device tree: alias i2c1 → /soc/i2c@7e804000 with `clock-frequency` = hz (big-endian u32).
+    private func stageClock(_ hz: UInt32) throws {
+        try stage("/proc/device-tree/aliases/i2c1", text: "/soc/i2c@7e804000\0")
+        try stage("/proc/device-tree/soc/i2c@7e804000/clock-frequency",
+                  [UInt8(hz >> 24), UInt8(hz >> 16 & 0xFF), UInt8(hz >> 8 & 0xFF), UInt8(hz & 0xFF)])
+    }
+
+    private func board(_ chip: ChipKind = .mpu6050, rateHz: Double = 100, address: UInt8? = nil) -> BoardDescription {
+        BoardDescription(name: "doctor test", source: "test",
+                         sensor: .init(chip: chip, bus: "/dev/i2c-1", address: address ?? chip.addresses[0], rateHz: rateHz))
+    }
+
+    /// A doctor whose bus has `device` at `address`, or nothing at all.
+    private func doctor(_ board: BoardDescription, device: ((ManualClock) -> SimulatedI2CDevice)? = nil,
+                        at address: UInt8 = 0x68, opened: OpenedPaths = OpenedPaths()) -> Doctor {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        return Doctor(board: board, system: SystemInspector(root: root), profilePath: profileDir + "/p.json",
+                      clock: clock, openBus: { path in
+            opened.paths.append(path)
+            let bus = SimulatedI2CBus(name: "/dev/i2c-1")
+            if let device { bus.attach(device(clock), at: address) }
+            return bus
+        })
+    }
+    private final class OpenedPaths { var paths: [String] = [] }
+
+    private func check(_ id: String, in checks: [DoctorCheck], file: StaticString = #filePath, line: UInt = #line) throws -> DoctorCheck {
+        try XCTUnwrap(checks.first { $0.id == id }, "no \(id) check in \(checks.map(\.id))", file: file, line: line)
+    }
+
+    private let flat = MotionScript.builtIn(named: "flat")!
+
+    // MARK: - I²C enabled
+
+    func testAdapterWithoutDevNodeAsksForI2CDev() throws {
+        try stageDir("/sys/bus/i2c/devices/i2c-1")
+        try stageDir("/dev")
+        let checks = doctor(board()).run()
+        let c = try check("i2c-enabled", in: checks)
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertEqual(c.cause, .unavailable)
+        XCTAssertTrue(c.detail.contains("i2c-dev module is not loaded"), c.detail)
+        XCTAssertEqual(c.fix, "sudo modprobe i2c-dev, and add i2c-dev to /etc/modules so it loads at boot")
+        XCTAssertNil(checks.first { $0.id == "sensor" }, "the sensor cannot be asked without a bus")
+        XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
+    }
+
+    func testNoBusAndI2COffInConfigTxtNamesTheFile() throws {
+        try stage("/boot/firmware/config.txt", text: "# dtparam=i2c_arm=on\ndtparam=audio=on\n")
+        let c = try check("i2c-enabled", in: doctor(board()).run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertEqual(c.detail, "I²C enabled: /dev/i2c-1 not found (no /dev/i2c-* at all)")
+        XCTAssertEqual(c.fix, "add dtparam=i2c_arm=on to /boot/firmware/config.txt (or sudo raspi-config → Interface Options → I2C), then reboot")
+    }
+
+    func testI2COnInConfigTxtButNoModulePointsAtI2CDev() throws {
+        try stage("/boot/firmware/config.txt", text: "dtparam=audio=on,i2c_arm=on  # sensor\n")
+        let c = try check("i2c-enabled", in: doctor(board()).run())
+        XCTAssertEqual(c.fix, "sudo modprobe i2c-dev, and add i2c-dev to /etc/modules so it loads at boot")
+    }
+
+    func testOtherBusPresentIsNamedInTheFix() throws {
+        try stage("/dev/i2c-20")
+        try stage("/dev/i2c-3")
+        try stageDir("/sys/module/i2c_dev")
+        let c = try check("i2c-enabled", in: doctor(board()).run())
+        XCTAssertEqual(c.detail, "I²C enabled: /dev/i2c-1 not found (present: /dev/i2c-3, /dev/i2c-20)")
+        XCTAssertEqual(c.fix, "set the board file's sensor.bus to one of: /dev/i2c-3, /dev/i2c-20")
+    }
+
+    // MARK: - Bus clock
+
+    func testBusClockFromTheDeviceTreeAlias() throws {
+        try stage("/dev/i2c-1")
+        try stageClock(100_000)
+        let c = try check("bus-clock", in: doctor(board(rateHz: 100)).run())
+        XCTAssertEqual(c.status, .pass)
+        // 100 Hz × ((3 + 14) × 9 + 3) bits / 100 kHz = 15.6 %
+        XCTAssertEqual(c.detail, "bus clock: 100 kHz (/proc/device-tree/soc/i2c@7e804000/clock-frequency); 100 Hz × 14-byte samples use 16 % of the bus")
+    }
+
+    func testOfNodeWinsOverTheAlias() throws {
+        try stage("/dev/i2c-1")
+        try stageClock(100_000)
+        try stage("/sys/bus/i2c/devices/i2c-1/of_node/clock-frequency", [0x00, 0x06, 0x1A, 0x80])   // 400000
+        let c = try check("bus-clock", in: doctor(board(rateHz: 1000)).run())
+        XCTAssertEqual(c.status, .pass, c.detail)
+        XCTAssertTrue(c.detail.hasPrefix("bus clock: 400 kHz (/sys/bus/i2c/devices/i2c-1/of_node/clock-frequency); 1000 Hz"), c.detail)
+    }
+
+    func testMPU6050At1kHzOnA100kHzBusIsTooMuch() throws {
+        try stage("/dev/i2c-1")
+        try stageClock(100_000)
+        let c = try check("bus-clock", in: doctor(board(rateHz: 1000)).run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertEqual(c.cause, .unavailable)
+        XCTAssertTrue(c.detail.contains("use 156 % of the bus"), c.detail)
+        XCTAssertEqual(c.fix, "add dtparam=i2c_arm_baudrate=400000 to /boot/firmware/config.txt and reboot, or lower sensor.rateHz")
+        XCTAssertEqual(Doctor.busLoad(chip: .mpu6050, rateHz: 1000, clockHz: 100_000), 1.56, accuracy: 1e-12)
+    }
+
+    func testADXL345Above200HzNeeds400kHz() throws {
+        try stage("/dev/i2c-1")
+        try stageClock(100_000)
+        // 400 Hz × 84 bits = 34 % of the bus: fine by load, refused by the data sheet's advice.
+        let c = try check("bus-clock", in: doctor(board(.adxl345, rateHz: 400)).run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertTrue(c.detail.contains("use 34 % of the bus; the ADXL345 data sheet advises at most 200 Hz below 400 kHz"), c.detail)
+        let ok = try check("bus-clock", in: doctor(board(.adxl345, rateHz: 200)).run())
+        XCTAssertEqual(ok.status, .pass, ok.detail)
+    }
+
+    func testClockAboveFastModeIsRefused() throws {
+        try stage("/dev/i2c-1")
+        try stageClock(1_000_000)
+        let c = try check("bus-clock", in: doctor(board()).run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertTrue(c.detail.hasSuffix("the MPU-6050 takes at most 400 kHz"), c.detail)
+    }
+
+    // MARK: - Permission fixes (the open itself is staged as an unprivileged user in the CLI tests)
+
+    func testPermissionFixWithoutUdevRuleInstallsIt() throws {
+        try stage("/dev/i2c-1")
+        let fix = doctor(board()).permissionFix("/dev/i2c-1", group: "i2c")
+        XCTAssertEqual(fix, "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the i2c group (sudo usermod -aG i2c $USER, then log in again)")
+    }
+
+    func testPermissionFixWithRuleAsksToJoinTheGroupOrLogInAgain() throws {
+        try stage("/dev/i2c-1")
+        try stage("/etc/udev/rules.d/60-tiltboard.rules")
+        XCTAssertEqual(chown(root + "/dev/i2c-1", 0, 4242), 0, "tests run as root")
+        let me = getuid()
+        try stage("/etc/passwd", text: "tester:x:\(me):\(me + 1):T:/:/bin/sh\n")
+        try stage("/etc/group", text: "gpio:x:4243:\ni2c:x:4242:\n")
+        XCTAssertEqual(doctor(board()).permissionFix("/dev/i2c-1", group: "i2c"),
+                       "join the i2c group: sudo usermod -aG i2c $USER, then log in again")
+        try stage("/etc/group", text: "gpio:x:4243:\ni2c:x:4242:someone,tester\n")
+        XCTAssertEqual(doctor(board()).permissionFix("/dev/i2c-1", group: "i2c"),
+                       "you are in the i2c group but this login is not: log out and in again (or run newgrp i2c)")
+        try stage("/etc/group", text: "gpio:x:4242:tester\n")
+        XCTAssertEqual(doctor(board()).permissionFix("/dev/i2c-1", group: "i2c"),
+                       "the udev rule is installed but /dev/i2c-1 belongs to group gpio: sudo udevadm control --reload && sudo udevadm trigger")
+    }
+
+    // MARK: - What answers at the address
+
+    private func stagedBus() throws {
+        try stage("/dev/i2c-1")
+    }
+
+    func testNothingAtTheAddress() throws {
+        try stagedBus()
+        let checks = doctor(board()).run()
+        let c = try check("sensor", in: checks)
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertEqual(c.cause, .unavailable)
+        XCTAssertEqual(c.detail, "sensor: nothing answers at 0x68 on /dev/i2c-1")
+        XCTAssertTrue(c.fix?.contains("tiltboard probe --all") == true, c.fix ?? "")
+        XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
+    }
+
+    func testWrongChipIDIsNamed() throws {
+        try stagedBus()
+        let c = try check("sensor", in: doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat, whoAmI: 0x42) }).run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertTrue(c.detail.hasPrefix("sensor: found 0x42 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050)"), c.detail)
+    }
+
+    func testAnADXL345WhereAnMPU6050WasExpected() throws {
+        try stagedBus()
+        let c = try check("sensor", in: doctor(board(), device: { SimulatedADXL345(clock: $0, motion: self.flat) }).run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertTrue(c.detail.contains("at 0x68 on /dev/i2c-1, expected"), c.detail)
+    }
+
+    func testCloneIsNamedAndPasses() throws {
+        try stagedBus()
+        let checks = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat, whoAmI: 0x70) }).run()
+        let c = try check("sensor", in: checks)
+        XCTAssertEqual(c.status, .pass)
+        XCTAssertTrue(c.detail.contains("MPU-6500") && c.detail.contains("ID 0x70") && c.detail.contains("a clone"), c.detail)
+        XCTAssertNil(Doctor.firstFailure(checks), checks.map(\.detail).joined(separator: "\n"))
+    }
+
+    func testGenuineChipOpensTheStagedDevicePath() throws {
+        try stagedBus()
+        let box = OpenedPaths()
+        let d = doctor(board(.adxl345), device: { SimulatedADXL345(clock: $0, motion: self.flat) }, at: 0x53, opened: box)
+        let c = try check("sensor", in: d.run())
+        XCTAssertEqual(c.detail, "sensor: ADXL345 at 0x53 on /dev/i2c-1 (ID 0xe5)")
+        XCTAssertEqual(box.paths, [root + "/dev/i2c-1"])
+    }
+
+    // MARK: - GPIO, profile
+
+    func testMissingGPIOChipFailsTheMotorLine() throws {
+        try stagedBus()
+        try stageDir("/dev")
+        var b = board()
+        b.motor = .init(line: .init(chip: "pinctrl-bcm2835", line: .name("GPIO17")))
+        let c = try check("motor-line", in: doctor(b).run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertEqual(c.cause, .unavailable)
+        XCTAssertTrue(c.detail.hasPrefix("motor line: GPIO chip pinctrl-bcm2835 not found: no GPIO chips found in \(root)/dev"), c.detail)
+    }
+
+    func testProfileForAnotherBoardFails() throws {
+        try stagedBus()
+        let other = ProfileBoardIdentity(name: "another board", chip: .mpu6050, bus: "/dev/i2c-1", address: 0x68, chipID: 0x68)
+        let profile = CalibrationProfile(board: other, createdAt: "2026-11-21T08:30:00Z", sampleCount: 200,
+                                         noiseMg: Vector3(1, 1, 1),
+                                         neutral: .init(rotation: .identity, meanRawG: Vector3(0, 0, 1), tiltDeg: 0, clamped: false))
+        try ProfileStore.save(profile, path: profileDir + "/p.json")
+        let checks = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }).run()
+        let c = try check("profile", in: checks)
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertTrue(c.detail.contains("belongs to another board"), c.detail)
+        XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
+
+        var mine = profile
+        mine.board = ProfileBoardIdentity(board: board(), chipID: 0x68)
+        try ProfileStore.save(mine, path: profileDir + "/p.json")
+        let ok = try check("profile", in: doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }).run())
+        XCTAssertEqual(ok.status, .pass, ok.detail)
+        XCTAssertEqual(ok.detail, "profile: \(profileDir)/p.json (neutral pose from 2026-11-21T08:30:00Z)")
+    }
+
+    func testNoProfileIsNotAFailure() throws {
+        try stagedBus()
+        let checks = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }).run()
+        let c = try check("profile", in: checks)
+        XCTAssertEqual(c.status, .skip)
+        XCTAssertEqual(c.fix, "hold the board as you play and run `tiltboard calibrate`")
+        XCTAssertNil(Doctor.firstFailure(checks))
+    }
+
+    func testFirstFailureDecides() {
+        let checks = [DoctorCheck(id: "a", status: .pass, detail: ""),
+                      DoctorCheck(id: "b", status: .fail, detail: "", cause: .permission),
+                      DoctorCheck(id: "c", status: .fail, detail: "", cause: .unavailable)]
+        XCTAssertEqual(Doctor.firstFailure(checks), .permission)
+        XCTAssertEqual(Doctor.firstFailure(Array(checks.reversed())), .unavailable)
+        XCTAssertNil(Doctor.firstFailure([checks[0], DoctorCheck(id: "d", status: .skip, detail: "")]))
+    }
+}
