@@ -62,9 +62,10 @@ public final class UDPSender {
     @discardableResult
     public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT)) < 0 else { return false }
+        let code = errno
         failedSends += 1
         guard firstFailure == nil else { return false }
-        firstFailure = errno
+        firstFailure = code
         return true
     }
 }
