@@ -11,10 +11,11 @@ struct HapticsCommand: ParsableCommand {
         abstract: "Play a vibration effect on the board's motor.",
         discussion: """
         Plays --effect (a preset or pulse:MS; default the board's shake effect) or --pattern (on,off,on,… \
-        in milliseconds), then exits. The motor never stays on longer than the board's motor.maxOnSeconds \
-        (default 2 s) in one stretch, and is switched off and released on exit, on SIGINT/SIGTERM/SIGHUP \
-        (a clean stop: exit 0) and on any error. On a simulated board each change of the motor line \
-        is printed on stderr.
+        in milliseconds), then exits. The motor's on-time, summed over gaps shorter than the board's \
+        motor.minRestSeconds (default 0.5 s), never exceeds motor.maxOnSeconds (default 2 s): it then \
+        rests for motor.minRestSeconds, with a warning, and the effect resumes. It is switched off and \
+        released on exit, on SIGINT/SIGTERM/SIGHUP (a clean stop: exit 0) and on any error. On a \
+        simulated board each change of the motor line is printed on stderr.
 
         Presets: \(HapticEffect.presetNames.joined(separator: ", ")).
         Exit codes: 0 played (or stopped by a signal), 64 bad effect, pattern or flag, 65 bad board \
@@ -81,7 +82,7 @@ struct HapticsCommand: ParsableCommand {
             Console.note("motor off: \(line.name) driven inactive and released")
             return
         }
-        let motor = Motor(line: line, clock: clock, maxOnSeconds: motorSection.maxOnSeconds,
+        let motor = Motor(line: line, clock: clock, cap: motorSection.cap,
                           announceChanges: description.isSimulated, carrierHz: carrier)
         defer { motor.shutdown() }
         motor.engine.play(chosen)
@@ -89,14 +90,10 @@ struct HapticsCommand: ParsableCommand {
         while motor.engine.isActive, !SignalWatcher.shared.stopRequested {
             usleep(2_000)
         }
-        let cut = motor.engine.onTimeLimitCount
         let failure = motor.engine.lastError
         motor.shutdown()
         if let failure {
             throw CLIError(message: "the motor line failed: \(failure)", code: SysExit.ioError)
-        }
-        if cut > 0 {
-            Console.warn("the motor was switched off after \(decimal(motor.engine.maxOnSeconds, 1)) s on without a break (motor.maxOnSeconds)")
         }
         if let signal = SignalWatcher.shared.signal {
             Console.note("stopped by signal \(signal); motor off")

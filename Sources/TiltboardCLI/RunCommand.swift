@@ -92,7 +92,7 @@ struct RunCommand: ParsableCommand {
             if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
         }
         // The totals also when the sensor was given up on, before the error line.
-        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics)")
+        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
         _ = try ran.get()
         wake.report(loop)
         if let sender, sender.failedSends > 0 {

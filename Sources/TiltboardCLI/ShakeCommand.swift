@@ -109,7 +109,7 @@ struct ShakeCommand: ParsableCommand {
         if let realtimeNote { Console.note(realtimeNote) }
         if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
         let stats = loop.scheduler.statistics
-        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks; \(loop.busStatistics)")
+        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
         wake.report(loop)
         if let signal = SignalWatcher.shared.signal { Console.note("stopped by signal \(signal); motor off") }
     }

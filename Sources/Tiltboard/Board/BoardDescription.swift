@@ -63,13 +63,19 @@ public struct BoardDescription: Sendable, Equatable {
         public var activeLow: Bool
         /// Effect played on a shake: a preset name (`click`, `buzz`, …) or `pulse:150`.
         public var shakeEffect: String
-        /// Longest the motor may stay on without a break, in seconds.
+        /// Most on-time in one stretch, in seconds (see `MotorCapSettings`).
         public var maxOnSeconds: Double
+        /// Off-time that ends a stretch, in seconds.
+        public var minRestSeconds: Double
 
         public init(line: LineSelector, activeLow: Bool = false, shakeEffect: String = "pulse:150",
-                    maxOnSeconds: Double = 2) {
-            self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect; self.maxOnSeconds = maxOnSeconds
+                    maxOnSeconds: Double = 2, minRestSeconds: Double = 0.5) {
+            self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect
+            self.maxOnSeconds = maxOnSeconds; self.minRestSeconds = minRestSeconds
         }
+
+        /// The on-time cap the motor's engine applies.
+        public var cap: MotorCapSettings { MotorCapSettings(maxOnSeconds: maxOnSeconds, minRestSeconds: minRestSeconds) }
     }
 
     public struct SimulationSection: Sendable, Equatable {

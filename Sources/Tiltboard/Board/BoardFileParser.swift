@@ -13,7 +13,7 @@ import TiltboardSimulator
 ///   `rateHz` (MPU-6050 4…1000, ADXL345 0.1…3200; default 100); `fifo` bool (default false).
 /// - `motor` (optional): `chip` label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; `line` offset
 ///   or line name (`"GPIO17"`); `activeLow` bool; `shakeEffect` preset name or `pulse:<ms>`;
-///   `maxOnSeconds` 0…60 (exclusive of 0).
+///   `maxOnSeconds`, `minRestSeconds` 0.05…60.
 /// - `mount`: 3×3 rows, a rotation (orthonormal, determinant +1); default identity.
 /// - `simulation` (only with bus `"simulated"`): `script` built-in name or path, `trace` CSV path
 ///   (not both), `noise` bool, `seed` integer ≥ 0, `whoAmI` `"0x70"` or integer, `zeroGOffsetMg`
@@ -148,7 +148,7 @@ struct BoardFileParser {
 
     private func parseMotor(_ value: Any) throws -> BoardDescription.MotorSection {
         let o = try object(value, "motor")
-        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnSeconds"])
+        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnSeconds", "minRestSeconds"])
         var motor = BoardDescription.MotorSection(line: try lineSelector(o, "motor"))
         if let v = o["activeLow"] { motor.activeLow = try bool(v, "motor.activeLow") }
         if let v = o["shakeEffect"] {
@@ -158,12 +158,10 @@ struct BoardFileParser {
             }
             motor.shakeEffect = text
         }
-        if let v = o["maxOnSeconds"] {
-            let allowed = "use more than 0 and at most 60 seconds"
-            let s = try number(v, "motor.maxOnSeconds", allowed: allowed)
-            guard s > 0 && s <= 60 else { throw notAllowed("motor.maxOnSeconds", v, allowed) }
-            motor.maxOnSeconds = s
-        }
+        let range = MotorCapSettings.allowedSeconds
+        let allowed = "use \(format(range.lowerBound)) to \(format(range.upperBound)) seconds"
+        if let s = try bounded(o, "motor", "maxOnSeconds", allowed, accept: range.contains) { motor.maxOnSeconds = s }
+        if let s = try bounded(o, "motor", "minRestSeconds", allowed, accept: range.contains) { motor.minRestSeconds = s }
         return motor
     }
 
