@@ -148,13 +148,43 @@ final class ProfileStoreTests: XCTestCase {
                        "/home/pi/.config/tiltboard/profiles/simulated-mpu-6050-board.json")
         XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]),
                        "/h/.config/tiltboard/profiles/x.json")
-        XCTAssertEqual(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) "), "bench-rig-2")
+        XCTAssertNotNil(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) ").range(of: #"^bench-rig-2-[0-9a-f]{8}$"#, options: .regularExpression))
         XCTAssertEqual(ProfileStore.slug("../.."), "board")
+    }
+
+    /// Under systemd (`StateDirectory=`) the profile lives in the service's state directory.
+    func testDefaultPathInAServicesStateDirectory() {
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "GY-521 on Raspberry Pi",
+                                                environment: ["STATE_DIRECTORY": "/var/lib/tiltboard", "XDG_CONFIG_HOME": "/cfg"]),
+                       "/var/lib/tiltboard/profiles/gy-521-on-raspberry-pi.json")
+        // One path per StateDirectory= entry, colon-separated: the first is the service's own.
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["STATE_DIRECTORY": "/var/lib/a:/var/lib/b"]),
+                       "/var/lib/a/profiles/x.json")
+        XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["STATE_DIRECTORY": "relative", "HOME": "/h"]),
+                       "/h/.config/tiltboard/profiles/x.json")
     }
 }
 
 extension Array where Element == UInt8 {
     func write(to path: String) throws {
         try Data(self).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// Profile file names for board names in any script.
+final class ProfileNameTests: XCTestCase {
+    func testNamesBeyondASCIIGetDistinctStableFileNames() {
+        let names = ["Доска", "Доска 2", "ボード", "ボード２", "🎮", "🕹️", "board", "Board"]
+        let slugs = names.map(ProfileStore.slug)
+        XCTAssertEqual(Set(slugs.prefix(6)).count, 6, "\(slugs)")
+        XCTAssertFalse(slugs.prefix(6).contains("board"), "\(slugs)")
+        // Readable ASCII kept, hash added.
+        XCTAssertNotNil(slugs[1].range(of: #"^2-[0-9a-f]{8}$"#, options: .regularExpression), slugs[1])
+        XCTAssertNotNil(slugs[0].range(of: #"^board-[0-9a-f]{8}$"#, options: .regularExpression), slugs[0])
+        // Plain ASCII names keep their old file names.
+        XCTAssertEqual(ProfileStore.slug("GY-521 on Raspberry Pi"), "gy-521-on-raspberry-pi")
+        // The same name typed composed or decomposed is the same board.
+        XCTAssertEqual(ProfileStore.slug("Caf\u{e9}"), ProfileStore.slug("Cafe\u{301}"))
+        XCTAssertEqual(ProfileStore.slug("Доска"), slugs[0])
     }
 }

@@ -8,7 +8,7 @@ struct BoardOptions: ParsableArguments {
                                             valueName: "file"))
     var board: String?
 
-    @Option(name: .long, help: ArgumentHelp("Calibration profile (default: $XDG_CONFIG_HOME/tiltboard/profiles/<board>.json).",
+    @Option(name: .long, help: ArgumentHelp("Calibration profile (default: $XDG_CONFIG_HOME/tiltboard/profiles/<board>.json; $STATE_DIRECTORY/profiles/<board>.json in a systemd service).",
                                             valueName: "path"))
     var profile: String?
 
@@ -31,6 +31,16 @@ struct BoardOptions: ParsableArguments {
         return session
     }
 }
+
+/// Checks a `--duration`: positive, and short enough to count in nanoseconds without overflow.
+func validateDuration(_ duration: Double?) throws {
+    if let duration, !(duration > 0 && duration <= maxDurationSeconds) {
+        throw ValidationError("--duration must be more than 0 and at most \(Int(maxDurationSeconds)) seconds (omit it to run until interrupted), got \(duration)")
+    }
+}
+
+/// Longest `--duration`: about 115 days.
+let maxDurationSeconds = 1e7
 
 /// Checks shared by commands that take `--rate`.
 func validateRate(_ rate: Double?, name: String = "--rate") throws {

@@ -206,7 +206,7 @@ public final class SignalWatcher: Sendable {
 }
 
 /// Runs `body` on a new detached thread; runs it inline if no thread can be created.
-private func spawnDetached(_ body: @escaping @Sendable () -> Void) {
+func spawnDetached(_ body: @escaping @Sendable () -> Void) {
     final class Box: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

@@ -1,0 +1,53 @@
+import Foundation
+@testable import TiltboardCLI
+import XCTest
+
+/// What the systemd unit relies on: `haptics --off` as its stop step, the profile in the
+/// service's state directory, and `--version`.
+final class ServiceCommandTests: XCTestCase {
+    func testHapticsOffReleasesTheMotorLineWithoutPlayingAnything() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder)
+        let r = try CLIRunner.run(["haptics", "--off", "--board", board.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "tiltboard: motor off: simulated motor (simulated line 17) driven inactive and released\n")
+        XCTAssertEqual(r.stdout, "")
+        // Never driven active: the motor log holds no change at all.
+        XCTAssertEqual(try MotorLogFile.read(board.log).map(\.level), [])
+    }
+
+    func testHapticsOffOnABoardWithoutAMotorHasNothingToDo() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/no-motor.json"
+        try #"{"name": "no motor", "sensor": {"chip": "adxl345", "bus": "simulated"}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let r = try CLIRunner.run(["haptics", "--off", "--board", path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "tiltboard: board no motor has no motor: nothing to switch off\n")
+        // Without --off the same board is still an error.
+        XCTAssertEqual(try CLIRunner.run(["haptics", "--board", path]).status, SysExit.unavailable)
+    }
+
+    func testHapticsOffTakesNoEffect() throws {
+        for extra in [["--effect", "tick"], ["--pattern", "100"]] {
+            let r = try CLIRunner.run(["haptics", "--off"] + extra)
+            XCTAssertEqual(r.status, SysExit.usage, "\(extra): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--off plays nothing: drop --effect and --pattern"), r.stderr)
+        }
+    }
+
+    func testTheServicesStateDirectoryHoldsTheProfile() throws {
+        let folder = try makeScratchFolder(self)
+        let environment = ["STATE_DIRECTORY": folder + "/state", "XDG_CONFIG_HOME": folder + "/config", "HOME": folder]
+        let r = try CLIRunner.run(["profile", "show"], environment: environment)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "no profile at \(folder)/state/profiles/simulated-mpu-6050-board.json — run `tiltboard calibrate`\n")
+    }
+
+    func testVersionPrintsTheOneVersionString() throws {
+        let r = try CLIRunner.run(["--version"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, TiltboardVersion.string + "\n")
+        XCTAssertNotNil(TiltboardVersion.string.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression))
+    }
+}

@@ -1,0 +1,314 @@
+#!/usr/bin/env bash
+# Checks a tiltboard .deb from packaging/build-deb.sh: its control fields and file list, the
+# maintainer scripts, the systemd unit (`systemd-analyze security --offline=true` score at most
+# 2.0, `systemd-analyze verify` silent), the man page (`man -l`), the completions (bash runs them),
+# and, when the package is for this machine, the packaged binary: no Swift runtime needed, `read`
+# on a simulated board, the unit's own command lines run as an unprivileged user with the
+# service's state directory, and the system calls they make all inside the unit's filter.
+#
+# Usage: bash packaging/check-deb.sh DEB
+# Output: one PASS:/FAIL:/SKIP: line per check on stdout, then `deb: N passed, M failed`.
+# Exit status: 0 when every check passed.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+deb=${1:?usage: packaging/check-deb.sh DEB}
+[ -f "$deb" ] || { echo "check-deb: error: no such file: $deb" >&2; exit 1; }
+deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+
+say() { echo "check-deb: $*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+need=()
+command -v systemd-analyze >/dev/null || need+=(systemd)
+command -v man >/dev/null || need+=(man-db)
+command -v readelf >/dev/null || need+=(binutils)
+command -v setpriv >/dev/null || need+=(util-linux)
+command -v strace >/dev/null || need+=(strace)
+if [ ${#need[@]} -gt 0 ]; then
+    say "installing ${need[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+work=$(mktemp -d /tmp/tiltboard-check-deb.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+# Readable by the unprivileged user the service checks run as.
+chmod 0755 "$work"
+x=$work/root
+dpkg-deb -x "$deb" "$x"
+dpkg-deb -e "$deb" "$work/DEBIAN"
+unit=$x/usr/lib/systemd/system/tiltboard.service
+field() { dpkg-deb -f "$deb" "$1"; }
+arch=$(field Architecture)
+version=$(field Version)
+
+passed=0 failed=0
+# check NAME FUNCTION: the function prints why it failed and returns non-zero.
+check() {
+    local name=$1 out
+    shift
+    if out=$("$@" 2>&1); then
+        echo "PASS: $name"; passed=$((passed + 1))
+    else
+        echo "FAIL: $name"; echo "$out" | head -n 25 | sed 's/^/    /'; failed=$((failed + 1))
+    fi
+}
+skip() { echo "SKIP: $1"; }
+
+control_fields() {
+    [ "$(field Package)" = tiltboard ] || { echo "Package: $(field Package)"; return 1; }
+    [ "$(basename "$deb")" = "tiltboard_${version}_${arch}.deb" ] || { echo "file name $(basename "$deb") does not match Version $version, Architecture $arch"; return 1; }
+    local source_version
+    source_version=$(sed -n 's/^ *static let string = "\([^"]*\)"$/\1/p' "$root/Sources/TiltboardCLI/Version.swift")
+    [ "$version" = "$source_version" ] || { echo "Version $version, the source says $source_version"; return 1; }
+    local depends
+    depends=$(field Depends)
+    echo "Depends: $depends"
+    [[ "$depends" =~ (^|, )libc6\ \(\>=\ 2\.[0-9]+\) ]] || return 1
+    [[ "$depends" =~ (^|, )libi2c0(,|$) ]] || return 1
+    [[ "$depends" =~ (^|, )libgpiod[23](,|$) ]] || return 1
+    ! [[ "$depends" =~ swift ]]
+}
+
+file_list() {
+    local expected=(
+        ./etc/tiltboard/tiltboard.conf
+        ./usr/bin/tiltboard
+        ./usr/lib/systemd/system/tiltboard.service
+        ./usr/lib/udev/rules.d/60-tiltboard.rules
+        ./usr/share/bash-completion/completions/tiltboard
+        ./usr/share/doc/tiltboard/README.md
+        ./usr/share/fish/vendor_completions.d/tiltboard.fish
+        ./usr/share/man/man1/tiltboard.1.gz
+        ./usr/share/tiltboard/boards/README.md
+        ./usr/share/zsh/vendor-completions/_tiltboard
+    )
+    local f
+    for f in "$root"/Boards/*.json "$root"/Boards/scripts/*; do
+        expected+=("./usr/share/tiltboard/boards/${f#"$root/Boards/"}")
+    done
+    local listing files
+    listing=$(dpkg-deb -c "$deb")
+    files=$(echo "$listing" | awk '$1 !~ /^d/ { print $6 }' | sort)
+    diff <(printf '%s\n' "${expected[@]}" | sort) <(echo "$files") || { echo "(< expected, > in the package)"; return 1; }
+    # Everything root's; only the binary executable; the udev rules identical to the source's.
+    echo "$listing" | awk '$2 != "root/root" { print "not root/root: " $0; bad = 1 } END { exit bad }' || return 1
+    echo "$listing" | awk '$1 ~ /x/ && $1 !~ /^d/ && $6 != "./usr/bin/tiltboard" { print "executable: " $6; bad = 1 } END { exit bad }' || return 1
+    cmp "$root/udev/60-tiltboard.rules" "$x/usr/lib/udev/rules.d/60-tiltboard.rules"
+}
+
+maintainer_scripts() {
+    [ "$(cat "$work/DEBIAN/conffiles")" = /etc/tiltboard/tiltboard.conf ] || { echo "conffiles: $(cat "$work/DEBIAN/conffiles")"; return 1; }
+    local s
+    for s in postinst prerm postrm; do
+        [ -x "$work/DEBIAN/$s" ] || { echo "$s missing or not executable"; return 1; }
+        sh -n "$work/DEBIAN/$s" || return 1
+    done
+    grep -q 'groupadd --system "$group"' "$work/DEBIAN/postinst" || { echo "postinst creates no groups"; return 1; }
+    grep -q 'udevadm control --reload' "$work/DEBIAN/postinst" || { echo "postinst does not reload udev"; return 1; }
+    # Installing starts nothing the user did not enable (try-restart only restarts a running unit).
+    ! grep -nE '^[^#]*(systemctl +(--[a-z-]+ +)*(enable|start|restart|reload-or-restart)( |$)|deb-systemd-invoke +start)' "$work"/DEBIAN/post* "$work/DEBIAN/prerm"
+}
+
+# postinst asks for the groups and the user and starts nothing (the tools it calls are stand-ins).
+maintainer_scripts_run() {
+    local fake=$work/fake
+    mkdir -p "$fake/bin"
+    # Stand-ins for the account and service tools that record what they were asked to do; getent
+    # finds no group or user, as on a fresh system.
+    local t
+    for t in groupadd useradd usermod install udevadm systemctl; do
+        printf '#!/bin/sh\necho "%s $*" >> %s/calls\n' "$t" "$fake" > "$fake/bin/$t"
+        chmod 0755 "$fake/bin/$t"
+    done
+    printf '#!/bin/sh\nexit 2\n' > "$fake/bin/getent"; chmod 0755 "$fake/bin/getent"
+    PATH="$fake/bin:$PATH" sh "$work/DEBIAN/postinst" configure || { echo "postinst configure failed"; return 1; }
+    cat "$fake/calls"
+    grep -qx 'groupadd --system i2c' "$fake/calls" && grep -qx 'groupadd --system gpio' "$fake/calls" \
+        && grep -q '^useradd --system --user-group .* tiltboard$' "$fake/calls" \
+        && grep -qx 'usermod --append --groups i2c,gpio tiltboard' "$fake/calls" \
+        && grep -qx 'install -d -o tiltboard -g tiltboard -m 0750 /var/lib/tiltboard' "$fake/calls" || return 1
+    ! grep -E '^systemctl (enable|start|restart)' "$fake/calls"
+}
+
+unit_security() {
+    local report score
+    report=$(systemd-analyze security --offline=true "$unit" 2>&1) || true
+    score=$(echo "$report" | sed -n 's/.*Overall exposure level for tiltboard.service: \([0-9.]*\).*/\1/p')
+    echo "exposure $score"
+    [ -n "$score" ] || { echo "$report" | tail -n 5; return 1; }
+    awk -v s="$score" 'BEGIN { exit !(s <= 2.0) }' || { echo "$report" | grep '✗'; return 1; }
+}
+
+unit_verify() {
+    local out rc
+    # verify checks that the commands exist and that `man tiltboard(1)` finds the page: the unit
+    # is checked with the packaged binary's path, and MANPATH points at the packaged page.
+    mkdir -p "$work/verify"
+    sed "s|/usr/bin/tiltboard|$x/usr/bin/tiltboard|g" "$unit" > "$work/verify/tiltboard.service"
+    out=$(MANPATH=$x/usr/share/man systemd-analyze verify "$work/verify/tiltboard.service" 2>&1)
+    rc=$?
+    [ -z "$out" ] && [ "$rc" = 0 ] || { echo "exit $rc: $out"; return 1; }
+}
+
+man_page() {
+    local page=$x/usr/share/man/man1/tiltboard.1.gz text errors
+    text=$(MANWIDTH=100 LC_ALL=C.UTF-8 man --warnings -l "$page" 2>"$work/man.err") || { cat "$work/man.err"; return 1; }
+    errors=$(cat "$work/man.err")
+    [ -z "$errors" ] || { echo "man printed: $errors"; return 1; }
+    local want
+    # The sections, every command, the options the systemd unit runs, and text beyond ASCII.
+    for want in '^NAME$' '^SYNOPSIS$' '^DESCRIPTION$' '^ +--version$' '^ +--udp host:port$' '^ +--off ' 'I²C bus' \
+        $(printf '^ +%s +[A-Z]\n' probe read calibrate profile haptics shake run monitor record bench); do
+        grep -qE -- "$want" <<<"$text" || { echo "the rendered page has no line matching '$want'"; return 1; }
+    done
+}
+
+bash_completion() {
+    local script=$x/usr/share/bash-completion/completions/tiltboard
+    # complete LINE: what the completion function offers for LINE (the cursor at its end).
+    bash --norc --noprofile -c '
+        set -u
+        source "$1" || exit 1
+        spec=$(complete -p tiltboard) || exit 1
+        fn=$(sed -n "s/.* -F \([^ ]*\) tiltboard$/\1/p" <<<"$spec")
+        [ -n "$fn" ] || { echo "no completion function in: $spec"; exit 1; }
+        offer() {
+            COMP_LINE=$1; COMP_POINT=${#COMP_LINE}
+            read -ra COMP_WORDS <<<"$COMP_LINE"
+            [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+            COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            COMPREPLY=()
+            "$fn" tiltboard "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf "%s\n" "${COMPREPLY[@]}"
+        }
+        subs=$(offer "tiltboard ")
+        for c in probe read calibrate profile haptics shake run monitor record bench; do
+            grep -qx "$c" <<<"$subs" || { echo "tiltboard <Tab> lacks $c: $subs"; exit 1; }
+        done
+        offer "tiltboard haptics --o" | grep -qx -- "--off" || { echo "tiltboard haptics --o<Tab> lacks --off"; exit 1; }
+        offer "tiltboard run --u" | grep -qx -- "--udp" || { echo "tiltboard run --u<Tab> lacks --udp"; exit 1; }
+    ' bash "$script"
+}
+
+other_completions() {
+    local ran=0
+    if command -v zsh >/dev/null; then zsh -n "$x/usr/share/zsh/vendor-completions/_tiltboard" || return 1; ran=1; fi
+    if command -v fish >/dev/null; then fish -n "$x/usr/share/fish/vendor_completions.d/tiltboard.fish" || return 1; ran=1; fi
+    grep -q '^#compdef tiltboard' "$x/usr/share/zsh/vendor-completions/_tiltboard" || { echo "zsh script lacks #compdef"; return 1; }
+    grep -q "complete -c 'tiltboard'\|complete -c tiltboard" "$x/usr/share/fish/vendor_completions.d/tiltboard.fish" || { echo "fish script completes nothing for tiltboard"; return 1; }
+    [ "$ran" = 1 ] || echo "(zsh and fish not installed: syntax not checked)"
+}
+
+binary_arch() {
+    local machine
+    machine=$(readelf -h "$x/usr/bin/tiltboard" | awk -F: '/Machine:/ { gsub(/^ +/, "", $2); print $2 }')
+    echo "$arch: $machine"
+    case $arch:$machine in amd64:*X86-64*|arm64:AArch64) ;; *) return 1 ;; esac
+    ! readelf -d "$x/usr/bin/tiltboard" | grep -i 'NEEDED.*swift'
+}
+
+binary_runs() {
+    local bin=$x/usr/bin/tiltboard out
+    ldd "$bin" | grep -E 'not found|libswift|libFoundation|/opt/' && { echo "needs libraries outside Debian's"; return 1; }
+    out=$("$bin" --version) || return 1
+    [ "$out" = "$version" ] || { echo "--version printed '$out', the package is $version"; return 1; }
+    out=$(HOME=$work/home XDG_CONFIG_HOME=$work/home/.config "$bin" read --count 3 --json \
+        --board "$x/usr/share/tiltboard/boards/simulated-mpu6050.json") || { echo "read failed: $out"; return 1; }
+    echo "$out"
+    [ "$(grep -c '^{"t":.*"accel":\[.*\],"gyro":\[.*\]' <<<"$out")" = 3 ] && [ "$(wc -l <<<"$out")" = 3 ]
+}
+
+# The unit's ExecStart and ExecStopPost, with the settings file's values and a simulated board, as
+# the service's user would run them: another uid, its groups, $STATE_DIRECTORY for the profile.
+as_the_service() {
+    local state=$work/state board=$x/usr/share/tiltboard/boards/simulated-mpu6050.json
+    mkdir -p "$state"; chown 65534:65534 "$state"; chmod 0750 "$state"
+    local options
+    options=$(sed -n 's/^TILTBOARD_RUN_OPTIONS=//p' "$x/etc/tiltboard/tiltboard.conf")
+    [ -n "$options" ] || { echo "tiltboard.conf sets no TILTBOARD_RUN_OPTIONS"; return 1; }
+    grep -q '^TILTBOARD_BOARD=/usr/share/tiltboard/boards/[a-z0-9-]*\.json$' "$x/etc/tiltboard/tiltboard.conf" || { echo "TILTBOARD_BOARD is not a packaged board"; return 1; }
+    [ -f "$x$(sed -n 's/^TILTBOARD_BOARD=//p' "$x/etc/tiltboard/tiltboard.conf")" ] || { echo "TILTBOARD_BOARD names a file the package lacks"; return 1; }
+    # command KEY: the unit's KEY= line as words, the variables filled in.
+    command_of() {
+        local line
+        line=$(sed -n "s/^$1=//p" "$unit")
+        line=${line//\$\{TILTBOARD_BOARD\}/$board}
+        line=${line//\$TILTBOARD_RUN_OPTIONS/$options}
+        line=${line//\/usr\/bin\/tiltboard/$x/usr/bin/tiltboard}
+        echo "$line"
+    }
+    local start stop
+    start=$(command_of ExecStart) stop=$(command_of ExecStopPost)
+    local as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin STATE_DIRECTORY="$state")
+    # A profile first, written by that user into the state directory.
+    "${as_user[@]}" "$x/usr/bin/tiltboard" calibrate --yes --duration 0.5 --board "$board" > "$work/cal.out" 2>&1 \
+        || { cat "$work/cal.out"; return 1; }
+    local profile=$state/profiles/simulated-mpu-6050-board.json
+    [ -s "$profile" ] || { echo "no profile at $profile:"; cat "$work/cal.out"; return 1; }
+    # shellcheck disable=SC2086 # the unit splits $TILTBOARD_RUN_OPTIONS on spaces too
+    "${as_user[@]}" $start --duration 1 > "$work/run.out" 2> "$work/run.err" || { echo "ExecStart failed: $start"; cat "$work/run.err"; return 1; }
+    grep -q 'sending JSON datagrams to 127.0.0.1:' "$work/run.err" || { echo "run: no datagrams:"; cat "$work/run.err"; return 1; }
+    grep -q 'no calibration profile' "$work/run.err" && { echo "run ignored $profile:"; cat "$work/run.err"; return 1; }
+    # shellcheck disable=SC2086
+    "${as_user[@]}" $stop > "$work/stop.out" 2>&1 || { echo "ExecStopPost failed: $stop"; cat "$work/stop.out"; return 1; }
+    grep -q '^tiltboard: motor off: ' "$work/stop.out" || { cat "$work/stop.out"; return 1; }
+}
+
+# The system calls the unit's command lines make (strace, on the simulated board) are all inside its
+# SystemCallFilter= (allowed sets minus ~denied sets), or the service would die on the first one.
+syscalls_allowed() {
+    command -v strace >/dev/null || { echo "strace is not installed"; return 1; }
+    expand() { # expand SET-OR-CALL...: the system calls, @groups resolved
+        local item
+        for item in "$@"; do
+            case $item in
+                @*) systemd-analyze syscall-filter "$item" | sed 's/^ *//' | grep -v '^#\|^$' | tail -n +2 \
+                        | while read -r s; do expand "$s"; done ;;
+                *) echo "$item" ;;
+            esac
+        done
+    }
+    local allow deny
+    allow=$(sed -n 's/^SystemCallFilter=\([^~].*\)/\1/p' "$unit")
+    deny=$(sed -n 's/^SystemCallFilter=~//p' "$unit")
+    [ -n "$allow" ] || { echo "the unit has no SystemCallFilter= allow list"; return 1; }
+    # shellcheck disable=SC2086
+    comm -23 <(expand $allow | sort -u) <(expand $deny | sort -u) > "$work/permitted"
+    local board=$x/usr/share/tiltboard/boards/simulated-mpu6050.json
+    STATE_DIRECTORY=$work/strace-state strace -f -qq -c -o "$work/trace.run" "$x/usr/bin/tiltboard" run --board "$board" \
+        --udp 127.0.0.1:7700 --duration 1 >/dev/null 2>&1 || { echo "run failed under strace"; return 1; }
+    strace -f -qq -c -o "$work/trace.off" "$x/usr/bin/tiltboard" haptics --off --board "$board" >/dev/null 2>&1 \
+        || { echo "haptics --off failed under strace"; return 1; }
+    awk '$NF ~ /^[a-z_0-9]+$/ && $NF != "total" && $NF != "syscall" { print $NF }' "$work/trace.run" "$work/trace.off" | sort -u > "$work/used"
+    echo "$(wc -l < "$work/used") system calls used, $(wc -l < "$work/permitted") permitted"
+    local outside
+    outside=$(comm -23 "$work/used" "$work/permitted")
+    [ -z "$outside" ] || { echo "outside the filter: $outside"; return 1; }
+}
+
+check "control fields: Package, Version from the source, Depends on libc6, libi2c0, libgpiod" control_fields
+check "file list: binary, udev rules, unit, settings, boards, man page, completions, all root's" file_list
+check "maintainer scripts: conffile, groups, udev reload, nothing started" maintainer_scripts
+check "postinst configure creates the groups and the user, enables nothing" maintainer_scripts_run
+check "systemd-analyze security --offline=true: exposure at most 2.0" unit_security
+check "systemd-analyze verify prints nothing" unit_verify
+check "man -l renders tiltboard.1 without warnings" man_page
+check "bash completion loads and completes commands and options" bash_completion
+check "zsh and fish completion scripts" other_completions
+check "binary is built for $arch without the Swift runtime" binary_arch
+if [ "$arch" = "$(dpkg --print-architecture)" ]; then
+    check "packaged binary runs: --version, read on the simulated board" binary_runs
+    if [ "$(id -u)" = 0 ]; then
+        check "the unit's ExecStart and ExecStopPost run as an unprivileged user with STATE_DIRECTORY" as_the_service
+        check "the system calls of run and haptics --off are inside the unit's SystemCallFilter" syscalls_allowed
+    else
+        skip "the unit's command lines as another user (needs root for setpriv)"
+    fi
+else
+    skip "packaged binary runs (an $arch binary does not run on $(dpkg --print-architecture))"
+fi
+echo "deb: $passed passed, $failed failed"
+[ "$failed" = 0 ]
