@@ -57,9 +57,9 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
     case let e as CalibrationProcedureError:
         return (SysExit.tempFail, e.description)
     case let e as BoardFileError:
-        return (SysExit.dataError, e.description)
+        return (e.errno == EACCES || e.errno == EPERM ? SysExit.noPermission : SysExit.dataError, e.description)
     case let e as ProfileError:
-        return (SysExit.dataError, e.description)
+        return (e.kind == .permissionDenied ? SysExit.noPermission : SysExit.dataError, e.description)
     case let e as UDPSenderError:
         return (SysExit.usage, e.description)
     case let e as UInputError:
@@ -84,25 +84,97 @@ func exitStatus(for error: Error) -> (code: Int32, message: String)? {
     }
 }
 
-/// Parses and runs `Root`, printing every failure as `tiltboard: error: …` with a sysexits code.
+/// Parses and runs `Root`, printing every failure as one `tiltboard: error: …` line with a
+/// sysexits code. A failed write of the output ends the command too (`OutputFailure`): quietly
+/// with 0 when the reader went away, with 74 otherwise.
 func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
+    OutputFailure.ignoreBrokenPipeSignal()
+    let arguments = joiningNegativeValues(Array(CommandLine.arguments.dropFirst()))
     let command: ParsableCommand
     do {
-        command = try Root.parseAsRoot()
+        try checkHelpTopic(Root.self, arguments)
+        command = try Root.parseAsRoot(arguments)
     } catch {
-        // Help, version and usage errors: ArgumentParser's own text and codes (usage → 64).
-        Root.exit(withError: error)
+        // Help and version requests keep ArgumentParser's own text and exit 0.
+        guard Root.exitCode(for: error) != .success else { Root.exit(withError: error) }
+        usageFailure(Root.self, Root.message(for: error), arguments)
     }
     do {
         var mutable = command
         try requireStandardOutput(for: command)
         try mutable.run()
+    } catch let error as ValidationError {
+        usageFailure(Root.self, error.message, arguments)
     } catch {
         guard let (code, message) = exitStatus(for: error) else {
-            // ArgumentParser's own errors (help, validation, ExitCode) keep their handling.
+            // ArgumentParser's own errors (ExitCode, CleanExit) keep their handling.
             Root.exit(withError: error)
         }
         Console.error("tiltboard: error: \(message)\n")
         exit(code)
     }
+    if let failure = OutputFailure.first {
+        if failure.readerWentAway { exit(SysExit.ok) }
+        Console.error("tiltboard: error: \(failure)\n")
+        exit(SysExit.ioError)
+    }
+}
+
+/// `--rate -5` as `--rate=-5`, so a negative value reaches the option's range check (and its
+/// message) instead of being taken for an unknown option. No option of this CLI takes a value
+/// that starts with a dash otherwise.
+func joiningNegativeValues(_ arguments: [String]) -> [String] {
+    var out: [String] = []
+    for argument in arguments {
+        if let last = out.last, last.hasPrefix("--"), !last.contains("="), argument.count > 1,
+           argument.hasPrefix("-"), Double(argument) != nil {
+            out[out.count - 1] = last + "=" + argument
+        } else {
+            out.append(argument)
+        }
+    }
+    return out
+}
+
+/// `tiltboard help NAME` with a NAME that is no command: a usage error, not the root's help.
+func checkHelpTopic<Root: ParsableCommand>(_ root: Root.Type, _ arguments: [String]) throws {
+    guard arguments.first == "help", arguments.count > 1 else { return }
+    let names = commandNames(Root.self)
+    if let topic = arguments.dropFirst().first(where: { !$0.hasPrefix("-") }), !names.contains(topic) {
+        throw ValidationError("no command '\(clipped(topic))' (commands: \(names.joined(separator: ", ")))")
+    }
+}
+
+private func commandNames<Root: ParsableCommand>(_ root: Root.Type) -> [String] {
+    Root.configuration.subcommands.compactMap { $0.configuration.commandName }
+}
+
+/// One line on stderr, the usage error's first line with the command's help named, then exit 64.
+private func usageFailure<Root: ParsableCommand>(_ root: Root.Type, _ message: String, _ arguments: [String]) -> Never {
+    Console.error("tiltboard: error: \(usageLine(Root.self, message, arguments))\n")
+    exit(SysExit.usage)
+}
+
+/// The first line of a usage error, quoted values cut short, and where to read more.
+func usageLine<Root: ParsableCommand>(_ root: Root.Type, _ message: String, _ arguments: [String]) -> String {
+    let first = message.split(separator: "\n").first.map(String.init) ?? message
+    var text = clippingQuotes(first.hasPrefix("Error: ") ? String(first.dropFirst(7)) : first)
+    if !text.contains("tiltboard help") {
+        let sub = arguments.first.flatMap { commandNames(Root.self).contains($0) ? " \($0)" : nil } ?? ""
+        text += " (see `tiltboard help\(sub)`)"
+    }
+    return text
+}
+
+/// At most `limit` characters of a value quoted in a message, so a huge argument or file
+/// content never turns into a huge line.
+func clipped(_ value: String, limit: Int = 80) -> String {
+    value.count <= limit ? value : String(value.prefix(limit)) + "…"
+}
+
+/// `text` with every '…'-quoted run clipped (ArgumentParser quotes the whole bad value).
+private func clippingQuotes(_ text: String) -> String {
+    let parts = text.split(separator: "'", omittingEmptySubsequences: false)
+    return parts.enumerated().map { i, part in i % 2 == 1 ? clipped(String(part)) : String(part) }
+        .joined(separator: "'")
 }

@@ -37,9 +37,7 @@ struct GamepadCommand: ParsableCommand {
     @OptionGroup(title: "Bus failures") var bus: BusOptions
 
     func validate() throws {
-        if let duration, !(duration > 0 && duration.isFinite) {
-            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
-        }
+        try validateDuration(duration)
         if let problem = pad.axes(deadZoneDeg: deadZone, responseExponent: response).problem { throw ValidationError(problem) }
     }
 
@@ -58,10 +56,14 @@ struct GamepadCommand: ParsableCommand {
         let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
         if motor == nil { Console.note("the board has no motor: rumble requests are accepted but not felt") }
-        _ = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
-            link.update(out, loop: loop)
+        let ran = Result {
+            try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
+                link.update(out, loop: loop)
+            }
         }
-        try link.finish(samples: loop.samples)
+        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
+        _ = try ran.get()
+        try link.finish()
     }
 }
 
@@ -100,10 +102,10 @@ final class GamepadLink {
         }
     }
 
-    /// Throws the device failure, if any, else prints the summary.
-    func finish(samples: UInt64) throws {
+    /// Throws the device failure, if any, else notes how often the game played a rumble.
+    func finish() throws {
         if let failure { throw failure }
-        Console.note("gamepad: \(samples) samples, \(bridge.rumblePlays) rumble plays")
+        Console.note("gamepad: \(bridge.rumblePlays) rumble plays")
     }
 
     func close() { bridge.close() }

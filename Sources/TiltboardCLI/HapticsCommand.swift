@@ -11,10 +11,11 @@ struct HapticsCommand: ParsableCommand {
         abstract: "Play a vibration effect on the board's motor.",
         discussion: """
         Plays --effect (a preset or pulse:MS; default the board's shake effect) or --pattern (on,off,on,… \
-        in milliseconds), then exits. The motor never stays on longer than the board's motor.maxOnSeconds \
-        (default 2 s) in one stretch, and is switched off and released on exit, on SIGINT/SIGTERM/SIGHUP \
-        (a clean stop: exit 0) and on any error. On a simulated board each change of the motor line \
-        is printed on stderr.
+        in milliseconds), then exits. The motor's on-time, summed over gaps shorter than the board's \
+        motor.minRestSeconds (default 0.5 s), never exceeds motor.maxOnSeconds (default 2 s): it then \
+        rests for motor.minRestSeconds, with a warning, and the effect resumes. It is switched off and \
+        released on exit, on SIGINT/SIGTERM/SIGHUP (a clean stop: exit 0) and on any error. On a \
+        simulated board each change of the motor line is printed on stderr.
 
         Presets: \(HapticEffect.presetNames.joined(separator: ", ")).
         Exit codes: 0 played (or stopped by a signal), 64 bad effect, pattern or flag, 65 bad board \
@@ -45,7 +46,9 @@ struct HapticsCommand: ParsableCommand {
     var off = false
 
     func validate() throws {
-        guard `repeat` >= 0 else { throw ValidationError("--repeat must be 0 (until interrupted) or more, got \(`repeat`)") }
+        guard `repeat` >= 0, `repeat` <= 10_000 else {
+            throw ValidationError("--repeat must be 0 (until interrupted) to 10000, got \(`repeat`)")
+        }
         guard strength > 0, strength <= 1 else { throw ValidationError("--strength must be more than 0 and at most 1, got \(strength)") }
         guard carrier >= 10, carrier <= 20_000 else { throw ValidationError("--carrier must be between 10 and 20000 Hz, got \(carrier)") }
         if effect != nil, pattern != nil { throw ValidationError("give --effect or --pattern, not both") }
@@ -56,7 +59,7 @@ struct HapticsCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         let description = try board.map { try BoardDescription.load(path: $0) } ?? builtInBoard()
         // Checked before anything is opened, so a typo never touches the motor.
-        let chosen = try HapticsRequest.effect(name: effect ?? description.motor?.shakeEffect ?? "pulse:150",
+        let chosen = try HapticsRequest.effect(name: effect, default: description.motor?.shakeEffect ?? .pulse(ms: 150),
                                               pattern: pattern, repeat: `repeat`, strength: strength)
         let clock = try CommandClock.clock(for: description)
         guard let motorSection = description.motor else {
@@ -81,7 +84,7 @@ struct HapticsCommand: ParsableCommand {
             Console.note("motor off: \(line.name) driven inactive and released")
             return
         }
-        let motor = Motor(line: line, clock: clock, maxOnSeconds: motorSection.maxOnSeconds,
+        let motor = Motor(line: line, clock: clock, cap: motorSection.cap,
                           announceChanges: description.isSimulated, carrierHz: carrier)
         defer { motor.shutdown() }
         motor.engine.play(chosen)
@@ -89,16 +92,12 @@ struct HapticsCommand: ParsableCommand {
         while motor.engine.isActive, !SignalWatcher.shared.stopRequested {
             usleep(2_000)
         }
-        let cut = motor.engine.onTimeLimitCount
         let failure = motor.engine.lastError
         motor.shutdown()
         if let failure {
             throw CLIError(message: "the motor line failed: \(failure)", code: SysExit.ioError)
         }
-        if cut > 0 {
-            Console.warn("the motor was switched off after \(decimal(motor.engine.maxOnSeconds, 1)) s on without a break (motor.maxOnSeconds)")
-        }
-        if let signal = SignalWatcher.shared.signal {
+        if let signal = SignalWatcher.shared.signal, OutputFailure.first == nil {
             Console.note("stopped by signal \(signal); motor off")
         }
     }
@@ -111,13 +110,15 @@ struct HapticsCommand: ParsableCommand {
 
 /// Turns the `haptics` flags into one effect, with errors that list what is allowed.
 enum HapticsRequest {
-    static func effect(name: String, pattern: String?, repeat count: Int, strength: Double) throws -> HapticEffect {
+    /// `name` (nil: `defaultEffect`, the board's already parsed shake effect) or `pattern`.
+    static func effect(name: String?, default defaultEffect: HapticEffect = .pulse(ms: 150), pattern: String?, repeat count: Int,
+                       strength: Double) throws -> HapticEffect {
         let plays: Int? = count == 0 ? nil : count
         do {
             if let pattern {
                 return try HapticEffect.pattern(pattern, repeat: plays, strength: strength)
             }
-            let base = try HapticEffect.parse(name: name).waveform
+            let base = try name.map { try HapticEffect.parse(name: $0) }?.waveform ?? defaultEffect.waveform
             var timings = base.timingsMs
             // Back to back, pulses would merge into one long on-time: give repeats a gap.
             if count != 1, timings.count % 2 == 1 { timings.append(gapMs) }

@@ -47,7 +47,8 @@ struct MonitorCommand: ParsableCommand {
         let session = try boardOptions.openSession(defaultScript: "demo")
         defer { session.close() }
         let clock = session.clock
-        let motor = try Motor.open(session, announceChanges: false)
+        // Warnings on stderr would scribble over the screen: the summary line counts the cap's trips.
+        let motor = try Motor.open(session, announceChanges: false, warnOnTrip: false)
         defer { motor?.shutdown() }
         let rateHz = session.board.sensor.rateHz
         let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: motor?.engine)
@@ -132,7 +133,7 @@ struct MonitorCommand: ParsableCommand {
         loop.stop()
         runner.wait()
         terminal.restore()
-        Console.note("monitor: \(link.snapshot.samples) samples; \(loop.scheduler.statistics)")
+        Console.note("monitor: \(link.snapshot.samples) samples; \(loop.scheduler.statistics); \(Motor.tripsSummary(motor))")
         if let error = runner.error { throw error }
     }
 }

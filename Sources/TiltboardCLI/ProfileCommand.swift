@@ -72,6 +72,10 @@ struct ProfileCommand: ParsableCommand {
         @Option(name: .long, help: "Stop after this many writes (default: never).")
         var count: Int?
 
+        func validate() throws {
+            if let count, count < 0 { throw ValidationError("--count must be 0 or more, got \(count)") }
+        }
+
         func run() throws {
             let versions = StressProfiles.versions(seed: seed)
             var written = 0

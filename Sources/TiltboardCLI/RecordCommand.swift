@@ -39,9 +39,7 @@ struct RecordCommand: ParsableCommand {
 
     func validate() throws {
         try validateRate(rate)
-        if let duration, !(duration > 0 && duration.isFinite) {
-            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
-        }
+        try validateDuration(duration)
     }
 
     func run() throws {

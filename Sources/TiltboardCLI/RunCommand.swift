@@ -1,5 +1,8 @@
 import ArgumentParser
 import Tiltboard
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,9 +74,7 @@ struct RunCommand: ParsableCommand {
         if gamepad, let problem = pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response).problem {
             throw ValidationError(problem)
         }
-        if let duration, !(duration > 0 && duration.isFinite) {
-            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
-        }
+        try validateDuration(duration)
     }
 
     func run() throws {
@@ -102,17 +103,17 @@ struct RunCommand: ParsableCommand {
                 state.emit(out)
             }
         }
+        motor?.shutdown()
+        state.finish()
         if case let .success(note) = ran {
             if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
         }
         // The totals also when the sensor was given up on, before the error line.
-        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics)")
+        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
         _ = try ran.get()
         wake.report(loop)
-        try link?.finish(samples: loop.samples)
-        if let sender, sender.failedSends > 0 {
-            Console.note("udp: \(sender.failedSends) datagrams to \(sender.destination) were refused (nobody listening?)")
-        }
+        state.report()
+        try link?.finish()
     }
 
     private func announce(_ session: BoardSession, motor: Bool, sender: UDPSender?) {
@@ -131,32 +132,64 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// What the output closure needs on the loop thread; built once before the loop starts.
+/// What the output closure needs on the loop thread; built once before the loop starts. Lines
+/// and datagrams go through queues to writer threads, so a slow reader never delays a tick.
 private final class RunOutputState {
+    /// Longest wait at the end for a slow reader to take what is still queued.
+    static let drainSeconds = 2.0
+
     let json: Bool
     let interval: Double
-    let sender: UDPSender?
     let engine: HapticEngine?
+    let stdout: DropOldestWriter
+    let udp: (sender: UDPSender, queue: DropOldestWriter)?
     var line = JSONLineWriter(capacity: 512)
     var status = RunStatusLine()
     var nextT = -Double.infinity
 
     init(json: Bool, interval: Double, sender: UDPSender?, engine: HapticEngine?) {
-        self.json = json; self.interval = interval; self.sender = sender; self.engine = engine
+        self.json = json; self.interval = interval; self.engine = engine
+        stdout = DropOldestWriter(name: "tiltboard-stdout") { Console.out($0) }
+        udp = sender.map { sender in
+            (sender, DropOldestWriter(name: "tiltboard-udp") { bytes in
+                guard sender.send(bytes), let code = sender.firstFailure else { return }
+                Console.note("udp: \(sender.destination) refused a datagram (\(String(cString: strerror(code)))): nobody listening? Still sending")
+            })
+        }
     }
+
+    /// Lines and datagrams dropped so far, as the JSON objects report them.
+    var dropped: UInt64 { stdout.dropped + (udp?.queue.dropped ?? 0) }
 
     func emit(_ out: PipelineOutput) {
         // Decimated by sample time, so the output rate does not depend on the sample rate.
         guard out.t >= nextT else { return }
         nextT = nextT.isFinite && out.t - nextT < interval ? nextT + interval : out.t + interval
         let haptic = engine?.isActive ?? false
-        if json || sender != nil { line.writeRunLine(out, haptic: haptic) }
-        if let sender { line.bytes.withUnsafeBytes { sender.send(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }
+        if json || udp != nil { line.writeRunLine(out, haptic: haptic, dropped: dropped) }
+        if let udp { line.bytes.withUnsafeBytes { udp.queue.push(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }
         if json {
-            Console.out(line.bytes)
+            line.bytes.withUnsafeBytes { stdout.push($0) }
         } else {
             status.make(out, haptic: haptic)
-            Console.out(status.bytes)
+            status.bytes.withUnsafeBytes { stdout.push($0) }
+        }
+    }
+
+    /// Gives the writers a moment to pass on what is queued.
+    func finish() {
+        stdout.finish(timeoutSeconds: Self.drainSeconds)
+        udp?.queue.finish(timeoutSeconds: Self.drainSeconds)
+    }
+
+    /// The output totals on stderr.
+    func report() {
+        if json {
+            let dropped = stdout.dropped
+            Console.note("output: \(stdout.written) lines written, \(dropped) dropped\(dropped > 0 ? " (the reader fell behind)" : "")")
+        }
+        if let (sender, queue) = udp {
+            Console.note("udp: \(queue.written) datagrams to \(sender.destination), \(queue.dropped) dropped, \(sender.failedSends) refused")
         }
     }
 }

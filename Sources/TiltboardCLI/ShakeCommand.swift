@@ -63,9 +63,7 @@ struct ShakeCommand: ParsableCommand {
     func validate() throws {
         try validateRate(rate)
         try wake.validate()
-        if let duration, !(duration > 0 && duration.isFinite) {
-            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
-        }
+        try validateDuration(duration)
         if let v = threshold, !(v > 0 && v <= 16) { throw ValidationError("--threshold must be more than 0 and at most 16 g, got \(v)") }
         if let v = minDuration, !(v >= 0 && v <= 10_000) { throw ValidationError("--min-duration must be 0…10000 ms, got \(v)") }
         if let v = cooldown, !(v >= 0 && v <= 60_000) { throw ValidationError("--cooldown must be 0…60000 ms, got \(v)") }
@@ -109,9 +107,9 @@ struct ShakeCommand: ParsableCommand {
         if let realtimeNote { Console.note(realtimeNote) }
         if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
         let stats = loop.scheduler.statistics
-        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks; \(loop.busStatistics)")
+        Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
         wake.report(loop)
-        if let signal = SignalWatcher.shared.signal { Console.note("stopped by signal \(signal); motor off") }
+        if let signal = SignalWatcher.shared.signal, OutputFailure.first == nil { Console.note("stopped by signal \(signal); motor off") }
     }
 }
 

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Tiltboard
 
+// A fuzzing build (Tests/fuzz/run-fuzz.sh) takes its entry point from libFuzzer instead.
+#if !TILTBOARD_FUZZ
 @main
+#endif
 struct TiltboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiltboard",

@@ -42,7 +42,7 @@ final class BusFaultCommandTests: XCTestCase {
         // 161 deadlines: 15 spent reconfiguring; no sample in the 20 ticks of the NACK, the tick
         // bringing the chip back, nor the one that found the reset.
         XCTAssertTrue(summary.hasPrefix("tiltboard: loop: ticks 146, missed 15 "), summary)
-        XCTAssertTrue(summary.hasSuffix("; 124 samples; bus errors 22, outages 2, reconfigurations 1"), summary)
+        XCTAssertTrue(summary.hasSuffix("; 124 samples; bus errors 22, outages 2, reconfigurations 1; cap trips 0"), summary)
         let ts = r.stdout.split(separator: "\n").compactMap { line -> Double? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["t"] as? Double
         }
@@ -62,7 +62,7 @@ final class BusFaultCommandTests: XCTestCase {
         XCTAssertTrue(lines(r.stderr, containing: "sensor lost at 0.14 s, motor off, retrying for up to 0.5 s: ").count == 1, r.stderr)
         // Lost at 0.14 s, given up at 0.64 s: 65 ticks, 14 with a sample; 3 attempts, then one a tick.
         XCTAssertTrue(stderr.dropLast().last?.hasPrefix("tiltboard: loop: ticks 65, missed 0,") == true, r.stderr)
-        XCTAssertTrue(stderr.dropLast().last?.hasSuffix("; 14 samples; bus errors 53, outages 1, reconfigurations 0") == true, r.stderr)
+        XCTAssertTrue(stderr.dropLast().last?.hasSuffix("; 14 samples; bus errors 53, outages 1, reconfigurations 0; cap trips 0") == true, r.stderr)
         XCTAssertTrue(stderr.last?.hasPrefix("tiltboard: error: no sample from the MPU-6050 at 0x68 on simulated for 0.5 s, giving up; last error: I²C no device answers at 0x68 on simulated (register 0x75, simulated: unplugged)") == true, r.stderr)
         XCTAssertFalse(r.stderr.contains("Fatal error"))
         let log = try String(contentsOfFile: folder + "/motor.log", encoding: .utf8)

@@ -22,16 +22,38 @@ final class HapticsCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "")
     }
 
-    func testTheBoardsOnTimeLimitCutsALongPulse() throws {
+    /// 1.5 s on with 1 ms gaps, four times, on the virtual clock: the gaps are no rest, so the
+    /// motor rests twice for the default 0.5 s, with a warning each time, and no stretch holds more than 2 s.
+    func testOneMillisecondGapsDoNotResetTheOnTimeCap() throws {
         let folder = try makeScratchFolder(self)
-        let board = try SimBoardFile.write(in: folder, motorExtras: #", "maxOnSeconds": 0.3"#)
-        let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "3000"])
+        let board = try SimBoardFile.write(in: folder)
+        let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "1500,1", "--repeat", "4"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let log = try MotorLogFile.read(board.log)
-        XCTAssertEqual(log.map(\.level), [1, 0])
-        // Cut at the limit, not at the pulse's natural 3 s.
-        XCTAssertEqual(log[1].t - log[0].t, 0.3, accuracy: 1e-6)
-        XCTAssertTrue(r.stderr.contains("switched off after 0.3 s on without a break (motor.maxOnSeconds)"), r.stderr)
+        // 1500 + 500 ms, rest; 500 + 1500 ms, rest; the last 1001 ms.
+        XCTAssertEqual(try MotorLogFile.relative(board.log),
+                       ["0 1", "1500 0", "1501 1", "2001 0", "2501 1", "3001 0", "3002 1", "4502 0", "5002 1", "6003 0"])
+        let warning = "tiltboard: warning: the motor was switched off after 2.0 s on without a break (motor.maxOnSeconds)\n"
+        XCTAssertEqual(r.stderr.components(separatedBy: warning).count - 1, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: motor off at 2.001 s\n" + warning + "tiltboard: motor on  at 2.501 s\n"), r.stderr)
+    }
+
+    /// The board's own values: 0.3 s on, then 0.2 s of rest, and the 1 s pulse resumes.
+    func testTheBoardsCapKeysRestALongPulse() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder, motorExtras: #", "maxOnSeconds": 0.3, "minRestSeconds": 0.2"#)
+        let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "1000"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try MotorLogFile.relative(board.log), ["0 1", "300 0", "500 1", "800 0"])
+        XCTAssertEqual(r.stderr.components(separatedBy: "switched off after 0.3 s on without a break (motor.maxOnSeconds)").count - 1, 2, r.stderr)
+    }
+
+    func testABadCapKeyIsADataError() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder, motorExtras: #", "minRestSeconds": 0.01"#)
+        let r = try CLIRunner.run(["haptics", "--board", board.path])
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertEqual(r.stderr, "tiltboard: error: board file \(board.path): motor.minRestSeconds: 0.01 is not allowed (use 0.05 to 60 seconds)\n")
+        XCTAssertEqual(try MotorLogFile.read(board.log).count, 0)
     }
 
     /// A signal is a clean stop: the motor is forced off, the line released, and the exit status is 0.
@@ -152,6 +174,12 @@ enum MotorLogFile {
             }
             return (t, level)
         }
+    }
+
+    /// `<ms since the first change> <0|1>` for each line.
+    static func relative(_ path: String) throws -> [String] {
+        let log = try read(path)
+        return log.map { "\(Int((($0.t - log[0].t) * 1000).rounded())) \($0.level)" }
     }
 
     /// Polls until a line with `level` appears (a real-time child); false after `timeout` seconds.

@@ -211,10 +211,10 @@ final class HarmNothingCommandTests: XCTestCase {
         guard mknod(node, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 else {
             throw XCTSkip("cannot make a device node here (\(String(cString: strerror(errno)))): not root, or a nodev file system")
         }
-        // Read as an empty (corrupt) profile, so without the check it would be replaced after the capture.
+        // Refused when the profile is loaded: a profile path must be a regular file.
         let r = try CLIRunner.run(["calibrate", "--yes", "--profile", node], environment: ["XDG_CONFIG_HOME": folder])
-        XCTAssertEqual(r.status, 73, r.stderr)
-        XCTAssertTrue(r.stderr.contains("tiltboard: error: \(node) is a character device, which is never replaced"), r.stderr)
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: error: profile \(node): a character device, not a regular file"), r.stderr)
         XCTAssertFalse(r.stderr.contains("capturing"), r.stderr)
         XCTAssertEqual(fileType(node), S_IFCHR)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["null"])

@@ -75,6 +75,7 @@ final class MonitorCommandTests: XCTestCase {
         let stats = try XCTUnwrap(screen.range(of: "tiltboard: monitor: ", options: .backwards))
         XCTAssertGreaterThanOrEqual(stats.lowerBound, leave.upperBound)
         XCTAssertTrue(screen[stats.upperBound...].contains(" samples; ticks "))
+        XCTAssertTrue(screen[stats.upperBound...].contains("; cap trips 0"))
         // Frames overwrite in place; the screen is cleared only once, at the start.
         XCTAssertEqual(screen.components(separatedBy: "\u{1B}[2J").count - 1, 2, "cleared more than on entry and first frame")
     }

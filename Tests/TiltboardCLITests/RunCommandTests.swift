@@ -80,6 +80,7 @@ final class RunCommandTests: XCTestCase {
         XCTAssertTrue(lines.allSatisfy { $0.hasPrefix("t ") && $0.contains(" pitch ") && $0.contains(" x ") })
         XCTAssertTrue(lines.contains { $0.contains("SHAKE") }, r.stdout)
         XCTAssertTrue(r.stderr.contains("tiltboard: motor on  at "), r.stderr)
+        XCTAssertTrue(r.stderr.contains(" reconfigurations 0; cap trips 0\n"), r.stderr)
     }
 
     /// In real time: asserts only the order of events, the exit status and the motor off at the end.

@@ -29,6 +29,7 @@ final class ShakeCommandTests: XCTestCase {
         XCTAssertEqual((motor.last ?? 0) - (motor.first ?? 0), 0.150, accuracy: 1e-9, r.stderr)
         // Every tick of 3.2 s at 100 Hz, counting both ends.
         XCTAssertTrue(r.stderr.contains("tiltboard: 1 shake in 321 samples; loop lateness p99 0.00 ms, 0 missed ticks"), r.stderr)
+        XCTAssertTrue(r.stderr.contains(" reconfigurations 0; cap trips 0\n"), r.stderr)
         // The same run again prints the same, to the character.
         let again = try CLIRunner.run(["shake", "--duration", "3.2"], environment: try environment())
         XCTAssertEqual(again.stdout, r.stdout)
@@ -39,6 +40,24 @@ final class ShakeCommandTests: XCTestCase {
     private func motorTimes(_ stderr: String) throws -> [Double] {
         try stderr.split(separator: "\n").filter { $0.hasPrefix("tiltboard: motor o") }.map {
             try XCTUnwrap(Double($0.split(separator: " ")[4]), String($0))
+        }
+    }
+
+    /// The shake effect of `shake` and `run` goes through the on-time cap, on the virtual clock:
+    /// an alarm (200 ms on, 200 ms off) allowed 0.5 s per stretch is cut 100 ms into its third
+    /// pulse, rests 0.25 s (into its next gap) and goes on with a new stretch.
+    func testTheShakeEffectTripsTheCapInShakeAndRun() throws {
+        for command in ["shake", "run"] {
+            let folder = try makeScratchFolder(self)
+            let board = try SimBoardFile.write(in: folder, script: "shake",
+                                               motorExtras: #", "shakeEffect": "alarm", "maxOnSeconds": 0.5, "minRestSeconds": 0.25"#)
+            let r = try CLIRunner.run([command, "--board", board.path, "--duration", "3.5"], environment: try environment())
+            XCTAssertEqual(r.status, 0, "\(command): \(r.stderr)")
+            XCTAssertEqual(try MotorLogFile.relative(board.log),
+                           ["0 1", "200 0", "400 1", "600 0", "800 1", "900 0", "1200 1", "1400 0", "1600 1", "1800 0"], command)
+            let warning = "tiltboard: warning: the motor was switched off after 0.5 s on without a break (motor.maxOnSeconds)\n"
+            XCTAssertEqual(r.stderr.components(separatedBy: warning).count - 1, 1, "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("; cap trips 1\n"), "\(command): \(r.stderr)")
         }
     }
 

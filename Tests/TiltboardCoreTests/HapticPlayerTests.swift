@@ -47,7 +47,6 @@ final class HapticPlayerTests: XCTestCase {
         XCTAssertTrue(p.isPlaying)
         p.advance(to: 1.15)
         XCTAssertFalse(p.isPlaying)
-        XCTAssertEqual(p.safetyCutoffCount, 0)
     }
 
     func testPresets() {
@@ -129,45 +128,37 @@ final class HapticPlayerTests: XCTestCase {
         assertEdges(edges(p, from: 0, until: 1), [Edge(0, true), Edge(0.005, false), Edge(0.01, true), Edge(0.015, false)])
     }
 
-    func testOnTimeLimitCutsLongPulse() {
+    /// The player plays the whole timeline, however long: the on-time cap is the engine's.
+    func testLongEffectsPlayInFull() {
         var p = HapticPlayer()
         p.play(.pulse(ms: 5000), at: 1)
-        XCTAssertEqual(p.safetyCutoff ?? 0, 3, accuracy: 1e-12)
-        assertEdges(edges(p, from: 1, until: 10), [Edge(1, true), Edge(3, false)])
-        p.advance(to: 3)
+        assertEdges(edges(p, from: 1, until: 10), [Edge(1, true), Edge(6, false)])
+        p.advance(to: 6)
         XCTAssertFalse(p.isPlaying)
-        XCTAssertEqual(p.safetyCutoffCount, 1)
-    }
-
-    func testOnTimeLimitCountsEnvelopeNotPWMPulses() {
-        var p = HapticPlayer()
+        // PWM runs to the end too.
         p.play(.pulse(ms: 5000, strength: 0.5), at: 0)
         let e = edges(p, from: 0, until: 10)
-        XCTAssertEqual(e.last?.on, false)
-        XCTAssertEqual(e.last?.t ?? 0, 2, accuracy: 0.0026) // the last PWM off edge, at most one half period before 2 s
-        XCTAssertFalse(p.level(at: 2.0001))
-        XCTAssertNil(p.nextChange(after: 2))
+        XCTAssertEqual(e.count, 2 * 5 * 200)
+        XCTAssertEqual(e.last?.t ?? 0, 4.9975, accuracy: 1e-9)
     }
 
-    func testOnTimeLimitSeesMergedSegments() {
+    func testMergedSegmentsAndEndlessContinuousEffects() {
         var p = HapticPlayer()
         // Zero gap: one 3 s stretch.
         p.play(.waveform(HapticWaveform(timingsMs: [1500, 0, 1500])), at: 0)
-        assertEdges(edges(p, from: 0, until: 10), [Edge(0, true), Edge(2, false)])
+        assertEdges(edges(p, from: 0, until: 10), [Edge(0, true), Edge(3, false)])
         // A trailing on-time of 0.6 s merges with the next pass's 1.5 s.
         p.play(.waveform(HapticWaveform(timingsMs: [1500, 100, 600], repeatCount: 2)), at: 0)
-        assertEdges(edges(p, from: 0, until: 10), [Edge(0, true), Edge(1.5, false), Edge(1.6, true), Edge(3.6, false)])
-        // Continuous forever.
+        assertEdges(edges(p, from: 0, until: 10), [Edge(0, true), Edge(1.5, false), Edge(1.6, true), Edge(3.7, false),
+                                                    Edge(3.8, true), Edge(4.4, false)])
+        // Continuous until cancelled: on, and no change ahead.
         p.play(.waveform(HapticWaveform(timingsMs: [100], repeatCount: nil)), at: 0)
-        assertEdges(edges(p, from: 0, until: 10), [Edge(0, true), Edge(2, false)])
-        // Limit is configurable and short stretches pass untouched.
-        var q = HapticPlayer(maxOnSeconds: 0.5)
-        q.play(.alarm, at: 0)
-        XCTAssertNil(q.safetyCutoff)
-        q.play(.buzz, at: 0)
-        assertEdges(edges(q, from: 0, until: 10), [Edge(0, true), Edge(0.4, false)])
-        q.play(.pulse(ms: 700), at: 0)
-        assertEdges(edges(q, from: 0, until: 10), [Edge(0, true), Edge(0.5, false)])
+        XCTAssertTrue(p.level(at: 1000))
+        XCTAssertNil(p.nextChange(after: 5))
+        XCTAssertNil(p.endTime)
+        p.cancel(at: 7)
+        XCTAssertFalse(p.level(at: 7))
+        XCTAssertFalse(p.isPlaying)
     }
 
     func testInvalidEffectStopsPlayback() {

@@ -154,23 +154,6 @@ final class HapticEngineTests: XCTestCase {
         XCTAssertEqual(onTime, 30, accuracy: 1e-4)
     }
 
-    func testFiveSecondPulseIsCutAtTwoSeconds() {
-        engine.play(.pulse(ms: 5000))
-        run(until: 10_000 * ms)
-        assertEdges([(0, true), (2000, false)])
-        XCTAssertEqual(engine.onTimeLimitCount, 1)
-        XCTAssertFalse(engine.isActive)
-    }
-
-    func testEngineBackstopCutsTheLineEvenIfThePlayerWouldNot() {
-        engine = HapticEngine(line: line, clock: clock, maxOnSeconds: 2, carrierHz: 200,
-                              startsThread: false, playerLimitSeconds: 100)
-        engine.play(.pulse(ms: 5000))
-        run(until: 10_000 * ms)
-        assertEdges([(0, true), (2000, false)])
-        XCTAssertEqual(engine.onTimeLimitCount, 1)
-    }
-
     func testShutdownLeavesLineInactiveAndReleased() {
         engine.play(.buzz)
         engine.service(now: clock.nowNanoseconds())

@@ -54,14 +54,24 @@ final class AtomicFileTests: XCTestCase {
         XCTAssertEqual(try AtomicFile.read(path: folder + "/big"), bytes)
     }
 
-    func testReadOfMissingFileIsNilAndOfAFolderThrows() throws {
+    func testReadOfMissingFileIsNilAndOfAnythingButARegularFileThrows() throws {
         let folder = try makeScratchFolder(self)
         XCTAssertNil(try AtomicFile.read(path: folder + "/missing"))
         XCTAssertThrowsError(try AtomicFile.read(path: folder)) { error in
-            let e = error as? AtomicFileError
-            XCTAssertEqual(e?.errno, EISDIR)
-            XCTAssertEqual(e?.description, "\(folder): cannot read: Is a directory (errno 21)")
+            XCTAssertEqual(error as? NotARegularFile, NotARegularFile(path: folder, kind: "a folder"))
+            XCTAssertEqual((error as? NotARegularFile)?.description, "\(folder) is a folder, not a regular file")
         }
+        // A FIFO nobody writes to: refused at once, not waited on.
+        XCTAssertEqual(mkfifo(folder + "/fifo", 0o644), 0)
+        XCTAssertThrowsError(try AtomicFile.read(path: folder + "/fifo")) { error in
+            XCTAssertEqual((error as? NotARegularFile)?.kind, "a FIFO")
+        }
+        // A file over the limit is not read into memory.
+        try AtomicFile.write(Array(repeating: 0x20, count: 2000), to: folder + "/big", keepBackup: false)
+        XCTAssertThrowsError(try AtomicFile.read(path: folder + "/big", maxBytes: 1000)) { error in
+            XCTAssertEqual((error as? NotARegularFile)?.kind, "a file of 2000 bytes (at most 1000)")
+        }
+        XCTAssertEqual(try AtomicFile.read(path: folder + "/big", maxBytes: 2000)?.count, 2000)
     }
 
     func testTargetSymlinkIsReplacedNotWrittenThrough() throws {

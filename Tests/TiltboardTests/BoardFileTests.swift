@@ -78,7 +78,8 @@ final class BoardFileTests: XCTestCase {
         let full = try parse("""
         {"name": "full", "sensor": {"chip": "mpu6050", "bus": "simulated", "address": 105, "accelRangeG": 8,
           "gyroRangeDps": 2000, "rateHz": 1000, "fifo": true},
-         "motor": {"chip": "gpiochip0", "line": "GPIO27", "activeLow": true, "shakeEffect": "buzz", "maxOnSeconds": 0.5},
+         "motor": {"chip": "gpiochip0", "line": "GPIO27", "activeLow": true, "shakeEffect": "buzz", "maxOnSeconds": 0.5,
+           "minRestSeconds": 1.5},
          "mount": [[0, 1, 0], [-1, 0, 0], [0, 0, 1]],
          "simulation": {"trace": "traces/t.csv", "noise": false, "seed": 9, "whoAmI": 114,
            "zeroGOffsetMg": [40, -30, 60], "scaleError": [0.02, -0.01, 0], "motorLog": "/tmp/m.log"},
@@ -88,7 +89,8 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(full.sensor, .init(chip: .mpu6050, bus: "simulated", address: 0x69, accelRangeG: 8,
                                           gyroRangeDps: 2000, rateHz: 1000, fifo: true))
         XCTAssertEqual(full.motor, .init(line: .init(chip: "gpiochip0", line: .name("GPIO27")), activeLow: true,
-                                         shakeEffect: "buzz", maxOnSeconds: 0.5))
+                                         shakeEffect: .buzz, maxOnSeconds: 0.5, minRestSeconds: 1.5))
+        XCTAssertEqual(full.motor?.cap, MotorCapSettings(maxOnSeconds: 0.5, minRestSeconds: 1.5))
         XCTAssertEqual(full.mount, Matrix3(rows: Vector3(0, 1, 0), Vector3(-1, 0, 0), Vector3(0, 0, 1)))
         XCTAssertEqual(full.simulation, .init(trace: "/etc/tiltboard/traces/t.csv", noise: false, seed: 9, whoAmI: 0x72,
                                               zeroGOffsetMg: Vector3(40, -30, 60), scaleError: Vector3(0.02, -0.01, 0),
@@ -136,16 +138,28 @@ final class BoardFileTests: XCTestCase {
                        "board file Boards/x.json: sensor.bus: \"/dev/i2c\" is not allowed (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
         XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": -1}}"#),
                        "board file Boards/x.json: motor.line: -1 is not allowed (use a line offset like 17 or a line name like \"GPIO17\")")
-        XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17, "maxOnSeconds": 0}}"#),
-                       "board file Boards/x.json: motor.maxOnSeconds: 0 is not allowed (use more than 0 and at most 60 seconds)")
         XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17, "shakeEffect": "pulse:x"}}"#),
-                       "board file Boards/x.json: motor.shakeEffect: \"pulse:x\" is not allowed (use a preset name such as \"click\" or \"buzz\", or \"pulse:<ms>\" like \"pulse:150\")")
+                       "board file Boards/x.json: motor.shakeEffect: pulse length 'x' is not a number of milliseconds")
         XCTAssertEqual(message(minimal + #", "shake": {"minFraction": 1.5}}"#),
                        "board file Boards/x.json: shake.minFraction: 1.5 is not allowed (use a fraction from 0 to 1)")
         XCTAssertEqual(message(minimal + #", "shake": {"thresholdG": 0}}"#),
                        "board file Boards/x.json: shake.thresholdG: 0 is not allowed (use more than 0 and at most 16 g)")
         XCTAssertEqual(message(minimal + #", "shake": {"minReversals": 2.5}}"#),
                        "board file Boards/x.json: shake.minReversals: 2.5 is not allowed (use an integer from 0 to 100)")
+    }
+
+    /// The on-time cap's two keys: 2 s and 0.5 s by default, each 0.05…60 s.
+    func testMotorCapKeys() throws {
+        let motor = minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17"#
+        XCTAssertEqual(try parse(motor + "}}").motor?.cap, MotorCapSettings(maxOnSeconds: 2, minRestSeconds: 0.5))
+        let edges = try parse(motor + #", "maxOnSeconds": 0.05, "minRestSeconds": 60}}"#).motor
+        XCTAssertEqual(edges?.cap, MotorCapSettings(maxOnSeconds: 0.05, minRestSeconds: 60))
+        for key in ["maxOnSeconds", "minRestSeconds"] {
+            for bad in ["0", "0.049", "60.5", "-1", "\"2\"", "null"] {
+                XCTAssertEqual(message(motor + #", "\#(key)": \#(bad)}}"#),
+                               "board file Boards/x.json: motor.\(key): \(bad) is not allowed (use 0.05 to 60 seconds)")
+            }
+        }
     }
 
     func testSimulationValues() {

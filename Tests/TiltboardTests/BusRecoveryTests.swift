@@ -65,7 +65,7 @@ final class BusRecoveryTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let session = try open(faults: [SimulatedFault(at: 1.0, kind: .nack, seconds: 0.5)], clock: clock)
         let line = SimulatedGPIOLine(clock: clock)
-        let engine = HapticEngine(line: line, clock: clock, maxOnSeconds: 5, startsThread: false)
+        let engine = HapticEngine(line: line, clock: clock, cap: MotorCapSettings(maxOnSeconds: 5), startsThread: false)
         defer { engine.shutdown() }
         engine.play(.pulse(ms: 3000))
         engine.service(now: clock.nowNanoseconds())

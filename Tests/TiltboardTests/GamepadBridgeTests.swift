@@ -26,7 +26,7 @@ final class GamepadBridgeTests: XCTestCase {
     private func setUp(maxOnSeconds: Double = 2) -> (GamepadBridge, FakeGamepad, SimulatedGPIOLine, ManualClock, HapticEngine) {
         let clock = ManualClock(startNanoseconds: t0)
         let line = SimulatedGPIOLine(clock: clock)
-        let engine = HapticEngine(line: line, clock: clock, maxOnSeconds: maxOnSeconds, startsThread: false)
+        let engine = HapticEngine(line: line, clock: clock, cap: MotorCapSettings(maxOnSeconds: maxOnSeconds), startsThread: false)
         addTeardownBlock { engine.shutdown() }
         let device = FakeGamepad()
         return (GamepadBridge(device: device, axes: GamepadAxes(), engine: engine, clock: clock), device, line, clock, engine)
@@ -89,8 +89,9 @@ final class GamepadBridgeTests: XCTestCase {
             try bridge.update(sample(Double(tick) / 100))
             run(engine, clock, to: Double(tick + 1) / 100)
         }
-        XCTAssertEqual(edges(line), ["0 on", "2000 off"])
-        XCTAssertEqual(engine.onTimeLimitCount, 1)
+        // The engine's cap: at most 2 s on, then at least the 0.5 s rest, while the effect goes on.
+        XCTAssertEqual(edges(line), ["0 on", "2000 off", "2500 on", "4500 off", "5000 on"])
+        XCTAssertEqual(engine.capTrips, 2)
     }
 
     func testPartialStrengthIsSoftwarePWMAndGainScalesIt() throws {

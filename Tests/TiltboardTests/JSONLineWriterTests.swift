@@ -50,4 +50,16 @@ final class JSONLineWriterTests: XCTestCase {
         XCTAssertTrue(w.bytes.isEmpty)
         XCTAssertEqual(w.bytes.capacity, capacity)
     }
+
+    /// A run line says how many lines were dropped before it, once there are any.
+    func testRunLinesCarryTheDropCountOnceThereIsOne() throws {
+        var line = JSONLineWriter()
+        line.writeRunLine(PipelineOutput(t: 1.5), haptic: false)
+        XCTAssertFalse(String(decoding: line.bytes, as: UTF8.self).contains("dropped"))
+        line.writeRunLine(PipelineOutput(t: 1.5), haptic: true, dropped: 604)
+        let text = String(decoding: line.bytes, as: UTF8.self)
+        XCTAssertTrue(text.hasSuffix(#""haptic":true,"dropped":604}"# + "\n"), text)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any])
+        XCTAssertEqual(object["dropped"] as? Int, 604)
+    }
 }

@@ -148,7 +148,7 @@ final class ProfileStoreTests: XCTestCase {
                        "/home/pi/.config/tiltboard/profiles/simulated-mpu-6050-board.json")
         XCTAssertEqual(ProfileStore.defaultPath(boardName: "x", environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]),
                        "/h/.config/tiltboard/profiles/x.json")
-        XCTAssertEqual(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) "), "bench-rig-2")
+        XCTAssertNotNil(ProfileStore.slug("  Bench/Rig #2 (ÄÖ) ").range(of: #"^bench-rig-2-[0-9a-f]{8}$"#, options: .regularExpression))
         XCTAssertEqual(ProfileStore.slug("../.."), "board")
     }
 
@@ -168,5 +168,23 @@ final class ProfileStoreTests: XCTestCase {
 extension Array where Element == UInt8 {
     func write(to path: String) throws {
         try Data(self).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// Profile file names for board names in any script.
+final class ProfileNameTests: XCTestCase {
+    func testNamesBeyondASCIIGetDistinctStableFileNames() {
+        let names = ["Доска", "Доска 2", "ボード", "ボード２", "🎮", "🕹️", "board", "Board"]
+        let slugs = names.map(ProfileStore.slug)
+        XCTAssertEqual(Set(slugs.prefix(6)).count, 6, "\(slugs)")
+        XCTAssertFalse(slugs.prefix(6).contains("board"), "\(slugs)")
+        // Readable ASCII kept, hash added.
+        XCTAssertNotNil(slugs[1].range(of: #"^2-[0-9a-f]{8}$"#, options: .regularExpression), slugs[1])
+        XCTAssertNotNil(slugs[0].range(of: #"^board-[0-9a-f]{8}$"#, options: .regularExpression), slugs[0])
+        // Plain ASCII names keep their old file names.
+        XCTAssertEqual(ProfileStore.slug("GY-521 on Raspberry Pi"), "gy-521-on-raspberry-pi")
+        // The same name typed composed or decomposed is the same board.
+        XCTAssertEqual(ProfileStore.slug("Caf\u{e9}"), ProfileStore.slug("Cafe\u{301}"))
+        XCTAssertEqual(ProfileStore.slug("Доска"), slugs[0])
     }
 }

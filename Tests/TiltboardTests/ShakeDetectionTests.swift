@@ -170,7 +170,7 @@ enum ShakeHarness {
         var line: SimulatedGPIOLine?
         if motor {
             line = try XCTUnwrap(try session.openMotor() as? SimulatedGPIOLine)
-            engine = HapticEngine(line: line!, clock: clock, maxOnSeconds: board.motor?.maxOnSeconds ?? 2, startsThread: false)
+            engine = HapticEngine(line: line!, clock: clock, cap: board.motor?.cap ?? MotorCapSettings(), startsThread: false)
         }
         defer { engine?.shutdown() }
         let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: engine)

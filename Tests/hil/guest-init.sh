@@ -385,26 +385,27 @@ check "gamepad: a client sees the stick go left, right, forward (−Y), back (+Y
 gamepad_button() { grep -q "^button [1-9]" /tmp/gpc.out || { why="$(grep button /tmp/gpc.out)"; return 1; }; }
 check "gamepad: the demo's shake presses BTN_SOUTH" gamepad_button
 # rumble_on MS WANT: the motor went on after the client's MS rumble, for WANT s (±80 ms, TCG), and
-# not again while the effect lasted.
+# no stretch while the effect lasted was longer (the cap rests the motor, then the effect goes on).
 rumble_on() {
     at=$(awk -v ms="$1" '$1 == "rumble" && $2 == ms { print $3 }' /tmp/gpc.out)
     [ -n "$at" ] || { why="the client played no $1 ms rumble"; return 1; }
     awk -v at="$at" -v want="$2" '
         $2 == 1 && $1 >= at && on == "" { on = $1 }
         $2 == 0 && on != "" && off == "" { off = $1 }
-        $2 == 1 && off != "" && $1 < at + ms / 1000 + 0.1 { again = $1 }
+        $2 == 1 && off != "" && $1 < at + ms / 1000 + 0.1 { since = $1 }
+        $2 == 0 && since != "" { if ($1 - since > longest) longest = $1 - since; since = "" }
         END {
             if (on == "" || off == "") { print "why no on/off pair after the play"; exit 1 }
             printf "guest: %s ms rumble: motor on %.1f ms after the play, for %.0f ms\n", ms, (on - at) * 1000, (off - on) * 1000
             if (off - on < want - 0.08 || off - on > want + 0.08) { printf "why on for %.3f s, want %s s\n", off - on, want; exit 1 }
             if (on - at > 0.1) { printf "why motor on %.3f s after the play\n", on - at; exit 1 }
-            if (again != "") { printf "why motor on again at %s during the effect\n", again; exit 1 } }' ms="$1" /tmp/gamepad-motor.log > /tmp/rumble.txt
+            if (longest > want + 0.08) { printf "why a later stretch lasted %.3f s\n", longest; exit 1 } }' ms="$1" /tmp/gamepad-motor.log > /tmp/rumble.txt
     ok=$?
     grep '^guest: ' /tmp/rumble.txt
     [ $ok = 0 ] || { why=$(sed -n 's/^why //p' /tmp/rumble.txt); return 1; }
 }
 check "gamepad: a 300 ms FF_RUMBLE turns the motor on for 300 ms" rumble_on 300 0.3
-check "gamepad: a 2 s FF_RUMBLE stops at motor.maxOnSeconds (0.5 s)" rumble_on 2000 0.5
+check "gamepad: a 2 s FF_RUMBLE never runs the motor past motor.maxOnSeconds (0.5 s) at a stretch" rumble_on 2000 0.5
 gamepad_gone() {
     tail -n 1 /tmp/gamepad-motor.log | grep -q ' 0$' || { why="motor log ends: $(tail -n 1 /tmp/gamepad-motor.log)"; return 1; }
     grep -qx gone /tmp/gpc.out || { why="the client's device stayed"; return 1; }

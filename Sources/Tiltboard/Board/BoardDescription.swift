@@ -61,15 +61,21 @@ public struct BoardDescription: Sendable, Equatable {
     public struct MotorSection: Sendable, Equatable {
         public var line: LineSelector
         public var activeLow: Bool
-        /// Effect played on a shake: a preset name (`click`, `buzz`, …) or `pulse:150`.
-        public var shakeEffect: String
-        /// Longest the motor may stay on without a break, in seconds.
+        /// Effect played on a shake, parsed from a preset name (`click`, `buzz`, …) or `pulse:150`.
+        public var shakeEffect: HapticEffect
+        /// Most on-time in one stretch, in seconds (see `MotorCapSettings`).
         public var maxOnSeconds: Double
+        /// Off-time that ends a stretch, in seconds.
+        public var minRestSeconds: Double
 
-        public init(line: LineSelector, activeLow: Bool = false, shakeEffect: String = "pulse:150",
-                    maxOnSeconds: Double = 2) {
-            self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect; self.maxOnSeconds = maxOnSeconds
+        public init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(ms: 150),
+                    maxOnSeconds: Double = 2, minRestSeconds: Double = 0.5) {
+            self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect
+            self.maxOnSeconds = maxOnSeconds; self.minRestSeconds = minRestSeconds
         }
+
+        /// The on-time cap the motor's engine applies.
+        public var cap: MotorCapSettings { MotorCapSettings(maxOnSeconds: maxOnSeconds, minRestSeconds: minRestSeconds) }
     }
 
     public struct SimulationSection: Sendable, Equatable {
@@ -156,9 +162,11 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Dotted key path, e.g. `sensor.address`; empty for whole-file problems.
     public var key: String
     public var message: String
+    /// The kernel's reason when the file could not be read (EACCES: exit 77, not 65).
+    public var errno: Int32?
 
-    public init(file: String, key: String, message: String) {
-        self.file = file; self.key = key; self.message = message
+    public init(file: String, key: String, message: String, errno: Int32? = nil) {
+        self.file = file; self.key = key; self.message = message; self.errno = errno
     }
 
     public var description: String {

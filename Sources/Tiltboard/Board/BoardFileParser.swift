@@ -13,7 +13,7 @@ import TiltboardSimulator
 ///   `rateHz` (MPU-6050 4…1000, ADXL345 0.1…3200; default 100); `fifo` bool (default false).
 /// - `motor` (optional): `chip` label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; `line` offset
 ///   or line name (`"GPIO17"`); `activeLow` bool; `shakeEffect` preset name or `pulse:<ms>`;
-///   `maxOnSeconds` 0…60 (exclusive of 0).
+///   `maxOnSeconds`, `minRestSeconds` 0.05…60.
 /// - `mount`: 3×3 rows, a rotation (orthonormal, determinant +1); default identity.
 /// - `simulation` (only with bus `"simulated"`): `script` built-in name or path, `trace` CSV path
 ///   (not both), `noise` bool, `seed` integer ≥ 0, `whoAmI` `"0x70"` or integer, `zeroGOffsetMg`
@@ -30,7 +30,10 @@ extension BoardDescription {
             bytes = try AtomicFile.read(path: path)
         } catch let error as AtomicFileError {
             throw BoardFileError(file: path, key: "",
-                                 message: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno))")
+                                 message: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno))\(error.errno == EACCES || error.errno == EPERM ? ": check the file's permissions" : "")",
+                                 errno: error.errno)
+        } catch let error as NotARegularFile {
+            throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)")
         }
         guard let bytes else {
             throw BoardFileError(file: path, key: "",
@@ -148,22 +151,21 @@ struct BoardFileParser {
 
     private func parseMotor(_ value: Any) throws -> BoardDescription.MotorSection {
         let o = try object(value, "motor")
-        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnSeconds"])
+        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnSeconds", "minRestSeconds"])
         var motor = BoardDescription.MotorSection(line: try lineSelector(o, "motor"))
         if let v = o["activeLow"] { motor.activeLow = try bool(v, "motor.activeLow") }
         if let v = o["shakeEffect"] {
             let text = try string(v, "motor.shakeEffect")
-            guard isEffectSpec(text) else {
-                throw notAllowed("motor.shakeEffect", v, "use a preset name such as \"click\" or \"buzz\", or \"pulse:<ms>\" like \"pulse:150\"")
+            do {
+                motor.shakeEffect = try HapticEffect.parse(name: text)
+            } catch let error as HapticEffectError {
+                throw fail("motor.shakeEffect", error.message)
             }
-            motor.shakeEffect = text
         }
-        if let v = o["maxOnSeconds"] {
-            let allowed = "use more than 0 and at most 60 seconds"
-            let s = try number(v, "motor.maxOnSeconds", allowed: allowed)
-            guard s > 0 && s <= 60 else { throw notAllowed("motor.maxOnSeconds", v, allowed) }
-            motor.maxOnSeconds = s
-        }
+        let range = MotorCapSettings.allowedSeconds
+        let allowed = "use \(format(range.lowerBound)) to \(format(range.upperBound)) seconds"
+        if let s = try bounded(o, "motor", "maxOnSeconds", allowed, accept: range.contains) { motor.maxOnSeconds = s }
+        if let s = try bounded(o, "motor", "minRestSeconds", allowed, accept: range.contains) { motor.minRestSeconds = s }
         return motor
     }
 
@@ -364,7 +366,7 @@ struct BoardFileParser {
 
     private func onlyKeys(_ o: [String: Any], _ path: String, _ allowed: [String]) throws {
         for key in o.keys.sorted() where !allowed.contains(key) {
-            let full = path.isEmpty ? key : "\(path).\(key)"
+            let full = path.isEmpty ? String(key.prefix(80)) : "\(path).\(key.prefix(80))"
             throw fail(full, "unknown key (allowed\(path.isEmpty ? "" : " in \(path)"): \(allowed.joined(separator: ", ")))")
         }
     }
@@ -449,14 +451,6 @@ struct BoardFileParser {
         return !digits.isEmpty && digits.count <= 4 && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
-    private func isEffectSpec(_ s: String) -> Bool {
-        if s.hasPrefix("pulse:") {
-            guard let ms = Double(s.dropFirst("pulse:".count)) else { return false }
-            return ms > 0 && ms <= 60_000
-        }
-        return !s.isEmpty && s.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" }
-    }
-
     private func resolve(_ path: String) -> String {
         guard !path.hasPrefix("/"), let slash = source.lastIndex(of: "/") else { return path }
         return String(source[...slash]) + path
@@ -472,15 +466,34 @@ struct BoardFileParser {
         fail(key, "\(render(value)) is not allowed (\(allowed))")
     }
 
-    /// A JSON value as written in the file, compact.
+    /// A JSON value as written in the file, compact, cut after 80 characters so a huge value
+    /// never makes a huge message.
     private func render(_ v: Any) -> String {
-        if isBool(v) { return (v as? Bool) == true ? "true" : "false" }
-        if isNumber(v), let n = v as? NSNumber { return format(n.doubleValue) }
-        if let s = v as? String { return "\"\(s)\"" }
-        if v is NSNull { return "null" }
-        if let a = v as? [Any] { return "[" + a.map(render).joined(separator: ",") + "]" }
-        if v is [String: Any] { return "an object { … }" }
-        return "\(v)"
+        var text = ""
+        append(v, to: &text)
+        return text.count > Self.quoteLimit ? text.prefix(Self.quoteLimit) + "…" : text
+    }
+
+    private static let quoteLimit = 80
+
+    /// Appends `v` to `text`, stopping early once past the quote limit: a huge array is never walked whole.
+    private func append(_ v: Any, to text: inout String) {
+        guard text.count <= Self.quoteLimit else { return }
+        if isBool(v) { text += (v as? Bool) == true ? "true" : "false" }
+        else if isNumber(v), let n = v as? NSNumber { text += format(n.doubleValue) }
+        else if let s = v as? String { text += "\"\(s.prefix(Self.quoteLimit + 1))\"" }
+        else if v is NSNull { text += "null" }
+        else if let a = v as? [Any] {
+            text += "["
+            for (i, element) in a.enumerated() {
+                guard text.count <= Self.quoteLimit else { break }
+                if i > 0 { text += "," }
+                append(element, to: &text)
+            }
+            text += "]"
+        }
+        else if v is [String: Any] { text += "an object { … }" }
+        else { text += "\(v)" }
     }
 
     private func format(_ d: Double) -> String {

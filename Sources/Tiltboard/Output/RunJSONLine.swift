@@ -1,8 +1,9 @@
 extension JSONLineWriter {
     /// One `tiltboard run` line into the buffer, replacing what was there:
     /// `{"t":…,"tilt":{"pitchDeg":…,"rollDeg":…},"control":{"x":…,"y":…,"vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}`
-    /// and a newline. `haptic`: the motor is playing an effect.
-    public mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool) {
+    /// and a newline. `haptic`: the motor is playing an effect. `dropped`: lines the output has
+    /// dropped so far because a reader fell behind, written as `"dropped":N` once there are any.
+    public mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
         reset()
         let tilt = out.tilt
         beginObject()
@@ -20,6 +21,7 @@ extension JSONLineWriter {
         endObject()
         bool("shake", out.shaking)
         bool("haptic", haptic)
+        if dropped > 0 { integer("dropped", Int(clamping: dropped)) }
         endObject()
         newline()
     }

@@ -24,8 +24,24 @@ public enum ProfileStore {
         return base + "/tiltboard/profiles/" + slug(boardName) + ".json"
     }
 
-    /// The file-name form of a board name: lowercase, each run of other characters → `-`.
+    /// The file-name form of a board name: lowercase ASCII letters and digits, each run of other
+    /// characters → `-`. A name with characters beyond ASCII (Cyrillic, Japanese, emoji, …) also
+    /// gets a stable hash of the whole name, so two such names never share a profile.
     public static func slug(_ name: String) -> String {
+        guard name.unicodeScalars.contains(where: { !$0.isASCII }) else { return asciiSlug(name) }
+        // Canonically composed, so the same name typed either way is the same board.
+        let composed = name.precomposedStringWithCanonicalMapping
+        let readable = asciiSlug(composed)
+        // FNV-1a, 32 bits.
+        var hash: UInt32 = 0x811c_9dc5
+        for byte in composed.utf8 {
+            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
+        }
+        let hex = String(hash, radix: 16)
+        return readable + "-" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    private static func asciiSlug(_ name: String) -> String {
         var out = ""
         for scalar in name.lowercased().unicodeScalars {
             if scalar.isASCII && (("a"..."z").contains(scalar) || ("0"..."9").contains(scalar)) {
@@ -47,7 +63,12 @@ public enum ProfileStore {
             guard let b = try AtomicFile.read(path: path) else { return nil }
             bytes = b
         } catch let error as AtomicFileError {
-            throw ProfileError(path: path, kind: .unreadable, detail: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno)): check the file's permissions")
+            let denied = error.errno == EACCES || error.errno == EPERM
+            throw ProfileError(path: path, kind: denied ? .permissionDenied : .unreadable,
+                               detail: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno)): check the file's permissions")
+        } catch let error as NotARegularFile {
+            throw ProfileError(path: path, kind: .unreadable,
+                               detail: "\(error.kind), not a regular file: give --profile the path of a profile file (or a symlink to one)")
         }
         let profile = try decode(bytes, path: path)
         if let expected = expectedBoard, let why = profile.board.mismatch(with: expected) {
@@ -101,7 +122,15 @@ public enum ProfileStore {
         if let problem = profile.problem {
             throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
         }
-        try AtomicFile.write(encode(profile), to: path)
+        let target: String
+        do {
+            // Through a symlink to the file it names, never over a FIFO or a device.
+            target = try NotARegularFile.writableTarget(path)
+        } catch let error as NotARegularFile {
+            throw ProfileError(path: path, kind: .unreadable,
+                               detail: "\(error.kind), not a regular file: give --profile the path of a profile file (or a symlink to one)")
+        }
+        try AtomicFile.write(encode(profile), to: target)
     }
 
     /// Fails as `save` would for a reason other than the profile itself (the folder, the file in
@@ -162,7 +191,7 @@ public enum ProfileStore {
 /// A profile that must not be used; the CLI exits 65.
 public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
-        case unreadable, corrupt, newerVersion, invalid, otherBoard
+        case unreadable, permissionDenied, corrupt, newerVersion, invalid, otherBoard
     }
     /// The profile file.
     public var path: String

@@ -160,6 +160,9 @@ public final class BoardSession {
             let line = SimulatedGPIOLine(name: "simulated motor (\(m.line.chip) \(m.line.line))", clock: clock)
             if let path = board.simulation?.motorLog {
                 let log = try MotorLog(path: path)
+                // The line is driven inactive when requested; a predecessor killed with the motor
+                // on left the log (the line's state) at 1, so that is a change to record.
+                if log.lastLevelWasActive { log.append(t: clock.nowSeconds(), active: false) }
                 line.onChange = { t, active in log.append(t: t, active: active) }
             }
             motor = line

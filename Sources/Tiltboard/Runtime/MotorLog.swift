@@ -14,9 +14,19 @@ public final class MotorLog: Sendable {
         }
     }
 
-    /// Appends one change.
+    /// True when the log's last line says the motor is on: the process writing it was killed
+    /// (SIGKILL) with the motor running.
+    public var lastLevelWasActive: Bool {
+        guard let bytes = try? AtomicFile.read(path: path) else { return false }
+        let last = bytes.split(separator: UInt8(ascii: "\n")).last
+        return last?.last == UInt8(ascii: "1")
+    }
+
+    /// Appends one change. A failed write stops the command like any failed output (`OutputFailure`).
     public func append(t: Double, active: Bool) {
-        file.append("\(Self.format(t)) \(active ? 1 : 0)\n")
+        if let code = file.append("\(Self.format(t)) \(active ? 1 : 0)\n") {
+            OutputFailure.report("motor log \(path)", errno: code)
+        }
     }
 
     static func format(_ t: Double) -> String {

@@ -45,7 +45,7 @@ public final class TiltLoop: @unchecked Sendable {
         self.session = session
         scheduler = FixedRateScheduler(rateHz: rateHz, clock: session.clock)
         self.haptics = haptics
-        shakeEffect = try HapticEffect.parse(name: session.board.motor?.shakeEffect ?? "pulse:150")
+        shakeEffect = session.board.motor?.shakeEffect ?? .pulse(ms: 150)
         pipeline = TiltPipeline(chain: session.makeTiltChain(controller: controller),
                                 shake: ShakeDetector(settings: session.board.shake.detectorSettings))
         sensorLink = SensorRecovery(session: session)

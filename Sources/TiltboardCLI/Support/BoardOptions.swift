@@ -32,6 +32,16 @@ struct BoardOptions: ParsableArguments {
     }
 }
 
+/// Checks a `--duration`: positive, and short enough to count in nanoseconds without overflow.
+func validateDuration(_ duration: Double?) throws {
+    if let duration, !(duration > 0 && duration <= maxDurationSeconds) {
+        throw ValidationError("--duration must be more than 0 and at most \(Int(maxDurationSeconds)) seconds (omit it to run until interrupted), got \(duration)")
+    }
+}
+
+/// Longest `--duration`: about 115 days.
+let maxDurationSeconds = 1e7
+
 /// Checks shared by commands that take `--rate`.
 func validateRate(_ rate: Double?, name: String = "--rate") throws {
     if let rate, !(rate > 0 && rate <= 8000) {

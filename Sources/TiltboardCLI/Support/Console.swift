@@ -1,14 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Synchronization
+import Tiltboard
 
 /// Unbuffered writes to standard output and standard error.
 ///
 /// Lines go out whole and at once, so a program reading `--json` output line by line sees each
 /// sample as soon as it is taken, and nothing is lost in a buffer when the process is killed.
+/// A failed write stops the command (`OutputFailure`).
 enum Console {
     static func out(_ text: String) { write(1, text) }
     static func out(_ bytes: [UInt8]) { bytes.withUnsafeBytes { write(1, $0) } }
+    static func out(_ bytes: UnsafeRawBufferPointer) { write(1, bytes) }
     static func error(_ text: String) { write(2, text) }
 
     /// `tiltboard: warning: …` on stderr.
@@ -21,15 +22,15 @@ enum Console {
         text.withUTF8 { write(fd, UnsafeRawBufferPointer($0)) }
     }
 
+    /// Set once a write to stdout (bit 0) or stderr (bit 1) failed: nothing more goes there.
+    private static let failed = Atomic<UInt8>(0)
+
     private static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-        guard var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let n = Glibc.write(fd, p, left)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return }  // a closed pipe: the reader went away
-            p += n
-            left -= n
-        }
+        let bit: UInt8 = fd == 1 ? 1 : 2
+        guard failed.load(ordering: .relaxed) & bit == 0 else { return }
+        guard let code = OutputFailure.write(fd: fd, bytes) else { return }
+        failed.bitwiseOr(bit, ordering: .relaxed)
+        // A closed pipe is a normal stop; any other failure is reported at exit (74).
+        OutputFailure.report(fd == 1 ? "standard output" : "standard error", errno: code)
     }
 }

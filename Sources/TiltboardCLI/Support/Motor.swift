@@ -3,23 +3,30 @@ import Tiltboard
 /// The board's motor line driven by a haptic engine, forced off and released on SIGINT, SIGTERM,
 /// SIGHUP, on every error path and at exit, and held off while the process is stopped (Ctrl-Z).
 /// Start `SignalWatcher.shared` before creating it.
+///
+/// Every command that drives the motor opens it here, once, so whatever it plays goes through the
+/// board's on-time cap (`motor.maxOnSeconds`, `motor.minRestSeconds`) for as long as the process runs.
 final class Motor {
     let engine: HapticEngine
     let line: GPIOOutputLine
 
     /// Nil when the board has no motor. `announceChanges`: on a simulated board, print each
-    /// level change on stderr so the motor can be followed without hardware. `carrierHz`: the PWM
-    /// carrier for strengths below 1.
-    static func open(_ session: BoardSession, announceChanges: Bool, carrierHz: Double = 200) throws -> Motor? {
-        guard let line = try session.openMotor() else { return nil }
-        return Motor(line: line, clock: session.clock, maxOnSeconds: session.board.motor?.maxOnSeconds ?? 2,
-                     announceChanges: announceChanges, carrierHz: carrierHz)
+    /// level change on stderr so the motor can be followed without hardware. `warnOnTrip`: warn
+    /// on stderr each time the on-time cap stops the motor (off where stderr is a live screen).
+    /// `carrierHz`: the PWM carrier for strengths below 1.
+    static func open(_ session: BoardSession, announceChanges: Bool, warnOnTrip: Bool = true, carrierHz: Double = 200) throws -> Motor? {
+        guard let line = try session.openMotor(), let section = session.board.motor else { return nil }
+        return Motor(line: line, clock: session.clock, cap: section.cap, announceChanges: announceChanges,
+                     warnOnTrip: warnOnTrip, carrierHz: carrierHz)
     }
 
     /// Takes over an already requested line (a motor driven without opening the sensor).
-    init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double, announceChanges: Bool, carrierHz: Double = 200) {
+    init(line: GPIOOutputLine, clock: MonotonicClock, cap: MotorCapSettings, announceChanges: Bool,
+         warnOnTrip: Bool = true, carrierHz: Double = 200) {
         self.line = line
-        engine = HapticEngine(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz)
+        let warning = "the motor was switched off after \(decimal(cap.maxOnSeconds, 1)) s on without a break (motor.maxOnSeconds)"
+        engine = HapticEngine(line: line, clock: clock, cap: cap, carrierHz: carrierHz,
+                              capTripped: { if warnOnTrip { Console.warn(warning) } })
         let engine = engine
         SignalWatcher.shared.onStop { _ in engine.shutdown() }
         // Ctrl-Z: off before the process stops, back to the effect when it continues.
@@ -33,6 +40,12 @@ final class Motor {
                 Console.note("motor \(active ? "on " : "off") at \(decimal(t - origin, 3)) s")
             }
         }
+    }
+
+    /// `cap trips N` for a command's end-of-run summary line: how many times the on-time cap
+    /// stopped `motor` (0 without one).
+    static func tripsSummary(_ motor: Motor?) -> String {
+        "cap trips \(motor?.engine.capTrips ?? 0)"
     }
 
     /// Motor off, line released, engine thread joined; idempotent.

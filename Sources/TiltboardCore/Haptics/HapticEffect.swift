@@ -45,7 +45,7 @@ public enum HapticEffect: Sendable, Equatable {
             let ms = try parseMilliseconds(text.dropFirst("pulse:".count), what: "pulse length", allowZero: false)
             return .pulse(ms: ms)
         }
-        throw HapticEffectError("unknown effect '\(name)': use one of \(presetNames.joined(separator: ", ")) or pulse:MS (e.g. pulse:150)")
+        throw HapticEffectError("unknown effect '\(name.prefix(80))': use one of \(presetNames.joined(separator: ", ")) or pulse:MS (e.g. pulse:150)")
     }
 
     /// Parses `"on,off,on,…"` in milliseconds, starting with an on-time. `repeat` is how many times
@@ -138,7 +138,7 @@ public enum HapticEffect: Sendable, Equatable {
     static func parseMilliseconds(_ field: Substring, what: String, allowZero: Bool) throws -> Double {
         let text = trimmed(field)
         guard let value = Double(text), value.isFinite else {
-            throw HapticEffectError("\(what) '\(text)' is not a number of milliseconds")
+            throw HapticEffectError("\(what) '\(text.prefix(80))' is not a number of milliseconds")
         }
         guard value > 0 || (allowZero && value == 0) else {
             throw HapticEffectError("\(what) must be \(allowZero ? "0 or more" : "more than 0") milliseconds, not \(text)")

@@ -1,11 +1,9 @@
 /// Plays `HapticEffect`s as a pure function of time: which level the motor line should have at
 /// `t`, and when that next changes. It reads no clock, so it runs the same in tests and on a Pi.
 ///
-/// Safety: no effect keeps the motor on (its envelope, PWM gaps included) longer than
-/// `maxOnSeconds` in one stretch; at that point the line goes off and the effect stops.
+/// It plays what it is given, however long: the motor's on-time cap sits in the motor output
+/// (`HapticEngine`), which every effect goes through.
 public struct HapticPlayer: Sendable {
-    /// Longest continuous envelope on-time, in seconds.
-    public var maxOnSeconds: Double
     /// Software PWM carrier frequency for strengths below 1, in hertz.
     public var carrierHz: Double
 
@@ -20,18 +18,13 @@ public struct HapticPlayer: Sendable {
 
     /// True from `play` until `cancel`, or until `advance(to:)` reaches the effect's end.
     public private(set) var isPlaying = false
-    /// When the on-time limit will cut (or did cut) the current effect, or nil if it never will.
-    public private(set) var safetyCutoff: Double?
-    /// How many effects the on-time limit has cut short.
-    public private(set) var safetyCutoffCount = 0
-    /// When the current effect ends by itself, by cancellation or by the limit (nil: never).
+    /// When the current effect ends by itself or by cancellation (nil: never).
     public var endTime: Double? {
         effect == nil || stopT == .infinity ? nil : stopT
     }
 
-    /// An idle player with the given on-time limit and PWM carrier.
-    public init(maxOnSeconds: Double = 2, carrierHz: Double = 200) {
-        self.maxOnSeconds = maxOnSeconds
+    /// An idle player with the given PWM carrier.
+    public init(carrierHz: Double = 200) {
         self.carrierHz = carrierHz
     }
 
@@ -46,10 +39,7 @@ public struct HapticPlayer: Sendable {
         startT = t
         cycle = 0
         for i in 0..<effect.segmentCount { cycle += effect.segmentSeconds(i) }
-        let naturalEnd = effect.plays.map { Double($0) * cycle } ?? .infinity
-        let cut = firstCut(effect, naturalEnd: naturalEnd)
-        safetyCutoff = cut.map { t + $0 }
-        stopT = t + Swift.min(naturalEnd, cut ?? .infinity)
+        stopT = t + (effect.plays.map { Double($0) * cycle } ?? .infinity)
         isPlaying = true
     }
 
@@ -60,12 +50,10 @@ public struct HapticPlayer: Sendable {
         advance(to: t)
     }
 
-    /// Lets the player notice that its effect has ended by `t` (clears `isPlaying`, counts a cut).
+    /// Lets the player notice that its effect has ended by `t` (clears `isPlaying`).
     public mutating func advance(to t: Double) {
         guard effect != nil, t + Self.epsilon >= stopT else { return }
-        if let cut = safetyCutoff, cut <= stopT + Self.epsilon { safetyCutoffCount += 1 }
         effect = nil
-        safetyCutoff = nil
         isPlaying = false
     }
 
@@ -85,7 +73,8 @@ public struct HapticPlayer: Sendable {
         return phase(r - seg.start, period) < duty
     }
 
-    /// The first time after `t` at which the level may change; nil when nothing is playing.
+    /// The first time after `t` at which the level may change; nil when nothing is playing or
+    /// the level never changes again (a continuous effect repeated until cancelled).
     /// At the returned time the effect may also simply end.
     public func nextChange(after t: Double) -> Double? {
         guard let effect, t + Self.epsilon < stopT else { return nil }
@@ -100,8 +89,8 @@ public struct HapticPlayer: Sendable {
         } else {
             next = envelopeChange(effect, from: seg)
         }
-        next += startT
-        return Swift.min(next, stopT)
+        next = Swift.min(next + startT, stopT)
+        return next.isFinite ? next : nil
     }
 
     // MARK: - Envelope
@@ -154,37 +143,5 @@ public struct HapticPlayer: Sendable {
             end += d
         }
         return .infinity
-    }
-
-    /// Relative time at which the on-time limit cuts the effect, if any on-stretch is too long.
-    private func firstCut(_ effect: HapticEffect, naturalEnd: Double) -> Double? {
-        let n = effect.segmentCount
-        var hasGap = false
-        for i in stride(from: 1, to: n, by: 2) where effect.segmentSeconds(i) > 0 { hasGap = true }
-        let limit = maxOnSeconds
-        if !hasGap {
-            // One stretch from the first on-time to the end.
-            var first = 0.0, i = 0
-            while i < n, effect.segmentSeconds(i) == 0 { first += effect.segmentSeconds(i); i += 1 }
-            return naturalEnd - first > limit + Self.epsilon ? first + limit : nil
-        }
-        // With a gap in every pass, stretches repeat from the second pass on: three passes show them all.
-        let passes = Swift.min(effect.plays ?? 3, 3)
-        var t = 0.0
-        var runStart: Double?
-        for _ in 0..<passes {
-            for i in 0..<n {
-                let d = effect.segmentSeconds(i)
-                guard d > 0 else { continue }
-                if i % 2 == 0 {
-                    if runStart == nil { runStart = t }
-                    if let s = runStart, t + d - s > limit + Self.epsilon { return s + limit }
-                } else {
-                    runStart = nil
-                }
-                t += d
-            }
-        }
-        return nil
     }
 }

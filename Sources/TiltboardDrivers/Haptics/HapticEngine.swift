@@ -5,10 +5,13 @@ import TiltboardCore
 ///
 /// `play` and `cancel` only post a request and wake the thread, so a control loop never waits on
 /// the motor. The thread applies `HapticPlayer`'s level at each change and sleeps on a condition
-/// variable until the next change or the next request. Two independent limits keep the motor
-/// from staying on: the player's envelope on-time limit, and the engine's own check that the line
-/// never stays active longer than `maxOnSeconds`. Call `shutdown()` before exiting: it leaves the
-/// line inactive and released.
+/// variable until the next change or the next request. Call `shutdown()` before exiting: it
+/// leaves the line inactive and released.
+///
+/// The engine is the motor's output: every level reaches the line through its on-time cap
+/// (`MotorCapSettings`), which sums the line's actual on-time over a stretch, PWM included, and
+/// imposes a rest when the stretch is full — across effects, repeats and callers, since they all
+/// play through here. An effect's timeline runs on through a rest: a long request resumes after it.
 public final class HapticEngine: @unchecked Sendable {
     // @unchecked: mutable state is guarded by `condition` (requests, flags) or by `serviceLock`
     // (the player and the line level), as noted on each.
@@ -17,8 +20,8 @@ public final class HapticEngine: @unchecked Sendable {
     public let line: GPIOOutputLine
     /// The clock effects are timed by.
     public let clock: MonotonicClock
-    /// Longest time the line may stay active in one stretch.
-    public let maxOnSeconds: Double
+    /// The on-time cap every level goes through.
+    public let cap: MotorCapSettings
     /// PWM carrier for strengths below 1.
     public let carrierHz: Double
 
@@ -36,40 +39,31 @@ public final class HapticEngine: @unchecked Sendable {
     private var threadStarted = false
     private var active = false
     private var errorText: String?
-    private var cutCount = 0
+    private var tripCount = 0
     private var suspended = false
 
     private let serviceLock = NSLock()
     // Guarded by `serviceLock`.
     private var player: HapticPlayer
     private var lineLevel: Bool?
-    private var activeSince: UInt64 = 0
-    private var forcedOff = 0
-    private let maxOnNanoseconds: UInt64
+    private var motorCap: MotorCap
+    private let capTripped: @Sendable () -> Void
 
-    /// Creates the engine and starts its thread, which drives the line inactive before this returns.
-    public convenience init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double = 2, carrierHz: Double = 200) {
-        self.init(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz, startsThread: true)
-    }
-
+    /// Creates the engine and, unless `startsThread` is false, its thread, which drives the line
+    /// inactive before this returns (without a thread, the first service does). `capTripped` runs
+    /// on the servicing thread each time the cap turns the motor off (or keeps it off) against a request.
     /// `startsThread: false` leaves the stepping to the caller through `service(now:)`, which
     /// makes every edge deterministic under a `ManualClock`.
-    public convenience init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double = 2, carrierHz: Double = 200,
-                            startsThread: Bool) {
-        self.init(line: line, clock: clock, maxOnSeconds: maxOnSeconds, carrierHz: carrierHz,
-                  startsThread: startsThread, playerLimitSeconds: nil)
-    }
-
-    /// `playerLimitSeconds` loosens the player's own limit so tests can exercise the engine's backstop.
-    init(line: GPIOOutputLine, clock: MonotonicClock, maxOnSeconds: Double, carrierHz: Double,
-         startsThread: Bool, playerLimitSeconds: Double?) {
+    public init(line: GPIOOutputLine, clock: MonotonicClock, cap: MotorCapSettings = MotorCapSettings(),
+                carrierHz: Double = 200, startsThread: Bool = true, capTripped: @escaping @Sendable () -> Void = {}) {
         self.line = line
         self.clock = clock
-        self.maxOnSeconds = maxOnSeconds
+        self.cap = cap
         self.carrierHz = carrierHz
+        self.capTripped = capTripped
         condition = clock.makeCondition()
-        maxOnNanoseconds = UInt64((maxOnSeconds * 1e9).rounded())
-        player = HapticPlayer(maxOnSeconds: playerLimitSeconds ?? maxOnSeconds, carrierHz: carrierHz)
+        motorCap = MotorCap(cap)
+        player = HapticPlayer(carrierHz: carrierHz)
         if startsThread {
             threadRunning = true
             let thread = Thread { [self] in clock.takingPart { self.threadMain() } }
@@ -133,10 +127,10 @@ public final class HapticEngine: @unchecked Sendable {
         return errorText
     }
 
-    /// How many times an on-time limit (the player's or the engine's) turned the motor off.
-    public var onTimeLimitCount: Int {
+    /// How many times the on-time cap has turned the motor off (or kept it off) against a request.
+    public var capTrips: Int {
         condition.lock(); defer { condition.unlock() }
-        return cutCount
+        return tripCount
     }
 
     /// Applies pending requests and the level due at `now` (clock nanoseconds) to the line, and
@@ -160,27 +154,24 @@ public final class HapticEngine: @unchecked Sendable {
         case nil: break
         }
         player.advance(to: t)
-        var level = player.level(at: t) && !off
-        if level, lineLevel == true, now >= activeSince &+ maxOnNanoseconds {
-            // The player should have stopped already; this is the backstop.
-            level = false
-            player.cancel(at: t)
-            forcedOff += 1
-        }
+        let trips = motorCap.trips
+        let level = motorCap.admit(player.level(at: t) && !off, at: now)
         let failure = write(level, now: now)
         if failure != nil, level {
             player.cancel(at: t)
             _ = write(false, now: now)
         }
-        let on = lineLevel == true
         var next = player.nextChange(after: t).map { UInt64(Swift.max(0, ($0 * 1e9).rounded())) }
-        if on { next = Swift.min(next ?? .max, activeSince &+ maxOnNanoseconds) }
+        // A cap deadline already passed means the line refused to go off: retried at the next
+        // change rather than in a spin.
+        if let capNext = motorCap.nextChange, capNext > now { next = Swift.min(next ?? .max, capNext) }
 
         condition.lock()
-        active = pending != nil || player.isPlaying || on
-        cutCount = player.safetyCutoffCount + forcedOff
+        active = pending != nil || player.isPlaying || lineLevel == true
+        tripCount = motorCap.trips
         if let failure { errorText = failure }
         condition.unlock()
+        if motorCap.trips != trips { capTripped() }
         return next
     }
 
@@ -190,7 +181,7 @@ public final class HapticEngine: @unchecked Sendable {
         do {
             try line.set(active: level)
             lineLevel = level
-            if level { activeSince = now }
+            motorCap.lineSet(level, at: now)
             return nil
         } catch {
             // Unknown state after a failed write: try again next time.

@@ -26,9 +26,9 @@ public final class AppendOnlyFile: Sendable {
 
     deinit { close(fd) }
 
-    /// Appends `line` (which should end in a newline) in one `write`; a failure is dropped, as a
-    /// log must never stop what it records.
-    public func append(_ line: String) {
-        _ = line.withCString { write(fd, $0, strlen($0)) }
+    /// Appends `line` (which should end in a newline); nil when written, else the `errno`.
+    public func append(_ line: String) -> Int32? {
+        var line = line
+        return line.withUTF8 { OutputFailure.write(fd: fd, UnsafeRawBufferPointer($0)) }
     }
 }

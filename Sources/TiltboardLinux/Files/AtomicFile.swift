@@ -91,14 +91,21 @@ public enum AtomicFile {
                               message: "\(path) is \(describeFileType(type)), which is never replaced: name a regular file instead")
     }
 
-    /// The whole contents of `path`, or nil when there is no such file.
-    public static func read(path: String) throws -> [UInt8]? {
-        let fd = retryingEINTR { open(path, O_RDONLY | O_CLOEXEC) }
+    /// The whole contents of `path`, or nil when there is no such file. Only a regular file (or
+    /// a symlink to one) of at most `maxBytes` is read: a FIFO, a device or a folder throws
+    /// `NotARegularFile` at once, without waiting on it or reading it forever.
+    public static func read(path: String, maxBytes: Int = 16 << 20) throws -> [UInt8]? {
+        // Non-blocking, so opening a FIFO nobody writes to returns at once.
+        let fd = retryingEINTR { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw AtomicFileError(path: path, operation: "open", errno: errno)
         }
         defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw AtomicFileError(path: path, operation: "stat", errno: errno) }
+        if let kind = NotARegularFile.kind(st.st_mode) { throw NotARegularFile(path: path, kind: kind) }
+        guard st.st_size <= maxBytes else { throw NotARegularFile(path: path, kind: "a file of \(st.st_size) bytes (at most \(maxBytes))") }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -243,5 +250,46 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
         default: hint = ""
         }
         return "\(path): cannot \(operation): \(reason) (errno \(errno))\(hint)"
+    }
+}
+
+/// A path that had to be a regular file (or a symlink to one) and is something else.
+public struct NotARegularFile: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    /// `a FIFO`, `a folder`, `a character device`, …
+    public var kind: String
+
+    public init(path: String, kind: String) { self.path = path; self.kind = kind }
+
+    public var description: String { "\(path) is \(kind), not a regular file" }
+
+    /// What `mode` is, when it is not a regular file.
+    static func kind(_ mode: mode_t) -> String? {
+        mode & S_IFMT == S_IFREG ? nil : describeFileType(mode & S_IFMT)
+    }
+
+    /// `path` itself, or the file its symlinks lead to, to be replaced by a regular file:
+    /// throws when that exists and is not a regular file. A missing file is fine.
+    public static func writableTarget(_ path: String) throws -> String {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return path }
+        var target = path
+        if st.st_mode & S_IFMT == S_IFLNK {
+            if let resolved = realpath(path, nil) {
+                target = String(cString: resolved)
+                free(resolved)
+            } else {
+                // A link to a file not made yet: create the file it names.
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let n = readlink(path, &buffer, buffer.count - 1)
+                guard n > 0 else { return path }
+                let link = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+                target = link.hasPrefix("/") ? link : folder + link
+            }
+            guard stat(target, &st) == 0 else { return target }
+        }
+        if let kind = kind(st.st_mode) { throw NotARegularFile(path: path, kind: kind) }
+        return target
     }
 }

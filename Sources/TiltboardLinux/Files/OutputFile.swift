@@ -212,18 +212,7 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
 /// Writes all of `bytes` to `fd`, again after EINTR and after a partial write; the errno of a
 /// failure, or nil.
 func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
-    bytes.withUnsafeBytes { buf in
-        var offset = 0
-        while offset < buf.count {
-            let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += n
-        }
-        return nil
-    }
+    bytes.withUnsafeBytes { OutputFailure.write(fd: fd, $0) }
 }
 
 /// "a folder", "a FIFO", … for the `S_IFMT` bits of a mode.

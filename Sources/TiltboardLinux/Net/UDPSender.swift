@@ -12,6 +12,8 @@ public final class UDPSender {
     public let destination: String
     /// Datagrams the kernel refused (e.g. nobody listening yet): counted, never fatal.
     public private(set) var failedSends = 0
+    /// The `errno` of the first refused datagram.
+    public private(set) var firstFailure: Int32?
 
     /// Resolves `destination` (`host:port`, `[v6]:port`) and opens a socket.
     public init(destination: String) throws {
@@ -43,18 +45,28 @@ public final class UDPSender {
         }
         address = storage
         addressLength = info.pointee.ai_addrlen
+        // Connected, so the kernel reports a closed port (ECONNREFUSED) on a later send.
+        let connected = withUnsafePointer(to: &address) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(sock, $0, addressLength) }
+        }
+        guard connected == 0 else {
+            let code = errno  // deinit closes the socket
+            throw UDPSenderError(message: "--udp \(destination): cannot send there: \(String(cString: strerror(code)))")
+        }
     }
 
     deinit { close(fd) }
 
-    /// Sends one datagram; failures are counted, not thrown, so a missing listener never stops the loop.
-    public func send(_ bytes: UnsafeRawBufferPointer) {
-        let sent = withUnsafePointer(to: &address) { p in
-            p.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT), $0, addressLength)
-            }
-        }
-        if sent < 0 { failedSends += 1 }
+    /// Sends one datagram; failures are counted, not thrown, so a missing listener never stops
+    /// the loop. Returns true for the first failure, so it can be reported once.
+    @discardableResult
+    public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT)) < 0 else { return false }
+        let code = errno
+        failedSends += 1
+        guard firstFailure == nil else { return false }
+        firstFailure = code
+        return true
     }
 }
 

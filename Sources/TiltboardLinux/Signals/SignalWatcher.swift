@@ -120,9 +120,14 @@ public final class SignalWatcher: Sendable {
     public var stoppedNanoseconds: UInt64 { stopped.load(ordering: .acquiring) }
 
     /// Stops the process as Ctrl-Z would (SIGTSTP, so the suspend handlers run first); for a
-    /// terminal in raw mode, where the key arrives as a byte.
+    /// terminal in raw mode, where the key arrives as a byte. Returns once the process has been
+    /// continued (or a stop is requested), so the caller cannot undo a handler's work, such as
+    /// taking the terminal back, before the stop lands.
     public func suspend() {
+        let seen = resumeCount
         _ = kill(getpid(), SIGTSTP)
+        var none = pollfd()
+        while resumeCount == seen && !stopRequested { _ = poll(&none, 0, 10) }
     }
 
     /// Stops the process, as the kernel's SIGTTIN would, until it is the foreground job of the
@@ -201,7 +206,7 @@ public final class SignalWatcher: Sendable {
 }
 
 /// Runs `body` on a new detached thread; runs it inline if no thread can be created.
-private func spawnDetached(_ body: @escaping @Sendable () -> Void) {
+func spawnDetached(_ body: @escaping @Sendable () -> Void) {
     final class Box: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }

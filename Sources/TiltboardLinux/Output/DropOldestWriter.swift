@@ -1,0 +1,115 @@
+import Foundation
+import Synchronization
+
+/// A bounded queue of lines in front of a writer thread, so a slow reader never stalls the
+/// thread that produces them.
+///
+/// `push` copies the line into one of `capacity` preallocated slots and returns at once, without
+/// allocating; when every slot is taken the oldest waiting line is dropped and counted, since a
+/// controller's newest state is worth more than an old one. The writer thread hands each line to
+/// `sink`, oldest first, and may block there for as long as the reader takes.
+public final class DropOldestWriter: @unchecked Sendable {
+    // @unchecked: the ring and the flags are guarded by `condition`.
+
+    /// Lines that can wait at once.
+    public let capacity: Int
+    private let sink: (UnsafeRawBufferPointer) -> Void
+    private let condition = NSCondition()
+    private var slots: [[UInt8]]
+    /// Swapped with the slot being written, so the sink runs outside the lock.
+    private var spare: [UInt8]
+    private var head = 0
+    private var count = 0
+    private var closing = false
+    private var writerDone = false
+    /// The writer is inside the sink with a line.
+    private var writing = false
+    /// `finish` gave up on the line in the sink and counted it as dropped.
+    private var abandoned = false
+    private let droppedCount = Atomic<UInt64>(0)
+    private let writtenCount = Atomic<UInt64>(0)
+
+    /// Starts the writer thread. `lineCapacity`: bytes reserved per slot (longer lines still fit,
+    /// at the cost of an allocation).
+    public init(capacity: Int = 256, lineCapacity: Int = 512, name: String,
+                sink: @escaping (UnsafeRawBufferPointer) -> Void) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+        self.sink = sink
+        slots = (0..<capacity).map { _ in
+            var slot: [UInt8] = []
+            slot.reserveCapacity(lineCapacity)
+            return slot
+        }
+        spare = []
+        spare.reserveCapacity(lineCapacity)
+        let thread = Thread { [self] in writerMain() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Lines dropped so far because the reader fell behind (or was still behind at `finish`).
+    public var dropped: UInt64 { droppedCount.load(ordering: .relaxed) }
+
+    /// Lines handed to the sink so far.
+    public var written: UInt64 { writtenCount.load(ordering: .relaxed) }
+
+    /// Queues a copy of `bytes`; drops the oldest waiting line when the queue is full. Never
+    /// blocks on the reader. Ignored after `finish`.
+    public func push(_ bytes: UnsafeRawBufferPointer) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard !closing else { return }
+        if count == capacity {
+            head = (head + 1) % capacity
+            count -= 1
+            droppedCount.add(1, ordering: .relaxed)
+        }
+        let index = (head + count) % capacity
+        slots[index].removeAll(keepingCapacity: true)
+        slots[index].append(contentsOf: bytes)
+        count += 1
+        condition.signal()
+    }
+
+    /// Takes no more lines and waits up to `timeoutSeconds` for the waiting ones to be written;
+    /// those still waiting then are counted as dropped. Returns true when everything was written.
+    /// A sink blocked on a reader that never reads is left behind (the process may exit).
+    @discardableResult
+    public func finish(timeoutSeconds: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        closing = true
+        condition.broadcast()
+        let deadline = Date(timeIntervalSinceNow: timeoutSeconds)
+        while !writerDone {
+            if !condition.wait(until: deadline) { break }
+        }
+        let done = writerDone
+        // What never reached the reader, including a line stuck in the sink, was dropped.
+        abandoned = writing
+        droppedCount.add(UInt64(count + (writing ? 1 : 0)), ordering: .relaxed)
+        count = 0
+        return done
+    }
+
+    private func writerMain() {
+        condition.lock()
+        while true {
+            while count == 0 && !closing { condition.wait() }
+            if count == 0 { break }
+            swap(&spare, &slots[head])
+            head = (head + 1) % capacity
+            count -= 1
+            writing = true
+            condition.unlock()
+            spare.withUnsafeBytes { sink($0) }
+            condition.lock()
+            writing = false
+            if !abandoned { writtenCount.add(1, ordering: .relaxed) }
+        }
+        writerDone = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

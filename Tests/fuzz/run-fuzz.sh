@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds tiltboard as a libFuzzer binary and fuzzes the board-file parser,
+# the profile decoder, the haptic effect parsers and the command-line parsing for SECONDS (300).
+# Usage: bash Tests/fuzz/run-fuzz.sh [SECONDS]
+# Swift's own checks (bounds, overflow, force-unwraps) turn bugs into traps libFuzzer reports.
+# (AddressSanitizer is left out: the Swift runtime trips its malloc_usable_size check.)
+# The build and the corpus are kept under ~/.cache/tiltboard/; findings (crash-*) land in the current folder.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${TILTBOARD_FUZZ_BUILD:-$HOME/.cache/tiltboard/fuzz-build}
+seconds=${1:-300}
+
+swift build --package-path "$root" -c release --product tiltboard --build-path "$build" \
+    -Xswiftc -sanitize=fuzzer -Xswiftc -DTILTBOARD_FUZZ -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+
+# The corpus grows from run to run.
+corpus=${TILTBOARD_FUZZ_CORPUS:-$HOME/.cache/tiltboard/fuzz-corpus}
+mkdir -p "$corpus"
+# Seeds: the first byte picks the target (0 board file, 1 profile, 2 effect, 3 command line).
+n=0
+for f in "$root"/Boards/*.json "$root"/Tests/hil/boards/*.json; do
+    { printf '\000'; cat "$f"; } > "$corpus/board-$((n++))"
+done
+printf '\001{"schemaVersion":1,"board":{"name":"x","chip":"mpu6050","bus":"simulated","address":104,"chipID":104},"createdAt":"2026-01-01T00:00:00Z","temperatureC":25,"sampleCount":10,"noiseMg":{"x":1,"y":1,"z":1},"neutral":{"rotation":{"w":1,"x":0,"y":0,"z":0},"meanRawG":{"x":0,"y":0,"z":1},"tiltDeg":0,"clamped":false}}' > "$corpus/profile"
+printf '\002pulse:150' > "$corpus/effect"
+printf '\002200,100,200' > "$corpus/pattern"
+printf '\003run\000--duration\0001e11\000--rate\000-5' > "$corpus/args-run"
+printf '\003haptics\000--repeat\0009223372036854775807\000--effect\000alarm' > "$corpus/args-haptics"
+printf '\003shake\000--threshold\000nan\000--min-reversals\000-1' > "$corpus/args-shake"
+printf '\003help\000nonexistent' > "$corpus/args-help"
+
+"$build/release/tiltboard" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 "$corpus"
