@@ -5,13 +5,14 @@
 # Pi 4's. The guest runs the real `tiltboard` binary and prints one PASS:/FAIL: line per check.
 #
 # Usage: bash Tests/hil/run-hil.sh        (needs root or sudo for apt-get; no KVM needed)
-# Downloads and builds are cached in Tests/hil/cache/ (delete it to start fresh).
+# Downloads and builds are cached in ~/.cache/tiltboard/hil/ (TILTBOARD_CACHE moves it; delete it to
+# start fresh), outside the clone, so a new clone of the project starts warm.
 # Exit status: 0 when every check passed, 1 otherwise (also when the guest never reported).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-cache=$here/cache
+cache=${TILTBOARD_CACHE:-${HOME:-/root}/.cache/tiltboard}/hil
 qemu_timeout=${HIL_QEMU_TIMEOUT:-300}
 started=$(date +%s)
 
@@ -135,7 +136,7 @@ if (cd "$root" && swift build -c release --static-swift-stdlib --product tiltboa
     say "tiltboard built ($(elapsed))"
 else
     tail -n 30 "$cache/swift-build.log" >&2
-    fail_step "swift build of tiltboard (see Tests/hil/cache/swift-build.log)"
+    fail_step "swift build of tiltboard (see $cache/swift-build.log)"
 fi
 
 # --- the GPIO backend's own tests, run in the guest against gpio-sim ----------------------------
@@ -147,7 +148,7 @@ if (cd "$root" && swift build --build-tests) > "$cache/swift-build-tests.log" 2>
     say "test bundle built ($(elapsed))"
 else
     tail -n 30 "$cache/swift-build-tests.log" >&2
-    fail_step "swift build --build-tests (see Tests/hil/cache/swift-build-tests.log)"
+    fail_step "swift build --build-tests (see $cache/swift-build-tests.log)"
 fi
 # The Swift runtime the test bundle links is shared into the guest at the same path (its RUNPATH).
 swiftlib=$(cd "$(dirname "$(readlink -f "$(command -v swift)")")/../lib/swift/linux" && pwd)
@@ -219,7 +220,7 @@ timeout "$qemu_timeout" qemu-system-x86_64 \
 qemu_rc=$?
 set -e
 tr -d '\r' < "$serial" > "$serial.txt"
-say "QEMU finished with status $qemu_rc ($(elapsed)); serial log: Tests/hil/cache/serial.log"
+say "QEMU finished with status $qemu_rc ($(elapsed)); serial log: $serial"
 
 # --- verdict -----------------------------------------------------------------------------------
 grep '^guest: ' "$serial.txt" >&2 || true
