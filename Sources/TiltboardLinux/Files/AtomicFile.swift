@@ -217,13 +217,15 @@ public enum AtomicFile {
         let folder = String(path[..<slash])
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
+}
 
-    private static func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
-        while true {
-            let r = call()
-            if r < 0 && errno == EINTR { continue }
-            return r
-        }
+/// Runs `call` again while it fails with EINTR (a signal arrived mid-syscall): for calls that
+/// return -1 and set `errno`.
+func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
+    while true {
+        let r = call()
+        if r < 0 && errno == EINTR { continue }
+        return r
     }
 }
 
