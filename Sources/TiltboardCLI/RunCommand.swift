@@ -1,8 +1,5 @@
 import ArgumentParser
 import Tiltboard
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -152,8 +149,8 @@ private final class RunOutputState {
         stdout = DropOldestWriter(name: "tiltboard-stdout") { Console.out($0) }
         udp = sender.map { sender in
             (sender, DropOldestWriter(name: "tiltboard-udp") { bytes in
-                guard sender.send(bytes), let code = sender.firstFailure else { return }
-                Console.note("udp: \(sender.destination) refused a datagram (\(String(cString: strerror(code)))): nobody listening? Still sending")
+                guard sender.send(bytes), let reason = sender.firstFailureReason else { return }
+                Console.note("udp: \(sender.destination) refused a datagram (\(reason)): nobody listening? Still sending")
             })
         }
     }
