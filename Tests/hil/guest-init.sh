@@ -13,7 +13,7 @@ mount -t sysfs none /sys
 mount -t devtmpfs none /dev
 mount -t tmpfs none /tmp
 read -r up _ < /proc/uptime; echo "guest: /init started at $up s"
-. /etc/hil.conf   # KVER, TB (binary path relative to the repository root)
+. /etc/hil.conf   # KVER, TB, GPIOD2 (the libgpiod 2.x build's folder), relative to the repository root
 
 . /etc/guest-lib.sh   # check, first_err, near, json_array, json_number
 
@@ -527,5 +527,31 @@ doctor_motor_held() {
     return $r
 }
 check "doctor, GPIO17 held by gpioset: exit 69 naming gpioset" doctor_motor_held
+
+# ---------------------------------------------------------------------------------------------
+# The same bus- and GPIO-facing checks with the build against libgpiod 2.x (Debian 13's Swift,
+# libgpiod.so.3 and glibc), run through its own loader: this guest's userland has libgpiod 1.6.
+if [ -n "$GPIOD2" ]; then
+    D=/mnt/$GPIOD2
+    printf '#!/bin/sh\nexec %s/ld-linux-x86-64.so.2 --library-path %s %s/tiltboard "$@"\n' "$D" "$D" "$D" > /usr/bin/tiltboard-gpiod2
+    chmod 755 /usr/bin/tiltboard-gpiod2
+    TB=/usr/bin/tiltboard-gpiod2
+    g2=" [libgpiod 2.x build]"
+    # The binary resolves libgpiod.so.3 (and its glibc) from its own folder, not the guest's 1.6.
+    gpiod2_linked() {
+        "$D/ld-linux-x86-64.so.2" --list --library-path "$D" "$D/tiltboard" > /tmp/ldd 2>&1 || { why="$(head -n 1 /tmp/ldd)"; return 1; }
+        grep -q "libgpiod.so.3 => $D/libgpiod.so.3" /tmp/ldd || { why="$(grep -m 1 gpiod /tmp/ldd)"; return 1; }
+        ! grep -q 'libgpiod.so.2' /tmp/ldd || { why="also links libgpiod.so.2"; return 1; }
+    }
+    check "the libgpiod 2.x build loads libgpiod.so.3 from its own folder" gpiod2_linked
+    check "probe --json finds MPU-6050 at 0x68 and ADXL345 at 0x53$g2" probe_finds_both
+    check "read mpu6050 ±8 g decodes big-endian samples$g2" read_mpu mpu6050-8g.json "1.0,-1.0,2.0"
+    check "mpu6050 ±8 g registers: ACCEL_CONFIG 0x10, SMPLRT_DIV 19, DLPF on, asleep$g2" mpu_registers mpu6050-8g.json 0x10 19
+    haptics_ok=0
+    check "haptics --pattern 200,200,200 drives GPIO17 on/off/on for 200 ms each$g2" haptics_timing
+    check "after haptics GPIO17 is low and released$g2" released_low "$haptics_ok"
+    check "GPIO without permission: exit 77, message names the udev rule and gpio group$g2" gpio_permission
+    check "motor line held by gpioset: haptics fails naming gpioset$g2" motor_busy
+fi
 
 finish

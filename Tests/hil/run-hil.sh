@@ -139,6 +139,18 @@ else
     fail_step "swift build of tiltboard (see $cache/swift-build.log)"
 fi
 
+# --- the same binary against libgpiod 2.x: Debian 13's Swift in the trixie chroot ---------------
+# Runs in the guest through its own loader and libraries (this guest's userland has libgpiod 1.6).
+gpiod2_rel=""
+if gpiod2_dir=$(bash "$root/Tests/toolchain/build-amd64-gpiod2.sh" 2> "$cache/gpiod2-build.log" | tail -n 1) \
+        && [ -x "$gpiod2_dir/tiltboard" ]; then
+    gpiod2_rel=${gpiod2_dir#"$root/"}
+    say "tiltboard against libgpiod 2.x built ($(elapsed))"
+else
+    tail -n 30 "$cache/gpiod2-build.log" >&2
+    fail_step "build against libgpiod 2.x (see $cache/gpiod2-build.log)"
+fi
+
 # --- the GPIO backend's own tests, run in the guest against gpio-sim ----------------------------
 # Same build as `swift test` (default scratch path), so after the unit tests this costs nothing.
 xctest_rel=""
@@ -198,8 +210,8 @@ for l in $libs; do
         *) cp -L "$l" "$ird/lib/x86_64-linux-gnu/" ;;
     esac
 done
-printf 'KVER=%s\nTB=%s\nXCTEST=%s\nSWIFTLIB=%s\n' "$kver" "${tb_rel:-.build-hil/release/tiltboard}" \
-    "${xctest_rel:-.build/debug/TiltboardPackageTests.xctest}" "$swiftlib" > "$ird/etc/hil.conf"
+printf 'KVER=%s\nTB=%s\nXCTEST=%s\nSWIFTLIB=%s\nGPIOD2=%s\n' "$kver" "${tb_rel:-.build-hil/release/tiltboard}" \
+    "${xctest_rel:-.build/debug/TiltboardPackageTests.xctest}" "$swiftlib" "$gpiod2_rel" > "$ird/etc/hil.conf"
 echo 'root:x:0:0:root:/:/bin/sh' > "$ird/etc/passwd"
 (cd "$ird" && find . | cpio -o -H newc --quiet | gzip -1) > "$cache/initramfs.cpio.gz"
 say "initramfs ready ($(elapsed))"
