@@ -139,7 +139,7 @@ else
     fail_step "swift build of tiltboard (see $cache/swift-build.log)"
 fi
 
-# --- the same binary against libgpiod 2.x: Debian 13's Swift in the trixie chroot ---------------
+# --- the same source against libgpiod 2.x: Debian 13's Swift in the trixie chroot ---------------
 # Runs in the guest through its own loader and libraries (this guest's userland has libgpiod 1.6).
 gpiod2_rel=""
 if gpiod2_dir=$(bash "$root/Tests/toolchain/build-amd64-gpiod2.sh" 2> "$cache/gpiod2-build.log" | tail -n 1) \
