@@ -127,8 +127,9 @@ maintainer_scripts_run() {
     PATH="$fake/bin:$PATH" sh "$work/DEBIAN/postinst" configure || { echo "postinst configure failed"; return 1; }
     cat "$fake/calls"
     grep -qx 'groupadd --system i2c' "$fake/calls" && grep -qx 'groupadd --system gpio' "$fake/calls" \
+        && grep -qx 'groupadd --system uinput' "$fake/calls" \
         && grep -q '^useradd --system --user-group .* tiltboard$' "$fake/calls" \
-        && grep -qx 'usermod --append --groups i2c,gpio tiltboard' "$fake/calls" \
+        && grep -qx 'usermod --append --groups i2c,gpio,uinput tiltboard' "$fake/calls" \
         && grep -qx 'install -d -o tiltboard -g tiltboard -m 0750 /var/lib/tiltboard' "$fake/calls" || return 1
     ! grep -E '^systemctl (enable|start|restart)' "$fake/calls"
 }

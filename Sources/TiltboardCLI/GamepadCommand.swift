@@ -53,7 +53,7 @@ struct GamepadCommand: ParsableCommand {
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
         bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
-        let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
+        let until = RunPlan.describeDuration(duration)
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
         if motor == nil { Console.note("the board has no motor: rumble requests are accepted but not felt") }
         let ran = Result {
@@ -61,7 +61,7 @@ struct GamepadCommand: ParsableCommand {
                 link.update(out, loop: loop)
             }
         }
-        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
+        RunPlan.noteTotals(loop, motor: motor)
         _ = try ran.get()
         try link.finish()
     }

@@ -64,7 +64,7 @@ struct RecordCommand: ParsableCommand {
         let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
         bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
-        let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
+        let until = RunPlan.describeDuration(duration)
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
 
         let failure = RecordFailure()

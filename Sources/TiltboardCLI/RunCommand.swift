@@ -1,8 +1,5 @@
 import ArgumentParser
 import Tiltboard
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -109,7 +106,7 @@ struct RunCommand: ParsableCommand {
             if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
         }
         // The totals also when the sensor was given up on, before the error line.
-        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
+        RunPlan.noteTotals(loop, motor: motor)
         _ = try ran.get()
         wake.report(loop)
         state.report()
@@ -117,7 +114,7 @@ struct RunCommand: ParsableCommand {
     }
 
     private func announce(_ session: BoardSession, motor: Bool, sender: UDPSender?) {
-        let until = duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
+        let until = RunPlan.describeDuration(duration)
         let part = session.board.name.contains(session.sensor.identity.part) ? "" : " (\(session.sensor.identity.part))"
         Console.note("running \(session.board.name)\(part) at \(RunPlan.describeRate(session)) \(until)")
         if boardOptions.board == nil {
@@ -152,8 +149,8 @@ private final class RunOutputState {
         stdout = DropOldestWriter(name: "tiltboard-stdout") { Console.out($0) }
         udp = sender.map { sender in
             (sender, DropOldestWriter(name: "tiltboard-udp") { bytes in
-                guard sender.send(bytes), let code = sender.firstFailure else { return }
-                Console.note("udp: \(sender.destination) refused a datagram (\(String(cString: strerror(code)))): nobody listening? Still sending")
+                guard sender.send(bytes), let reason = sender.firstFailureReason else { return }
+                Console.note("udp: \(sender.destination) refused a datagram (\(reason)): nobody listening? Still sending")
             })
         }
     }

@@ -36,6 +36,16 @@ enum RunPlan {
             : "\(formatHz(rate)) Hz"
     }
 
+    /// `for 14.0 s`, or `until Ctrl-C` without a duration.
+    static func describeDuration(_ duration: Double?) -> String {
+        duration.map { "for \(decimal($0, 1)) s" } ?? "until Ctrl-C"
+    }
+
+    /// The end-of-run totals on stderr (tools read its `ticks N, missed N`).
+    static func noteTotals(_ loop: TiltLoop, motor: Motor?) {
+        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
+    }
+
     static func formatHz(_ hz: Double) -> String {
         hz == hz.rounded() ? String(Int(hz)) : decimal(hz, 1)
     }

@@ -28,6 +28,41 @@ final class LinuxClockTests: XCTestCase {
         clock.sleep(untilNanoseconds: 1)
     }
 
+    func testConditionWaitsOnTheMonotonicClock() {
+        let clock = LinuxMonotonicClock()
+        let condition = clock.makeCondition()
+        XCTAssertTrue(condition is MonotonicCondition, "timed waits must not run on the wall clock")
+        // A timed wait with nobody signalling ends at its deadline, never before it (spurious
+        // wake-ups aside, which the loop absorbs as a caller's loop would).
+        let deadline = clock.nowNanoseconds() + 5_000_000
+        condition.lock()
+        while clock.nowNanoseconds() < deadline { condition.wait(untilNanoseconds: deadline) }
+        condition.unlock()
+        XCTAssertGreaterThanOrEqual(clock.nowNanoseconds(), deadline)
+        // A deadline already passed returns at once.
+        condition.lock()
+        condition.wait(untilNanoseconds: 1)
+        condition.unlock()
+    }
+
+    func testConditionSignalWakesAWaiterWithoutADeadline() {
+        let condition = LinuxMonotonicClock().makeCondition()
+        let state = SleeperState()
+        let woke = DispatchSemaphore(value: 0)
+        let waiter = Thread {
+            condition.lock()
+            while state.woke.load(ordering: .acquiring) == 0 { condition.wait(untilNanoseconds: nil) }
+            condition.unlock()
+            woke.signal()
+        }
+        waiter.start()
+        condition.lock()
+        state.woke.store(1, ordering: .releasing)
+        condition.signal()
+        condition.unlock()
+        XCTAssertEqual(woke.wait(timeout: .now() + 60), .success)
+    }
+
     func testSleepResumesAfterSignalInterrupts() {
         // A handler that does nothing makes clock_nanosleep return EINTR instead of killing us.
         var action = sigaction()

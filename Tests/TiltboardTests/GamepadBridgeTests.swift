@@ -39,17 +39,10 @@ final class GamepadBridgeTests: XCTestCase {
 
     /// Moves to `seconds` after `t0`, servicing the engine at each change it asks for on the way.
     private func run(_ engine: HapticEngine, _ clock: ManualClock, to seconds: Double) {
-        let end = t0 + UInt64((seconds * 1e9).rounded())
-        while let next = engine.service(now: clock.nowNanoseconds()), next <= end {
-            clock.set(nanoseconds: max(next, clock.nowNanoseconds() + 1))
-        }
-        clock.set(nanoseconds: end)
-        engine.service(now: end)
+        driveEngine(engine, clock, to: t0 + UInt64((seconds * 1e9).rounded()))
     }
 
-    private func edges(_ line: SimulatedGPIOLine) -> [String] {
-        line.changes.map { "\(Int((($0.t - Double(t0) / 1e9) * 1000).rounded())) \($0.active ? "on" : "off")" }
-    }
+    private func edges(_ line: SimulatedGPIOLine) -> [String] { motorEdges(line, since: t0) }
 
     func testTiltAndShakeReachTheStickAndButton() throws {
         let (bridge, device, _, _, _) = setUp()

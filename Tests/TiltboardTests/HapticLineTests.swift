@@ -29,17 +29,10 @@ final class HapticLineTests: XCTestCase {
 
     /// Services the engine at every change it asks for, up to `seconds` after `t0`.
     private func drive(_ engine: HapticEngine, _ clock: ManualClock, until seconds: Double) {
-        let end = t0 + UInt64(seconds * 1e9)
-        while let next = engine.service(now: clock.nowNanoseconds()), next <= end {
-            clock.set(nanoseconds: max(next, clock.nowNanoseconds() + 1))
-        }
-        clock.set(nanoseconds: end)
-        engine.service(now: end)
+        driveEngine(engine, clock, to: t0 + UInt64(seconds * 1e9))
     }
 
-    private func edges(_ line: SimulatedGPIOLine) -> [String] {
-        line.changes.map { "\(Int((($0.t - Double(t0) / 1e9) * 1000).rounded())) \($0.active ? "on" : "off")" }
-    }
+    private func edges(_ line: SimulatedGPIOLine) -> [String] { motorEdges(line, since: t0) }
 
     func testPatternEdgesLandOnTheirTimesAndInTheMotorLog() throws {
         let (engine, line, clock, log) = try motor()

@@ -30,7 +30,7 @@ extension BoardDescription {
             bytes = try AtomicFile.read(path: path)
         } catch let error as AtomicFileError {
             throw BoardFileError(file: path, key: "",
-                                 message: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno))\(error.errno == EACCES || error.errno == EPERM ? ": check the file's permissions" : "")",
+                                 message: "cannot read it: \(error.reason)\(error.isPermissionDenied ? ": check the file's permissions" : "")",
                                  errno: error.errno)
         } catch let error as NotARegularFile {
             throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)")

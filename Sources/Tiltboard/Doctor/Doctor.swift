@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -170,11 +167,12 @@ public struct Doctor {
 
     func i2cPermission() -> DoctorCheck {
         let id = "i2c-permission"
-        let e = system.openError(busDevice)
-        if e == 0 { return DoctorCheck(id: id, status: .pass, detail: "I²C permission: \(busDevice) can be opened for reading and writing") }
-        let text = String(cString: strerror(e))
-        guard e == EACCES || e == EPERM else {
-            return DoctorCheck(id: id, status: .fail, detail: "I²C permission: \(busDevice): \(text) (errno \(e))",
+        guard let failure = system.openFailure(busDevice) else {
+            return DoctorCheck(id: id, status: .pass, detail: "I²C permission: \(busDevice) can be opened for reading and writing")
+        }
+        let text = failure.reason
+        guard failure.isPermission else {
+            return DoctorCheck(id: id, status: .fail, detail: "I²C permission: \(busDevice): \(text) (errno \(failure.errno))",
                                fix: "check that \(busDevice) is an i2c-dev node (ls -l \(busDevice))", cause: .unavailable)
         }
         return DoctorCheck(id: id, status: .fail, detail: "I²C permission: \(busDevice): \(text)",

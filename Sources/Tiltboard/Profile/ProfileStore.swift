@@ -63,9 +63,8 @@ public enum ProfileStore {
             guard let b = try AtomicFile.read(path: path) else { return nil }
             bytes = b
         } catch let error as AtomicFileError {
-            let denied = error.errno == EACCES || error.errno == EPERM
-            throw ProfileError(path: path, kind: denied ? .permissionDenied : .unreadable,
-                               detail: "cannot read it: \(String(cString: strerror(error.errno))) (errno \(error.errno)): check the file's permissions")
+            throw ProfileError(path: path, kind: error.isPermissionDenied ? .permissionDenied : .unreadable,
+                               detail: "cannot read it: \(error.reason): check the file's permissions")
         } catch let error as NotARegularFile {
             throw ProfileError(path: path, kind: .unreadable,
                                detail: "\(error.kind), not a regular file: give --profile the path of a profile file (or a symlink to one)")

@@ -97,12 +97,24 @@ public struct SystemInspector: Sendable {
 
     // MARK: - Access
 
-    /// 0 when this process can open `p` for reading and writing, else the errno.
-    public func openError(_ p: String) -> Int32 {
+    /// Why this process cannot open a device node for reading and writing.
+    public struct OpenFailure: Sendable, Equatable {
+        public var errno: Int32
+        /// The kernel's reason (strerror).
+        public var reason: String
+        /// EACCES or EPERM: a matter of groups and udev rules, not of the node.
+        public var isPermission: Bool { errno == EACCES || errno == EPERM }
+    }
+
+    /// Nil when this process can open `p` for reading and writing.
+    public func openFailure(_ p: String) -> OpenFailure? {
         let fd = open(path(p), O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        if fd < 0 { return errno }
+        if fd < 0 {
+            let e = errno
+            return OpenFailure(errno: e, reason: String(cString: strerror(e)))
+        }
         close(fd)
-        return 0
+        return nil
     }
 
     /// Who may use a device node: its group's name (from the staged /etc/group) and whether

@@ -217,13 +217,15 @@ public enum AtomicFile {
         let folder = String(path[..<slash])
         return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
+}
 
-    private static func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
-        while true {
-            let r = call()
-            if r < 0 && errno == EINTR { continue }
-            return r
-        }
+/// Runs `call` again while it fails with EINTR (a signal arrived mid-syscall): for calls that
+/// return -1 and set `errno`.
+func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
+    while true {
+        let r = call()
+        if r < 0 && errno == EINTR { continue }
+        return r
     }
 }
 
@@ -239,8 +241,13 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
         self.path = path; self.operation = operation; self.errno = errno
     }
 
+    /// The kernel's reason: `Permission denied (errno 13)`.
+    public var reason: String { "\(String(cString: strerror(errno))) (errno \(errno))" }
+
+    /// True when this user may not open the file (EACCES, EPERM).
+    public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
+
     public var description: String {
-        let reason = String(cString: strerror(errno))
         let hint: String
         switch errno {
         case EACCES, EPERM: hint = ": check the ownership and permissions of the file and its folder"
@@ -249,7 +256,7 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
         case ELOOP: hint = ": a symlink is in the way of a temporary file; remove it"
         default: hint = ""
         }
-        return "\(path): cannot \(operation): \(reason) (errno \(errno))\(hint)"
+        return "\(path): cannot \(operation): \(reason)\(hint)"
     }
 }
 

@@ -154,14 +154,6 @@ public final class OutputFile {
             return nil
         }
     }
-
-    private static func retryingEINTR(_ call: () -> Int32) -> Int32 {
-        while true {
-            let r = call()
-            if r < 0 && errno == EINTR { continue }
-            return r
-        }
-    }
 }
 
 /// An output file that cannot be opened or written, with one line saying what to do.

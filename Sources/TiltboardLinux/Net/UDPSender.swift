@@ -14,6 +14,8 @@ public final class UDPSender {
     public private(set) var failedSends = 0
     /// The `errno` of the first refused datagram.
     public private(set) var firstFailure: Int32?
+    /// The kernel's text for `firstFailure`, e.g. `Connection refused`.
+    public var firstFailureReason: String? { firstFailure.map { String(cString: strerror($0)) } }
 
     /// Resolves `destination` (`host:port`, `[v6]:port`) and opens a socket.
     public init(destination: String) throws {

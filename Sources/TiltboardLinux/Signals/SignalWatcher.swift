@@ -191,11 +191,7 @@ public final class SignalWatcher: Sendable {
         for handler in handlers.reversed() { handler(signal) }
     }
 
-    private static func monotonicNow() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-    }
+    private static func monotonicNow() -> UInt64 { LinuxMonotonicClock().nowNanoseconds() }
 
     private static func signalSet() -> sigset_t {
         var set = sigset_t()
