@@ -123,4 +123,110 @@ final class HoldStillTests: XCTestCase {
         for i in 0..<1000 { _ = d.process(Sample(t: Double(i) / rate, accel: away, gyro: .zero, tempC: 25)) }
         XCTAssertLessThan(error(d, away), 0.005)
     }
+
+    // MARK: Accelerometer only (no gyro, no thermometer): drift judged by its rate
+
+    /// The ADXL345's chain: low-pass filter, no gyro bias; the neutral pose captured at `pose`.
+    private func accelOnlyChain(pose: Vector3, absorber: Bool = true) -> TiltChain {
+        var hold = HoldStill(biasKnown: false)
+        if !absorber { hold.settings.driftGPerC = .zero }
+        return TiltChain(estimator: TiltEstimator(mode: .lowPass()), neutral: .capture(meanGravity: pose, maxTiltDeg: 90),
+                         holdStill: hold)
+    }
+
+    /// Worst reading away from `truth` after `from` s of a board at `pose` whose zero-g output
+    /// follows `drift(t)`, for `seconds`.
+    private func holdAccelOnly(_ c: inout TiltChain, pose: Vector3, seconds: Double, from: Double = 3,
+                               drift: (Double) -> Vector3) -> Double {
+        var worst = 0.0
+        for i in 0..<Int(seconds * rate) {
+            let t = Double(i) / rate
+            _ = c.process(Sample(t: t, accel: pose + drift(t)))
+            if t > from { worst = Swift.max(worst, error(c, pose)) }
+        }
+        return worst
+    }
+
+    func testAnAccelerometerOnlyWarmUpIsAbsorbedWhileStill() {
+        // A 10 °C warm-up with a 20 s time constant at the data sheet's tempco on every axis
+        // (0.8, 0.8, 4.5 mg/°C, signs mixed): 8, 8 and 45 mg over the minute, about 1° if followed.
+        let pose = TiltAngles(pitchDeg: 20, rollDeg: 5).gravity
+        let tempco = Vector3(0.0008, -0.0008, 0.0045)
+        let drift = { (t: Double) in tempco * (10 * (1 - exp(-t / 20))) }
+        var c = accelOnlyChain(pose: pose)
+        XCTAssertLessThan(holdAccelOnly(&c, pose: pose, seconds: 60, drift: drift), 0.05)
+        XCTAssertTrue(c.holdStill.isHolding)
+        for axis in 0..<3 { XCTAssertEqual(c.holdStill.absorbedG[axis], drift(60)[axis], accuracy: 0.001, "axis \(axis)") }
+        // The same board without the absorber reads the drift.
+        var off = accelOnlyChain(pose: pose, absorber: false)
+        XCTAssertGreaterThan(holdAccelOnly(&off, pose: pose, seconds: 60, drift: drift), 0.5)
+    }
+
+    func testATiltFasterThanTheDriftCanBePassesThroughAccelerometerOnly() {
+        // Still 5 s at level, then a deliberate tilt at 1°/s to 5°: 40 times the fastest drift.
+        var c = accelOnlyChain(pose: .unitZ)
+        var worst = 0.0
+        var truth = Vector3.unitZ
+        for i in 0..<1500 {
+            let t = Double(i) / rate
+            truth = TiltAngles(pitchDeg: Swift.min(5, Swift.max(0, t - 5)), rollDeg: 0).gravity
+            _ = c.process(Sample(t: t, accel: truth))
+            worst = Swift.max(worst, error(c, truth))
+        }
+        // It lags by at most the band held in a spell (7 mg ≈ 0.4°) plus the filter's lag…
+        XCTAssertLessThan(worst, 0.6)
+        // …ends where it stopped, and of it only what the drift bound allows while the tilt
+        // outran the band was taken for drift (under 1 mg, 0.06°).
+        XCTAssertLessThan(error(c, truth), 0.12)
+        XCTAssertLessThan(c.holdStill.absorbedG.maxAbsComponent, 0.001)
+        // A 10° step reads at once: 8° within 0.3 s.
+        var step = accelOnlyChain(pose: .unitZ)
+        var read8At: Double?
+        for i in 0..<1000 {
+            let t = Double(i) / rate
+            let g = TiltAngles(pitchDeg: t >= 5 ? 10 : 0, rollDeg: 0).gravity
+            _ = step.process(Sample(t: t, accel: g))
+            if read8At == nil, degrees(acos(Swift.min(1, step.estimator.gravity.z))) >= 8 { read8At = t - 5 }
+        }
+        XCTAssertLessThanOrEqual(try XCTUnwrap(read8At), 0.3)
+    }
+
+    func testATiltSlowerThanTheDriftBoundIsAbsorbedButNeverBeyondTheDataSheetTotal() {
+        // The trade-off: 0.3 mg/s on X (0.017°/s at level) is within the 0.4 mg/s the data
+        // sheet's 0.8 mg/°C allows at 0.5 °C/s, so it is taken for drift — but never more than
+        // 0.8 mg/°C over the 125 °C range: 100 mg. After 400 s (120 mg) the excess shows.
+        var c = accelOnlyChain(pose: .unitZ)
+        let ramp = { (t: Double) in Vector3(0.0003 * t, 0, 0) }
+        XCTAssertLessThan(holdAccelOnly(&c, pose: .unitZ, seconds: 300, drift: ramp), 0.05)
+        for i in 30000..<40000 {
+            let t = Double(i) / rate
+            _ = c.process(Sample(t: t, accel: .unitZ + ramp(t)))
+        }
+        XCTAssertEqual(c.holdStill.absorbedG.x, 0.1, accuracy: 1e-12)
+        let excess = (Vector3.unitZ + Vector3(0.02, 0, 0)).normalized
+        XCTAssertLessThan(error(c, excess), 0.12)
+    }
+
+    func testAbsorbedDriftDecaysWhileTheBoardMovesAndANewNeutralClearsIt() {
+        let pose = TiltAngles(pitchDeg: 20, rollDeg: 5).gravity
+        var c = accelOnlyChain(pose: pose)
+        _ = holdAccelOnly(&c, pose: pose, seconds: 30) { t in Vector3(0, 0, 0.002 * t) }
+        let absorbed = c.holdStill.absorbedG.z
+        XCTAssertEqual(absorbed, 0.06, accuracy: 0.001)
+        // A minute of shaking (±0.1 g every sample): kept, but decaying with its 600 s time constant.
+        for i in 0..<6000 {
+            _ = c.process(Sample(t: 30 + Double(i) / rate, accel: pose + Vector3(i % 2 == 0 ? 0.1 : -0.1, 0, 0.06)))
+        }
+        XCTAssertFalse(c.holdStill.isHolding)
+        XCTAssertEqual(c.holdStill.absorbedG.z, absorbed * exp(-60.0 / 600), accuracy: 0.0005)
+        c.neutral = .capture(meanGravity: pose, maxTiltDeg: 90)
+        XCTAssertEqual(c.holdStill.absorbedG, .zero)
+    }
+
+    func testTheDriftBoundIsTurnedIntoTheBoardsAxes() {
+        // Sensor Z (4.5 mg/°C) mounted along the board's X: the bound on X is Z's.
+        let mount = Matrix3(rows: Vector3(0, 0, 1), Vector3(0, 1, 0), Vector3(-1, 0, 0))
+        let c = TiltChain(mount: mount, holdStill: HoldStill(biasKnown: false))
+        XCTAssertEqual(c.holdStill.settings.driftGPerC, Vector3(0.0045, 0.0008, 0.0008))
+    }
 }

@@ -32,6 +32,10 @@ public struct TiltChain: Sendable {
                 controller: TiltController = TiltController(), holdStill: HoldStill? = nil) {
         self.calibration = calibration; self.mount = mount; self.estimator = estimator
         var hold = holdStill ?? HoldStill(biasKnown: calibration.gyroBiasDps != nil)
+        // The data sheet's drift is per sensor axis; the stage sees board axes.
+        let d = hold.settings.driftGPerC
+        func bound(_ row: Vector3) -> Double { Swift.abs(row.x) * d.x + Swift.abs(row.y) * d.y + Swift.abs(row.z) * d.z }
+        hold.settings.driftGPerC = Vector3(bound(mount.r0), bound(mount.r1), bound(mount.r2))
         hold.neutralMeanG = neutral == .level ? nil : neutral.meanRawG
         self.holdStill = hold
         self.neutral = neutral; self.controller = controller

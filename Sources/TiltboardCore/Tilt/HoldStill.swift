@@ -28,10 +28,19 @@ import Darwin
 ///   really tilted). A spell that starts where the neutral pose was captured, as far as the
 ///   temperature since then explains, takes the capture itself as its reference, so a board
 ///   held still at its calibrated pose reads exactly that pose and the marker does not creep.
-/// Without a temperature reading (ADXL345) nothing tells drift from a slow tilt, so only the
-/// noise-sized `snapG` is held back; without a gyro there is no bias to learn.
+/// - an accelerometer-only part (ADXL345: no gyro, no thermometer) cannot tell drift from a slow
+///   tilt by temperature, so it goes by rate: during a still spell a slow, steady departure from
+///   the reference no faster per axis than the data sheet's zero-g tempco at `warmUpRateCPerS`
+///   is taken as offset drift and absorbed into `absorbedG`, which is bounded by the tempco over
+///   the part's whole temperature range. A departure faster than that outruns the absorber and
+///   ends the spell after `departureG`, so a deliberate tilt passes through at once. The price:
+///   a deliberate tilt slower than the bound (about 0.4 mg/s on X/Y, 0.023°/s, 1.4° a minute)
+///   while otherwise still is absorbed too, up to the bound. The absorbed offset is kept while
+///   the board moves (a warm die stays warm) but decays with `driftDecaySeconds`, so anything
+///   absorbed wrongly is given back over minutes; a new neutral pose clears it.
 public struct HoldStill: Sendable {
-    /// Limits and time constants; defaults suit the MPU-6050 at 100 Hz and more.
+    /// Limits and time constants; defaults suit the MPU-6050 at 100 Hz and more (the drift
+    /// absorber's, the ADXL345).
     public struct Settings: Sendable, Equatable {
         /// Time constant of the bias estimate while still, s.
         public var biasTimeConstant = 2.0
@@ -60,11 +69,36 @@ public struct HoldStill: Sendable {
         /// A departure from the spell's reference beyond the drift allowance by this much ends
         /// the spell, g (≈ 0.3°).
         public var departureG = 0.005
+        /// Accelerometer-only parts (no gyro, no temperature in the samples): the zero-g change
+        /// per °C per board axis (`TiltChain` turns the sensor's axes into the board's), g/°C;
+        /// `.zero` turns the drift absorber off. ADXL345 data sheet
+        /// rev E, Table 1, "0 g Offset vs. Temperature": ±0.8 mg/°C X/Y, ±4.5 mg/°C Z (typical
+        /// figures: the table names no limit, so these are the largest it gives).
+        public var driftGPerC = HoldStill.adxl345ZeroGTempcoGPerC
+        /// The fastest die warm-up the absorber follows, °C/s: 10 °C with a 20 s time constant
+        /// starts at 0.5 °C/s (a bare board in still air warms by a few °C over minutes).
+        public var warmUpRateCPerS = 0.5
+        /// The part's operating range, °C: ADXL345 rev E, −40…+85 °C. `driftGPerC` over it is the
+        /// most the absorber ever takes for drift.
+        public var temperatureRangeC = 125.0
+        /// Time constant with which the absorbed drift is given back while the board moves, s.
+        public var driftDecaySeconds = 600.0
+
+        /// Fastest drift absorbed, g/s per axis.
+        public var driftRateGPerS: Vector3 { driftGPerC * warmUpRateCPerS }
+        /// Most drift absorbed, g per axis.
+        public var driftLimitG: Vector3 { driftGPerC * temperatureRangeC }
 
         public init() {}
     }
 
+    /// ADXL345 zero-g tempco per axis, g/°C (rev E, Table 1; see `Settings.driftGPerC`).
+    public static let adxl345ZeroGTempcoGPerC = Vector3(0.0008, 0.0008, 0.0045)
+
     public var settings: Settings
+    /// The zero-g drift absorbed so far on an accelerometer-only part, g per board axis; it is
+    /// subtracted from every sample.
+    public private(set) var absorbedG: Vector3 = .zero
     /// The learnt residual gyro bias in the board frame, °/s (what the profile's bias missed).
     public private(set) var biasDps: Vector3 = .zero
     /// True once a bias is known: measured at calibration or learnt in a still spell.
@@ -81,7 +115,9 @@ public struct HoldStill: Sendable {
     private var reference: (accel: Vector3, tempC: Double?, samples: RunningStats3?)?
     /// The neutral capture's mean acceleration (board frame, calibrated), nil when the pose was
     /// not captured (level), and the die temperature it was captured at, when known.
-    public var neutralMeanG: Vector3?
+    public var neutralMeanG: Vector3? {
+        didSet { absorbedG = .zero }
+    }
     public var neutralTempC: Double?
 
     /// A tracker; `biasKnown` says whether the calibration already removed the gyro bias, and
@@ -102,14 +138,18 @@ public struct HoldStill: Sendable {
     public mutating func correct(_ s: Sample, dt: Double) -> Sample {
         var out = s
         let lp = 1 - exp(-Swift.max(0, dt) / settings.averageSeconds)
-        let average = accelAverage.map { $0 + (s.accel - $0) * lp } ?? s.accel
+        // Everything below works on the sample less the drift absorbed so far (on an
+        // accelerometer-only part), so a drifting reading does not make the average lag.
+        out.accel = s.accel - absorbedG
+        let average = accelAverage.map { $0 + (out.accel - $0) * lp } ?? out.accel
         accelAverage = average
         if let g = s.gyro { out.gyro = g - biasDps }
+        let absorbing = s.gyro == nil && s.tempC == nil && settings.driftGPerC != .zero
 
         // How far the temperature has moved since the bias was last trusted.
         var dT = 0.0
         if let t = s.tempC, let a = anchor.tempC { dT = Swift.abs(t - a) }
-        var still = (s.accel - average).length <= settings.accelBandG
+        var still = (out.accel - average).length <= settings.accelBandG
         if let rate = out.gyro, still {
             let gate = biasKnown ? settings.gyroGateDps + settings.gyroTempcoDpsPerC * dT : settings.unknownBiasGateDps
             still = rate.maxAbsComponent <= gate
@@ -121,6 +161,7 @@ public struct HoldStill: Sendable {
         }
         guard still else {
             endSpell()
+            if absorbing { absorbedG = absorbedG * exp(-Swift.max(0, dt) / settings.driftDecaySeconds) }
             return out
         }
         let since = stillSince ?? s.t
@@ -144,17 +185,23 @@ public struct HoldStill: Sendable {
             out.gyro = biasKnown ? .zero : g - biasDps
         }
         if var ref = reference {
+            let before = absorbedG
+            // On an accelerometer-only part a departure no faster than drift can be is drift.
+            if absorbing { absorb(clamp(average - ref.accel, settings.driftRateGPerS * dt)) }
             // At an unchanged temperature, more samples only sharpen a reference of this spell's own.
             if var samples = ref.samples, Swift.abs((s.tempC ?? 0) - (ref.tempC ?? 0)) < 0.05 {
-                samples.add(s.accel)
+                samples.add(s.accel - absorbedG)
                 ref.accel = samples.mean
                 ref.samples = samples
                 reference = ref
             }
-            out.accel = s.accel - clamp(average - ref.accel, allowance)
+            out.accel = s.accel - absorbedG - clamp(average - (absorbedG - before) - ref.accel, allowance)
         } else if biasKnown || s.gyro == nil {
+            // On an accelerometer-only part the settle time's drift may lie between the two.
+            let settleDrift = absorbing ? settings.driftRateGPerS * stillFor : .zero
             if let neutral = neutralMeanG,
-               (average - neutral).maxAbsComponent <= self.allowance(from: neutralTempC, to: s.tempC) {
+               fits(average - neutral, within: settleDrift + .one * self.allowance(from: neutralTempC, to: s.tempC)) {
+                absorb(clamp(average - neutral, settleDrift))
                 reference = (neutral, neutralTempC, nil)
             } else {
                 var samples = RunningStats3()
@@ -163,6 +210,16 @@ public struct HoldStill: Sendable {
             }
         }
         return out
+    }
+
+    /// Adds `step` to the absorbed drift, within the most the part can drift.
+    private mutating func absorb(_ step: Vector3) {
+        absorbedG = clamp(absorbedG + step, settings.driftLimitG)
+    }
+
+    /// True when every component of `v` lies within ±`limit`'s.
+    private func fits(_ v: Vector3, within limit: Vector3) -> Bool {
+        Swift.abs(v.x) <= limit.x && Swift.abs(v.y) <= limit.y && Swift.abs(v.z) <= limit.z
     }
 
     /// Forgets the spell in progress (after a gap in sampling); the bias is kept.
@@ -184,8 +241,11 @@ public struct HoldStill: Sendable {
     }
 
     /// `v` with each component limited to ±`limit`.
-    private func clamp(_ v: Vector3, _ limit: Double) -> Vector3 {
-        Vector3(Swift.min(limit, Swift.max(-limit, v.x)), Swift.min(limit, Swift.max(-limit, v.y)),
-                Swift.min(limit, Swift.max(-limit, v.z)))
+    private func clamp(_ v: Vector3, _ limit: Double) -> Vector3 { clamp(v, .one * limit) }
+
+    /// `v` with each component limited to ±the same component of `limit`.
+    private func clamp(_ v: Vector3, _ limit: Vector3) -> Vector3 {
+        Vector3(Swift.min(limit.x, Swift.max(-limit.x, v.x)), Swift.min(limit.y, Swift.max(-limit.y, v.y)),
+                Swift.min(limit.z, Swift.max(-limit.z, v.z)))
     }
 }
