@@ -50,6 +50,7 @@ case $gpiod in 2.*) ;; *) die "the chroot's libgpiod-dev is $gpiod, not 2.x" ;; 
 src=/src/tiltboard
 copy_tree_into "$root" "$src"
 scratch=/build/amd64-gpiod2
+build_folder "$scratch"
 build_log=$cache/build.log
 say "swift build -c release --static-swift-stdlib against libgpiod $gpiod (limit ${build_timeout} s)"
 limited "$build_timeout" "${in_chroot[@]}" sh -c "cd $src && swift build -c release --product tiltboard \

@@ -96,8 +96,7 @@ say "libgpiod-dev $("${in_chroot[@]}" dpkg-query -W -f='${Version}' libgpiod-dev
 src=/src/tiltboard
 copy_tree_into "$root" "$src"
 scratch=/build/tiltboard
-[ "$clean" = 1 ] && rm -rf "${chroot_dir:?}$scratch"
-mkdir -p "$chroot_dir$scratch"
+if [ "$clean" = 1 ]; then build_folder "$scratch" --clean; else build_folder "$scratch"; fi
 
 version_text=$("${in_chroot[@]}" swift --version 2>&1) || die "swift --version failed in the chroot: $version_text"
 echo "$version_text" | sed 's/^/swift-6.0: /' >&2

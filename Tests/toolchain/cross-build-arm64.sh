@@ -76,6 +76,7 @@ copy_tree_into "$root" "$src"
 cross=(--triple aarch64-unknown-linux-gnu --sdk $sysroot -Xswiftc -sdk -Xswiftc $sysroot -Xswiftc -use-ld=lld)
 version_text=$("${in_chroot[@]}" swift --version 2>&1) || die "swift --version failed in the chroot: $version_text"
 swift_version=$(echo "$version_text" | grep -m1 'Swift version' || true)
+build_folder /build/arm64-release
 say "$swift_version; swift build -c release --static-swift-stdlib for aarch64 (limit ${build_timeout} s)"
 build_log=$cache/build.log
 limited "$build_timeout" "${in_chroot[@]}" sh -c "cd $src && swift build -c release --product tiltboard \
@@ -95,6 +96,7 @@ say "built $(du -h "$out/tiltboard" | cut -f1) $(file -b "$out/tiltboard" 2>/dev
 # binfmt entry: they run natively and in the VMs instead.
 if [ "$run_tests" = 1 ]; then
     test_log=$cache/test.log
+    build_folder /build/arm64-debug
     say "swift build --build-tests for aarch64 (limit ${build_timeout} s)"
     limited "$build_timeout" "${in_chroot[@]}" sh -c "cd $src && swift build --build-tests ${cross[*]} \
         -Xswiftc -resource-dir -Xswiftc $sysroot/usr/libexec/swift/lib/swift --scratch-path /build/arm64-debug" \

@@ -154,6 +154,15 @@ chroot_download() {
         || { tail -n 20 "$tiltboard_cache/apt.log" >&2; die "apt-get download $* failed (log: $tiltboard_cache/apt.log)"; }
 }
 
+# build_folder DIR [--clean]: makes the chroot's build folder DIR (a path inside the chroot). It is
+# emptied first with --clean, and always under CI (CI=true): incremental builds across unrelated
+# trees have been seen to keep a dependent module compiled against a changed type's old memory
+# layout (crashes in malloc), so CI builds from nothing; a developer's reruns stay incremental.
+build_folder() {
+    if [ "${2:-}" = --clean ] || [ "${CI:-}" = true ]; then safe_rm "$chroot_dir$1"; fi
+    mkdir -p "$chroot_dir$1"
+}
+
 # copy_tree_into ROOT DEST: the working tree's tracked and untracked-but-not-ignored files (no host
 # .build) at DEST inside the chroot. A copy rather than a bind mount: SwiftPM writes Package.resolved
 # next to Package.swift. Unchanged files are left as they are (same inode and time), so SwiftPM's
