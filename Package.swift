@@ -19,6 +19,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // HTTP and WebSocket for `tiltboard serve`: swift-tools 6.0, no dependencies of its own.
+        // On Linux it imports FoundationNetworking, so the link needs libcurl (libcurl4-openssl-dev).
+        .package(url: "https://github.com/swhitty/FlyingFox", .upToNextMinor(from: "0.27.1")),
     ],
     targets: [
         .systemLibrary(
@@ -45,7 +48,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "TiltboardCLI",
-            dependencies: ["Tiltboard", "CAllocationCounter", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Tiltboard", "CAllocationCounter",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
         ),
         .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore"]),
         .testTarget(name: "TiltboardDriversTests", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
