@@ -84,7 +84,7 @@ public enum LoopBenchmark {
             if configuration.useFIFO {
                 let produced = UInt64(queuedBefore) &+ (after &- before)
                 expected = produced
-                dropped = Int64(produced) - Int64(samples) - Int64(queuedAfter)
+                dropped = Int64(produced) - Int64(samples) - Int64(queuedAfter) - Int64(session.sensor.fifoFramesSkipped)
             } else {
                 // Without the FIFO each tick reads the newest sample; none can queue up.
                 expected = ticksExpected(stats)
@@ -107,7 +107,7 @@ public enum LoopBenchmark {
             transactionsPerTick: Double(bus.transactionCount) / Double(max(stats.ticks, 1)),
             bytesPerSample: Double(bus.bytesTransferred) / n,
             allocationsPerTick: allocations, expectedSamples: expected, droppedSamples: dropped,
-            fifoOverflows: (session.sensor as? MPU6050)?.fifoOverflows ?? 0, realtimeNote: note)
+            fifoOverflows: session.sensor.fifoOverflows, realtimeNote: note)
     }
 
     private static func ticksExpected(_ stats: LoopStatistics) -> UInt64 { stats.ticks &+ stats.missedTicks }

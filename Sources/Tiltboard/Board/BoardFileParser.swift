@@ -130,7 +130,7 @@ struct BoardFileParser {
             sensor.accelRangeG = r
         }
         if let v = o["gyroRangeDps"] {
-            guard chip.hasGyro else {
+            guard chip.chip.gyroscope != nil else {
                 throw fail("sensor.gyroRangeDps", "the \(chip.partName) has no gyro (remove the key)")
             }
             let allowed = "use 250, 500, 1000 or 2000"
