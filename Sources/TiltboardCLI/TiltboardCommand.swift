@@ -8,7 +8,7 @@ import Tiltboard
 struct TiltboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiltboard",
-        abstract: "Turn a Raspberry Pi with an MPU-6050 or ADXL345 and a vibration motor into a calibrated tilt controller with haptic feedback.",
+        abstract: "Turn a Raspberry Pi with an \(ChipRegistry.partNames("or")) and a vibration motor into a calibrated tilt controller with haptic feedback.",
         discussion: """
         Without --board, commands use the built-in simulated MPU-6050 board, so everything can be tried without hardware.
 

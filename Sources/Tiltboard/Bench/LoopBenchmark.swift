@@ -112,23 +112,11 @@ public enum LoopBenchmark {
 
     private static func ticksExpected(_ stats: LoopStatistics) -> UInt64 { stats.ticks &+ stats.missedTicks }
 
-    private static func samplesTaken(_ device: SimulatedI2CDevice?) -> UInt64? {
-        switch device {
-        case let mpu as SimulatedMPU6050: return mpu.samplesTaken
-        case let adxl as SimulatedADXL345: return adxl.samplesTaken
-        default: return nil
-        }
-    }
+    private static func samplesTaken(_ device: (any SimulatedChip)?) -> UInt64? { device?.samplesTaken }
 
-    private static func queuedFrames(_ device: SimulatedI2CDevice?) -> Int? {
-        switch device {
-        case let mpu as SimulatedMPU6050: return mpu.fifoByteCount / MPU6050.fifoFrameBytes
-        // The ADXL345's stream-mode FIFO overwrites its oldest entry when full: such losses
-        // show only here, as produced samples that never arrived.
-        case let adxl as SimulatedADXL345: return adxl.fifoEntries
-        default: return nil
-        }
-    }
+    /// Samples waiting in the simulated FIFO. A FIFO that overwrites its oldest entry when full
+    /// (the ADXL345's stream mode) shows such losses only here, as produced samples that never arrived.
+    private static func queuedFrames(_ device: (any SimulatedChip)?) -> Int? { device?.queuedFIFOFrames }
 }
 
 /// The loop thread's scratch state, allocated once before the run.

@@ -211,7 +211,7 @@ public struct Doctor {
             if error.kind == .noAcknowledgeAddress {
                 return (DoctorCheck(id: id, status: .fail,
                                     detail: "sensor: nothing answers at \(where_)",
-                                    fix: "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68/0x69, ADXL345 SDO: 0x53/0x1D); `tiltboard probe --all` lists what answers",
+                                    fix: "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ChipRegistry.addressPins)); `tiltboard probe --all` lists what answers",
                                     cause: code), nil)
             }
             return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", cause: code), nil)

@@ -12,7 +12,7 @@ public final class BoardSession {
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
     public let simulatedBus: SimulatedI2CBus?
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
-    public let simulatedDevice: SimulatedI2CDevice?
+    public let simulatedDevice: (any SimulatedChip)?
     public let sensor: MotionSensor
     /// Where this board's profile lives (`--profile`, or the default for its name).
     public let profilePath: String
@@ -177,11 +177,8 @@ public final class BoardSession {
         if let interruptLine { return interruptLine }
         guard let i = board.interrupt else { return nil }
         if board.isSimulated {
-            switch simulatedDevice {
-            case let chip as SimulatedMPU6050: interruptLine = chip.interruptPin
-            case let chip as SimulatedADXL345: interruptLine = chip.interruptPin
-            default: return nil
-            }
+            guard let simulatedDevice else { return nil }
+            interruptLine = simulatedDevice.interruptPin
         } else {
             interruptLine = try GpiodInputLine(chip: i.line.chip, line: i.line.line)
         }

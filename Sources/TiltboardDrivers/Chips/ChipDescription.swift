@@ -69,6 +69,9 @@ public protocol ChipDescription: Sendable {
 
     /// 7-bit addresses the chip can answer at, the default (address pin low) first.
     var addresses: [UInt8] { get }
+    /// The data sheet's name of the pin that picks the address (`"AD0"`, `"ALT ADDRESS"`), for
+    /// help and messages: `addresses[0]` with it low, `addresses[1]` high.
+    var addressPinName: String { get }
     /// The register holding the chip ID: read once at open, by probe and by `reidentify`.
     var idRegister: UInt8 { get }
     /// The ID register's data-sheet name for messages: `"WHO_AM_I"`, `"DEVID"`.

@@ -13,6 +13,19 @@ public enum ChipRegistry {
     /// The registered names, quoted, for messages: `"mpu6050", "adxl345"`.
     public static var names: String { all.map { "\"\($0.kind.rawValue)\"" }.joined(separator: ", ") }
 
+    /// The registered parts for help text, `"MPU-6050, ADXL345 and …"` (`conjunction` "and" or "or").
+    public static func partNames(_ conjunction: String) -> String {
+        let names = all.map(\.partName)
+        guard names.count > 1 else { return names.joined() }
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
+    }
+
+    /// Each chip's address pin and addresses, for messages: `MPU-6050 AD0: 0x68/0x69, …`.
+    public static var addressPins: String {
+        all.map { "\($0.partName) \($0.addressPinName): " + $0.addresses.map { hex($0) }.joined(separator: "/") }
+            .joined(separator: ", ")
+    }
+
     /// Every address some chip answers at, in registry order, without repeats.
     public static var addresses: [UInt8] {
         var seen: [UInt8] = []

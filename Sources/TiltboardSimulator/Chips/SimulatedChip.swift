@@ -6,8 +6,12 @@ import TiltboardDrivers
 public protocol SimulatedChip: SimulatedI2CDevice, SimulatedInterruptSource {
     /// What the part feels; may be replaced at any time.
     var motion: MotionSource { get set }
+    /// How far the part is from ideal; may be replaced at any time.
+    var imperfections: SensorImperfections { get set }
     /// Sample ticks taken since power-on.
     var samplesTaken: UInt64 { get }
+    /// Whole samples waiting in the FIFO as of the last bus transaction (0 with the FIFO off).
+    var queuedFIFOFrames: Int { get }
     /// The motion-interrupt pin, for a board whose `interrupt` section wires it to a GPIO input.
     var interruptPin: SimulatedInterruptPin { get }
 }

@@ -49,6 +49,7 @@ public struct ADXL345Chip: ChipDescription {
     public var idleStateName: String { "standby" }
     /// ALT ADDRESS low → 0x53, high → 0x1D (DS "Serial Communications", I²C).
     public var addresses: [UInt8] { [0x53, 0x1D] }
+    public var addressPinName: String { "ALT ADDRESS" }
     public var idRegister: UInt8 { ADXL345Register.deviceID }
     public var idRegisterName: String { "DEVID" }
     public var variants: [ADXL345Variant] { [ADXL345Variant()] }

@@ -41,7 +41,8 @@ public final class MPU6050: MotionSensor {
         self.clock = clock
         // After reset DLPF_CFG = 0 and SMPLRT_DIV = 0: 8 kHz (RM Register 25).
         actualRateHz = 8000
-        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
+        // Room for a whole FIFO (4 KiB on the ICM-20689), so one transaction drains it.
+        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: variant.fifo!.capacityBytes, alignment: 8)
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
     }
 

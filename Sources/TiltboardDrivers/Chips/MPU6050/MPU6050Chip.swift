@@ -13,6 +13,7 @@ public struct MPU6050Chip: ChipDescription {
     public var idleStateName: String { "sleep" }
     /// AD0 low → 0x68, high → 0x69 (PS 6.4).
     public var addresses: [UInt8] { [0x68, 0x69] }
+    public var addressPinName: String { "AD0" }
     public var idRegister: UInt8 { MPU6050Register.whoAmI }
     public var idRegisterName: String { "WHO_AM_I" }
     public var variants: [MPU6050Variant] { MPU6050Variant.accepted }

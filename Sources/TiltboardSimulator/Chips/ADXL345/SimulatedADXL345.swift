@@ -118,6 +118,8 @@ public final class SimulatedADXL345: SimulatedChip {
 
     /// Unread FIFO entries as of the last bus transaction.
     public var fifoEntries: Int { fifoCount }
+    /// Unread FIFO entries (samples) as of the last bus transaction.
+    public var queuedFIFOFrames: Int { fifoCount }
 
     // MARK: Bus side
 

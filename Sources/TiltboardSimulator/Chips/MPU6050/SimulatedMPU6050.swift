@@ -159,6 +159,12 @@ public final class SimulatedMPU6050: SimulatedChip {
     /// Bytes waiting in the FIFO as of the last bus transaction.
     public var fifoByteCount: Int { fifoCount }
 
+    /// Whole frames of the enabled groups waiting in the FIFO.
+    public var queuedFIFOFrames: Int {
+        let frame = fifoFrameSize
+        return frame > 0 ? fifoCount / frame : 0
+    }
+
     // MARK: Bus side
 
     public func read(register sub: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
