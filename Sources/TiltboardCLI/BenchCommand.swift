@@ -94,7 +94,8 @@ struct BenchRunner {
             let (session, bus) = try open(clock: clock, rate: rate, fifo: fifo)
             defer { session.close() }
             chip = session.sensor.identity.part
-            let result = try LoopBenchmark.run(session: session, bus: bus, seconds: seconds, realtime: realtime,
+            let result = try LoopBenchmark.run(session: session, bus: bus, seconds: seconds,
+                                               tickRateHz: RunPlan.tickRate(session), realtime: realtime,
                                                threadAllocations: { tiltboard_thread_allocation_count() },
                                                shouldStop: { SignalWatcher.shared.stopRequested })
             realtimeNote = result.realtimeNote ?? realtimeNote

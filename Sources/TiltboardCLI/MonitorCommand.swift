@@ -52,8 +52,7 @@ struct MonitorCommand: ParsableCommand {
         // Warnings on stderr would scribble over the screen: the summary line counts the cap's trips.
         let motor = try Motor.open(session, announceChanges: false, warnOnTrip: false)
         defer { motor?.shutdown() }
-        let rateHz = session.board.sensor.rateHz
-        let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: motor?.engine)
+        let loop = RunPlan.makeLoop(session, haptics: motor?.engine)
 
         // Started in the background, it waits to be brought to the foreground, as the terminal would make it.
         SignalWatcher.shared.waitForForeground(of: terminal.input)
@@ -67,7 +66,7 @@ struct MonitorCommand: ParsableCommand {
         SignalWatcher.shared.onSuspend { terminal.restore() }
 
         let link = MonitorLink()
-        let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
+        let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds))
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
         do {
             try ProfileStore.checkWritable(path: session.profilePath)

@@ -63,7 +63,7 @@ struct RecordCommand: ParsableCommand {
         } catch let error as TraceFileError {
             throw CLIError(message: error.message, code: SysExit.ioError)
         }
-        let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        let loop = RunPlan.makeLoop(session, haptics: nil)
         bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration)

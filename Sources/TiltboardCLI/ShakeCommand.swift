@@ -97,8 +97,8 @@ struct ShakeCommand: ParsableCommand {
         defer { motor?.shutdown() }
         if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
 
-        let loop = try TiltLoop(session: session, rateHz: rate ?? board.sensor.rateHz, haptics: motor?.engine)
-        try wake.enable(on: loop)
+        let loop = RunPlan.makeLoop(session, haptics: motor?.engine)
+        try wake.enable(on: loop, session)
         bus.apply(to: loop)
         let json = json
         var printer = ShakeEventPrinter()

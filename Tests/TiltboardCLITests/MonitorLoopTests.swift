@@ -22,7 +22,7 @@ final class MonitorLoopTests: XCTestCase {
     func testCaptureWaitsForAFullWindowAppliesThePoseAndLevelUndoesIt() throws {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let session = try heldSession(clock: clock)
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         let link = MonitorLink()
         let side = MonitorLoopSide(link: link, rateHz: 100, captureSeconds: 0.5)
         XCTAssertEqual(side.recent.capacity, 50)
@@ -72,7 +72,7 @@ final class MonitorLoopTests: XCTestCase {
         var board = BoardDescription.builtInSimulated(script: "shake")
         board.simulation?.noise = false
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         let link = MonitorLink()
         let side = MonitorLoopSide(link: link, rateHz: 100, captureSeconds: 0.5)
         nonisolated(unsafe) var startedAt: Double?

@@ -30,7 +30,7 @@ final class BusRecoveryTests: XCTestCase {
                      giveUpAfter: Double = 10,
                      each: @escaping (PipelineOutput) -> Void = { _ in },
                      onEvent: @escaping (SensorEvent) -> Void = { _ in }) -> Run {
-        let loop = try! TiltLoop(session: session, rateHz: rate, haptics: haptics)
+        let loop = session.makeLoop(rateHz: rate, haptics: haptics)
         loop.recovery.giveUpAfterSeconds = giveUpAfter
         nonisolated(unsafe) var result = Run()
         loop.sensorEvents = { event in
@@ -233,9 +233,9 @@ final class BusRecoveryTests: XCTestCase {
         board.simulation?.faults = [SimulatedFault(at: 3.95, kind: .nack, seconds: 0.35)]
         board.interrupt = .init(line: .init(chip: "simulated", line: .offset(4)))
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var wakes: [WakeEvent] = []
-        try loop.enableWakeOnMotion { wakes.append($0) }
+        loop.enableWakeOnMotion(line: try session.wakeLine()) { wakes.append($0) }
         nonisolated(unsafe) var events: [SensorEvent] = []
         loop.sensorEvents = { events.append($0) }
         nonisolated(unsafe) var shakes = 0

@@ -9,7 +9,7 @@ final class ReadmeExampleTests: XCTestCase {
         let board = BoardDescription.builtInSimulated(script: "tilt-left")
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
         defer { session.close() }
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var reachedAt: Double?
         nonisolated(unsafe) var roll = 0.0
         _ = try loop.run(duration: 3) { out, _ in

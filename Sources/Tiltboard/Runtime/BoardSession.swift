@@ -82,17 +82,11 @@ public final class BoardSession {
     /// configured again and its offset registers re-programmed from the profile. Returns true
     /// when it was reconfigured.
     public func restoreSensor() throws -> Bool {
-        try sensor.reidentify()
-        do {
-            try sensor.checkConfiguration()
-            return false
-        } catch SensorError.configurationLost {
-            try sensor.configure(sensor.configuration)
-            // A reset put the offset registers back at their power-on values, as at open.
-            chipOffsets = .none
-            try programChipOffsets(for: profile)
-            return true
-        }
+        guard try SensorRecovery.reconfigureIfReset(sensor) else { return false }
+        // A reset put the offset registers back at their power-on values, as at open.
+        chipOffsets = .none
+        try programChipOffsets(for: profile)
+        return true
     }
 
     /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro)
