@@ -120,13 +120,13 @@ struct BenchRunner {
 
     private func open(clock: MonotonicClock, rate: Double, fifo: Bool) throws -> (BoardSession, CountingI2CBus) {
         var counting: CountingI2CBus?
-        let session = try BoardSession(board: board, clock: clock, profilePath: options.profile,
-                                       useProfile: !options.ignoreProfile, rateHz: rate, fifo: fifo,
-                                       wrapBus: { bus in
-                                           let c = CountingI2CBus(bus)
-                                           counting = c
-                                           return c
-                                       })
+        let session = try CommandBoard.open(board, clock: clock, profilePath: options.profile,
+                                            useProfile: !options.ignoreProfile, rateHz: rate, fifo: fifo,
+                                            wrapBus: { bus in
+                                                let c = CountingI2CBus(bus)
+                                                counting = c
+                                                return c
+                                            })
         guard let counting else { throw CLIError(message: "internal: the bus was not wrapped", code: SysExit.software) }
         return (session, counting)
     }

@@ -92,8 +92,7 @@ struct CalibrateCommand: ParsableCommand {
         }
         // Opened without its profile: a sensor calibration needs the chip's reset offsets, and a
         // corrupt profile must not stop its own replacement.
-        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: boardOptions.profile,
-                                       useProfile: false, fifo: false)
+        let session = try CommandBoard.open(board, profilePath: boardOptions.profile, useProfile: false, fifo: false)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }
         let (existing, replacing) = try session.profileForEditing()

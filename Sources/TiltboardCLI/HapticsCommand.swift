@@ -70,18 +70,8 @@ struct HapticsCommand: ParsableCommand {
             throw CLIError(message: "board \(description.name) has no motor: add a \"motor\" section (chip, line) to its board file",
                            code: SysExit.unavailable)
         }
-        // A simulated board's motor line comes with its session (motor log); a real motor is
-        // opened alone, so it can be tried before the sensor is wired.
-        var session: BoardSession?
-        defer { session?.close() }
-        let line: GPIOOutputLine
-        if description.isSimulated {
-            session = try BoardSession(board: description, clock: clock, useProfile: false)
-            guard let simulated = try session?.openMotor() else { throw CLIError(message: "the simulated motor did not open", code: SysExit.software) }
-            line = simulated
-        } else {
-            line = try GpiodOutputLine(chip: motorSection.line.chip, line: motorSection.line.line, activeLow: motorSection.activeLow)
-        }
+        // The motor is opened alone, so it can be tried before the sensor is wired.
+        let line = try CommandBoard.backend(for: description, clock: clock).openMotorLine(motorSection)
         if off {
             line.release()
             Console.note("motor off: \(line.name) driven inactive and released")

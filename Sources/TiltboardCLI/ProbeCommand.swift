@@ -25,9 +25,7 @@ struct ProbeCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let i2c: I2CBus = bus == BoardDescription.simulatedBus
-            ? SimulatedBoard.probeBus(clock: try CommandClock.clock(simulated: true))
-            : try LinuxI2CBus(path: bus)
+        let i2c = try CommandBoard.probeBus(bus)
         let addresses: [UInt8] = all ? Array(0x08...0x77) : [0x68, 0x69, 0x53, 0x1D]
         let found = try ChipKind.probe(bus: i2c, addresses: addresses)
         guard !found.isEmpty else {

@@ -17,8 +17,8 @@ enum RunPlan {
         let board = try options.loadBoard(defaultScript: defaultScript)
         let rateHz = rate ?? board.sensor.rateHz
         let useFIFO = fifo || board.sensor.fifo || rateHz > fifoAboveHz
-        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: options.profile,
-                                       useProfile: !options.ignoreProfile, rateHz: rateHz, fifo: useFIFO)
+        let session = try CommandBoard.open(board, profilePath: options.profile, useProfile: !options.ignoreProfile,
+                                            rateHz: rateHz, fifo: useFIFO)
         for warning in session.warnings { Console.warn(warning) }
         return session
     }

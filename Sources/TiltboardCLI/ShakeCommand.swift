@@ -89,8 +89,8 @@ struct ShakeCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         var board = try boardOptions.loadBoard(defaultScript: "shake")
         board.shake = shakeSection(over: board.shake)
-        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: boardOptions.profile,
-                                       useProfile: !boardOptions.ignoreProfile, rateHz: rate)
+        let session = try CommandBoard.open(board, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
+                                            rateHz: rate)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }
         let motor = mute ? nil : try Motor.open(session, announceChanges: board.isSimulated)

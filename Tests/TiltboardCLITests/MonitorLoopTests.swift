@@ -16,7 +16,7 @@ final class MonitorLoopTests: XCTestCase {
         var board = BoardDescription.builtInSimulated()
         board.simulation?.script = script
         board.simulation?.noise = false
-        return try BoardSession(board: board, clock: clock, profilePath: folder + "/p.json", useProfile: false)
+        return try CommandBoard.open(board, clock: clock, profilePath: folder + "/p.json", useProfile: false)
     }
 
     func testCaptureWaitsForAFullWindowAppliesThePoseAndLevelUndoesIt() throws {
@@ -71,7 +71,7 @@ final class MonitorLoopTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         var board = BoardDescription.builtInSimulated(script: "shake")
         board.simulation?.noise = false
-        let session = try BoardSession(board: board, clock: clock, useProfile: false)
+        let session = try CommandBoard.open(board, clock: clock, useProfile: false)
         let loop = session.makeLoop(rateHz: 100, haptics: nil)
         let link = MonitorLink()
         let side = MonitorLoopSide(link: link, rateHz: 100, captureSeconds: 0.5)
