@@ -127,7 +127,7 @@ struct BenchRunner {
                                                 counting = c
                                                 return c
                                             })
-        guard let counting else { throw CLIError(message: "internal: the bus was not wrapped", code: SysExit.software) }
+        guard let counting else { throw CLIError(message: "internal: the bus was not wrapped", category: .internalFailure) }
         return (session, counting)
     }
 }

@@ -39,11 +39,11 @@ struct MonitorCommand: ParsableCommand {
             terminal = try RawTerminal(input: 0, output: 1)
         } catch let error as TerminalError {
             throw CLIError(message: "monitor draws a live screen and needs a terminal on stdin and stdout (\(error)); for piped output use `tiltboard read`",
-                           code: SysExit.usage)
+                           category: .invalidRequest)
         }
         let size = terminal.size() ?? TerminalSize(columns: 80, rows: 24)
         guard MonitorScreen(columns: size.columns, rows: size.rows).fits else {
-            throw CLIError(message: MonitorScreen(columns: size.columns, rows: size.rows).tooSmallMessage, code: SysExit.usage)
+            throw CLIError(message: MonitorScreen(columns: size.columns, rows: size.rows).tooSmallMessage, category: .invalidRequest)
         }
 
         let session = try boardOptions.openSession(defaultScript: "demo")

@@ -29,7 +29,7 @@ struct ProbeCommand: ParsableCommand {
         let addresses: [UInt8] = all ? Array(0x08...0x77) : [0x68, 0x69, 0x53, 0x1D]
         let found = try ChipKind.probe(bus: i2c, addresses: addresses)
         guard !found.isEmpty else {
-            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", code: SysExit.unavailable)
+            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", category: .unavailable)
         }
         var out = JSONLineWriter()
         for device in found {
