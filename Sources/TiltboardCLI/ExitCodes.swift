@@ -33,10 +33,11 @@ struct CLIError: CategorizedError {
     var description: String { message }
 }
 
-/// The exit code and one-line message for an error of this package; nil for any other error.
+/// The exit code and one-line message, with its advice, for an error of this package; nil for
+/// any other error.
 func exitStatus(for error: Error) -> (code: Int32, message: String)? {
-    guard let error = error as? CategorizedError else { return nil }
-    return (SysExit.code(for: error.category), error.description)
+    guard let categorized = error as? CategorizedError else { return nil }
+    return (SysExit.code(for: categorized.category), Advice.message(for: error))
 }
 
 /// Parses and runs `Root`, printing every failure as one `tiltboard: error: …` line with a

@@ -47,7 +47,29 @@ final class ExitTableTests: XCTestCase {
         for (error, code) in cases {
             let status = exitStatus(for: error)
             XCTAssertEqual(status?.code, code, "\(error)")
-            XCTAssertEqual(status?.message, "\(error)")
+            XCTAssertEqual(status?.message, Advice.message(for: error))
+        }
+    }
+
+    func testTheToolAddsTheFixToTheLibrarysLine() {
+        let lines: [(Error, String)] = [
+            (I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x69),
+             "I²C no device answers at 0x69 on /dev/i2c-1: check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high), then try `tiltboard probe`"),
+            (I2CError(kind: .noSuchBus, device: "/dev/i2c-7", errno: ENOENT, detail: "No such file or directory"),
+             "I²C bus /dev/i2c-7 does not exist (errno 2 No such file or directory): enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"),
+            (I2CError(kind: .permissionDenied, device: "/dev/i2c-1"),
+             "I²C bus /dev/i2c-1: permission denied: install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/) and join the i2c group (sudo usermod -aG i2c $USER, then log in again)"),
+            (I2CError(kind: .timeout, device: "/dev/i2c-1", address: 0x68),
+             "I²C timeout on /dev/i2c-1 (address 0x68): check the wiring and pull-ups, shorten the cable or lower the bus speed (dtparam=i2c_arm_baudrate=100000)"),
+            (SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68 (MPU-6050)"),
+             "found 0x42 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050): check the board file's chip and address, or run `tiltboard probe`"),
+            // Errors whose own line says what to do get nothing added.
+            (SensorError.unsupportedSetting("rateHz 0 is below 4 Hz"), "rateHz 0 is below 4 Hz"),
+            (BoardFileError(file: "b.json", key: "sensor.address", message: "0x20 is not an address of the MPU-6050"),
+             "board file b.json: sensor.address: 0x20 is not an address of the MPU-6050"),
+        ]
+        for (error, line) in lines {
+            XCTAssertEqual(exitStatus(for: error)?.message, line)
         }
     }
 

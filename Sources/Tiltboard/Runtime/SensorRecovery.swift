@@ -39,9 +39,10 @@ public struct BusStatistics: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What happened to the sensor while the loop ran; `t` is seconds since the loop started.
-public enum SensorEvent: Sendable, Equatable {
-    /// No sample since `t`: the motor is off and the loop keeps its schedule, trying again each tick.
-    case lost(t: Double, reason: String)
+public enum SensorEvent: Sendable {
+    /// No sample since `t`, for `error`: the motor is off and the loop keeps its schedule, trying
+    /// again each tick.
+    case lost(t: Double, error: any Error)
     /// Samples again from `t`; `reconfigured` when the chip had reset and was set up again.
     case back(t: Double, reconfigured: Bool)
 }
@@ -52,12 +53,12 @@ public struct SensorLostError: Error, Sendable, CustomStringConvertible {
     public var bus: String
     public var address: UInt8
     public var seconds: Double
-    /// The last failure seen, as text.
-    public var lastError: String
+    /// The last failure seen.
+    public var lastError: (any Error)?
 
     public var description: String {
         let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
-        return "no sample from the \(part) at \(address.hex) on \(bus) for \(s) s, giving up; last error: \(lastError)"
+        return "no sample from the \(part) at \(address.hex) on \(bus) for \(s) s, giving up; last error: \(lastError.map { "\($0)" } ?? "none")"
     }
 }
 
@@ -171,7 +172,7 @@ final class SensorRecovery {
         stoppedAtLoss = stoppedNanoseconds()
         lastError = error
         stats.withLock { $0.outages += 1 }
-        events(.lost(t: t, reason: "\(error)"))
+        events(.lost(t: t, error: error))
     }
 
     /// One attempt at getting the sensor back; gives up once it has been lost long enough.
@@ -198,7 +199,7 @@ final class SensorRecovery {
         guard Double(lost &- Swift.min(lost, stoppedNanoseconds() &- stoppedAtLoss)) >= settings.giveUpAfterSeconds * 1e9 else { return }
         let identity = sensor.identity
         throw SensorLostError(part: identity.part, bus: identity.bus, address: identity.address,
-                              seconds: settings.giveUpAfterSeconds, lastError: lastError.map { "\($0)" } ?? "none")
+                              seconds: settings.giveUpAfterSeconds, lastError: lastError)
     }
 
     /// Failures a later transaction may not repeat; the rest (no such bus, no permission, a
