@@ -1,14 +1,17 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
 
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
         abstract: "Find \(ChipRegistry.partNames("and")) chips on an I²C bus.",
         discussion: """
-        Asks \(ChipRegistry.all.map { "\($0.addresses.map { hex($0) }.joined(separator: " and ")) (\($0.partName), \($0.addressPinName) low/high)" }.joined(separator: " and ")) \
+        Asks \(ChipRegistry.all.map { "\($0.addresses.map { $0.hex }.joined(separator: " and ")) (\($0.partName), \($0.addressPinName) low/high)" }.joined(separator: " and ")) \
         who they are; --all asks every address from 0x08 to 0x77. `--bus simulated` probes the \
-        simulator (\(ChipRegistry.all.map { "an \($0.partName) at \(hex($0.addresses[0]))" }.joined(separator: " and "))). Exits 69 when nothing answers.
+        simulator (\(ChipRegistry.all.map { "an \($0.partName) at \($0.addresses[0].hex)" }.joined(separator: " and "))). Exits 69 when nothing answers.
         """
     )
 
@@ -22,29 +25,27 @@ struct ProbeCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let i2c: I2CBus = bus == BoardDescription.simulatedBus
-            ? SimulatedBoard.probeBus(clock: try CommandClock.clock(simulated: true))
-            : try LinuxI2CBus(path: bus)
+        let i2c = try CommandBoard.probeBus(bus)
         let addresses: [UInt8] = all ? Array(0x08...0x77) : ChipRegistry.addresses
-        let found = try probe(bus: i2c, addresses: addresses)
+        let found = try ChipKind.probe(bus: i2c, addresses: addresses)
         guard !found.isEmpty else {
-            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", code: SysExit.unavailable)
+            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", category: .unavailable)
         }
         var out = JSONLineWriter()
         for device in found {
             if json {
                 out.reset()
                 out.beginObject()
-                out.plainString("address", hex(device.address))
+                out.plainString("address", device.address.hex)
                 if let chip = device.chip { out.plainString("chip", chip.rawValue) }
                 out.plainString("part", device.part)
-                if let id = device.chipID { out.plainString("chipID", hex(id)) }
+                if let id = device.chipID { out.plainString("chipID", id.hex) }
                 out.endObject()
                 out.newline()
                 Console.out(out.bytes)
             } else {
-                let id = device.chipID.map { " (ID \(hex($0)))" } ?? ""
-                Console.out("\(hex(device.address))  \(device.part)\(id)\n")
+                let id = device.chipID.map { " (ID \($0.hex))" } ?? ""
+                Console.out("\(device.address.hex)  \(device.part)\(id)\n")
             }
         }
     }

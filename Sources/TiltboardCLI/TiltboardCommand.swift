@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardDrivers
+import TiltboardLinux
 
 // A fuzzing build (Tests/fuzz/run-fuzz.sh) takes its entry point from libFuzzer instead.
 #if !TILTBOARD_FUZZ

@@ -1,8 +1,10 @@
 import TiltboardCore
 
-/// Opens the driver for `chip` at `address`, identifying the chip (`ChipDescription.makeDriver`).
-public func openSensor(chip: ChipKind, bus: I2CBus, address: UInt8, clock: MonotonicClock) throws -> MotionSensor {
-    try chip.chip.makeDriver(bus: bus, address: address, clock: clock)
+extension ChipKind {
+    /// Opens this chip's driver at `address`, identifying the chip (`ChipDescription.makeDriver`).
+    public func openSensor(bus: I2CBus, address: UInt8, clock: MonotonicClock) throws -> MotionSensor {
+        try chip.makeDriver(bus: bus, address: address, clock: clock)
+    }
 }
 
 /// One device that answered during `probe`.
@@ -22,21 +24,23 @@ public struct ProbeResult: Sendable, Codable, Equatable {
     }
 }
 
-/// Looks at each address and names what answers, asking each registered chip for its ID
-/// register (`ChipRegistry.candidates`: the chips that answer at that address first, so each
-/// chip is first asked for its own ID register). Absent addresses (`.noAcknowledgeAddress`)
-/// are left out; other bus errors propagate.
-public func probe(bus: I2CBus, addresses: [UInt8]) throws -> [ProbeResult] {
-    var found: [ProbeResult] = []
-    for address in addresses {
-        do {
-            found.append(try identify(bus, address)
-                ?? ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil))
-        } catch let error as I2CError where error.kind == .noAcknowledgeAddress {
-            continue
+extension ChipKind {
+    /// Looks at each address and names what answers, asking each registered chip for its ID
+    /// register (`ChipRegistry.candidates`: the chips that answer at that address first, so each
+    /// chip is first asked for its own ID register). Absent addresses (`.noAcknowledgeAddress`)
+    /// are left out; other bus errors propagate.
+    public static func probe(bus: I2CBus, addresses: [UInt8]) throws -> [ProbeResult] {
+        var found: [ProbeResult] = []
+        for address in addresses {
+            do {
+                found.append(try identify(bus, address)
+                    ?? ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil))
+            } catch let error as I2CError where error.kind == .noAcknowledgeAddress {
+                continue
+            }
         }
+        return found
     }
-    return found
 }
 
 private func identify(_ bus: I2CBus, _ address: UInt8) throws -> ProbeResult? {

@@ -28,7 +28,7 @@ final class ChipVariantTests: XCTestCase {
         let chip = SimulatedChipRegistry.factory(for: kind).makeChip(chipID: id, clock: clock, motion: motion,
                                                                       imperfections: imperfections)
         bus.attach(chip, at: kind.addresses[0])
-        return (bus, chip, try openSensor(chip: kind, bus: bus, address: kind.addresses[0], clock: clock))
+        return (bus, chip, try kind.openSensor(bus: bus, address: kind.addresses[0], clock: clock))
     }
 
     func testEveryAcceptedIDIsIdentifiedAndReadsWhatTheChipFeels() throws {
@@ -144,7 +144,7 @@ final class ChipVariantTests: XCTestCase {
             try sensor.configure(SensorConfiguration(rateHz: 1000, useFIFO: true))
             clock.advance(bySeconds: 0.040)
             _ = try sensor.drainFIFO(at: 1) { _ in }
-            XCTAssertEqual(sensor.fifoOverflows == 1, overflows, "WHO_AM_I \(hex(id))")
+            XCTAssertEqual(sensor.fifoOverflows == 1, overflows, "WHO_AM_I \(id.hex)")
         }
     }
 
@@ -166,9 +166,9 @@ final class ChipVariantTests: XCTestCase {
             XCTAssertFalse(try sensor.acknowledgeMotionInterrupt(), "\(sensor.identity.part): the read cleared it")
             if kind == .mpu6050, let v = MPU6050Chip().variant(chipID: id), v.motionEngine == .wakeOnMotion {
                 // The 6500 family's wake-on-motion: 0.1 g in 4 mg steps = 25, ACCEL_INTEL_EN | MODE.
-                let writes = armed.filter { $0.kind == .write }.map { "\(hex($0.register)) \($0.bytes.map(hex))" }
+                let writes = armed.filter { $0.kind == .write }.map { "\($0.register.hex) \($0.bytes.map(\.hex))" }
                 let threshold = v.motion.thresholdRegisterCount == 3 ? "0x20 [\"0x19\", \"0x19\", \"0x19\"]" : "0x1f [\"0x19\"]"
-                XCTAssertEqual(writes, [threshold, "0x69 [\"0xc0\"]", "0x37 [\"0x20\"]", "0x38 [\"\(hex(v.motion.enableMask))\"]"],
+                XCTAssertEqual(writes, [threshold, "0x69 [\"0xc0\"]", "0x37 [\"0x20\"]", "0x38 [\"\(v.motion.enableMask.hex)\"]"],
                                "\(v.part)")
             }
         }
@@ -185,7 +185,7 @@ final class ChipVariantTests: XCTestCase {
                 let (_, _, sensor) = try open(.mpu6050, id, Step(before: flat, after: flat), clock: clock)
                 let t0 = clock.nowNanoseconds()
                 try sensor.configure(SensorConfiguration(rateHz: rate))
-                XCTAssertEqual((clock.nowNanoseconds() - t0) / 1_000_000, expectedMs, "WHO_AM_I \(hex(id)) at \(rate) Hz")
+                XCTAssertEqual((clock.nowNanoseconds() - t0) / 1_000_000, expectedMs, "WHO_AM_I \(id.hex) at \(rate) Hz")
                 XCTAssertEqual(try sensor.read(at: 0).accel.z, 1, accuracy: 0.01)
             }
         }
@@ -199,7 +199,7 @@ final class ChipVariantTests: XCTestCase {
             bus.recordsTrace = true
             try sensor.configure(SensorConfiguration(rateHz: 100))
             let writes = bus.trace.filter { $0.kind == .write && $0.register == 0x1D }.map(\.bytes)
-            XCTAssertEqual(writes, expected.map { [[$0]] } ?? [], "WHO_AM_I \(hex(id))")
+            XCTAssertEqual(writes, expected.map { [[$0]] } ?? [], "WHO_AM_I \(id.hex)")
         }
     }
 

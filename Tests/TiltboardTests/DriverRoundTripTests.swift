@@ -19,7 +19,7 @@ final class DriverRoundTripTests: XCTestCase {
         let address = chip.addresses[0]
         bus.attach(SimulatedChipRegistry.factory(for: chip).makeChip(chipID: chipID, clock: clock, motion: motion,
                                                                      imperfections: .ideal), at: address)
-        return (bus, try openSensor(chip: chip, bus: bus, address: address, clock: clock))
+        return (bus, try chip.openSensor(bus: bus, address: address, clock: clock))
     }
 
     func testMPU6050EveryAccelAndGyroRange() throws {

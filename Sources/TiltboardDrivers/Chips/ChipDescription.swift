@@ -228,9 +228,9 @@ extension ChipDescription {
 
     /// What `SensorError.wrongChip` says was expected: "0x68 (MPU-6050) or a compatible ID (0x70, …)".
     public var expectedIDDescription: String {
-        let first = "\(hex(variants[0].chipID)) (\(partName))"
+        let first = "\(variants[0].chipID.hex) (\(partName))"
         guard variants.count > 1 else { return first }
-        return first + " or a known compatible ID (" + variants.dropFirst().map { hex($0.chipID) }.joined(separator: ", ") + ")"
+        return first + " or a known compatible ID (" + variants.dropFirst().map { $0.chipID.hex }.joined(separator: ", ") + ")"
     }
 
     /// Reads `idRegister` at `address` and returns the accepted variant with the identity a
@@ -243,10 +243,10 @@ extension ChipDescription {
                                         expected: expectedIDDescription)
         }
         let warning = v.compatibilityNote.map {
-            "\(idRegisterName) \(hex(id)) at \(hex(device.address)) on \(device.bus.name) is an \(v.part), not a genuine \(partName): \($0)"
+            "\(idRegisterName) \(id.hex) at \(device.address.hex) on \(device.bus.name) is an \(v.part), not a genuine \(partName): \($0)"
         }
         // A compatible part is named with its ID, unless its name already carries it.
-        let part = v.compatibilityNote == nil || v.part.contains("ID ") ? v.part : "\(v.part) (clone ID \(hex(id)))"
+        let part = v.compatibilityNote == nil || v.part.contains("ID ") ? v.part : "\(v.part) (clone ID \(id.hex))"
         let identity = SensorIdentity(chip: kind, part: part, chipID: id, bus: device.bus.name,
                                       address: device.address, warning: warning)
         return (v, identity)
