@@ -69,6 +69,17 @@ final class LinuxI2CBusTests: XCTestCase {
         ])
     }
 
+    func testSMBusReadOfRollingFramesSplitsAtWholeFramesFromTheSameSubAddress() throws {
+        // A pointer that rolls back every 6 bytes (an ST part's FIFO through OUT_X_L with bit 7
+        // set): 30-byte pieces, each from the same sub-address, so no frame is cut.
+        let fake = FakeAdapter(functionality: FUNC_I2C_STUB)
+        let bus = try LinuxI2CBus(path: "/dev/i2c-0", io: fake)
+        var buffer = [UInt8](repeating: 0, count: 72)
+        try buffer.withUnsafeMutableBytes { try bus.read(address: 0x18, register: 0xA8, into: $0, pattern: .repeating(period: 6)) }
+        XCTAssertEqual(Array(fake.calls.dropFirst(3)),
+                       [.smbusReadBlock(0xA8, 30), .smbusReadBlock(0xA8, 30), .smbusReadBlock(0xA8, 12)])
+    }
+
     func testSMBusFIFOReadRepeatsTheRegisterInEveryChunk() throws {
         let fake = FakeAdapter(functionality: FUNC_I2C_STUB)
         let bus = try LinuxI2CBus(path: "/dev/i2c-0", io: fake)
