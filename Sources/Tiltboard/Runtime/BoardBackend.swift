@@ -20,6 +20,7 @@ public struct LinuxBoard: BoardBackend {
     /// The bus device, e.g. `/dev/i2c-1`.
     public var busPath: String
 
+    /// The devices `board`'s file names.
     public init(board: BoardDescription) { busPath = board.sensor.bus }
 
     public func openBus() throws -> I2CBus { try LinuxI2CBus(path: busPath) }

@@ -74,6 +74,7 @@ public struct SimulatedBoard {
 }
 
 extension SimulatedBoard: BoardBackend {
+    /// The simulated bus, the chip attached at the board's address.
     public func openBus() throws -> I2CBus { bus }
 
     /// A simulated line, its changes appended to `motorLog` when there is one.

@@ -12,7 +12,9 @@ import TiltboardLinux
 /// clock that paces it, and the pipeline. `BoardSession.makePipeline` builds the pipeline a board
 /// file and its calibration profile describe.
 public final class TiltLoop: @unchecked Sendable {
+    /// Read (or drained) at every tick, on the loop thread while `run` runs.
     public let sensor: MotionSensor
+    /// Paces the ticks; sample times count from the start of `run` on it.
     public let clock: MonotonicClock
     public let scheduler: FixedRateScheduler
     /// Plays the board's shake effect on the motor; nil on a board without a motor.
