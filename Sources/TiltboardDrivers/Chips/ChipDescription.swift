@@ -195,8 +195,11 @@ public struct MotionInterruptRegisters: Sendable, Equatable {
     public var thresholdRegister: UInt8
     /// Threshold registers in a row holding the same code (one per axis on some parts), usually 1.
     public var thresholdRegisterCount: Int
-    /// g per threshold LSB.
+    /// g per threshold LSB, as the part compares.
     public var thresholdGPerLSB: Double
+    /// g of `armMotionInterrupt`'s threshold per LSB: `thresholdGPerLSB`, unless the part
+    /// compares consecutive samples and the threshold is spread over a window (MPU-6500 family).
+    public var thresholdStepG: Double
     /// The interrupt enable register and the bit(s) that enable the motion event in it.
     public var enableRegister: UInt8
     public var enableMask: UInt8
@@ -205,8 +208,10 @@ public struct MotionInterruptRegisters: Sendable, Equatable {
     public var statusMask: UInt8
 
     public init(thresholdRegister: UInt8, thresholdGPerLSB: Double, enableRegister: UInt8, enableMask: UInt8,
-                statusRegister: UInt8, statusMask: UInt8, thresholdRegisterCount: Int = 1) {
+                statusRegister: UInt8, statusMask: UInt8, thresholdRegisterCount: Int = 1,
+                thresholdStepG: Double? = nil) {
         self.thresholdRegister = thresholdRegister; self.thresholdGPerLSB = thresholdGPerLSB
+        self.thresholdStepG = thresholdStepG ?? thresholdGPerLSB
         self.thresholdRegisterCount = thresholdRegisterCount
         self.enableRegister = enableRegister; self.enableMask = enableMask
         self.statusRegister = statusRegister; self.statusMask = statusMask
