@@ -49,6 +49,11 @@ public final class ADXL345: MotionSensor {
 
         // Format and rate are changed in standby, as the data sheet advises.
         try write(ADXL345Register.powerControl, 0)
+        // No soft reset exists, so interrupts armed by an earlier session (wake on motion) are
+        // still enabled, mapped and detecting: switch them off first, as the kernel does at probe.
+        try write(ADXL345Register.intEnable, 0)
+        try write(ADXL345Register.intMap, 0)
+        try write(ADXL345Register.activityControl, 0)
         try write(ADXL345Register.dataFormat, format)
         try write(ADXL345Register.bandwidthRate, code)
         try write(ADXL345Register.fifoControl, fifo)
@@ -58,7 +63,9 @@ public final class ADXL345: MotionSensor {
         try write(ADXL345Register.powerControl, measure)
 
         try verifyRegisters(bus, address: address, from: ADXL345Register.bandwidthRate, scratch: buffer,
-                            expected: (code, 0x1F), (measure, ADXL345PowerControl.verifyMask))
+                            expected: (code, 0x1F), (measure, ADXL345PowerControl.verifyMask), (0, 0xFF), (0, 0xFF))
+        try verifyRegisters(bus, address: address, from: ADXL345Register.activityControl, scratch: buffer,
+                            expected: (0, 0xFF))
         try verifyRegisters(bus, address: address, from: ADXL345Register.dataFormat, scratch: buffer,
                             expected: (format, ADXL345DataFormat.verifyMask))
         try verifyRegisters(bus, address: address, from: ADXL345Register.fifoControl, scratch: buffer,
@@ -77,17 +84,32 @@ public final class ADXL345: MotionSensor {
         return decode(t: t)
     }
 
+    /// A full FIFO (32 entries) has one more sample waiting at the output filter, which moves in
+    /// as entries are read (DS Register 0x39: up to 33 available): FIFO_STATUS is read again after
+    /// draining a full FIFO, and what it then holds is read too. The batch's times assume the
+    /// 33rd is there; when it is not, the full batch reads one period early.
     @discardableResult
     public func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int {
-        let status = try bus.readByte(address: address, register: ADXL345Register.fifoStatus)
-        let entries = Int(status & 0x3F)
+        let first = try fifoEntries()
+        let end = first == ADXL345Scale.fifoDepth ? t - 1 / actualRateHz : t
+        try readSamples(first, endingAt: end, body)
+        guard first == ADXL345Scale.fifoDepth else { return first }
+        let more = try fifoEntries()
+        try readSamples(more, endingAt: t, body)
+        return first + more
+    }
+
+    private func fifoEntries() throws -> Int {
+        Int(try bus.readByte(address: address, register: ADXL345Register.fifoStatus) & 0x3F)
+    }
+
+    private func readSamples(_ count: Int, endingAt t: Double, _ body: (Sample) -> Void) throws {
         let period = 1 / actualRateHz
         let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
-        for i in 0..<entries {
+        for i in 0..<count {
             try bus.read(address: address, register: ADXL345Register.dataX0, into: burst)
-            body(decode(t: t - Double(entries - 1 - i) * period))
+            body(decode(t: t - Double(count - 1 - i) * period))
         }
-        return entries
     }
 
     public func sleep() throws {
