@@ -4,12 +4,14 @@ import TiltboardCore
 public enum ChipKind: String, Sendable, Codable, CaseIterable {
     case mpu6050
     case adxl345
+    case lis3dh
 
     /// The chip's data sheet name.
     public var partName: String {
         switch self {
         case .mpu6050: return "MPU-6050"
         case .adxl345: return "ADXL345"
+        case .lis3dh: return LIS3DH.partName
         }
     }
     public var hasGyro: Bool { self == .mpu6050 }
@@ -18,7 +20,7 @@ public enum ChipKind: String, Sendable, Codable, CaseIterable {
     public var sampleBytes: Int {
         switch self {
         case .mpu6050: return 14
-        case .adxl345: return 6
+        case .adxl345, .lis3dh: return 6
         }
     }
     /// Addresses the chip can answer at, by its address pin.
@@ -26,6 +28,7 @@ public enum ChipKind: String, Sendable, Codable, CaseIterable {
         switch self {
         case .mpu6050: return [0x68, 0x69]
         case .adxl345: return [0x53, 0x1D]
+        case .lis3dh: return [0x18, 0x19]
         }
     }
 }

@@ -5,6 +5,7 @@ public func openSensor(chip: ChipKind, bus: I2CBus, address: UInt8, clock: Monot
     switch chip {
     case .mpu6050: return try MPU6050(bus: bus, address: address, clock: clock)
     case .adxl345: return try ADXL345(bus: bus, address: address, clock: clock)
+    case .lis3dh: return try LIS3DH(bus: bus, address: address, clock: clock)
     }
 }
 

@@ -85,6 +85,12 @@ public struct SensorImperfections: Sendable, Equatable {
                 accelNoiseDensityUgPerRootHz: 290,
                 accelNoiseDensityZUgPerRootHz: 430,
                 seed: seed)
+        case .lis3dh:
+            return SensorImperfections(
+                zeroGOffsetG: DatasheetLimits.lis3dh.zeroGOffsetG.scaled(by: Vector3(draw(0), draw(1), draw(2))),
+                scaleError: Vector3(0.03 * draw(3), 0.03 * draw(4), 0.03 * draw(5)),
+                accelNoiseDensityUgPerRootHz: DatasheetLimits.lis3dhNoiseDensityUgPerRootHz,
+                seed: seed)
         }
     }
 
@@ -180,11 +186,26 @@ public struct DatasheetLimits: Sendable, Equatable {
         zeroGTempcoGPerC: HoldStill.adxl345ZeroGTempcoGPerC,
         scaleError: 0.03, gyroBiasDps: 0, gyroBiasTempcoDpsPerC: 0)
 
+    /// LIS3DH data sheet DocID17530 Rev 2, Table 4:
+    /// - "Typical zero-g level offset accuracy" ±40 mg (±2 g; after soldering): a typical figure,
+    ///   the table gives no limit, so it is the largest the data sheet names;
+    /// - "Zero-g level change vs. temperature" ±0.5 mg/°C (maximum delta from 25 °C);
+    /// - sensitivity: the table gives typical values only; ±3 % as for the other parts.
+    public static let lis3dh = DatasheetLimits(
+        zeroGOffsetG: Vector3(0.040, 0.040, 0.040),
+        zeroGTempcoGPerC: Vector3(0.0005, 0.0005, 0.0005),
+        scaleError: 0.03, gyroBiasDps: 0, gyroBiasTempcoDpsPerC: 0)
+
+    /// LIS3DH noise density, µg/√Hz: DocID17530 as read here names none; 220 µg/√Hz is ST's
+    /// figure for the same-family LIS2DH12 in high-resolution mode (DocID025056 Table 4).
+    public static let lis3dhNoiseDensityUgPerRootHz = 220.0
+
     /// The limits of `chip`.
     public static func of(_ chip: ChipKind) -> DatasheetLimits {
         switch chip {
         case .mpu6050: return .mpu6050
         case .adxl345: return .adxl345
+        case .lis3dh: return .lis3dh
         }
     }
 

@@ -139,7 +139,7 @@ struct BoardFileParser {
             sensor.gyroRangeDps = r
         }
         if let v = o["rateHz"] {
-            let range: ClosedRange<Double> = chip == .mpu6050 ? 4...1000 : 0.1...3200
+            let range: ClosedRange<Double> = chip == .mpu6050 ? 4...1000 : chip == .lis3dh ? 1...5376 : 0.1...3200
             let allowed = "the \(chip.partName) runs at \(format(range.lowerBound)) to \(format(range.upperBound)) Hz"
             let r = try number(v, "sensor.rateHz", allowed: allowed)
             guard range.contains(r) else { throw notAllowed("sensor.rateHz", v, allowed) }

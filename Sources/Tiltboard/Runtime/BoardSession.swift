@@ -110,6 +110,7 @@ public final class BoardSession {
         switch sensor.identity.chip {
         case .mpu6050: accelStep = 2 / MPU6050Scale.accelOffsetLSBPerG; gyroStep = 1 / MPU6050Scale.gyroOffsetLSBPerDps
         case .adxl345: accelStep = ADXL345Scale.offsetGPerLSB; gyroStep = 0
+        case .lis3dh: accelStep = 0; gyroStep = 0
         }
         chipOffsets = ChipOffsets(accelG: chipOffsets.accelG + quantized(accelDelta, step: accelStep),
                                   gyroDps: chipOffsets.gyroDps + quantized(gyroDelta, step: gyroStep))

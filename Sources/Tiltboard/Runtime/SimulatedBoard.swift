@@ -26,6 +26,8 @@ public struct SimulatedBoard {
                                       whoAmI: settings.whoAmI ?? 0x68)
         case .adxl345:
             device = SimulatedADXL345(clock: clock, motion: motion, imperfections: imperfections)
+        case .lis3dh:
+            device = SimulatedLIS3DH(clock: clock, motion: motion, imperfections: imperfections)
         }
         bus.attach(device, at: board.sensor.address)
         bus.schedule(faults: settings.faults, address: board.sensor.address, clock: clock)
