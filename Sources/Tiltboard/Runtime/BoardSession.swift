@@ -184,6 +184,7 @@ public final class BoardSession {
             switch simulatedDevice {
             case let chip as SimulatedMPU6050: interruptLine = chip.interruptPin
             case let chip as SimulatedADXL345: interruptLine = chip.interruptPin
+            case let chip as SimulatedLIS3DH: interruptLine = chip.interruptPin
             default: return nil
             }
         } else {
