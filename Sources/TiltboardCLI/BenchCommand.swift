@@ -2,6 +2,8 @@ import ArgumentParser
 import CAllocationCounter
 import Foundation
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 /// `tiltboard calibrate`: the neutral pose (default), its reset (`--zero`) or the six-face
 /// sensor calibration (`--sensor`), saved in the board's profile.

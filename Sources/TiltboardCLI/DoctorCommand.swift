@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
+import TiltboardLinux
 
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

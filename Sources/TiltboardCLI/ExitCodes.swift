@@ -1,5 +1,8 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif

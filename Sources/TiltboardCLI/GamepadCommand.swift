@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 struct GamepadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 /// `tiltboard monitor`: the live calibration screen.
 struct MonitorCommand: ParsableCommand {

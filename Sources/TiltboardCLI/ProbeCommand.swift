@@ -1,5 +1,8 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
 
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,25 +29,25 @@ struct ProbeCommand: ParsableCommand {
             ? SimulatedBoard.probeBus(clock: try CommandClock.clock(simulated: true))
             : try LinuxI2CBus(path: bus)
         let addresses: [UInt8] = all ? Array(0x08...0x77) : [0x68, 0x69, 0x53, 0x1D]
-        let found = try probe(bus: i2c, addresses: addresses)
+        let found = try ChipKind.probe(bus: i2c, addresses: addresses)
         guard !found.isEmpty else {
-            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", code: SysExit.unavailable)
+            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", code: SysExit.unavailable)
         }
         var out = JSONLineWriter()
         for device in found {
             if json {
                 out.reset()
                 out.beginObject()
-                out.plainString("address", hex(device.address))
+                out.plainString("address", device.address.hex)
                 if let chip = device.chip { out.plainString("chip", chip.rawValue) }
                 out.plainString("part", device.part)
-                if let id = device.chipID { out.plainString("chipID", hex(id)) }
+                if let id = device.chipID { out.plainString("chipID", id.hex) }
                 out.endObject()
                 out.newline()
                 Console.out(out.bytes)
             } else {
-                let id = device.chipID.map { " (ID \(hex($0)))" } ?? ""
-                Console.out("\(hex(device.address))  \(device.part)\(id)\n")
+                let id = device.chipID.map { " (ID \($0.hex))" } ?? ""
+                Console.out("\(device.address.hex)  \(device.part)\(id)\n")
             }
         }
     }

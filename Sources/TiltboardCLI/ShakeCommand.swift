@@ -1,5 +1,8 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
 
 /// `tiltboard shake`: watches for shakes, buzzes the motor on each, prints every start and end.
 struct ShakeCommand: ParsableCommand {

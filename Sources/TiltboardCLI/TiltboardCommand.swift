@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardLinux
 
 // A fuzzing build (Tests/fuzz/run-fuzz.sh) takes its entry point from libFuzzer instead.
 #if !TILTBOARD_FUZZ

@@ -52,9 +52,3 @@ extension I2CBus {
         try withUnsafeBytes(of: value) { try write(address: address, register: register, bytes: $0) }
     }
 }
-
-/// Formats a byte as `0x68`.
-@inlinable public func hex(_ v: UInt8) -> String {
-    let digits = Array("0123456789abcdef")
-    return "0x" + String(digits[Int(v >> 4)]) + String(digits[Int(v & 0xF)])
-}

@@ -46,8 +46,8 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         switch kind {
         case .noSuchBus: what += "bus \(device) does not exist"
         case .permissionDenied: what += "bus \(device): permission denied"
-        case .noAcknowledgeAddress: what += "no device answers at \(address.map(hex) ?? "?") on \(device)"
-        case .noAcknowledgeData: what += "device \(address.map(hex) ?? "?") on \(device) stopped acknowledging"
+        case .noAcknowledgeAddress: what += "no device answers at \(address.map(\.hex) ?? "?") on \(device)"
+        case .noAcknowledgeData: what += "device \(address.map(\.hex) ?? "?") on \(device) stopped acknowledging"
         case .bus: what += "bus error on \(device)"
         case .arbitrationLost: what += "arbitration lost on \(device)"
         case .timeout: what += "timeout on \(device)"
@@ -55,8 +55,8 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case .other: what += "failure on \(device)"
         }
         var context: [String] = []
-        if let address, kind != .noAcknowledgeAddress, kind != .noAcknowledgeData { context.append("address \(hex(address))") }
-        if let register { context.append("register \(hex(register))") }
+        if let address, kind != .noAcknowledgeAddress, kind != .noAcknowledgeData { context.append("address \(address.hex)") }
+        if let register { context.append("register \(register.hex)") }
         if let errno { context.append("errno \(errno)" + (detail.map { " \($0)" } ?? "")) }
         else if let detail { context.append(detail) }
         if !context.isEmpty { what += " (" + context.joined(separator: ", ") + ")" }

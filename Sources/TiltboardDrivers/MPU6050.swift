@@ -37,10 +37,10 @@ public final class MPU6050: MotionSensor {
                                         expected: MPU6050Variant.expectedDescription)
         }
         let warning: String? = variant.isClone
-            ? "WHO_AM_I \(hex(id)) at \(hex(address)) on \(bus.name) is an \(variant.part), not a genuine MPU-6050: accepted as compatible; if readings look wrong, try a genuine MPU-6050"
+            ? "WHO_AM_I \(id.hex) at \(address.hex) on \(bus.name) is an \(variant.part), not a genuine MPU-6050: accepted as compatible; if readings look wrong, try a genuine MPU-6050"
             : nil
         let part = variant.isClone && !variant.part.contains("ID ")
-            ? "\(variant.part) (clone ID \(hex(id)))" : variant.part
+            ? "\(variant.part) (clone ID \(id.hex))" : variant.part
         identity = SensorIdentity(chip: .mpu6050, part: part, chipID: id, bus: bus.name, address: address,
                                   warning: warning)
         self.variant = variant

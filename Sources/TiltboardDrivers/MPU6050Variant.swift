@@ -1,3 +1,5 @@
+import TiltboardCore
+
 /// A WHO_AM_I value the MPU-6050 driver accepts, and how that part differs (sensors.md §1.1, §1.7, §1.9).
 ///
 /// Boards sold as MPU-6050 often carry an MPU-6500 or an unnamed clone; Linux accepts any known
@@ -70,5 +72,5 @@ public struct MPU6050Variant: Sendable, Equatable {
 
     /// What `wrongChip` says was expected.
     public static let expectedDescription =
-        "0x68 (MPU-6050) or a known compatible ID (" + accepted.dropFirst().map { hex($0.chipID) }.joined(separator: ", ") + ")"
+        "0x68 (MPU-6050) or a known compatible ID (" + accepted.dropFirst().map { $0.chipID.hex }.joined(separator: ", ") + ")"
 }

@@ -81,13 +81,13 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .wrongChip(found, address, bus, expected):
-            return "found \(hex(found)) at \(hex(address)) on \(bus), expected \(expected): check the board file's chip and address, or run `tiltboard probe`"
+            return "found \(found.hex) at \(address.hex) on \(bus), expected \(expected): check the board file's chip and address, or run `tiltboard probe`"
         case let .verifyFailed(register, wrote, read, bus, address):
-            return "register \(hex(register)) of the chip at \(hex(address)) on \(bus) reads back \(hex(read)) after writing \(hex(wrote)): the chip is not keeping its configuration (power, wiring or a clone part)"
+            return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads back \(read.hex) after writing \(wrote.hex): the chip is not keeping its configuration (power, wiring or a clone part)"
         case let .unsupportedSetting(text):
             return text
         case let .configurationLost(register, configured, read, bus, address):
-            return "register \(hex(register)) of the chip at \(hex(address)) on \(bus) reads \(hex(read)), not the configured \(hex(configured)): the chip reset (a power glitch or brown-out) and lost its configuration"
+            return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads \(read.hex), not the configured \(configured.hex): the chip reset (a power glitch or brown-out) and lost its configuration"
         }
     }
 }

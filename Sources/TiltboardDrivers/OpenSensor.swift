@@ -1,11 +1,13 @@
 import TiltboardCore
 
-/// Opens the driver for `chip` at `address`, identifying the chip (see `MPU6050.init`, `ADXL345.init`).
-public func openSensor(chip: ChipKind, bus: I2CBus, address: UInt8, clock: MonotonicClock) throws -> MotionSensor {
-    switch chip {
-    case .mpu6050: return try MPU6050(bus: bus, address: address, clock: clock)
-    case .adxl345: return try ADXL345(bus: bus, address: address, clock: clock)
-    case .lis3dh: return try LIS3DH(bus: bus, address: address, clock: clock)
+extension ChipKind {
+    /// Opens this chip's driver at `address`, identifying the chip (see `MPU6050.init`, `ADXL345.init`).
+    public func openSensor(bus: I2CBus, address: UInt8, clock: MonotonicClock) throws -> MotionSensor {
+        switch self {
+        case .mpu6050: return try MPU6050(bus: bus, address: address, clock: clock)
+        case .adxl345: return try ADXL345(bus: bus, address: address, clock: clock)
+        case .lis3dh: return try LIS3DH(bus: bus, address: address, clock: clock)
+        }
     }
 }
 
@@ -26,28 +28,30 @@ public struct ProbeResult: Sendable, Codable, Equatable {
     }
 }
 
-/// Looks at each address and names what answers: the MPU-6050 family by WHO_AM_I (0x75), the
-/// ADXL345 by DEVID (0x00). Absent addresses (`.noAcknowledgeAddress`) are left out; other bus
-/// errors propagate.
-///
-/// At the ADXL345's addresses DEVID is read first, elsewhere WHO_AM_I, so each chip is first
-/// asked for its own ID register.
-public func probe(bus: I2CBus, addresses: [UInt8]) throws -> [ProbeResult] {
-    var found: [ProbeResult] = []
-    for address in addresses {
-        do {
-            if ChipKind.adxl345.addresses.contains(address) {
-                if let r = try probeADXL345(bus, address) ?? probeMPU6050(bus, address) { found.append(r) }
-                else { found.append(ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil)) }
-            } else {
-                if let r = try probeMPU6050(bus, address) ?? probeADXL345(bus, address) { found.append(r) }
-                else { found.append(ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil)) }
+extension ChipKind {
+    /// Looks at each address and names what answers: the MPU-6050 family by WHO_AM_I (0x75), the
+    /// ADXL345 by DEVID (0x00). Absent addresses (`.noAcknowledgeAddress`) are left out; other bus
+    /// errors propagate.
+    ///
+    /// At the ADXL345's addresses DEVID is read first, elsewhere WHO_AM_I, so each chip is first
+    /// asked for its own ID register.
+    public static func probe(bus: I2CBus, addresses: [UInt8]) throws -> [ProbeResult] {
+        var found: [ProbeResult] = []
+        for address in addresses {
+            do {
+                if ChipKind.adxl345.addresses.contains(address) {
+                    if let r = try probeADXL345(bus, address) ?? probeMPU6050(bus, address) { found.append(r) }
+                    else { found.append(ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil)) }
+                } else {
+                    if let r = try probeMPU6050(bus, address) ?? probeADXL345(bus, address) { found.append(r) }
+                    else { found.append(ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil)) }
+                }
+            } catch let error as I2CError where error.kind == .noAcknowledgeAddress {
+                continue
             }
-        } catch let error as I2CError where error.kind == .noAcknowledgeAddress {
-            continue
         }
+        return found
     }
-    return found
 }
 
 private func probeMPU6050(_ bus: I2CBus, _ address: UInt8) throws -> ProbeResult? {

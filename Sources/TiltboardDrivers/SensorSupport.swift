@@ -37,7 +37,7 @@ func checkChipID(_ bus: I2CBus, address: UInt8, register: UInt8, expected: UInt8
     let id = try bus.readByte(address: address, register: register)
     guard id == expected else {
         throw SensorError.wrongChip(found: id, address: address, bus: bus.name,
-                                    expected: "\(hex(expected)) (\(part), as when the board was opened)")
+                                    expected: "\(expected.hex) (\(part), as when the board was opened)")
     }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardCore
+import TiltboardSimulator
 
 /// `tiltboard calibrate` run as a program on simulated boards, on the virtual clock.
 final class CalibrateCommandTests: XCTestCase {

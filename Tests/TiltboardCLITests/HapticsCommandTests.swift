@@ -2,6 +2,8 @@ import Foundation
 import Tiltboard
 @testable import TiltboardCLI
 import XCTest
+import TiltboardCore
+import TiltboardDrivers
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -3,6 +3,7 @@ import Foundation
 import Tiltboard
 @testable import TiltboardCLI
 import XCTest
+import TiltboardCore
 
 /// The monitor's loop-thread side on a manual clock: neutral requests and zero allocations.
 final class MonitorLoopTests: XCTestCase {

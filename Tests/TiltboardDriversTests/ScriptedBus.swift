@@ -12,11 +12,11 @@ enum Expect: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .read(a, r, reply): return "read \(hex(a)) reg \(hex(r)) ×\(reply.count)"
-        case let .readFIFO(a, r, reply): return "readFIFO \(hex(a)) reg \(hex(r)) ×\(reply.count)"
-        case let .write(a, r, bytes): return "write \(hex(a)) reg \(hex(r)) \(bytes.map(hex))"
-        case let .readFails(a, r, n, e): return "read \(hex(a)) reg \(hex(r)) ×\(n) fails \(e.kind)"
-        case let .writeFails(a, r, bytes, e): return "write \(hex(a)) reg \(hex(r)) \(bytes.map(hex)) fails \(e.kind)"
+        case let .read(a, r, reply): return "read \(a.hex) reg \(r.hex) ×\(reply.count)"
+        case let .readFIFO(a, r, reply): return "readFIFO \(a.hex) reg \(r.hex) ×\(reply.count)"
+        case let .write(a, r, bytes): return "write \(a.hex) reg \(r.hex) \(bytes.map(\.hex))"
+        case let .readFails(a, r, n, e): return "read \(a.hex) reg \(r.hex) ×\(n) fails \(e.kind)"
+        case let .writeFails(a, r, bytes, e): return "write \(a.hex) reg \(r.hex) \(bytes.map(\.hex)) fails \(e.kind)"
         }
     }
 }
@@ -58,7 +58,7 @@ final class ScriptedBus: I2CBus {
     }
 
     func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        let got = "read \(hex(address)) reg \(hex(register)) ×\(buffer.count)"
+        let got = "read \(address.hex) reg \(register.hex) ×\(buffer.count)"
         let e = try next(got)
         switch e {
         case let .read(a, r, reply) where a == address && r == register && reply.count == buffer.count:
@@ -71,7 +71,7 @@ final class ScriptedBus: I2CBus {
     }
 
     func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        let got = "readFIFO \(hex(address)) reg \(hex(register)) ×\(buffer.count)"
+        let got = "readFIFO \(address.hex) reg \(register.hex) ×\(buffer.count)"
         let e = try next(got)
         guard case let .readFIFO(a, r, reply) = e, a == address, r == register, reply.count == buffer.count else {
             throw mismatch(got, e)
@@ -81,7 +81,7 @@ final class ScriptedBus: I2CBus {
 
     func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
         let data = Array(bytes)
-        let got = "write \(hex(address)) reg \(hex(register)) \(data.map(hex))"
+        let got = "write \(address.hex) reg \(register.hex) \(data.map(\.hex))"
         let e = try next(got)
         switch e {
         case let .write(a, r, expected) where a == address && r == register && expected == data:

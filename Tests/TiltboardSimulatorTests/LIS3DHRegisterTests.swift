@@ -52,7 +52,7 @@ final class LIS3DHRegisterTests: XCTestCase {
         for (i, v) in block.enumerated() {
             let reg = 0x1E + i
             let expected: UInt8 = reg == 0x1E ? 0x10 : reg == 0x20 ? 0x07 : reg == 0x2F ? 0x20 : 0x00  // FIFO empty
-            XCTAssertEqual(v, expected, "register \(hex(UInt8(reg)))")
+            XCTAssertEqual(v, expected, "register \(UInt8(reg).hex)")
         }
         clock.advance(ms: 100)
         XCTAssertEqual(try words(), [0, 0, 0], "power-down: no data")
@@ -98,7 +98,7 @@ final class LIS3DHRegisterTests: XCTestCase {
         make()
         for (control1, rate) in [(UInt8(0x17), 1.0), (0x27, 10), (0x57, 100), (0x77, 400), (0x97, 1344), (0x8F, 1620), (0x9F, 5376)] {
             try w(LIS.CTRL_REG1, control1)
-            XCTAssertEqual(chip.outputRateHz, rate, "CTRL_REG1 \(hex(control1))")
+            XCTAssertEqual(chip.outputRateHz, rate, "CTRL_REG1 \(control1.hex)")
         }
         try w(LIS.CTRL_REG1, 0x87)  // code 8 exists in low-power mode only
         XCTAssertNil(chip.outputRateHz)

@@ -2,6 +2,8 @@ import CAllocationCounter
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardLinux
 
 /// The benchmark's figures that do not depend on timing: traffic, allocations, lost samples.
 final class BenchTests: XCTestCase {

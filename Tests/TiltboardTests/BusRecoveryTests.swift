@@ -1,6 +1,8 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The tilt loop on a manual clock while the simulated bus fails and the chip resets.
 ///

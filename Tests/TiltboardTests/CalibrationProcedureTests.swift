@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The calibration procedures on simulated boards and a manual clock: instant and repeatable.
 final class CalibrationProcedureTests: XCTestCase {

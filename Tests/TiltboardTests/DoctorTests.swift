@@ -1,6 +1,10 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
+import TiltboardSimulator
 
 /// `Doctor` against staged machines: a temporary folder holding the /dev, /sys, /proc/device-tree
 /// and /etc a Raspberry Pi would have (or lack), and a simulated bus behind the board's address.

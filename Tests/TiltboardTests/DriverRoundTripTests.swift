@@ -21,7 +21,7 @@ final class DriverRoundTripTests: XCTestCase {
         case .adxl345: bus.attach(SimulatedADXL345(clock: clock, motion: motion), at: address)
         case .lis3dh: bus.attach(SimulatedLIS3DH(clock: clock, motion: motion), at: address)
         }
-        return (bus, try openSensor(chip: chip, bus: bus, address: address, clock: clock))
+        return (bus, try chip.openSensor(bus: bus, address: address, clock: clock))
     }
 
     func testMPU6050EveryAccelAndGyroRange() throws {

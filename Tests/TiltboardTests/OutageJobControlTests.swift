@@ -1,6 +1,7 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
 
 /// Time the process spends stopped (Ctrl-Z) during an outage is the user's pause, not the sensor's.
 final class OutageJobControlTests: XCTestCase {

@@ -1,6 +1,8 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The whole per-sample path on simulator scripts, on a manual clock (instant, deterministic).
 final class PipelineScriptTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 import Tiltboard
+import TiltboardCore
 
 /// The README's library example, kept compiling and true.
 final class ReadmeExampleTests: XCTestCase {

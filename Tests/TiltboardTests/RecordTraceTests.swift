@@ -1,6 +1,7 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
 
 /// A recording replays through the simulator as the samples that were recorded.
 final class RecordTraceTests: XCTestCase {

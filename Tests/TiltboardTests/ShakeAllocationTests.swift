@@ -2,6 +2,8 @@ import XCTest
 import CAllocationCounter
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The per-sample path with a shake in it — read, pipeline, detection, posting the effect to the
 /// engine — allocates nothing on the loop thread.

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The shake detector on the simulator's motion scripts, through the real chain (simulated chip →
 /// driver → TiltLoop → TiltPipeline), for both chips: shakes of 2–6 Hz at ≥ 1.5 g are found within

@@ -1,6 +1,8 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 final class TiltLoopTests: XCTestCase {
     private func session(script: String, clock: MonotonicClock) throws -> BoardSession {

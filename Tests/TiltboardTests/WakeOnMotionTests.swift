@@ -2,6 +2,8 @@ import XCTest
 import CAllocationCounter
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The loop sleeping on the simulated chip's interrupt pin while still and waking on motion,
 /// on a manual clock (deterministic and instant).

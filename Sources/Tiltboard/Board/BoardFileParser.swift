@@ -116,7 +116,7 @@ struct BoardFileParser {
         guard bus == BoardDescription.simulatedBus || isI2CDevicePath(bus) else {
             throw notAllowed("sensor.bus", busValue, "use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\"")
         }
-        let addressChoices = chip.addresses.map { hexByte($0) }.joined(separator: " or ")
+        let addressChoices = chip.addresses.map { $0.hex(uppercase: true) }.joined(separator: " or ")
         var sensor = BoardDescription.SensorSection(chip: chip, bus: bus, address: chip.addresses[0])
         if let v = o["address"] {
             guard let a = byteValue(v), chip.addresses.contains(a) else {

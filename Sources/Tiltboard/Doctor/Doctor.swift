@@ -197,17 +197,17 @@ public struct Doctor {
     /// What answers at the board's address, identified as the commands would.
     func sensor() -> (DoctorCheck, UInt8?) {
         let id = "sensor"
-        let where_ = "\(hex(board.sensor.address)) on \(busDevice)"
+        let where_ = "\(board.sensor.address.hex) on \(busDevice)"
         do {
             let bus = try openBus(system.path(busDevice))
-            let sensor = try openSensor(chip: board.sensor.chip, bus: bus, address: board.sensor.address, clock: clock)
+            let sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
             let identity = sensor.identity
             if identity.warning != nil {
                 return (DoctorCheck(id: id, status: .pass,
                                     detail: "sensor: \(identity.part) at \(where_): a clone, used as an \(board.sensor.chip.partName) with a warning"),
                         identity.chipID)
             }
-            return (DoctorCheck(id: id, status: .pass, detail: "sensor: \(identity.part) at \(where_) (ID \(hex(identity.chipID)))"),
+            return (DoctorCheck(id: id, status: .pass, detail: "sensor: \(identity.part) at \(where_) (ID \(identity.chipID.hex))"),
                     identity.chipID)
         } catch let error as I2CError {
             let code: DoctorCheck.Cause = error.kind == .permissionDenied ? .permission : .unavailable
@@ -229,7 +229,7 @@ public struct Doctor {
 
     private func simulatedChipID() -> UInt8? {
         guard let simulated = try? SimulatedBoard(board: board, clock: clock),
-              let sensor = try? openSensor(chip: board.sensor.chip, bus: simulated.bus, address: board.sensor.address, clock: clock)
+              let sensor = try? board.sensor.chip.openSensor(bus: simulated.bus, address: board.sensor.address, clock: clock)
         else { return nil }
         return sensor.identity.chipID
     }

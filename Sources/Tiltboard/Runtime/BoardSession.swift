@@ -48,7 +48,7 @@ public final class BoardSession {
             simulatedDevice = nil
         }
         bus = wrapBus.map { $0(opened) } ?? opened
-        sensor = try openSensor(chip: board.sensor.chip, bus: bus, address: board.sensor.address, clock: clock)
+        sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
         if let warning = sensor.identity.warning { warnings.append(warning) }
         self.profilePath = profilePath ?? ProfileStore.defaultPath(boardName: board.name)
         if useProfile {

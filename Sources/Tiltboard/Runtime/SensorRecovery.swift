@@ -57,7 +57,7 @@ public struct SensorLostError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
-        return "no sample from the \(part) at \(hex(address)) on \(bus) for \(s) s, giving up; last error: \(lastError)"
+        return "no sample from the \(part) at \(address.hex) on \(bus) for \(s) s, giving up; last error: \(lastError)"
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TiltboardCore
 import TiltboardDrivers
+import TiltboardLinux
 
 /// The main job's loop: at a fixed rate, read the sensor (or drain its FIFO), run each sample
 /// through the pipeline, play the shake effect when a shake starts, and hand every result to

@@ -1,5 +1,8 @@
 import Foundation
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
+import TiltboardSimulator
 
 /// The one place every command takes its clock from.
 ///

@@ -1,4 +1,5 @@
 import Tiltboard
+import TiltboardLinux
 
 /// A command whose results go to standard output.
 protocol WritesStandardOutput {

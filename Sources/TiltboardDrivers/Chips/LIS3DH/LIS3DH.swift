@@ -32,7 +32,7 @@ public final class LIS3DH: MotionSensor {
         let id = try bus.readByte(address: address, register: LIS3DHRegister.whoAmI)
         guard id == Self.deviceID else {
             throw SensorError.wrongChip(found: id, address: address, bus: bus.name,
-                                        expected: "\(hex(Self.deviceID)) (\(Self.partName))")
+                                        expected: "\(Self.deviceID.hex) (\(Self.partName))")
         }
         identity = SensorIdentity(chip: .lis3dh, part: Self.partName, chipID: id, bus: bus.name, address: address)
         self.bus = bus
