@@ -29,9 +29,9 @@ final class BoardFileTests: XCTestCase {
     func testEveryShippedBoardFileLoads() throws {
         let folder = packageRoot + "/Boards"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertEqual(names, ["adxl345.json", "mpu6050-pi5.json", "mpu6050.json", "simulated-adxl345.json",
-                               "simulated-clone.json", "simulated-faults.json", "simulated-mpu6050.json",
-                               "simulated-wake.json"])
+        XCTAssertEqual(names, ["adxl345.json", "lis3dh.json", "mpu6050-pi5.json", "mpu6050.json", "simulated-adxl345.json",
+                               "simulated-clone.json", "simulated-faults.json", "simulated-lis3dh.json",
+                               "simulated-mpu6050.json", "simulated-wake.json"])
         for name in names {
             let board = try BoardDescription.load(path: folder + "/" + name)
             XCTAssertEqual(board.source, folder + "/" + name)
