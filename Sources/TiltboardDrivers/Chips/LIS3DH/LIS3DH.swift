@@ -13,7 +13,7 @@ public final class LIS3DH: MotionSensor {
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
 
-    /// WHO_AM_I of every LIS3DH (DS §8.5, K, STD).
+    /// WHO_AM_I of every LIS3DH (DS WHO_AM_I description; the kernel's st_accel_core.c; ST's lis3dh_reg.h).
     public static let deviceID: UInt8 = 0x33
     /// The part's data sheet name.
     public static let partName = "LIS3DH"
@@ -122,7 +122,7 @@ public final class LIS3DH: MotionSensor {
                         part: identity.part)
     }
 
-    /// CTRL_REG1 is the tell: power-on leaves it at 0x07, power-down (DS Table 17).
+    /// CTRL_REG1 is the tell: power-on leaves it at 0x07, power-down (DS register address map).
     public func checkConfiguration() throws {
         guard let configuredControl1 else { return }
         try checkHeld(bus, address: address, register: LIS3DHRegister.control1, configured: configuredControl1,

@@ -1,56 +1,56 @@
 /// The LIS3DH register map, declared once for the driver and the simulated part.
 ///
-/// Sources: ST's data sheet DocID17530 Rev 2 ("DS": register map Table 17, register
-/// descriptions §8, FIFO §5.1, I²C §6.1); ST's own platform-independent driver `lis3dh_reg.h`/`.c`
+/// Sources: ST's data sheet DocID17530 Rev 2 ("DS": the register address map and register
+/// descriptions, FIFO §5.1, the I²C interface); ST's own platform-independent driver `lis3dh_reg.h`/`.c`
 /// ("STD": every register's bit fields, the ODR and full-scale codes, the conversion
 /// functions); the Linux kernel's `st_accel_core.c` and `st_sensors_i2c.c` ("K": WHO_AM_I 0x33,
 /// ODR and full-scale fields, gains, BDU, the sub-address bit 7 on reads).
 public enum LIS3DHRegister {
-    /// WHO_AM_I (DS §8.5, K `wai = 0x33`, STD `LIS3DH_ID`): 0x33 whatever the SA0 pin.
+    /// WHO_AM_I (DS register description, K `wai = 0x33`, STD `LIS3DH_ID`): 0x33 whatever the SA0 pin.
     public static let whoAmI: UInt8 = 0x0F
-    /// CTRL_REG0 (DS §8.6): SDO_PU_DISC [7]; bits 6:0 must stay 0010000 (its power-on value).
+    /// CTRL_REG0 (DS register description): SDO_PU_DISC [7]; bits 6:0 must stay 0010000 (its power-on value).
     public static let control0: UInt8 = 0x1E
-    /// TEMP_CFG_REG (DS §8.7, STD): ADC_EN [7], TEMP_EN [6]. Both 0: auxiliary ADC and
+    /// TEMP_CFG_REG (DS register description, STD): ADC_EN [7], TEMP_EN [6]. Both 0: auxiliary ADC and
     /// temperature sensor off.
     public static let temperatureConfig: UInt8 = 0x1F
-    /// CTRL_REG1 (DS §8.8, K `odr.addr 0x20 mask 0xf0`, STD): ODR [7:4], LPen [3], Zen Yen Xen [2:0].
+    /// CTRL_REG1 (DS register description, K `odr.addr 0x20 mask 0xf0`, STD): ODR [7:4], LPen [3], Zen Yen Xen [2:0].
     /// ODR 0 is power-down; powers on at 0x07 (power-down, axes enabled).
     public static let control1: UInt8 = 0x20
-    /// CTRL_REG2 (DS §8.9, STD): HPM [7:6], HPCF [5:4], FDS [3], HPCLICK [2], HP_IA2 [1], HP_IA1 [0].
+    /// CTRL_REG2 (DS register description, STD): HPM [7:6], HPCF [5:4], FDS [3], HPCLICK [2], HP_IA2 [1], HP_IA1 [0].
     public static let control2: UInt8 = 0x21
-    /// CTRL_REG3 (DS §8.10, STD): what drives INT1: I1_CLICK [7], I1_IA1 [6], I1_IA2 [5],
+    /// CTRL_REG3 (DS register description, STD): what drives INT1: I1_CLICK [7], I1_IA1 [6], I1_IA2 [5],
     /// I1_ZYXDA [4], I1_321DA [3], I1_WTM [2], I1_OVERRUN [1].
     public static let control3: UInt8 = 0x22
-    /// CTRL_REG4 (DS §8.11, K `bdu 0x23 mask 0x80`, `fs 0x23 mask 0x30`, STD): BDU [7], BLE [6],
+    /// CTRL_REG4 (DS register description, K `bdu 0x23 mask 0x80`, `fs 0x23 mask 0x30`, STD): BDU [7], BLE [6],
     /// FS [5:4], HR [3], ST [2:1], SIM [0].
     public static let control4: UInt8 = 0x23
-    /// CTRL_REG5 (DS §8.12, STD): BOOT [7], FIFO_EN [6], LIR_INT1 [3], D4D_INT1 [2], LIR_INT2 [1], D4D_INT2 [0].
+    /// CTRL_REG5 (DS register description, STD): BOOT [7], FIFO_EN [6], LIR_INT1 [3], D4D_INT1 [2], LIR_INT2 [1], D4D_INT2 [0].
     public static let control5: UInt8 = 0x24
-    /// CTRL_REG6 (DS §8.13, STD): what drives INT2: I2_CLICK [7], I2_IA1 [6], I2_IA2 [5],
+    /// CTRL_REG6 (DS register description, STD): what drives INT2: I2_CLICK [7], I2_IA1 [6], I2_IA2 [5],
     /// I2_BOOT [4], I2_ACT [3]; INT_POLARITY [1] (0: both pins active high).
     public static let control6: UInt8 = 0x25
-    /// REFERENCE (DS §8.14): reading it resets the high-pass filter to the current acceleration
+    /// REFERENCE (DS register description): reading it resets the high-pass filter to the current acceleration
     /// (HPM 00, "normal mode, reset by reading REFERENCE", STD `LIS3DH_NORMAL_WITH_RST`).
     public static let reference: UInt8 = 0x26
-    /// STATUS_REG (DS §8.15, STD): ZYXOR [7] … ZYXDA [3] ….
+    /// STATUS_REG (DS register description, STD): ZYXOR [7] … ZYXDA [3] ….
     public static let status: UInt8 = 0x27
-    /// OUT_X_L (DS §8.16–8.18): X, Y, Z little-endian (BLE 0), left-justified two's complement.
+    /// OUT_X_L (DS register description): X, Y, Z little-endian (BLE 0), left-justified two's complement.
     public static let outXL: UInt8 = 0x28
-    /// FIFO_CTRL_REG (DS §8.19, STD): FM [7:6], TR [5], FTH [4:0].
+    /// FIFO_CTRL_REG (DS register description, STD): FM [7:6], TR [5], FTH [4:0].
     public static let fifoControl: UInt8 = 0x2E
-    /// FIFO_SRC_REG (DS §8.20, §5.1, STD): WTM [7], OVRN_FIFO [6], EMPTY [5], FSS [4:0].
+    /// FIFO_SRC_REG (DS register description and §5.1, STD): WTM [7], OVRN_FIFO [6], EMPTY [5], FSS [4:0].
     public static let fifoSource: UInt8 = 0x2F
-    /// INT1_CFG (DS §8.21, STD): AOI [7], 6D [6], ZHIE ZLIE YHIE YLIE XHIE XLIE [5:0].
+    /// INT1_CFG (DS register description, STD): AOI [7], 6D [6], ZHIE ZLIE YHIE YLIE XHIE XLIE [5:0].
     public static let int1Config: UInt8 = 0x30
-    /// INT1_SRC (DS §8.22, STD): IA [6], ZH ZL YH YL XH XL [5:0]; reading it clears a latched IA.
+    /// INT1_SRC (DS register description, STD): IA [6], ZH ZL YH YL XH XL [5:0]; reading it clears a latched IA.
     public static let int1Source: UInt8 = 0x31
-    /// INT1_THS (DS §8.23, STD): 7-bit threshold, in steps of `LIS3DHScale.thresholdGPerLSB`.
+    /// INT1_THS (DS register description, STD): 7-bit threshold, in steps of `LIS3DHScale.thresholdGPerLSB`.
     public static let int1Threshold: UInt8 = 0x32
-    /// INT1_DURATION (DS §8.24, STD): 7-bit minimum event duration, in 1/ODR steps.
+    /// INT1_DURATION (DS register description, STD): 7-bit minimum event duration, in 1/ODR steps.
     public static let int1Duration: UInt8 = 0x33
 
     /// Multi-byte transfers increment the register pointer only when bit 7 of the sub-address
-    /// is set (DS §6.1.1: "the 7 LSb represent the actual register address while the MSb enables
+    /// is set (DS, I²C operation: "the 7 LSb represent the actual register address while the MSb enables
     /// address auto increment"); K sets it on reads (`ST_SENSORS_I2C_MULTIREAD 0x80`).
     public static let autoIncrement: UInt8 = 0x80
 
@@ -59,14 +59,14 @@ public enum LIS3DHRegister {
         count > 1 ? register | autoIncrement : register
     }
 
-    /// The registers that power on at something other than 0x00 (DS Table 17): WHO_AM_I,
+    /// The registers that power on at something other than 0x00 (DS register address map): WHO_AM_I,
     /// CTRL_REG0 0x10 and CTRL_REG1 0x07 (power-down with the three axes enabled). BOOT only
     /// reloads the factory trimming: the part has no soft reset of these registers.
     public static let powerOnValues: [(register: UInt8, value: UInt8)] = [
         (whoAmI, LIS3DH.deviceID), (control0, 0x10), (control1, 0x07),
     ]
 
-    /// Registers a write changes (DS Table 17 "Type" r/w); every other register is read-only,
+    /// Registers a write changes (DS register address map, type r/w); every other register is read-only,
     /// reserved or absent.
     public static let writable: [ClosedRange<UInt8>] = [
         0x1E...0x26,  // CTRL_REG0, TEMP_CFG_REG, CTRL_REG1…6, REFERENCE
@@ -85,7 +85,7 @@ public enum LIS3DHRegister {
     ]
 }
 
-/// CTRL_REG1 fields (DS §8.8).
+/// CTRL_REG1 fields (DS register description).
 public enum LIS3DHControl1 {
     /// LPen: low-power mode, 8-bit data.
     public static let lowPower: UInt8 = 0x08
@@ -95,7 +95,7 @@ public enum LIS3DHControl1 {
     @inlinable public static func odr(_ code: UInt8) -> UInt8 { code << 4 }
 }
 
-/// CTRL_REG4 fields (DS §8.11).
+/// CTRL_REG4 fields (DS register description).
 public enum LIS3DHControl4 {
     /// BDU: the output registers are not updated until both bytes of the pair were read, so a
     /// burst never mixes two samples (K sets it too: `bdu.mask 0x80`).
@@ -108,7 +108,7 @@ public enum LIS3DHControl4 {
     @inlinable public static func fullScale(_ code: UInt8) -> UInt8 { (code & 0x03) << 4 }
 }
 
-/// CTRL_REG5 fields (DS §8.12).
+/// CTRL_REG5 fields (DS register description).
 public enum LIS3DHControl5 {
     /// BOOT: reload the factory trimming; self-clearing.
     public static let boot: UInt8 = 0x80
@@ -118,7 +118,7 @@ public enum LIS3DHControl5 {
     public static let latchInt1: UInt8 = 0x08
 }
 
-/// FIFO_CTRL_REG modes (DS §5.1, §8.19; STD `lis3dh_fm_t`).
+/// FIFO_CTRL_REG modes (DS §5.1; STD `lis3dh_fm_t`).
 public enum LIS3DHFIFOMode: UInt8, Sendable {
     /// FIFO off and emptied: the data registers hold the newest sample.
     case bypass = 0x00
@@ -130,7 +130,7 @@ public enum LIS3DHFIFOMode: UInt8, Sendable {
     case streamToFIFO = 0xC0
 }
 
-/// FIFO_SRC_REG fields (DS §8.20).
+/// FIFO_SRC_REG fields (DS register description).
 public enum LIS3DHFIFOSource {
     public static let watermark: UInt8 = 0x80
     /// OVRN_FIFO: the FIFO is full, 32 unread samples (a further one overwrites the oldest).
@@ -140,7 +140,7 @@ public enum LIS3DHFIFOSource {
     public static let levelMask: UInt8 = 0x1F
 }
 
-/// INT1_CFG / INT1_SRC bits (DS §8.21–8.22).
+/// INT1_CFG / INT1_SRC bits (DS register description).
 public enum LIS3DHInterrupt {
     /// INT1_SRC IA: an event is (or, latched, was) active.
     public static let active: UInt8 = 0x40
@@ -196,10 +196,10 @@ public enum LIS3DHMode: Sendable, CaseIterable {
 
 /// Conversion and rate tables.
 public enum LIS3DHScale {
-    /// FS codes 0…3 (DS §8.11, K, STD `lis3dh_fs_t`).
+    /// FS codes 0…3 (DS register description, K, STD `lis3dh_fs_t`).
     public static let accelRangesG: [Int] = [2, 4, 8, 16]
 
-    /// Output data rates by CTRL_REG1 ODR code (DS Table 31; STD `lis3dh_odr_t`; K lists codes
+    /// Output data rates by CTRL_REG1 ODR code (DS CTRL_REG1 description; STD `lis3dh_odr_t`; K lists codes
     /// 1…8): codes 1…7 give 1, 10, 25, 50, 100, 200, 400 Hz in every mode; code 8 is 1.62 kHz in
     /// low-power mode only; code 9 is 1.344 kHz in normal and high-resolution mode, 5.376 kHz in
     /// low-power mode.
@@ -231,7 +231,7 @@ public enum LIS3DHScale {
         rates.min { Swift.max($0.hz / rate, rate / $0.hz) < Swift.max($1.hz / rate, rate / $1.hz) }!
     }
 
-    /// INT1_THS step by range code: 16, 32, 62, 186 mg per LSB at ±2/4/8/16 g (DS §8.23; ST's
+    /// INT1_THS step by range code: 16, 32, 62, 186 mg per LSB at ±2/4/8/16 g (DS INT1_THS description; ST's
     /// own Linux driver for this family, `st_acc33_get_th_lsb`).
     public static let thresholdGPerLSB: [Double] = [0.016, 0.032, 0.062, 0.186]
 

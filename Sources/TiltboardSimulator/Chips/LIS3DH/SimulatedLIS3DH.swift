@@ -5,7 +5,7 @@ import TiltboardDrivers
 /// `LIS3DHMode`, `LIS3DHScale`): a wrong entry there shows as a failing round trip.
 ///
 /// - Bus: a sub-address with bit 7 set walks the registers through a burst; without it every
-///   byte of the burst comes from the same register (DS §6.1.1). Writes to read-only or absent
+///   byte of the burst comes from the same register (DS, I²C operation). Writes to read-only or absent
 ///   registers are ignored.
 /// - Sampling: powers up in power-down (CTRL_REG1 0x07). With an ODR valid for the mode it
 ///   samples from the moment the ODR was written; each transaction first replays the ticks
