@@ -59,7 +59,7 @@ struct RecordCommand: ParsableCommand {
         }
         let writer: TraceCSVWriter
         do {
-            writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.hasGyro)
+            writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.chip.gyroscope != nil)
         } catch let error as TraceFileError {
             throw CLIError(message: error.message, code: SysExit.ioError)
         }

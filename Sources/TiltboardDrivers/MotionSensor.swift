@@ -1,38 +1,5 @@
 import TiltboardCore
 
-/// Which chip family a driver speaks to.
-public enum ChipKind: String, Sendable, Codable, CaseIterable {
-    case mpu6050
-    case adxl345
-    case lis3dh
-
-    /// The chip's data sheet name.
-    public var partName: String {
-        switch self {
-        case .mpu6050: return "MPU-6050"
-        case .adxl345: return "ADXL345"
-        case .lis3dh: return LIS3DH.partName
-        }
-    }
-    public var hasGyro: Bool { self == .mpu6050 }
-    /// Bytes of one sample burst: MPU-6050 accel, temperature and gyro from ACCEL_XOUT_H (14,
-    /// RM §4.17–4.19); ADXL345 DATAX0…DATAZ1 (6, DS Table 19).
-    public var sampleBytes: Int {
-        switch self {
-        case .mpu6050: return 14
-        case .adxl345, .lis3dh: return 6
-        }
-    }
-    /// Addresses the chip can answer at, by its address pin.
-    public var addresses: [UInt8] {
-        switch self {
-        case .mpu6050: return [0x68, 0x69]
-        case .adxl345: return [0x53, 0x1D]
-        case .lis3dh: return [0x18, 0x19]
-        }
-    }
-}
-
 /// What a driver found when it identified the chip.
 public struct SensorIdentity: Sendable, Equatable, Codable {
     public var chip: ChipKind
@@ -97,9 +64,18 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
 /// `read` and `drainFIFO` do one bus transaction per sample or per FIFO batch and allocate nothing.
 public protocol MotionSensor: AnyObject {
     var identity: SensorIdentity { get }
+    /// The accepted part found at `init`: its offset registers, FIFO, temperature formula and
+    /// motion registers (`ChipVariant`).
+    var chipVariant: any ChipVariant { get }
     var configuration: SensorConfiguration { get }
     /// The output data rate actually programmed, in Hz.
     var actualRateHz: Double { get }
+    /// FIFO overflows `drainFIFO` met (each one reset the FIFO and lost its contents); 0 for a
+    /// chip whose FIFO keeps the newest samples instead.
+    var fifoOverflows: Int { get }
+    /// FIFO frames `drainFIFO` dropped on purpose since `configure` (the MPU-6050 family's first
+    /// frame after start-up, whose gyro sample is out of specification).
+    var fifoFramesSkipped: Int { get }
 
     /// Programs range, rate and filter, reads every written register back, and starts measuring.
     func configure(_ configuration: SensorConfiguration) throws

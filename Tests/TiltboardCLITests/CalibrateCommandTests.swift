@@ -228,6 +228,36 @@ final class CalibrateCommandTests: XCTestCase {
         }
     }
 
+    func testWriteChipOnEveryCloneReadsIdealAfterwards() throws {
+        // Each part programs its own offset registers (0x77/0x7A/0x7D on the 6500 family and
+        // the ICM-20689) and reads them back; the next session reads a flat board as (0, 0, 1) g.
+        for id in ["0x70", "0x71", "0x73", "0x98"] {
+            let folder = try makeScratchFolder(self)
+            let board = folder + "/clone.json"
+            try """
+            {"name": "clone", "sensor": {"chip": "mpu6050", "bus": "simulated", "address": "0x68", "rateHz": 100},
+             "simulation": {"script": "flat", "noise": true, "seed": 7, "whoAmI": "\(id)", "zeroGOffsetMg": [40, -30, 60]}}
+            """.write(toFile: board, atomically: true, encoding: .utf8)
+            let path = folder + "/p.json"
+            let r = try CLIRunner.run(["calibrate", "--sensor", "--write-chip", "--yes", "--board", board, "--profile", path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("in chip          yes"), "\(id): \(r.stdout)")
+            let read = try CLIRunner.run(["read", "--board", board, "--profile", path, "--count", "100", "--json"])
+            XCTAssertEqual(read.status, 0, read.stderr)
+            var sum = [0.0, 0.0, 0.0], n = 0.0
+            for line in read.stdout.split(separator: "\n") {
+                let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let accel = try XCTUnwrap(object["accel"] as? [Double])
+                for axis in 0..<3 { sum[axis] += accel[axis] }
+                n += 1
+            }
+            XCTAssertEqual(n, 100)
+            for (axis, expected) in [0.0, 0, 1].enumerated() {
+                XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "\(id) axis \(axis)")
+            }
+        }
+    }
+
     func testZeroOnABoardNeverCalibratedAndOverACorruptProfile() throws {
         let folder = try makeScratchFolder(self)
         let path = folder + "/p.json"

@@ -42,8 +42,9 @@ final class ADXL345Tests: XCTestCase {
                    .write(addr, FIFO_CTL, [fifo]),
                    .write(addr, OFSX, [0x00, 0x00, 0x00]),
                    .write(addr, POWER_CTL, [0x08]),
-                   .read(addr, BW_RATE, [rate, powerReadBack] + interruptsReadBack),
+                   .read(addr, OFSX, [0x00, 0x00, 0x00]),
                    .read(addr, ACT_INACT_CTL, [0x00]),
+                   .read(addr, BW_RATE, [rate, powerReadBack] + interruptsReadBack),
                    .read(addr, DATA_FORMAT, [format]),
                    .read(addr, FIFO_CTL, [fifo]))
     }
@@ -106,7 +107,7 @@ final class ADXL345Tests: XCTestCase {
         assertThrows(SensorError.verifyFailed(register: 0x2D, wrote: 0x08, read: 0x00, bus: "/dev/i2c-1", address: 0x53)) {
             try sensor.configure(SensorConfiguration())
         }
-        XCTAssertEqual(bus.pending.count, 3)
+        XCTAssertEqual(bus.pending.count, 2)
     }
 
     func testConfigureSwitchesOffInterruptsAnEarlierSessionLeftArmed() throws {
@@ -236,8 +237,15 @@ final class ADXL345Tests: XCTestCase {
     func testWriteOffsetsRoundsClampsAndIsRelative() throws {
         let sensor = try open()
         // 15.6 mg/LSB: X 0 − 3.2 → −3; Y 2 + 1.92 → 4; Z −1 − 192 → clamped −128.
-        bus.expect(.read(addr, OFSX, [0x00, 0x02, 0xFF]), .write(addr, OFSX, [0xFD, 0x04, 0x80]))
+        // Then read back: offsets that do not stick are reported.
+        bus.expect(.read(addr, OFSX, [0x00, 0x02, 0xFF]), .write(addr, OFSX, [0xFD, 0x04, 0x80]),
+                   .read(addr, OFSX, [0xFD, 0x04, 0x80]))
         try sensor.writeOffsets(accelOffsetG: Vector3(0.05, -0.03, 3.0), gyroBiasDps: Vector3(5, 5, 5))
+        bus.expect(.read(addr, OFSX, [0xFD, 0x04, 0x80]), .write(addr, OFSX, [0xFE, 0x04, 0x80]),
+                   .read(addr, OFSX, [0xFD, 0x04, 0x80]))
+        assertThrows(SensorError.verifyFailed(register: OFSX, wrote: 0xFE, read: 0xFD, bus: "/dev/i2c-1", address: addr)) {
+            try sensor.writeOffsets(accelOffsetG: Vector3(-0.0156, 0, 0), gyroBiasDps: nil)
+        }
         bus.assertDone()
     }
 }

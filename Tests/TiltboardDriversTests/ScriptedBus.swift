@@ -57,7 +57,21 @@ final class ScriptedBus: I2CBus {
         return I2CError(kind: .other, device: name, detail: "script mismatch")
     }
 
-    func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+    /// Write-only transfers are `write`s (the first byte the register); a sub-address byte then a
+    /// read is a `read`, or a `readFIFO` when the chip's pattern repeats a register.
+    func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
+                  pattern: I2CReadPattern) throws {
+        let register = write.first ?? 0
+        if read.isEmpty {
+            try self.write(address: address, register: register, bytes: UnsafeRawBufferPointer(rebasing: write.dropFirst()))
+        } else if case .repeating = pattern {
+            try readFIFO(address: address, register: register, into: read)
+        } else {
+            try self.read(address: address, register: register, into: read)
+        }
+    }
+
+    private func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
         let got = "read \(address.hex) reg \(register.hex) ×\(buffer.count)"
         let e = try next(got)
         switch e {
@@ -70,7 +84,7 @@ final class ScriptedBus: I2CBus {
         }
     }
 
-    func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+    private func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
         let got = "readFIFO \(address.hex) reg \(register.hex) ×\(buffer.count)"
         let e = try next(got)
         guard case let .readFIFO(a, r, reply) = e, a == address, r == register, reply.count == buffer.count else {
@@ -79,7 +93,7 @@ final class ScriptedBus: I2CBus {
         for i in 0..<reply.count { buffer[i] = reply[i] }
     }
 
-    func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
+    private func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
         let data = Array(bytes)
         let got = "write \(address.hex) reg \(register.hex) \(data.map(\.hex))"
         let e = try next(got)

@@ -45,7 +45,7 @@ final class LinuxI2CBusTests: XCTestCase {
         let fake = FakeAdapter(functionality: FUNC_I2C)
         let bus = try LinuxI2CBus(path: "/dev/i2c-1", io: fake)
         var buffer = [UInt8](repeating: 0, count: 980)
-        try buffer.withUnsafeMutableBytes { try bus.readFIFO(address: 0x68, register: 0x74, into: $0) }
+        try buffer.withUnsafeMutableBytes { try bus.read(address: 0x68, register: 0x74, into: $0, pattern: .repeating(period: 1)) }
         XCTAssertEqual(fake.calls.count, 3)
         XCTAssertEqual(fake.calls.last, .rdwr([RecordedMessage(address: 0x68, flags: 0, length: 1, written: [0x74]),
                                                RecordedMessage(address: 0x68, flags: I2C_M_RD_FLAG, length: 980, written: [])]))
@@ -73,7 +73,7 @@ final class LinuxI2CBusTests: XCTestCase {
         let fake = FakeAdapter(functionality: FUNC_I2C_STUB)
         let bus = try LinuxI2CBus(path: "/dev/i2c-0", io: fake)
         var buffer = [UInt8](repeating: 0, count: 70)
-        try buffer.withUnsafeMutableBytes { try bus.readFIFO(address: 0x68, register: 0x74, into: $0) }
+        try buffer.withUnsafeMutableBytes { try bus.read(address: 0x68, register: 0x74, into: $0, pattern: .repeating(period: 1)) }
         XCTAssertEqual(Array(fake.calls.dropFirst(3)),
                        [.smbusReadBlock(0x74, 32), .smbusReadBlock(0x74, 32), .smbusReadBlock(0x74, 6)])
     }

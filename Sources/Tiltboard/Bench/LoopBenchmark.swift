@@ -84,7 +84,7 @@ public enum LoopBenchmark {
             if configuration.useFIFO {
                 let produced = UInt64(queuedBefore) &+ (after &- before)
                 expected = produced
-                dropped = Int64(produced) - Int64(samples) - Int64(queuedAfter)
+                dropped = Int64(produced) - Int64(samples) - Int64(queuedAfter) - Int64(session.sensor.fifoFramesSkipped)
             } else {
                 // Without the FIFO each tick reads the newest sample; none can queue up.
                 expected = ticksExpected(stats)
@@ -107,28 +107,16 @@ public enum LoopBenchmark {
             transactionsPerTick: Double(bus.transactionCount) / Double(max(stats.ticks, 1)),
             bytesPerSample: Double(bus.bytesTransferred) / n,
             allocationsPerTick: allocations, expectedSamples: expected, droppedSamples: dropped,
-            fifoOverflows: (session.sensor as? MPU6050)?.fifoOverflows ?? 0, realtimeNote: note)
+            fifoOverflows: session.sensor.fifoOverflows, realtimeNote: note)
     }
 
     private static func ticksExpected(_ stats: LoopStatistics) -> UInt64 { stats.ticks &+ stats.missedTicks }
 
-    private static func samplesTaken(_ device: SimulatedI2CDevice?) -> UInt64? {
-        switch device {
-        case let mpu as SimulatedMPU6050: return mpu.samplesTaken
-        case let adxl as SimulatedADXL345: return adxl.samplesTaken
-        default: return nil
-        }
-    }
+    private static func samplesTaken(_ device: (any SimulatedChip)?) -> UInt64? { device?.samplesTaken }
 
-    private static func queuedFrames(_ device: SimulatedI2CDevice?) -> Int? {
-        switch device {
-        case let mpu as SimulatedMPU6050: return mpu.fifoByteCount / MPU6050.fifoFrameBytes
-        // The ADXL345's stream-mode FIFO overwrites its oldest entry when full: such losses
-        // show only here, as produced samples that never arrived.
-        case let adxl as SimulatedADXL345: return adxl.fifoEntries
-        default: return nil
-        }
-    }
+    /// Samples waiting in the simulated FIFO. A FIFO that overwrites its oldest entry when full
+    /// (the ADXL345's stream mode) shows such losses only here, as produced samples that never arrived.
+    private static func queuedFrames(_ device: (any SimulatedChip)?) -> Int? { device?.queuedFIFOFrames }
 }
 
 /// The loop thread's scratch state, allocated once before the run.

@@ -12,7 +12,7 @@ public final class BoardSession {
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
     public let simulatedBus: SimulatedI2CBus?
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
-    public let simulatedDevice: SimulatedI2CDevice?
+    public let simulatedDevice: (any SimulatedChip)?
     public let sensor: MotionSensor
     /// Where this board's profile lives (`--profile`, or the default for its name).
     public let profilePath: String
@@ -99,19 +99,15 @@ public final class BoardSession {
     /// as closely as their steps allow. The drivers' writes are relative to the registers' content,
     /// so only the change is written; `chipOffsets` records what the registers actually hold.
     public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
-        let hasGyro = sensor.identity.chip.hasGyro
-        let target = ChipOffsets(accelG: accelG, gyroDps: hasGyro ? (gyroDps ?? .zero) : .zero)
+        let withGyro = sensor.identity.chip.chip.gyroscope != nil
+        let target = ChipOffsets(accelG: accelG, gyroDps: withGyro ? (gyroDps ?? .zero) : .zero)
         guard target != chipOffsets else { return }
         let accelDelta = target.accelG - chipOffsets.accelG
         let gyroDelta = target.gyroDps - chipOffsets.gyroDps
-        try sensor.writeOffsets(accelOffsetG: accelDelta, gyroBiasDps: hasGyro ? gyroDelta : nil)
+        try sensor.writeOffsets(accelOffsetG: accelDelta, gyroBiasDps: withGyro ? gyroDelta : nil)
         // The part the registers cannot express stays with the software correction.
-        let accelStep: Double, gyroStep: Double
-        switch sensor.identity.chip {
-        case .mpu6050: accelStep = 2 / MPU6050Scale.accelOffsetLSBPerG; gyroStep = 1 / MPU6050Scale.gyroOffsetLSBPerDps
-        case .adxl345: accelStep = ADXL345Scale.offsetGPerLSB; gyroStep = 0
-        case .lis3dh: accelStep = 0; gyroStep = 0
-        }
+        let accelStep = sensor.chipVariant.accelOffsets?.step ?? 0
+        let gyroStep = sensor.chipVariant.gyroOffsets?.step ?? 0
         chipOffsets = ChipOffsets(accelG: chipOffsets.accelG + quantized(accelDelta, step: accelStep),
                                   gyroDps: chipOffsets.gyroDps + quantized(gyroDelta, step: gyroStep))
     }
@@ -146,7 +142,7 @@ public final class BoardSession {
         let calibration = softwareCalibration
         return TiltChain(calibration: calibration,
                          mount: board.mount,
-                         estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
+                         estimator: TiltEstimator(mode: board.sensor.chip.chip.gyroscope != nil ? .complementary() : .lowPass()),
                          neutral: profile?.neutral ?? .level,
                          controller: TiltController(settings: controller),
                          holdStill: HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC))
@@ -181,12 +177,8 @@ public final class BoardSession {
         if let interruptLine { return interruptLine }
         guard let i = board.interrupt else { return nil }
         if board.isSimulated {
-            switch simulatedDevice {
-            case let chip as SimulatedMPU6050: interruptLine = chip.interruptPin
-            case let chip as SimulatedADXL345: interruptLine = chip.interruptPin
-            case let chip as SimulatedLIS3DH: interruptLine = chip.interruptPin
-            default: return nil
-            }
+            guard let simulatedDevice else { return nil }
+            interruptLine = simulatedDevice.interruptPin
         } else {
             interruptLine = try GpiodInputLine(chip: i.line.chip, line: i.line.line)
         }

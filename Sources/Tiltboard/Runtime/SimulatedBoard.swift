@@ -9,7 +9,7 @@ public struct SimulatedBoard {
     public let bus: SimulatedI2CBus
     public let motion: MotionSource
     /// The simulated chip on the bus (its sample clock tells how many samples it produced).
-    public let device: SimulatedI2CDevice
+    public let device: any SimulatedChip
 
     public init(board: BoardDescription, clock: MonotonicClock) throws {
         let settings = board.simulation ?? BoardDescription.SimulationSection()
@@ -20,15 +20,8 @@ public struct SimulatedBoard {
         if let mg = settings.zeroGOffsetMg { imperfections.zeroGOffsetG = mg / 1000 }
         if let scale = settings.scaleError { imperfections.scaleError = scale }
         bus = SimulatedI2CBus()
-        switch board.sensor.chip {
-        case .mpu6050:
-            device = SimulatedMPU6050(clock: clock, motion: motion, imperfections: imperfections,
-                                      whoAmI: settings.whoAmI ?? 0x68)
-        case .adxl345:
-            device = SimulatedADXL345(clock: clock, motion: motion, imperfections: imperfections)
-        case .lis3dh:
-            device = SimulatedLIS3DH(clock: clock, motion: motion, imperfections: imperfections)
-        }
+        device = SimulatedChipRegistry.factory(for: board.sensor.chip)
+            .makeChip(chipID: settings.whoAmI, clock: clock, motion: motion, imperfections: imperfections)
         bus.attach(device, at: board.sensor.address)
         bus.schedule(faults: settings.faults, address: board.sensor.address, clock: clock)
     }
@@ -40,7 +33,7 @@ public struct SimulatedBoard {
         case .worst: return .worstCase(chip: chip, seed: seed)
         case let .explicit(v):
             var p = SensorImperfections.datasheet(chip: chip, seed: seed)
-            if chip.hasGyro {
+            if chip.chip.gyroscope != nil {
                 if let b = v.gyroBiasDps { p.gyroBiasDps = b }
                 if let k = v.gyroBiasTempcoDpsPerC { p.gyroBiasTempcoDpsPerC = k }
             }
@@ -75,13 +68,15 @@ public struct SimulatedBoard {
 }
 
 extension SimulatedBoard {
-    /// A simulated bus with an MPU-6050 at 0x68 and an ADXL345 at 0x53, both flat and ideal:
+    /// A simulated bus with every registered chip at its default address, flat and ideal:
     /// what `tiltboard probe --bus simulated` looks at.
     public static func probeBus(clock: MonotonicClock) -> SimulatedI2CBus {
         let bus = SimulatedI2CBus()
         let flat = MotionScript.builtIn(named: "flat")!
-        bus.attach(SimulatedMPU6050(clock: clock, motion: flat), at: 0x68)
-        bus.attach(SimulatedADXL345(clock: clock, motion: flat), at: 0x53)
+        for factory in SimulatedChipRegistry.all {
+            bus.attach(factory.makeChip(chipID: nil, clock: clock, motion: flat, imperfections: .ideal),
+                       at: factory.kind.chip.addresses[0])
+        }
         return bus
     }
 }

@@ -12,14 +12,17 @@ public final class LIS3DH: MotionSensor {
     public let identity: SensorIdentity
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
+    public var chipVariant: any ChipVariant { LIS3DHVariant() }
+    /// Stream mode keeps the newest 32 samples: the FIFO never needs a reset.
+    public var fifoOverflows: Int { 0 }
+    public var fifoFramesSkipped: Int { 0 }
 
     /// WHO_AM_I of every LIS3DH (DS WHO_AM_I description; the kernel's st_accel_core.c; ST's lis3dh_reg.h).
     public static let deviceID: UInt8 = 0x33
     /// The part's data sheet name.
     public static let partName = "LIS3DH"
 
-    private let bus: I2CBus
-    private let address: UInt8
+    private let device: RegisterDevice
     private let clock: MonotonicClock
     private let buffer: UnsafeMutableRawBufferPointer
     /// CTRL_REG1 as `configure` left it (nil before): what `checkConfiguration` expects.
@@ -29,14 +32,9 @@ public final class LIS3DH: MotionSensor {
 
     /// Reads WHO_AM_I; throws `SensorError.wrongChip` unless it is 0x33.
     public init(bus: I2CBus, address: UInt8 = 0x18, clock: MonotonicClock) throws {
-        let id = try bus.readByte(address: address, register: LIS3DHRegister.whoAmI)
-        guard id == Self.deviceID else {
-            throw SensorError.wrongChip(found: id, address: address, bus: bus.name,
-                                        expected: "\(Self.deviceID.hex) (\(Self.partName))")
-        }
-        identity = SensorIdentity(chip: .lis3dh, part: Self.partName, chipID: id, bus: bus.name, address: address)
-        self.bus = bus
-        self.address = address
+        let chip = LIS3DHChip()
+        device = RegisterDevice(bus: bus, address: address, map: chip.referenceVariant.registerMap)
+        identity = try chip.identify(device).1
         self.clock = clock
         actualRateHz = 0  // power-down until configured
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 8)
@@ -63,21 +61,15 @@ public final class LIS3DH: MotionSensor {
         // CTRL_REG1…6: no high-pass, nothing on INT1 or INT2, no latches.
         let controls: [UInt8] = [control1, 0, 0, control4, control5, 0]
 
-        try write(LIS3DHRegister.int1Config, 0)
-        try write(LIS3DHRegister.temperatureConfig, 0)
+        try device.configure(LIS3DHRegister.int1Config, 0)
+        try device.configure(LIS3DHRegister.temperatureConfig, 0)
         for (i, value) in controls.enumerated() { buffer[i] = value }
-        try bus.write(address: address, register: LIS3DHRegister.subAddress(LIS3DHRegister.control1, count: 6),
-                      bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<6]))
+        try device.configure(LIS3DHRegister.control1, bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<6]))
         // Bypass empties the FIFO (DS §5.1.1); stream keeps the newest 32.
-        try write(LIS3DHRegister.fifoControl, LIS3DHFIFOMode.bypass.rawValue)
-        if configuration.useFIFO { try write(LIS3DHRegister.fifoControl, LIS3DHFIFOMode.stream.rawValue) }
-
-        let readBack = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
-        try read(LIS3DHRegister.control1, into: readBack)
-        for (i, wrote) in controls.enumerated() where readBack[i] != wrote {
-            throw SensorError.verifyFailed(register: LIS3DHRegister.control1 &+ UInt8(i), wrote: wrote,
-                                           read: readBack[i], bus: bus.name, address: address)
-        }
+        if configuration.useFIFO { try device.write(LIS3DHRegister.fifoControl, LIS3DHFIFOMode.bypass.rawValue) }
+        try device.configure(LIS3DHRegister.fifoControl,
+                             (configuration.useFIFO ? LIS3DHFIFOMode.stream : .bypass).rawValue)
+        try device.verifyConfiguration()
 
         let period = 1e9 / rate.hz
         wait(clock, nanoseconds: LIS3DHScale.bootNanoseconds
@@ -91,7 +83,7 @@ public final class LIS3DH: MotionSensor {
 
     public func read(at t: Double) throws -> Sample {
         let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
-        try read(LIS3DHRegister.outXL, into: burst)
+        try device.read(LIS3DHRegister.outXL, into: burst)
         return decode(t: t)
     }
 
@@ -99,14 +91,14 @@ public final class LIS3DH: MotionSensor {
     /// 6-byte burst from OUT_X_L (DS §5.1: reading the output registers pops the oldest sample).
     @discardableResult
     public func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int {
-        let source = try bus.readByte(address: address, register: LIS3DHRegister.fifoSource)
+        let source = try device.readByte(LIS3DHRegister.fifoSource)
         let entries = source & LIS3DHFIFOSource.empty != 0 ? 0
             : source & LIS3DHFIFOSource.overrun != 0 ? LIS3DHScale.fifoDepth
             : Int(source & LIS3DHFIFOSource.levelMask)
         let period = 1 / actualRateHz
         let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
         for i in 0..<entries {
-            try read(LIS3DHRegister.outXL, into: burst)
+            try device.read(LIS3DHRegister.outXL, into: burst)
             body(decode(t: t - Double(entries - 1 - i) * period))
         }
         return entries
@@ -114,19 +106,17 @@ public final class LIS3DH: MotionSensor {
 
     /// Power-down: ODR 0, the axes kept (K `pw.value_off`).
     public func sleep() throws {
-        try write(LIS3DHRegister.control1, LIS3DHControl1.allAxes)
+        try device.write(LIS3DHRegister.control1, LIS3DHControl1.allAxes)
     }
 
     public func reidentify() throws {
-        try checkChipID(bus, address: address, register: LIS3DHRegister.whoAmI, expected: identity.chipID,
-                        part: identity.part)
+        try checkChipID(device, register: LIS3DHRegister.whoAmI, expected: identity.chipID, part: identity.part)
     }
 
     /// CTRL_REG1 is the tell: power-on leaves it at 0x07, power-down (DS register address map).
     public func checkConfiguration() throws {
         guard let configuredControl1 else { return }
-        try checkHeld(bus, address: address, register: LIS3DHRegister.control1, configured: configuredControl1,
-                      mask: 0xFF)
+        try device.checkHeld(LIS3DHRegister.control1, configured: configuredControl1)
     }
 
     /// The LIS3DH has no offset registers: the profile's software correction is all there is.
@@ -140,28 +130,24 @@ public final class LIS3DH: MotionSensor {
     /// (LIR_INT1) and routed to INT1 (I1_IA1), active high: ST's wake-up recipe (AN3308). The
     /// generator is off while its threshold and filter are set up. Sampling goes on.
     public func armMotionInterrupt(thresholdG: Double) throws {
-        let step = LIS3DHScale.thresholdGPerLSB[rangeCode]
-        let most = 127 * step
-        guard thresholdG.isFinite, thresholdG > 0, thresholdG <= most else {
-            throw SensorError.unsupportedSetting(
-                "\(identity.part) cannot use a motion threshold of \(thresholdG) g: give more than 0 and at most \(most) g")
-        }
-        let code = UInt8(Swift.min(Swift.max((thresholdG / step).rounded(), 1), 127))
+        // INT1_THS is 7 bits, its step set by the range.
+        let code = try motionThresholdCode(thresholdG, gPerLSB: LIS3DHScale.thresholdGPerLSB[rangeCode], maxCode: 127,
+                                           chip: identity.part)
         let control5 = configuration.useFIFO ? LIS3DHControl5.fifoEnable : 0
-        try write(LIS3DHRegister.int1Config, 0)
-        try write(LIS3DHRegister.control2, LIS3DHInterrupt.highPassGenerator1)
-        try write(LIS3DHRegister.int1Threshold, code)
-        try write(LIS3DHRegister.int1Duration, 0)
-        try write(LIS3DHRegister.control5, control5 | LIS3DHControl5.latchInt1)
-        _ = try bus.readByte(address: address, register: LIS3DHRegister.reference)
-        _ = try bus.readByte(address: address, register: LIS3DHRegister.int1Source)
-        try write(LIS3DHRegister.control3, LIS3DHInterrupt.int1FromGenerator1)
-        try write(LIS3DHRegister.int1Config, LIS3DHInterrupt.anyAxisHigh)
+        try device.write(LIS3DHRegister.int1Config, 0)
+        try device.write(LIS3DHRegister.control2, LIS3DHInterrupt.highPassGenerator1)
+        try device.write(LIS3DHRegister.int1Threshold, code)
+        try device.write(LIS3DHRegister.int1Duration, 0)
+        try device.write(LIS3DHRegister.control5, control5 | LIS3DHControl5.latchInt1)
+        _ = try device.readByte(LIS3DHRegister.reference)
+        _ = try device.readByte(LIS3DHRegister.int1Source)
+        try device.write(LIS3DHRegister.control3, LIS3DHInterrupt.int1FromGenerator1)
+        try device.write(LIS3DHRegister.int1Config, LIS3DHInterrupt.anyAxisHigh)
     }
 
     /// Reads INT1_SRC (which clears the latch and drops INT1); true if IA was set.
     public func acknowledgeMotionInterrupt() throws -> Bool {
-        try bus.readByte(address: address, register: LIS3DHRegister.int1Source) & LIS3DHInterrupt.active != 0
+        try device.readByte(LIS3DHRegister.int1Source) & LIS3DHInterrupt.active != 0
     }
 
     /// Left-justified words: the top `mode.bits` bits are the value, in the mode's mg per digit.
@@ -171,13 +157,5 @@ public final class LIS3DH: MotionSensor {
         let accel = Vector3(Double(int16LittleEndian(buffer, 0) >> shift), Double(int16LittleEndian(buffer, 2) >> shift),
                             Double(int16LittleEndian(buffer, 4) >> shift)) * gPerDigit
         return Sample(t: t, accel: accel)
-    }
-
-    private func read(_ register: UInt8, into raw: UnsafeMutableRawBufferPointer) throws {
-        try bus.read(address: address, register: LIS3DHRegister.subAddress(register, count: raw.count), into: raw)
-    }
-
-    private func write(_ register: UInt8, _ value: UInt8) throws {
-        try bus.writeByte(address: address, register: register, value: value)
     }
 }

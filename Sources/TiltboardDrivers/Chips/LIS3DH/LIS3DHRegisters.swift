@@ -50,14 +50,9 @@ public enum LIS3DHRegister {
     public static let int1Duration: UInt8 = 0x33
 
     /// Multi-byte transfers increment the register pointer only when bit 7 of the sub-address
-    /// is set (DS, I²C operation: "the 7 LSb represent the actual register address while the MSb enables
-    /// address auto increment"); K sets it on reads (`ST_SENSORS_I2C_MULTIREAD 0x80`).
+    /// is set (DS, I²C operation: "the 7 LSb represent the actual register address while the MSb
+    /// enables address auto increment"); K sets it on reads (`ST_SENSORS_I2C_MULTIREAD 0x80`).
     public static let autoIncrement: UInt8 = 0x80
-
-    /// The sub-address byte for a transfer of `count` bytes starting at `register`.
-    @inlinable public static func subAddress(_ register: UInt8, count: Int) -> UInt8 {
-        count > 1 ? register | autoIncrement : register
-    }
 
     /// The registers that power on at something other than 0x00 (DS register address map): WHO_AM_I,
     /// CTRL_REG0 0x10 and CTRL_REG1 0x07 (power-down with the three axes enabled). BOOT only

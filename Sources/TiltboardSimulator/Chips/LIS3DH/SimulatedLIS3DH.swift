@@ -1,8 +1,9 @@
 import TiltboardCore
 import TiltboardDrivers
 
-/// An LIS3DH as its register map behaves, built on the drivers' own map (`LIS3DHRegister`,
-/// `LIS3DHMode`, `LIS3DHScale`): a wrong entry there shows as a failing round trip.
+/// An LIS3DH as its register map behaves, built on the drivers' own description (`LIS3DHVariant`'s
+/// `RegisterMap`, `LIS3DHRegister`, `LIS3DHMode`, `LIS3DHScale`): a wrong entry there shows as a
+/// failing round trip.
 ///
 /// - Bus: a sub-address with bit 7 set walks the registers through a burst; without it every
 ///   byte of the burst comes from the same register (DS, I²C operation). Writes to read-only or absent
@@ -28,7 +29,7 @@ import TiltboardDrivers
 ///   new data, watermark and overrun to it, active high unless INT_POLARITY.
 /// Not modelled: the auxiliary ADC and temperature sensor (OUT_ADC1…3 read 0), self-test,
 /// click, 6D/4D, interrupt generator 2, INT2, the reference and autoreset high-pass modes.
-public final class SimulatedLIS3DH: SimulatedI2CDevice {
+public final class SimulatedLIS3DH: SimulatedChip {
     /// The clock the part samples on.
     public let clock: MonotonicClock
     /// What the part feels; may be replaced at any time.
@@ -40,6 +41,10 @@ public final class SimulatedLIS3DH: SimulatedI2CDevice {
     public let interruptPin: SimulatedInterruptPin
     /// Conversions made since power-on.
     public private(set) var samplesTaken: UInt64 = 0
+    /// The WHO_AM_I value it answers with.
+    public let whoAmI: UInt8
+    /// The part's register map, the driver's.
+    private static let map = LIS3DHVariant().registerMap
 
     private typealias R = LIS3DHRegister
     private var regs = [UInt8](repeating: 0, count: 128)
@@ -65,9 +70,11 @@ public final class SimulatedLIS3DH: SimulatedI2CDevice {
     /// Longest stretch of ticks the generator replays in one catch-up.
     private static let detectorReplayLimit: UInt64 = 10_000
 
-    /// A powered part in power-down, registers at their power-on values.
-    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal) {
+    /// A powered part in power-down, registers at their power-on values, answering `whoAmI`.
+    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
+                whoAmI: UInt8 = LIS3DH.deviceID) {
         self.clock = clock
+        self.whoAmI = whoAmI
         self.motion = motion
         motionStartNanoseconds = clock.nowNanoseconds()
         self.imperfections = imperfections
@@ -83,7 +90,8 @@ public final class SimulatedLIS3DH: SimulatedI2CDevice {
 
     private func resetRegisters() {
         for i in regs.indices { regs[i] = 0 }
-        for (register, value) in R.powerOnValues { regs[Int(register)] = value }
+        for (register, value) in Self.map.powerOnValues { regs[Int(register)] = value }
+        regs[Int(R.whoAmI)] = whoAmI
         fifoHead = 0; fifoCount = 0
         periodNs = 0; ticksDone = 0
         dataAvailable = false; dataOverrun = false; halfRead = 0
@@ -99,14 +107,13 @@ public final class SimulatedLIS3DH: SimulatedI2CDevice {
     }
 
     /// Unread FIFO samples as of the last bus transaction.
-    public var fifoEntries: Int { fifoCount }
+    public var queuedFIFOFrames: Int { fifoCount }
 
     // MARK: Bus side
 
     public func read(register subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
         catchUp()
-        let increments = subAddress & R.autoIncrement != 0
-        var r = subAddress & ~R.autoIncrement
+        var (r, increments) = Self.map.decode(subAddress: subAddress)
         var popped = false
         for i in 0..<buffer.count {
             if isOutput(r) && !popped {
@@ -121,8 +128,7 @@ public final class SimulatedLIS3DH: SimulatedI2CDevice {
 
     public func write(register subAddress: UInt8, bytes: UnsafeRawBufferPointer) {
         catchUp()
-        let increments = subAddress & R.autoIncrement != 0
-        var r = subAddress & ~R.autoIncrement
+        var (r, increments) = Self.map.decode(subAddress: subAddress)
         for byte in bytes {
             store(r, byte)
             if increments { r = (r &+ 1) & 0x7F }
@@ -168,7 +174,7 @@ public final class SimulatedLIS3DH: SimulatedI2CDevice {
     }
 
     private func store(_ r: UInt8, _ value: UInt8) {
-        guard R.writable.contains(where: { $0.contains(r) }) else { return }
+        guard Self.map.isWritable(r) else { return }
         switch r {
         case R.control1:
             let wasSampling = periodNs != 0

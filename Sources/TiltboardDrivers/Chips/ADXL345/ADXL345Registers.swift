@@ -111,8 +111,6 @@ public enum ADXL345Scale {
         }
         return best
     }
-    /// FIFO entries (DS "FIFO"): 32, with a 33rd waiting at the output filter when full.
-    public static let fifoDepth = 32
     /// THRESH_ACT's unit (DS Register 0x24): 62.5 mg/LSB, 0xFF = 16 g.
     public static let activityThresholdGPerLSB = 0.0625
     /// Turn-on time 1.1 ms + 1/ODR before the first valid sample (ADI's figure, as for the ADXL312).
