@@ -135,7 +135,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(message(sensor(#""fifo": 1"#)),
                        "board file Boards/x.json: sensor.fifo: 1 is not allowed (use true or false)")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu9250", "bus": "/dev/i2c-1"}}"#),
-                       "board file Boards/x.json: sensor.chip: \"mpu9250\" is not allowed (use \"mpu6050\" or \"adxl345\")")
+                       "board file Boards/x.json: sensor.chip: \"mpu9250\" is not allowed (use \"mpu6050\", \"adxl345\" or \"lis3dh\")")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu6050", "bus": "/dev/i2c"}}"#),
                        "board file Boards/x.json: sensor.bus: \"/dev/i2c\" is not allowed (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
         XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": -1}}"#),
@@ -198,7 +198,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(message(#"{"sensor": {"chip": "mpu6050", "bus": "/dev/i2c-1"}}"#),
                        "board file Boards/x.json: name: missing (give the board a name)")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"bus": "/dev/i2c-1"}}"#),
-                       "board file Boards/x.json: sensor.chip: missing (use \"mpu6050\" or \"adxl345\")")
+                       "board file Boards/x.json: sensor.chip: missing (use \"mpu6050\", \"adxl345\" or \"lis3dh\")")
         XCTAssertEqual(message(minimal + #", "motor": {"line": 17}}"#),
                        "board file Boards/x.json: motor.chip: missing (a chip label like \"pinctrl-bcm2711\", a name like \"gpiochip0\" or a path)")
     }
