@@ -92,13 +92,12 @@ struct CalibrateCommand: ParsableCommand {
         }
         // Opened without its profile: a sensor calibration needs the chip's reset offsets, and a
         // corrupt profile must not stop its own replacement.
-        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: boardOptions.profile,
-                                       useProfile: false, fifo: false)
+        let session = try CommandBoard.open(board, profilePath: boardOptions.profile, useProfile: false, fifo: false)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }
         if writeChip && session.sensor.chipVariant.accelOffsets == nil {
             throw CLIError(message: "--write-chip: the \(session.sensor.identity.part) has no offset registers; calibrate with --sensor alone, the profile applies the offsets",
-                           code: SysExit.usage)
+                           category: .invalidRequest)
         }
         let (existing, replacing) = try session.profileForEditing()
         if let replacing {

@@ -11,7 +11,7 @@ struct ProbeCommand: ParsableCommand {
         discussion: """
         Asks \(ChipRegistry.all.map { "\($0.addresses.map { $0.hex }.joined(separator: " and ")) (\($0.partName), \($0.addressPinName) low/high)" }.joined(separator: " and ")) \
         who they are; --all asks every address from 0x08 to 0x77. `--bus simulated` probes the \
-        simulator (\(ChipRegistry.all.map { "an \($0.partName) at \(($0.addresses[0]).hex)" }.joined(separator: " and "))). Exits 69 when nothing answers.
+        simulator (\(ChipRegistry.all.map { "an \($0.partName) at \($0.addresses[0].hex)" }.joined(separator: " and "))). Exits 69 when nothing answers.
         """
     )
 
@@ -25,13 +25,11 @@ struct ProbeCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let i2c: I2CBus = bus == BoardDescription.simulatedBus
-            ? SimulatedBoard.probeBus(clock: try CommandClock.clock(simulated: true))
-            : try LinuxI2CBus(path: bus)
+        let i2c = try CommandBoard.probeBus(bus)
         let addresses: [UInt8] = all ? Array(0x08...0x77) : ChipRegistry.addresses
         let found = try ChipKind.probe(bus: i2c, addresses: addresses)
         guard !found.isEmpty else {
-            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", code: SysExit.unavailable)
+            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", category: .unavailable)
         }
         var out = JSONLineWriter()
         for device in found {

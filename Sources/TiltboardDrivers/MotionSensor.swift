@@ -48,7 +48,7 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .wrongChip(found, address, bus, expected):
-            return "found \(found.hex) at \(address.hex) on \(bus), expected \(expected): check the board file's chip and address, or run `tiltboard probe`"
+            return "found \(found.hex) at \(address.hex) on \(bus), expected \(expected)"
         case let .verifyFailed(register, wrote, read, bus, address):
             return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads back \(read.hex) after writing \(wrote.hex): the chip is not keeping its configuration (power, wiring or a clone part)"
         case let .unsupportedSetting(text):

@@ -12,13 +12,6 @@ func int16LittleEndian(_ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) -
     Int16(bitPattern: UInt16(buffer[offset + 1]) << 8 | UInt16(buffer[offset]))
 }
 
-@inline(__always)
-func storeBigEndian(_ value: Int16, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
-    let bits = UInt16(bitPattern: value)
-    buffer[offset] = UInt8(bits >> 8)
-    buffer[offset + 1] = UInt8(bits & 0xFF)
-}
-
 /// Reads the ID register once more; throws `SensorError.wrongChip` unless it still holds `expected`.
 func checkChipID(_ device: RegisterDevice, register: UInt8, expected: UInt8, part: String) throws {
     let id = try device.readByte(register)
@@ -77,14 +70,6 @@ extension RegisterDevice {
         buffer[o] = first
         buffer[o + 1] = second
     }
-}
-
-/// Rounds and clamps to the Int16 range, so a huge correction saturates instead of trapping.
-func clampedInt16(_ value: Double) -> Int16 {
-    let r = value.rounded()
-    if r >= Double(Int16.max) { return Int16.max }
-    if r <= Double(Int16.min) { return Int16.min }
-    return Int16(r)
 }
 
 /// Sleeps `nanoseconds` past now on `clock`.

@@ -213,18 +213,24 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertEqual(p.neutral, NeutralPose.level)
 
         // The next session programs the chip and reads the flat board as (0, 0, 1) g.
-        let read = try CLIRunner.run(["read", "--board", board, "--profile", path, "--count", "100", "--json"])
-        XCTAssertEqual(read.status, 0, read.stderr)
+        try assertReadsFlat(board: board, profile: path)
+    }
+
+    /// 100 samples of `read` on `board` with `profile` average (0, 0, 1) g within 3 mg.
+    private func assertReadsFlat(board: String, profile: String, _ what: String = "",
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        let read = try CLIRunner.run(["read", "--board", board, "--profile", profile, "--count", "100", "--json"])
+        XCTAssertEqual(read.status, 0, read.stderr, file: file, line: line)
         var sum = [0.0, 0.0, 0.0], n = 0.0
-        for line in read.stdout.split(separator: "\n") {
-            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for text in read.stdout.split(separator: "\n") {
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             let accel = try XCTUnwrap(object["accel"] as? [Double])
             for axis in 0..<3 { sum[axis] += accel[axis] }
             n += 1
         }
-        XCTAssertEqual(n, 100)
+        XCTAssertEqual(n, 100, file: file, line: line)
         for (axis, expected) in [0.0, 0, 1].enumerated() {
-            XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "axis \(axis)")
+            XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "\(what) axis \(axis)", file: file, line: line)
         }
     }
 
@@ -242,19 +248,7 @@ final class CalibrateCommandTests: XCTestCase {
             let r = try CLIRunner.run(["calibrate", "--sensor", "--write-chip", "--yes", "--board", board, "--profile", path])
             XCTAssertEqual(r.status, 0, r.stderr)
             XCTAssertTrue(r.stdout.contains("in chip          yes"), "\(id): \(r.stdout)")
-            let read = try CLIRunner.run(["read", "--board", board, "--profile", path, "--count", "100", "--json"])
-            XCTAssertEqual(read.status, 0, read.stderr)
-            var sum = [0.0, 0.0, 0.0], n = 0.0
-            for line in read.stdout.split(separator: "\n") {
-                let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-                let accel = try XCTUnwrap(object["accel"] as? [Double])
-                for axis in 0..<3 { sum[axis] += accel[axis] }
-                n += 1
-            }
-            XCTAssertEqual(n, 100)
-            for (axis, expected) in [0.0, 0, 1].enumerated() {
-                XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "\(id) axis \(axis)")
-            }
+            try assertReadsFlat(board: board, profile: path, id)
         }
     }
 

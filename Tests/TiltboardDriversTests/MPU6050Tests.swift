@@ -87,7 +87,7 @@ final class MPU6050Tests: XCTestCase {
                                              expected: "0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)")
         assertThrows(expected) { _ = try MPU6050(bus: bus, address: addr, clock: clock) }
         XCTAssertEqual(expected.description,
-                       "found 0x00 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98): check the board file's chip and address, or run `tiltboard probe`")
+                       "found 0x00 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)")
         bus.assertDone()
     }
 
@@ -206,10 +206,10 @@ final class MPU6050Tests: XCTestCase {
                    .read(addr, ACCEL_XOUT_H, be(0, 16384, 0, 0, 0, 0, 0)))
         assertThrows(eio) { _ = try sensor.read(at: 0) }
         XCTAssertEqual(eio.description,
-                       "I²C bus error on /dev/i2c-1 (address 0x68, register 0x3b, errno 5 Input/output error): check the wiring and pull-ups, shorten the cable or lower the bus speed (dtparam=i2c_arm_baudrate=100000)")
+                       "I²C bus error on /dev/i2c-1 (address 0x68, register 0x3b, errno 5 Input/output error)")
         XCTAssertEqual(try sensor.read(at: 0.01).accel, Vector3(1, 0, 0))
         assertThrows(nack) { _ = try sensor.read(at: 0.02) }
-        XCTAssertTrue(nack.description.hasPrefix("I²C no device answers at 0x68 on /dev/i2c-1 (register 0x3b, errno 121 Remote I/O error): check the wiring"))
+        XCTAssertEqual(nack.description, "I²C no device answers at 0x68 on /dev/i2c-1 (register 0x3b, errno 121 Remote I/O error)")
         XCTAssertEqual(try sensor.read(at: 0.03).accel, Vector3(0, 1, 0))
         bus.assertDone()
     }

@@ -311,7 +311,7 @@ final class CalibrationProcedureTests: XCTestCase {
         // an edge: a single sample's noise would tilt the comparison by a tenth of a degree.
         func outputs(from scriptSeconds: Double) throws -> (pitch: Double, vx: Double, vy: Double) {
             clock.set(nanoseconds: t0 + UInt64(scriptSeconds * 1e9))
-            let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+            let loop = session.makeLoop(rateHz: 100, haptics: nil)
             nonisolated(unsafe) var outs: [PipelineOutput] = []
             _ = try loop.run(duration: 1.2) { out, _ in outs.append(out) }
             let tail = outs.suffix(50)

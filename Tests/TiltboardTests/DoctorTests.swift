@@ -189,6 +189,18 @@ final class DoctorTests: XCTestCase {
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
     }
 
+    func testABusFailureGetsTheProgramsFix() throws {
+        try stagedBus()
+        var d = doctor(board())
+        d.openBus = { _ in throw I2CError(kind: .bus, device: "/dev/i2c-1", errno: EIO, detail: "Input/output error") }
+        d.advice = { $0.kind == .bus ? "check the pull-ups" : nil }
+        let c = try check("sensor", in: d.run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertEqual(c.cause, .unavailable)
+        XCTAssertEqual(c.detail, "sensor: I²C bus error on /dev/i2c-1 (errno 5 Input/output error)")
+        XCTAssertEqual(c.fix, "check the pull-ups")
+    }
+
     func testWrongChipIDIsNamed() throws {
         try stagedBus()
         let c = try check("sensor", in: doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat, whoAmI: 0x42) }).run())

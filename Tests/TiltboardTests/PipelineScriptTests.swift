@@ -15,8 +15,8 @@ final class PipelineScriptTests: XCTestCase {
     private func run(script: String, rate: Double = 100, seconds: Double,
                      controller: TiltControllerSettings = TiltControllerSettings()) throws -> [PipelineOutput] {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
-        let loop = try TiltLoop(session: try session(script: script, clock: clock, rate: rate), rateHz: rate,
-                                haptics: nil, controller: controller)
+        let loop = try session(script: script, clock: clock, rate: rate).makeLoop(rateHz: rate, haptics: nil,
+                                                                                  controller: controller)
         nonisolated(unsafe) var outputs: [PipelineOutput] = []
         _ = try loop.run(duration: seconds) { out, _ in outputs.append(out) }
         return outputs
@@ -88,7 +88,7 @@ final class PipelineScriptTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let s = try session(script: "demo", clock: clock, rate: 1000, fifo: true)
         XCTAssertEqual(s.sensor.actualRateHz, 1000)
-        let loop = try TiltLoop(session: s, rateHz: 200, haptics: nil)
+        let loop = s.makeLoop(rateHz: 200, haptics: nil)
         let chip = try XCTUnwrap(s.simulatedDevice as? SimulatedMPU6050)
         // Configuring waits for the chip (time moves on the manual clock): count from here.
         let takenBefore = Int(chip.samplesTaken), queuedBefore = chip.fifoByteCount / 14

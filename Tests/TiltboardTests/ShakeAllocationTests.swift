@@ -18,7 +18,7 @@ final class ShakeAllocationTests: XCTestCase {
             let line = try XCTUnwrap(try session.openMotor() as? SimulatedGPIOLine)
             let engine = HapticEngine(line: line, clock: clock, startsThread: false)
             defer { engine.shutdown() }
-            let loop = try TiltLoop(session: session, rateHz: 100, haptics: engine)
+            let loop = session.makeLoop(rateHz: 100, haptics: engine)
             let capacity = 400
             let before = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
             let after = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)

@@ -173,8 +173,8 @@ public enum HoldStillBenchmark {
         board.simulation?.part = .worst
         board.simulation?.seed = seed
         let clock = ManualClock()
-        let session = try BoardSession(board: board, clock: clock, profilePath: "/nonexistent/hold-still-bench.json",
-                                       useProfile: false)
+        let session = try BoardSession(board: board, backend: SimulatedBoard(board: board, clock: clock), clock: clock,
+                                       profilePath: "/nonexistent/hold-still-bench.json", useProfile: false)
         defer { session.close() }
         var part = SensorImperfections.worstCase(chip: chip, seed: seed)
         part.warmUpC = warmUp ? DatasheetLimits.warmUpC : 0

@@ -43,11 +43,15 @@ public struct Doctor {
     public var clock: MonotonicClock
     /// Opens the bus device (a path already below the inspector's root).
     public var openBus: (String) throws -> I2CBus
+    /// The fix for a bus failure the sensor check meets, as the program tells its user.
+    public var advice: (I2CError) -> String?
 
     public init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
-                clock: MonotonicClock, openBus: ((String) throws -> I2CBus)? = nil) {
+                clock: MonotonicClock, openBus: ((String) throws -> I2CBus)? = nil,
+                advice: @escaping (I2CError) -> String? = { _ in nil }) {
         self.board = board; self.system = system; self.profilePath = profilePath; self.clock = clock
         self.openBus = openBus ?? { try LinuxI2CBus(path: $0) }
+        self.advice = advice
     }
 
     /// What the first failure was, nil when nothing failed: it decides the exit code.
@@ -214,7 +218,7 @@ public struct Doctor {
                                     fix: "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ChipRegistry.addressPins)); `tiltboard probe --all` lists what answers",
                                     cause: code), nil)
             }
-            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", cause: code), nil)
+            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", fix: advice(error), cause: code), nil)
         } catch let error as SensorError {
             return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)",
                                 fix: "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds",

@@ -1,18 +1,19 @@
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
-import TiltboardLinux
 
 /// An opened board: its bus, its identified and configured sensor, its calibration profile and,
 /// on request, its motor line. `close()` puts the sensor to sleep and releases the motor.
 public final class BoardSession {
     public let board: BoardDescription
+    /// Where the bus and the GPIO lines come from.
+    public let backend: BoardBackend
     public let clock: MonotonicClock
     public let bus: I2CBus
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
-    public let simulatedBus: SimulatedI2CBus?
+    public var simulatedBus: SimulatedI2CBus? { (backend as? SimulatedBoard)?.bus }
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
-    public let simulatedDevice: (any SimulatedChip)?
+    public var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
     public let sensor: MotionSensor
     /// Where this board's profile lives (`--profile`, or the default for its name).
     public let profilePath: String
@@ -28,25 +29,17 @@ public final class BoardSession {
     /// or zero offsets).
     public private(set) var chipOffsets = ChipOffsets.none
 
-    /// Opens the bus (or the simulator), identifies and configures the sensor, and loads the
-    /// board's profile unless `useProfile` is false. A bad profile throws (`ProfileError`).
-    /// `wrapBus` puts a layer between the driver and the bus (e.g. `CountingI2CBus` for `bench`).
-    public init(board: BoardDescription, clock: MonotonicClock, profilePath: String? = nil,
+    /// Opens the bus through `backend` (`LinuxBoard` or `SimulatedBoard`), identifies and
+    /// configures the sensor, and loads the board's profile unless `useProfile` is false. A bad
+    /// profile throws (`ProfileError`). `wrapBus` puts a layer between the driver and the bus
+    /// (e.g. `CountingI2CBus` for `bench`).
+    public init(board: BoardDescription, backend: BoardBackend, clock: MonotonicClock, profilePath: String? = nil,
                 useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
                 wrapBus: ((I2CBus) -> I2CBus)? = nil) throws {
         self.board = board
+        self.backend = backend
         self.clock = clock
-        let opened: I2CBus
-        if board.isSimulated {
-            let simulated = try SimulatedBoard(board: board, clock: clock)
-            opened = simulated.bus
-            simulatedBus = simulated.bus
-            simulatedDevice = simulated.device
-        } else {
-            opened = try LinuxI2CBus(path: board.sensor.bus)
-            simulatedBus = nil
-            simulatedDevice = nil
-        }
+        let opened = try backend.openBus()
         bus = wrapBus.map { $0(opened) } ?? opened
         sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
         if let warning = sensor.identity.warning { warnings.append(warning) }
@@ -82,17 +75,11 @@ public final class BoardSession {
     /// configured again and its offset registers re-programmed from the profile. Returns true
     /// when it was reconfigured.
     public func restoreSensor() throws -> Bool {
-        try sensor.reidentify()
-        do {
-            try sensor.checkConfiguration()
-            return false
-        } catch SensorError.configurationLost {
-            try sensor.configure(sensor.configuration)
-            // A reset put the offset registers back at their power-on values, as at open.
-            chipOffsets = .none
-            try programChipOffsets(for: profile)
-            return true
-        }
+        guard try SensorRecovery.reconfigureIfReset(sensor) else { return false }
+        // A reset put the offset registers back at their power-on values, as at open.
+        chipOffsets = .none
+        try programChipOffsets(for: profile)
+        return true
     }
 
     /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro)
@@ -153,19 +140,7 @@ public final class BoardSession {
     public func openMotor() throws -> GPIOOutputLine? {
         if let motor { return motor }
         guard let m = board.motor else { return nil }
-        if board.isSimulated {
-            let line = SimulatedGPIOLine(name: "simulated motor (\(m.line.chip) \(m.line.line))", clock: clock)
-            if let path = board.simulation?.motorLog {
-                let log = try MotorLog(path: path)
-                // The line is driven inactive when requested; a predecessor killed with the motor
-                // on left the log (the line's state) at 1, so that is a change to record.
-                if log.lastLevelWasActive { log.append(t: clock.nowSeconds(), active: false) }
-                line.onChange = { t, active in log.append(t: t, active: active) }
-            }
-            motor = line
-        } else {
-            motor = try GpiodOutputLine(chip: m.line.chip, line: m.line.line, activeLow: m.activeLow)
-        }
+        motor = try backend.openMotorLine(m)
         return motor
     }
 
@@ -176,12 +151,7 @@ public final class BoardSession {
     public func openInterruptLine() throws -> GPIOInputLine? {
         if let interruptLine { return interruptLine }
         guard let i = board.interrupt else { return nil }
-        if board.isSimulated {
-            guard let simulatedDevice else { return nil }
-            interruptLine = simulatedDevice.interruptPin
-        } else {
-            interruptLine = try GpiodInputLine(chip: i.line.chip, line: i.line.line)
-        }
+        interruptLine = try backend.openInterruptLine(i)
         return interruptLine
     }
 

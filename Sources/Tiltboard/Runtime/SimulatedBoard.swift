@@ -10,9 +10,15 @@ public struct SimulatedBoard {
     public let motion: MotionSource
     /// The simulated chip on the bus (its sample clock tells how many samples it produced).
     public let device: any SimulatedChip
+    /// The clock the chip and the motor line run on.
+    public let clock: MonotonicClock
+    /// Where the motor line's changes are logged (`simulation.motorLog`), if anywhere.
+    public let motorLog: String?
 
     public init(board: BoardDescription, clock: MonotonicClock) throws {
         let settings = board.simulation ?? BoardDescription.SimulationSection()
+        self.clock = clock
+        motorLog = settings.motorLog
         motion = try SimulatedBoard.motion(for: settings, board: board)
         var imperfections = settings.noise
             ? SimulatedBoard.part(settings.part, chip: board.sensor.chip, seed: settings.seed)
@@ -64,6 +70,29 @@ public struct SimulatedBoard {
         do { return try MotionScript(jsonData: data) } catch {
             throw BoardFileError(file: board.source, key: "simulation.script", message: "\(script): \(error)")
         }
+    }
+}
+
+extension SimulatedBoard: BoardBackend {
+    /// The simulated bus, the chip attached at the board's address.
+    public func openBus() throws -> I2CBus { bus }
+
+    /// A simulated line, its changes appended to `motorLog` when there is one.
+    public func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine {
+        let line = SimulatedGPIOLine(name: "simulated motor (\(motor.line.chip) \(motor.line.line))", clock: clock)
+        if let motorLog {
+            let log = try MotorLog(path: motorLog)
+            // The line is driven inactive when requested; a predecessor killed with the motor
+            // on left the log (the line's state) at 1, so that is a change to record.
+            if log.lastLevelWasActive { log.append(t: clock.nowSeconds(), active: false) }
+            line.onChange = { t, active in log.append(t: t, active: active) }
+        }
+        return line
+    }
+
+    /// The simulated chip's own INT pin.
+    public func openInterruptLine(_ interrupt: BoardDescription.InterruptSection) throws -> GPIOInputLine? {
+        device.interruptPin
     }
 }
 

@@ -27,7 +27,7 @@ enum CommandClock {
         case "virtual":
             return simulated ? VirtualClock() : LinuxMonotonicClock()
         case let other?:
-            throw CLIError(message: "\(variable) must be \"virtual\" or unset, got \"\(other)\"", code: SysExit.usage)
+            throw CLIError(message: "\(variable) must be \"virtual\" or unset, got \"\(other)\"", category: .invalidRequest)
         }
     }
 

@@ -42,10 +42,10 @@ struct WakeOptions: ParsableArguments {
     }
 
     /// Turns the mode on when asked; sleeps and wakes are noted on stderr (not per sample).
-    func enable(on loop: TiltLoop) throws {
+    func enable(on loop: TiltLoop, _ session: BoardSession) throws {
         guard wakeOnMotion else { return }
         let settings = settings
-        try loop.enableWakeOnMotion(settings) { event in
+        loop.enableWakeOnMotion(line: try session.wakeLine(), settings) { event in
             switch event {
             case let .sleeping(t):
                 Console.note("still for \(decimal(settings.idleSeconds, 1)) s: sleeping at \(decimal(t, 2)) s until motion")

@@ -228,7 +228,7 @@ extension ChipDescription {
 
     /// What `SensorError.wrongChip` says was expected: "0x68 (MPU-6050) or a compatible ID (0x70, …)".
     public var expectedIDDescription: String {
-        let first = "\((variants[0].chipID).hex) (\(partName))"
+        let first = "\(variants[0].chipID.hex) (\(partName))"
         guard variants.count > 1 else { return first }
         return first + " or a known compatible ID (" + variants.dropFirst().map { $0.chipID.hex }.joined(separator: ", ") + ")"
     }

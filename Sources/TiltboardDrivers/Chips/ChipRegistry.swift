@@ -20,10 +20,12 @@ public enum ChipRegistry {
         return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
     }
 
-    /// Each chip's address pin and addresses, for messages: `MPU-6050 AD0: 0x68/0x69, …`.
+    /// Each chip's address pin and addresses, for messages:
+    /// `MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high`.
     public static var addressPins: String {
-        all.map { "\($0.partName) \($0.addressPinName): " + $0.addresses.map { $0.hex }.joined(separator: "/") }
-            .joined(separator: ", ")
+        all.map {
+            "\($0.partName) \($0.addressPinName): \($0.addresses[0].hex(uppercase: true)) low / \($0.addresses[1].hex(uppercase: true)) high"
+        }.joined(separator: "; ")
     }
 
     /// Every address some chip answers at, in registry order, without repeats.

@@ -119,10 +119,10 @@ public final class LIS3DH: MotionSensor {
         try device.checkHeld(LIS3DHRegister.control1, configured: configuredControl1)
     }
 
-    /// The LIS3DH has no offset registers: the profile's software correction is all there is.
+    /// The LIS3DH has no offset registers (`chipVariant.accelOffsets` is nil): offsets are
+    /// corrected in software only.
     public func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws {
-        throw SensorError.unsupportedSetting(
-            "\(identity.part) has no offset registers: leave out --write-chip, the profile applies the calibration")
+        throw SensorError.unsupportedSetting("the \(identity.part) has no offset registers")
     }
 
     /// Interrupt generator 1 on high-pass-filtered data (HP_IA1; the filter restarts from the

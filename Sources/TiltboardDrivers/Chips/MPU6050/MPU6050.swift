@@ -21,7 +21,6 @@ public final class MPU6050: MotionSensor {
     private let clock: MonotonicClock
     private var accelLSBPerG = MPU6050Scale.accelLSBPerG[0]
     private var gyroLSBPerDps = MPU6050Scale.gyroLSBPerDps[0]
-    private var fifoEnabled = false
     /// FIFO frames still to drop after `configure`: the first gyro sample after start-up is out
     /// of specification (the kernel's `inv_mpu6050` skips it).
     private var framesToSkip = 0
@@ -108,7 +107,6 @@ public final class MPU6050: MotionSensor {
         accelLSBPerG = MPU6050Scale.accelLSBPerG[afs]
         gyroLSBPerDps = MPU6050Scale.gyroLSBPerDps[fs]
         actualRateHz = rate
-        fifoEnabled = configuration.useFIFO
         framesToSkip = configuration.useFIFO ? 1 : 0
         fifoFramesSkipped = 0
         // PWR_MGMT_1, unless the part powers on with the value configure writes (the 6500

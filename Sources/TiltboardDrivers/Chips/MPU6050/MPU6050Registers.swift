@@ -44,11 +44,6 @@ public enum MPU6050Register {
     /// WHO_AM_I (RM Register 117, p.45): 0x68 whatever the AD0 pin.
     public static let whoAmI: UInt8 = 0x75
 
-    /// The registers that power on (or DEVICE_RESET) at something other than 0x00 (RM p.8: every
-    /// register resets to 0x00 but PWR_MGMT_1, 0x40 = asleep on the internal oscillator, and
-    /// WHO_AM_I, 0x68). The factory-trimmed 0x00–0x10 (sensors.md §1.2) are each part's own.
-    public static let powerOnValues: [(register: UInt8, value: UInt8)] = [(powerManagement1, 0x40), (whoAmI, 0x68)]
-
     /// Registers whose contents change without a write, so they are never cached or verified:
     /// interrupt status, the data and FIFO registers, and the FIFO port (RM Registers 54–116).
     public static let volatileRegisters: [ClosedRange<UInt8>] = [

@@ -45,7 +45,9 @@ extension MPU6050Variant {
     static let cloneNote = "accepted as compatible; if readings look wrong, try a genuine MPU-6050"
 
     /// The MPU-6050 register file (RM-MPU-6000A rev 4.2): writable but for I2C_MST_STATUS, the
-    /// status and data registers, FIFO_COUNT and WHO_AM_I; nothing answers past 0x75.
+    /// status and data registers, FIFO_COUNT and WHO_AM_I; nothing answers past 0x75. Every
+    /// register powers on (or DEVICE_RESETs) at 0x00 but PWR_MGMT_1, 0x40 = asleep on the internal
+    /// oscillator, and WHO_AM_I (RM p.8); the factory-trimmed 0x00–0x10 (sensors.md §1.2) are each part's own.
     static let mpu6050Map = RegisterMap(
         writable: [0x00...0x35, 0x37...0x39, 0x62...0x71, 0x74...0x74],
         volatile: MPU6050Register.volatileRegisters,
