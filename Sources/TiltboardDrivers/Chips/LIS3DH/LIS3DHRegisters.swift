@@ -178,11 +178,15 @@ public enum LIS3DHMode: Sendable, CaseIterable {
     /// 12-bit channel. ±16 g is 12 mg (not 8) in high resolution: the word spans more than 16 g.
     public var milliGPerDigit: [Double] {
         switch self {
-        case .highResolution: return [1, 2, 4, 12]
-        case .normal: return [4, 8, 16, 48]
-        case .lowPower: return [16, 32, 64, 192]
+        case .highResolution: return Self.highResolutionMilliG
+        case .normal: return Self.normalMilliG
+        case .lowPower: return Self.lowPowerMilliG
         }
     }
+    // Stored once: a literal in the property would allocate on every sample.
+    private static let highResolutionMilliG: [Double] = [1, 2, 4, 12]
+    private static let normalMilliG: [Double] = [4, 8, 16, 48]
+    private static let lowPowerMilliG: [Double] = [16, 32, 64, 192]
 
     /// Output settling after entering the mode from power-down or another mode, in output periods
     /// (DS Table 11: 7/ODR into 12-bit mode, 1/ODR otherwise).

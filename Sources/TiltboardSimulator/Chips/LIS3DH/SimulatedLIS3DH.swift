@@ -287,9 +287,10 @@ public final class SimulatedLIS3DH: SimulatedChip {
         let control4 = regs[Int(R.control4)]
         let range = Int((control4 >> 4) & 0x03)
         let limit = 1 << (mode.bits - 1)
+        let milliGPerDigit = mode.milliGPerDigit[range]
         for axis in 0..<3 {
             let digits = Int(Swift.max(-Double(limit), Swift.min(Double(limit - 1),
-                                        (g[axis] * 1000 / mode.milliGPerDigit[range]).rounded())))
+                                        (g[axis] * 1000 / milliGPerDigit).rounded())))
             let word = UInt16(truncatingIfNeeded: digits << (16 - mode.bits))
             let (first, second) = control4 & LIS3DHControl4.bigEndian != 0
                 ? (UInt8(word >> 8), UInt8(word & 0xFF)) : (UInt8(word & 0xFF), UInt8(word >> 8))
