@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(
             name: "TiltboardCLI",
             dependencies: [
-                "Tiltboard", "CAllocationCounter",
+                "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
@@ -57,9 +57,13 @@ let package = Package(
         .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore"]),
         .testTarget(name: "TiltboardDriversTests", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
         .testTarget(name: "TiltboardSimulatorTests", dependencies: ["TiltboardSimulator", "TiltboardDrivers", "TiltboardCore"]),
-        .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers"]),
-        .testTarget(name: "TiltboardTests", dependencies: ["Tiltboard", "TiltboardSimulator", "CAllocationCounter"]),
-        .testTarget(name: "TiltboardCLITests", dependencies: ["TiltboardCLI"]),
+        .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers", "TiltboardCore", "CI2C"]),
+        .testTarget(name: "TiltboardTests", dependencies: [
+            "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+        ]),
+        .testTarget(name: "TiltboardCLITests", dependencies: [
+            "TiltboardCLI", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardDrivers
+import TiltboardLinux
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -84,9 +86,8 @@ struct RunCommand: ParsableCommand {
         let link = try gamepad ? GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response),
                                              session: session, motor: motor) : nil
         defer { link?.close() }
-        let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: motor?.engine,
-                                controller: controller.settings)
-        try wake.enable(on: loop)
+        let loop = RunPlan.makeLoop(session, haptics: motor?.engine, controller: controller.settings)
+        try wake.enable(on: loop, session)
         bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         announce(session, motor: motor != nil, sender: sender)
