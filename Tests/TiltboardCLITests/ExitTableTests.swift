@@ -24,7 +24,7 @@ final class ExitTableTests: XCTestCase {
     }
 
     func testEachLayersErrorsExitByTheirKind() {
-        let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high), then try `tiltboard probe`"
+        let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`"
         // Each error, its exit status, and the fix the tool adds to its line (nil: none).
         let cases: [(Error, Int32, String?)] = [
             (I2CError(kind: .noSuchBus, device: "/dev/i2c-9"), 69, "enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"),
@@ -71,7 +71,7 @@ final class ExitTableTests: XCTestCase {
         XCTAssertEqual(Advice.message(for: GPIOError(kind: .permissionDenied, message: "GPIO chip /dev/gpiochip0: permission denied")),
                        "GPIO chip /dev/gpiochip0: permission denied: install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the gpio group (sudo usermod -aG gpio $USER, then log in again)")
         XCTAssertEqual(Advice.doctorFix(for: I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x68)),
-                       "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high); `tiltboard probe --all` lists what answers")
+                       "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high); `tiltboard probe --all` lists what answers")
         XCTAssertEqual(Advice.doctorFix(for: SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68")),
                        "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds")
     }

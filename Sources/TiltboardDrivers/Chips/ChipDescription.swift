@@ -207,6 +207,12 @@ public struct MotionInterruptRegisters: Sendable, Equatable {
     public var statusRegister: UInt8
     public var statusMask: UInt8
 
+    /// What a motion threshold means on every chip: a change of acceleration within about this
+    /// window, s, the time constant of the MPU-6050 detector's 0.63 Hz high-pass (ACCEL_HPF 4).
+    /// A part with a high-pass of its own sets it no faster than 1 / (2π × window); a part that
+    /// compares consecutive samples spreads the threshold over the window.
+    public static let thresholdWindowSeconds = 1 / (2 * Double.pi * 0.63)
+
     public init(thresholdRegister: UInt8, thresholdGPerLSB: Double, enableRegister: UInt8, enableMask: UInt8,
                 statusRegister: UInt8, statusMask: UInt8, thresholdRegisterCount: Int = 1,
                 thresholdStepG: Double? = nil) {

@@ -202,7 +202,7 @@ public final class MPU6050: MotionSensor {
     /// (on the ICM-20689 in each of ACCEL_WOM_X/Y/Z_THR), then ACCEL_INTEL_CTRL =
     /// ACCEL_INTEL_EN | ACCEL_INTEL_MODE, comparing each sample with the previous one; the
     /// part samples at `MPU6500Scale.wakeOnMotionRateHz` until `disarmMotionInterrupt`, and
-    /// `thresholdG` is a change within `MPU6500Scale.wakeThresholdWindowSeconds`, as the 6050's
+    /// `thresholdG` is a change within `MotionInterruptRegisters.thresholdWindowSeconds`, as the 6050's
     /// high-pass sees it. Every register written is read back.
     public func armMotionInterrupt(thresholdG: Double) throws {
         let motion = variant.motion

@@ -238,9 +238,8 @@ public enum MPU6500Scale {
     /// between comparisons, 0.1 g becomes 20 mg (5 steps, 11 times the simulated part's noise
     /// of a difference), and a shake wakes the board within 50 ms.
     public static let wakeOnMotionRateHz = 20.0
-    /// The window a threshold is spread over: the MPU-6050 detector's high-pass time constant, s.
-    public static let wakeThresholdWindowSeconds = 1 / (2 * Double.pi * MPU6050Scale.highPassCutoffHz(Int(MPU6050Scale.motionHighPass)))
-    /// g of threshold per WOM_THR step at `wakeOnMotionRateHz`: 4 mg × 0.253 s × 20 Hz = 20.2 mg
-    /// (at most 5.15 g in 255 steps).
-    public static let wakeThresholdStepG = wakeOnMotionGPerLSB * wakeThresholdWindowSeconds * wakeOnMotionRateHz
+    /// g of threshold per WOM_THR step at `wakeOnMotionRateHz`, the threshold spread over
+    /// `MotionInterruptRegisters.thresholdWindowSeconds`: 4 mg × 0.253 s × 20 Hz = 20.2 mg (at
+    /// most 5.15 g in 255 steps).
+    public static let wakeThresholdStepG = wakeOnMotionGPerLSB * MotionInterruptRegisters.thresholdWindowSeconds * wakeOnMotionRateHz
 }
