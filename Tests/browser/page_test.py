@@ -1,0 +1,196 @@
+"""The page of `tiltboard serve` in a real browser (headless Chromium), against a simulated board
+playing Tests/browser/tour.json in real time: flat 5 s, right edge down 20°, front edge down 20°,
+then held at pitch −15°, roll −20°.
+
+Usage: page_test.py TILTBOARD_BINARY [--screenshots DIR]
+Prints PASS:/FAIL: per check and ends with `browser: N passed, M failed`; exits 1 on a failure.
+Every wait is on a condition (WebDriverWait), none on a fixed time.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+import tempfile
+import traceback
+
+import harness
+from harness import marker, number, text, wait_until
+
+passed = failed = 0
+
+
+def check(name, body):
+    global passed, failed
+    try:
+        body()
+        passed += 1
+        print(f"PASS: {name}", flush=True)
+    except Exception as error:  # noqa: BLE001 — every failure is reported and counted
+        failed += 1
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        print(f"FAIL: {name}: {detail}", flush=True)
+        traceback.print_exc(file=sys.stderr)
+
+
+def frame_time(driver):
+    return float(driver.find_element("id", "marker").get_attribute("data-t") or "nan")
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--screenshots", help="folder for page-desktop.png and page-phone.png")
+    args = parser.parse_args()
+
+    tmp = tempfile.mkdtemp(prefix="tiltboard-browser-")
+    motor_log = os.path.join(tmp, "motor.log")
+    profile = os.path.join(tmp, "profile.json")
+    board = harness.write_board(tmp, os.path.join(harness.HERE, "tour.json"), motor_log)
+    env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"))
+    server = harness.Server(args.binary, board, profile, env, os.path.join(tmp, "serve.log"))
+    shots = args.screenshots or tmp
+    # The browser first, so the board's tour (which starts with the server) is not half over
+    # by the time the page opens.
+    driver = harness.browser(os.path.join(tmp, "chromium"), harness.DESKTOP)
+    try:
+        url = server.start()
+        driver.get(url)
+        run_checks(driver, server, profile, motor_log, shots, tmp)
+    finally:
+        driver.quit()
+        server.kill()
+    print(f"browser: {passed} passed, {failed} failed", flush=True)
+    return 1 if failed else 0
+
+
+def run_checks(driver, server, profile, motor_log, shots, tmp):
+    def live():
+        wait_until(driver, "#status reads live", lambda: text(driver, "status") == "live")
+    check("the page connects: #status reads live", live)
+
+    def ids():
+        for element_id in ("marker", "area", "calibrate", "zero", "test-motor", "status", "roll", "pitch"):
+            driver.find_element("id", element_id)
+    check("the stable element ids are all there", ids)
+
+    def flat():
+        wait_until(driver, "flat board: roll and pitch within 2°, marker in the centre",
+                   lambda: number(driver, "roll") is not None and abs(number(driver, "roll")) < 2
+                   and abs(number(driver, "pitch")) < 2 and all(abs(v - 0.5) < 0.03 for v in marker(driver)))
+    check("flat board: the marker rests in the centre", flat)
+
+    def right():
+        wait_until(driver, "roll above 10° (right edge down)", lambda: (number(driver, "roll") or 0) > 10)
+        x0, y0 = marker(driver)
+        wait_until(driver, "the marker 0.25 of the area to the right of where the tilt found it",
+                   lambda: marker(driver)[0] > x0 + 0.25)
+        x1, y1 = marker(driver)
+        assert abs(y1 - y0) < 0.05, f"the marker also moved vertically: {y0:.3f} → {y1:.3f}"
+    check("right edge down: the marker moves right, not up or down", right)
+
+    def forward():
+        wait_until(driver, "pitch above 10° (front edge down)", lambda: (number(driver, "pitch") or 0) > 10)
+        x0, y0 = marker(driver)
+        wait_until(driver, "the marker 0.25 of the area higher up the screen", lambda: marker(driver)[1] < y0 - 0.25)
+        x1, _ = marker(driver)
+        assert abs(x1 - x0) < 0.05, f"the marker also moved sideways: {x0:.3f} → {x1:.3f}"
+    check("front edge down: the marker moves up the screen, not sideways", forward)
+
+    def tilted():
+        wait_until(driver, "held at pitch −15°, roll −20°",
+                   lambda: abs((number(driver, "pitch") or 0) + 15) < 2 and abs((number(driver, "roll") or 0) + 20) < 2)
+        # Tilted left and back: the marker heads for the bottom-left corner.
+        wait_until(driver, "the marker in the bottom-left quarter",
+                   lambda: marker(driver)[0] < 0.3 and marker(driver)[1] > 0.7)
+    check("held tilted left and back: the marker goes left and down", tilted)
+
+    def calibrate():
+        driver.find_element("id", "calibrate").click()
+        wait_until(driver, "the calibration progress bar shows progress",
+                   lambda: float(driver.find_element("id", "calibration-progress").get_attribute("value") or 0) > 0)
+        wait_until(driver, "a saved profile on disk", lambda: (read_json(profile) or {}).get("neutral"))
+        neutral = read_json(profile)["neutral"]
+        g = neutral["meanRawG"]
+        # The pose's gravity reaction: (−sin r, −sin p·cos r, cos p·cos r) for p = −15°, r = −20°.
+        p, r = math.radians(-15), math.radians(-20)
+        want = (-math.sin(r), -math.sin(p) * math.cos(r), math.cos(p) * math.cos(r))
+        assert all(abs(a - b) < 0.03 for a, b in zip(g, want)), f"neutral meanRawG {g}, expected ≈ {want}"
+        assert abs(neutral["tiltDeg"] - 24.8) < 1.5, f"neutral tiltDeg {neutral['tiltDeg']}, expected ≈ 24.8"
+        wait_until(driver, "roll and pitch within 1.5° of the new neutral, the marker back in the centre",
+                   lambda: abs(number(driver, "roll") or 99) < 1.5 and abs(number(driver, "pitch") or 99) < 1.5
+                   and all(abs(v - 0.5) < 0.03 for v in marker(driver)))
+    check("Calibrate at the tilted pose: profile written, marker back in the centre", calibrate)
+
+    def stays():
+        # A second of the loop's time later (the frame's `t`, kept on the marker), still centred.
+        t0 = frame_time(driver)
+        wait_until(driver, "frames a second of loop time later", lambda: frame_time(driver) > t0 + 1)
+        assert all(abs(v - 0.5) < 0.03 for v in marker(driver)), f"marker drifted to {marker(driver)}"
+    check("after Calibrate the marker stays in the centre", stays)
+
+    def raw_toggle():
+        driver.find_element("css selector", "label:has(#mode-raw)").click()
+        wait_until(driver, "raw tilt: roll about −20°", lambda: abs((number(driver, "roll") or 0) + 20) < 2.5)
+        driver.find_element("css selector", "label:has(#mode-calibrated)").click()
+        wait_until(driver, "calibrated tilt: roll about 0°", lambda: abs(number(driver, "roll") or 99) < 1.5)
+    check("the raw/calibrated switch shows the tilt before and after the neutral pose", raw_toggle)
+
+    def zero():
+        driver.find_element("id", "zero").click()
+        wait_until(driver, "a level neutral in the profile", lambda: ((read_json(profile) or {}).get("neutral") or {}).get("tiltDeg") == 0)
+        wait_until(driver, "roll back to about −20° against level", lambda: abs((number(driver, "roll") or 0) + 20) < 2)
+        wait_until(driver, "the marker leaves the centre for the bottom left",
+                   lambda: marker(driver)[0] < 0.4 and marker(driver)[1] > 0.6)
+    check("Zero: the profile's neutral is level again and the tilt reads against level", zero)
+
+    def motor():
+        before = open(motor_log).read().splitlines() if os.path.exists(motor_log) else []
+        driver.execute_script("document.getElementById('effect').value = 'buzz'")
+        driver.find_element("id", "test-motor").click()
+        wait_until(driver, "an on and an off line in the motor log file",
+                   lambda: [line.split()[1] for line in open(motor_log).read().splitlines()[len(before):]][-2:] == ["1", "0"])
+        wait_until(driver, "the page's motor log shows the effect",
+                   lambda: "buzz" in text(driver, "motor-log") or " on" in text(driver, "motor-log"))
+    check("Test motor: the motor log shows it", motor)
+
+    def screenshots():
+        driver.save_screenshot(os.path.join(shots, "page-desktop.png"))
+        phone = harness.browser(os.path.join(tmp, "chromium-phone"), harness.PHONE, phone=True)
+        try:
+            phone.get(driver.current_url)
+            wait_until(phone, "phone: live", lambda: text(phone, "status") == "live")
+            wait_until(phone, "phone: the marker off the centre", lambda: marker(phone)[0] < 0.4)
+            width = phone.execute_script("return document.documentElement.scrollWidth")
+            assert width <= harness.PHONE["width"], f"the phone page is {width} px wide, wider than the screen"
+            area = phone.find_element("id", "area").rect
+            assert area["x"] >= 0 and area["x"] + area["width"] <= harness.PHONE["width"], f"area {area} off screen"
+            phone.save_screenshot(os.path.join(shots, "page-phone.png"))
+        finally:
+            phone.quit()
+    check("phone-sized page (390×844, touch) fits the screen; screenshots saved", screenshots)
+
+    def reconnect():
+        status = server.stop()
+        assert status == 0, f"serve exited {status} on SIGTERM, expected 0"
+        lines = open(motor_log).read().splitlines()
+        assert lines and lines[-1].endswith(" 0"), f"motor log ends {lines[-1:]}, expected the motor off"
+        wait_until(driver, "#status reads reconnecting", lambda: text(driver, "status") == "reconnecting")
+        server.start()
+        wait_until(driver, "#status reads live again", lambda: text(driver, "status") == "live")
+        # The restarted board plays its tour from the start: flat.
+        wait_until(driver, "fresh frames: roll within 2° of level", lambda: abs(number(driver, "roll") or 99) < 2)
+    check("server stopped: reconnecting; started again: live", reconnect)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
