@@ -103,18 +103,16 @@ def browser(profile_dir, size, phone=False):
                 "--disable-background-networking", "--disable-sync", "--hide-scrollbars",
                 "--force-device-scale-factor=1", f"--window-size={size['width']},{size['height']}"):
         options.add_argument(arg)
-    if phone:
-        options.add_experimental_option("mobileEmulation", {
-            "deviceMetrics": {"width": size["width"], "height": size["height"], "pixelRatio": 1, "touch": True},
-            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) "
-                         "Chrome/120.0 Mobile Safari/537.36"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    if not phone:
-        # The window size includes nothing but the page in headless mode; make the viewport exact.
-        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                               {"width": size["width"], "height": size["height"], "deviceScaleFactor": 1,
-                                "mobile": False})
+    emulate(driver, size, phone)
     return driver
+
+
+def emulate(driver, size, phone):
+    """Makes the page's viewport exactly `size`; `phone`: a mobile viewport with touch input."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": size["width"], "height": size["height"], "deviceScaleFactor": 1, "mobile": phone})
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": phone, "maxTouchPoints": 5 if phone else 1})
 
 
 def wait_until(driver, what, condition, timeout=TIMEOUT):

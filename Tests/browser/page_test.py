@@ -34,6 +34,12 @@ def check(name, body):
         traceback.print_exc(file=sys.stderr)
 
 
+def near(driver, element_id, value, tolerance):
+    """The readout `element_id` shows a number within `tolerance` of `value`."""
+    shown = number(driver, element_id)
+    return shown is not None and abs(shown - value) < tolerance
+
+
 def frame_time(driver):
     return float(driver.find_element("id", "marker").get_attribute("data-t") or "nan")
 
@@ -85,8 +91,8 @@ def run_checks(driver, server, profile, motor_log, shots, tmp):
 
     def flat():
         wait_until(driver, "flat board: roll and pitch within 2°, marker in the centre",
-                   lambda: number(driver, "roll") is not None and abs(number(driver, "roll")) < 2
-                   and abs(number(driver, "pitch")) < 2 and all(abs(v - 0.5) < 0.03 for v in marker(driver)))
+                   lambda: near(driver, "roll", 0, 2) and near(driver, "pitch", 0, 2)
+                   and all(abs(v - 0.5) < 0.03 for v in marker(driver)))
     check("flat board: the marker rests in the centre", flat)
 
     def right():
@@ -108,7 +114,7 @@ def run_checks(driver, server, profile, motor_log, shots, tmp):
 
     def tilted():
         wait_until(driver, "held at pitch −15°, roll −20°",
-                   lambda: abs((number(driver, "pitch") or 0) + 15) < 2 and abs((number(driver, "roll") or 0) + 20) < 2)
+                   lambda: near(driver, "pitch", -15, 2) and near(driver, "roll", -20, 2))
         # Tilted left and back: the marker heads for the bottom-left corner.
         wait_until(driver, "the marker in the bottom-left quarter",
                    lambda: marker(driver)[0] < 0.3 and marker(driver)[1] > 0.7)
@@ -127,7 +133,7 @@ def run_checks(driver, server, profile, motor_log, shots, tmp):
         assert all(abs(a - b) < 0.03 for a, b in zip(g, want)), f"neutral meanRawG {g}, expected ≈ {want}"
         assert abs(neutral["tiltDeg"] - 24.8) < 1.5, f"neutral tiltDeg {neutral['tiltDeg']}, expected ≈ 24.8"
         wait_until(driver, "roll and pitch within 1.5° of the new neutral, the marker back in the centre",
-                   lambda: abs(number(driver, "roll") or 99) < 1.5 and abs(number(driver, "pitch") or 99) < 1.5
+                   lambda: near(driver, "roll", 0, 1.5) and near(driver, "pitch", 0, 1.5)
                    and all(abs(v - 0.5) < 0.03 for v in marker(driver)))
     check("Calibrate at the tilted pose: profile written, marker back in the centre", calibrate)
 
@@ -140,15 +146,15 @@ def run_checks(driver, server, profile, motor_log, shots, tmp):
 
     def raw_toggle():
         driver.find_element("css selector", "label:has(#mode-raw)").click()
-        wait_until(driver, "raw tilt: roll about −20°", lambda: abs((number(driver, "roll") or 0) + 20) < 2.5)
+        wait_until(driver, "raw tilt: roll about −20°", lambda: near(driver, "roll", -20, 2.5))
         driver.find_element("css selector", "label:has(#mode-calibrated)").click()
-        wait_until(driver, "calibrated tilt: roll about 0°", lambda: abs(number(driver, "roll") or 99) < 1.5)
+        wait_until(driver, "calibrated tilt: roll about 0°", lambda: near(driver, "roll", 0, 1.5))
     check("the raw/calibrated switch shows the tilt before and after the neutral pose", raw_toggle)
 
     def zero():
         driver.find_element("id", "zero").click()
         wait_until(driver, "a level neutral in the profile", lambda: ((read_json(profile) or {}).get("neutral") or {}).get("tiltDeg") == 0)
-        wait_until(driver, "roll back to about −20° against level", lambda: abs((number(driver, "roll") or 0) + 20) < 2)
+        wait_until(driver, "roll back to about −20° against level", lambda: near(driver, "roll", -20, 2))
         wait_until(driver, "the marker leaves the centre for the bottom left",
                    lambda: marker(driver)[0] < 0.4 and marker(driver)[1] > 0.6)
     check("Zero: the profile's neutral is level again and the tilt reads against level", zero)
@@ -163,22 +169,6 @@ def run_checks(driver, server, profile, motor_log, shots, tmp):
                    lambda: "buzz" in text(driver, "motor-log") or " on" in text(driver, "motor-log"))
     check("Test motor: the motor log shows it", motor)
 
-    def screenshots():
-        driver.save_screenshot(os.path.join(shots, "page-desktop.png"))
-        phone = harness.browser(os.path.join(tmp, "chromium-phone"), harness.PHONE, phone=True)
-        try:
-            phone.get(driver.current_url)
-            wait_until(phone, "phone: live", lambda: text(phone, "status") == "live")
-            wait_until(phone, "phone: the marker off the centre", lambda: marker(phone)[0] < 0.4)
-            width = phone.execute_script("return document.documentElement.scrollWidth")
-            assert width <= harness.PHONE["width"], f"the phone page is {width} px wide, wider than the screen"
-            area = phone.find_element("id", "area").rect
-            assert area["x"] >= 0 and area["x"] + area["width"] <= harness.PHONE["width"], f"area {area} off screen"
-            phone.save_screenshot(os.path.join(shots, "page-phone.png"))
-        finally:
-            phone.quit()
-    check("phone-sized page (390×844, touch) fits the screen; screenshots saved", screenshots)
-
     def reconnect():
         status = server.stop()
         assert status == 0, f"serve exited {status} on SIGTERM, expected 0"
@@ -188,8 +178,26 @@ def run_checks(driver, server, profile, motor_log, shots, tmp):
         server.start()
         wait_until(driver, "#status reads live again", lambda: text(driver, "status") == "live")
         # The restarted board plays its tour from the start: flat.
-        wait_until(driver, "fresh frames: roll within 2° of level", lambda: abs(number(driver, "roll") or 99) < 2)
+        wait_until(driver, "fresh frames: roll within 2° of level", lambda: near(driver, "roll", 0, 2))
     check("server stopped: reconnecting; started again: live", reconnect)
+
+    def screenshots():
+        # The restarted tour tilts right again: the marker on its way, the log and profile filled in.
+        wait_until(driver, "the marker on the right", lambda: marker(driver)[0] > 0.75)
+        driver.save_screenshot(os.path.join(shots, "page-desktop.png"))
+        harness.emulate(driver, harness.PHONE, phone=True)
+        try:
+            width = driver.execute_script("return document.documentElement.scrollWidth")
+            assert width <= harness.PHONE["width"], f"the phone page is {width} px wide, wider than the screen"
+            area = driver.find_element("id", "area").rect
+            assert 0 <= area["x"] and area["x"] + area["width"] <= harness.PHONE["width"], f"#area {area} is off the screen"
+            for element_id in ("calibrate", "zero", "test-motor"):
+                box = driver.find_element("id", element_id).rect
+                assert box["height"] >= 44, f"#{element_id} is {box['height']} px tall, too small to tap"
+            driver.save_screenshot(os.path.join(shots, "page-phone.png"))
+        finally:
+            harness.emulate(driver, harness.DESKTOP, phone=False)
+    check("phone-sized page (390×844, touch) fits the screen, buttons big enough to tap; screenshots saved", screenshots)
 
 
 if __name__ == "__main__":

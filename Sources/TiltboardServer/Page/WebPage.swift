@@ -58,7 +58,9 @@ main { display: grid; gap: .8rem; padding: .8rem; max-width: 1100px; margin: 0 a
 #area .edge.right { right: .4rem; top: 50%; transform: translateY(-50%); }
 #area.flash { border-color: var(--flash); box-shadow: 0 0 0 6px var(--flash) inset; }
 #area.stale #marker { opacity: .35; }
-#marker { position: absolute; left: 50%; top: 50%; width: 9%; aspect-ratio: 1 / 1; border-radius: 50%;
+/* The marker's centre travels over the field, inset by its radius, so at an edge it stays whole. */
+#field { position: absolute; inset: 4.5%; }
+#marker { position: absolute; left: 50%; top: 50%; width: 9.9%; aspect-ratio: 1 / 1; border-radius: 50%;
   transform: translate(-50%, -50%); background: var(--accent); box-shadow: 0 2px 6px rgba(0,0,0,.35);
   will-change: left, top; }
 .readouts { display: grid; grid-template-columns: repeat(4, 1fr); gap: .4rem; margin-top: .7rem; text-align: center; }
@@ -71,7 +73,7 @@ main { display: grid; gap: .8rem; padding: .8rem; max-width: 1100px; margin: 0 a
 .switch input:checked + span { font-weight: 650; }
 .switch label:has(input:checked) { background: var(--accent); color: #fff; }
 .buttons { display: grid; grid-template-columns: 2fr 1fr; gap: .5rem; }
-button, select { font: inherit; min-height: 2.75rem; border-radius: .5rem; border: 1px solid var(--line);
+button, select { font: inherit; min-height: 44px; border-radius: .5rem; border: 1px solid var(--line);
   background: var(--bg); color: var(--ink); padding: 0 .8rem; }
 button { font-weight: 600; cursor: pointer; touch-action: manipulation; }
 button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
@@ -103,7 +105,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     <div id="area" aria-label="tilt area: the marker moves as the board tilts">
       <div class="ring"></div>
       <span class="edge up">forward</span><span class="edge right">right</span>
-      <div id="marker"></div>
+      <div id="field"><div id="marker"></div></div>
     </div>
     <div class="readouts">
       <div><div class="v" id="roll">–</div><div class="k">roll °</div></div>
@@ -151,26 +153,31 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const params = new URLSearchParams(location.search);
-  const token = params.get("token");
-  const presets = ["tick", "click", "double-click", "buzz", "alarm"];
-  const view = { frame: null, dirty: false, mode: "calibrated", shakes: 0, motorOn: false,
-                 calibrating: false, flashUntil: 0, lastMessageAt: 0 };
+  // The server keeps the printed URL's token in a cookie: take it out of the address bar (and so
+  // out of bookmarks and screenshots); a reload still works.
+  const token = new URLSearchParams(location.search).get("token");
+  if (token) history.replaceState(null, "", location.pathname);
+  const view = { frame: null, dirty: false, mode: "calibrated", motorOn: false, calibrating: false,
+                 flashUntil: 0, rateFrom: null, effectAsked: null, capture: null };
+  const stoppedNote = "tiltboard serve stopped; waiting for it to come back";
   let socket = null, retryMs = 500, watchdog = 0;
 
   const fixed = (v, d) => (typeof v === "number" && isFinite(v)) ? v.toFixed(d) : "–";
   const setText = (id, text) => { const e = $(id); if (e.textContent !== text) e.textContent = text; };
   const clamp = (v) => Math.max(-1, Math.min(1, typeof v === "number" && isFinite(v) ? v : 0));
 
-  function apiURL(path) {
-    return token ? path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token) : path;
-  }
   async function api(method, path, body) {
     const headers = { "Accept": "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (token) headers["Authorization"] = "Bearer " + token;
-    const response = await fetch(path, { method, headers, credentials: "same-origin",
-                                         body: body === undefined ? undefined : JSON.stringify(body) });
+    let response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (_) {
+      const error = new Error("no connection to tiltboard serve");
+      error.offline = true;
+      throw error;
+    }
     let data = null;
     try { data = await response.json(); } catch (_) { data = null; }
     if (!response.ok) throw new Error((data && data.error) || (response.status + " " + response.statusText));
@@ -183,7 +190,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     e.className = kind || "";
   }
 
-  // ---- connection ----
+  // ---- connection: `live` while frames arrive, else `reconnecting` and retrying ----
   function setStatus(live) {
     const s = $("status");
     s.textContent = live ? "live" : "reconnecting";
@@ -192,108 +199,117 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    let ws;
-    try { ws = new WebSocket(scheme + location.host + apiURL("/api/stream")); }
-    catch (_) { return retry(); }
+    const ws = new WebSocket(scheme + location.host + "/api/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
     socket = ws;
     ws.onmessage = (event) => {
       if (ws !== socket) return;
-      if (retryMs !== 500) retryMs = 500;
+      retryMs = 500;
       setStatus(true);
       armWatchdog();
       let message;
       try { message = JSON.parse(event.data); } catch (_) { return; }
       handle(message);
     };
-    ws.onclose = () => { if (ws === socket) { socket = null; setStatus(false); retry(); } };
-    ws.onerror = () => { try { ws.close(); } catch (_) {} };
+    ws.onclose = () => { if (ws === socket) lost(); };
   }
-  function retry() {
+  function lost() {
+    const ws = socket;
+    socket = null;
+    setStatus(false);
+    try { ws.close(); } catch (_) {}
     clearTimeout(watchdog);
     setTimeout(connect, retryMs);
+    // Still failing after a few tries: ask the API why (a wrong token, a refused Host) and say so.
+    if (retryMs >= 2000) api("GET", "/api/state").catch((e) => { if (!e.offline) say(e.message, "bad"); });
     retryMs = Math.min(retryMs * 2, 4000);
   }
-  // A connection that stops delivering (a half-open TCP link after Wi-Fi drops) is given up.
+  // A stream that goes quiet (a half-open link after the Wi-Fi dropped) is given up and reopened.
   function armWatchdog() {
     clearTimeout(watchdog);
-    watchdog = setTimeout(() => { if (socket) { const s = socket; socket = null; setStatus(false); try { s.close(); } catch (_) {} retry(); } }, 5000);
+    watchdog = setTimeout(() => { if (socket) lost(); }, 5000);
   }
 
-  // ---- messages ----
+  // ---- what the stream says ----
   function handle(m) {
     switch (m.type) {
-      case "state": view.frame = m; view.dirty = true; absorbState(m); break;
-      case "snapshot": absorbSnapshot(m); break;
-      case "shake": flash(); view.shakes += 1; setText("shakes", String(m.count ?? view.shakes)); break;
+      case "state": takeFrame(m); break;
+      case "snapshot": takeSnapshot(m); break;
+      case "shake": flash(); setText("shakes", String(m.shakes)); break;
       case "motor": motorEvent(m); break;
       case "calibration": calibrationEvent(m); break;
-      case "sensor-lost": say("sensor lost: " + (m.message || m.error || "no samples") + "; retrying", "bad"); break;
-      case "sensor-back": say("sensor back" + (m.downSeconds ? " after " + fixed(m.downSeconds, 1) + " s" : ""), "ok"); break;
-      default: if (m.board || m.profile) absorbSnapshot(m);
+      case "sensor-lost": say("sensor lost at " + fixed(m.t, 2) + " s: " + m.reason + "; retrying", "bad"); break;
+      case "sensor-back": say("sensor back at " + fixed(m.t, 2) + " s" + (m.reconfigured ? " (reconfigured)" : ""), "ok"); break;
+      case "stopping": say(stoppedNote, "bad"); break;
     }
   }
-  function absorbState(m) {
-    if (m.board || m.profile || m.loop) absorbSnapshot(m);
-    const on = !!(m.motor && typeof m.motor === "object" ? m.motor.on : m.haptic);
-    if (on !== view.motorOn) { view.motorOn = on; showMotor(); }
+  function takeFrame(f) {
+    view.frame = f;
+    view.dirty = true;
+    if (f.haptic !== view.motorOn) { view.motorOn = f.haptic; showMotor(); }
+    setText("shakes", String(f.shakes));
+    showLoop(f);
   }
-  function absorbSnapshot(s) {
-    if (s.board) showBoard(s.board);
-    if ("profile" in s) showProfile(s.profile);
-    if (s.loop) showLoop(s.loop);
-    if (s.motor && typeof s.motor === "object") {
-      if (Array.isArray(s.motor.effects) && s.motor.effects.length) fillEffects(s.motor.effects);
-      if ("on" in s.motor) { view.motorOn = !!s.motor.on; showMotor(); }
-    }
-    if (typeof s.shakes === "number") { view.shakes = s.shakes; setText("shakes", String(s.shakes)); }
-    if (s.calibration && s.calibration.running) calibrationEvent(s.calibration);
-    if (s.tilt && s.control) { view.frame = s; view.dirty = true; }
+  function takeSnapshot(s) {
+    // A snapshot opens every connection: the server is back.
+    if ($("message").textContent === stoppedNote) say("");
+    if (s.t !== null) takeFrame(s);
+    showBoard(s.board);
+    showProfile(s.profile);
+    if (Array.isArray(s.effects) && s.effects.length) fillEffects(s.effects);
+    if (s.calibration.running) calibrationEvent({ state: "running", progress: s.calibration.progress });
   }
   function showBoard(b) {
-    const name = b.name || "–";
-    setText("board", name);
-    setText("board-title", name);
-    let chip = b.chipName || b.part || b.chip || "–";
-    if (b.clone && !/clone/i.test(chip)) chip += " (clone)";
-    if (typeof b.chipID === "number") chip += " · ID 0x" + b.chipID.toString(16).padStart(2, "0");
-    else if (typeof b.chipID === "string") chip += " · ID " + b.chipID;
-    if (b.simulated) chip += " · simulated";
-    setText("chip", chip);
+    setText("board", b.name);
+    setText("board-title", b.name);
+    setText("chip", b.chip + (b.simulated ? " · simulated" : "") + (b.motor ? "" : " · no motor"));
   }
+  // When the profile was made and at what pose: the summary comes with the snapshot, the pose's
+  // pitch and roll from the stored profile itself.
   function showProfile(p) {
-    if (!p) { setText("profile", "none yet: level until you calibrate"); return; }
-    const parts = [];
-    const n = p.neutral || {};
-    if (n.tiltDeg !== undefined) {
-      parts.push(n.tiltDeg === 0 && !n.pitchDeg && !n.rollDeg ? "level"
-        : "neutral " + fixed(n.tiltDeg, 1) + "° (pitch " + fixed(n.pitchDeg, 1) + "°, roll " + fixed(n.rollDeg, 1) + "°)");
-    }
-    if (p.createdAt) parts.push("calibrated " + new Date(p.createdAt).toLocaleString());
-    if (p.path) parts.push(p.path);
-    setText("profile", parts.join(" · ") || "–");
+    if (p.problem) { setText("profile", p.problem); return; }
+    if (!p.calibrated) { setText("profile", "not calibrated yet (level) · " + p.path); return; }
+    const when = "calibrated " + new Date(p.createdAt).toLocaleString();
+    setText("profile", (p.neutralTiltDeg === 0 ? "level (zeroed " + new Date(p.createdAt).toLocaleString() + ")"
+                        : "neutral " + fixed(p.neutralTiltDeg, 1) + "° from level · " + when) + " · " + p.path);
+    if (p.neutralTiltDeg === 0) return;
+    api("GET", "/api/profile").then((r) => {
+      const n = r.profile && r.profile.neutral;
+      if (!n || n.tiltDeg === 0) return;
+      // The TiltAngles convention: pitch = atan2(−g.y, g.z), roll = atan2(−g.x, √(g.y² + g.z²)).
+      const [gx, gy, gz] = n.meanRawG, deg = 180 / Math.PI;
+      setText("profile", "neutral " + fixed(n.tiltDeg, 1) + "° from level (pitch " + fixed(Math.atan2(-gy, gz) * deg, 1)
+              + "°, roll " + fixed(Math.atan2(-gx, Math.hypot(gy, gz)) * deg, 1) + "°" + (n.clamped ? ", clamped" : "")
+              + ") · " + when + " · " + r.path);
+    }).catch(() => {});
   }
-  function showLoop(l) {
-    const parts = [];
-    if (l.rateHz !== undefined) parts.push(fixed(l.rateHz, 0) + " Hz");
-    if (l.missedTicks !== undefined) parts.push(l.missedTicks + " missed");
-    if (l.latenessP99Ms !== undefined) parts.push("p99 late " + fixed(l.latenessP99Ms, 2) + " ms");
-    if (l.droppedFrames) parts.push(l.droppedFrames + " frames dropped");
-    setText("loop", parts.join(" · ") || "–");
+  // The loop's rate over the last second or more of its own time, and the ticks it missed.
+  function showLoop(f) {
+    const from = view.rateFrom;
+    if (!from || f.loop.samples < from.samples || f.t < from.t) { view.rateFrom = { t: f.t, samples: f.loop.samples }; }
+    else if (f.t - from.t >= 1) {
+      view.rate = (f.loop.samples - from.samples) / (f.t - from.t);
+      view.rateFrom = { t: f.t, samples: f.loop.samples };
+    }
+    setText("loop", (view.rate ? fixed(view.rate, 0) + " samples/s · " : "") + f.loop.missedTicks + " missed ticks");
   }
   function showMotor() {
     const e = $("motor");
     e.textContent = view.motorOn ? "on" : "off";
     e.classList.toggle("on", view.motorOn);
   }
-  function motorEvent(m) {
-    if ("on" in m) { view.motorOn = !!m.on; showMotor(); }
+  function log(text) {
     const li = document.createElement("li");
-    const when = typeof m.t === "number" ? fixed(m.t, 2) + " s " : "";
-    const what = m.on === undefined ? (m.state || "") : (m.on ? "on" : "off");
-    li.textContent = when + what + (m.effect ? " " + m.effect : "") + (m.reason ? " (" + m.reason + ")" : "") + (m.message ? ": " + m.message : "");
-    const log = $("motor-log");
-    log.prepend(li);
-    while (log.children.length > 20) log.lastChild.remove();
+    li.textContent = text;
+    const list = $("motor-log");
+    list.prepend(li);
+    while (list.children.length > 20) list.lastChild.remove();
+  }
+  function motorEvent(m) {
+    view.motorOn = m.on;
+    showMotor();
+    const asked = m.on && view.effectAsked ? " (" + view.effectAsked + ")" : "";
+    if (m.on) view.effectAsked = null;
+    log(fixed(m.t, 2) + " s  motor " + (m.on ? "on" : "off") + asked);
   }
   function fillEffects(names) {
     const select = $("effect");
@@ -306,93 +322,76 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     $("area").classList.add("flash");
   }
 
-  // ---- calibration ----
+  // ---- calibration: the same capture as `tiltboard calibrate`, progress on the stream ----
   function calibrationEvent(m) {
-    const box = $("calibration"), bar = $("calibration-progress"), text = $("calibration-message");
-    const phase = m.phase || m.state || m.result || (typeof m.progress === "number" ? "progress" : "");
-    box.hidden = false;
+    const bar = $("calibration-progress"), text = $("calibration-message");
+    $("calibration").hidden = false;
     text.className = "";
-    switch (phase) {
-      case "started":
-      case "progress":
+    text.title = m.message || "";
+    view.calibrating = m.state === "running" || m.state === "restarted";
+    bar.value = m.progress || 0;
+    switch (m.state) {
       case "running":
-        view.calibrating = true;
-        bar.value = typeof m.progress === "number" ? m.progress : 0;
-        if (phase !== "progress" || !text.textContent) text.textContent = "hold the board still…";
-        if (phase === "progress" && m.progress > 0) text.textContent = "hold still… " + Math.floor(m.progress * 100) + " %";
+        text.textContent = "hold the board still… " + Math.floor((m.progress || 0) * 100) + " %"
+          + (view.capture ? " (" + view.capture.durationSeconds + " s still; gives up after " + view.capture.timeoutSeconds + " s)" : "");
         break;
-      case "restarted":
-        view.calibrating = true;
-        bar.value = 0;
-        text.textContent = "moved — starting again";
-        if (m.message) text.title = m.message;
-        break;
-      case "saved":
+      case "restarted": text.textContent = "moved — starting again"; break;
       case "done":
-      case "ok":
-        view.calibrating = false;
-        bar.value = 1;
         text.className = "ok";
-        text.textContent = m.message || "neutral pose saved";
-        if (m.profile) showProfile(m.profile);
+        text.textContent = "neutral pose saved: " + fixed(m.tiltDeg, 1) + "° from level" + (m.message ? " (" + m.message + ")" : "");
         break;
       default:
-        view.calibrating = false;
         text.className = "bad";
-        text.textContent = m.message || m.error || "calibration failed";
+        text.textContent = m.message;
     }
     $("calibrate").disabled = view.calibrating;
   }
 
-  // ---- drawing: only the newest frame, once per display refresh ----
+  // ---- drawing: the newest frame only, once per display refresh ----
   function draw(now) {
     if (view.flashUntil && now >= view.flashUntil) { view.flashUntil = 0; $("area").classList.remove("flash"); }
     const f = view.frame;
     if (f && view.dirty) {
       view.dirty = false;
-      const marker = $("marker"), m = marker.style;
+      const marker = $("marker");
       marker.dataset.t = f.t;
-      m.left = ((clamp(f.control.x) + 1) * 50).toFixed(2) + "%";
-      m.top = ((1 - clamp(f.control.y)) * 50).toFixed(2) + "%";
-      const tilt = view.mode === "raw" && f.rawTilt ? f.rawTilt : f.tilt;
+      // x right → right; y forward → up the screen.
+      marker.style.left = ((clamp(f.control.x) + 1) * 50).toFixed(2) + "%";
+      marker.style.top = ((1 - clamp(f.control.y)) * 50).toFixed(2) + "%";
+      const tilt = view.mode === "raw" ? f.raw : f.tilt;
       setText("roll", fixed(tilt.rollDeg, 1));
       setText("pitch", fixed(tilt.pitchDeg, 1));
       setText("x", fixed(f.control.x, 2));
       setText("y", fixed(f.control.y, 2));
-      if (f.shake && !view.flashUntil && !view.sawShake) flash();
-      view.sawShake = !!f.shake;
-      if (f.loop) showLoop(f.loop);
     }
     requestAnimationFrame(draw);
   }
 
   // ---- buttons ----
-  function busy(button, promise) {
+  function press(button, request, done, failed = (e) => say(e.message, "bad")) {
     button.disabled = true;
-    return promise.finally(() => { button.disabled = button.id === "calibrate" && view.calibrating; });
+    say("");
+    request.then(done, failed).finally(() => { button.disabled = button.id === "calibrate" && view.calibrating; });
   }
   $("calibrate").addEventListener("click", () => {
-    say("");
-    calibrationEvent({ phase: "started", progress: 0 });
-    busy($("calibrate"), api("POST", "/api/calibrate").catch((e) => calibrationEvent({ phase: "failed", message: e.message })));
+    calibrationEvent({ state: "running", progress: 0 });
+    press($("calibrate"), api("POST", "/api/calibrate"),
+          (r) => { view.capture = r; },
+          (e) => calibrationEvent({ state: "failed", message: e.message }));
   });
   $("zero").addEventListener("click", () => {
-    busy($("zero"), api("POST", "/api/zero")
-      .then((r) => { say((r && r.message) || "neutral pose reset to level", "ok"); if (r && "profile" in r) showProfile(r.profile); })
-      .catch((e) => say(e.message, "bad")));
+    press($("zero"), api("POST", "/api/zero"), (r) => { showProfile(r.profile); say("neutral pose reset to level", "ok"); });
   });
   $("test-motor").addEventListener("click", () => {
     const effect = $("effect").value;
-    busy($("test-motor"), api("POST", "/api/haptics", { effect })
-      .then((r) => say((r && r.message) || "playing " + effect, "ok"))
-      .catch((e) => say(e.message, "bad")));
+    view.effectAsked = effect;
+    press($("test-motor"), api("POST", "/api/haptics", { effect }), () => log("test: " + effect));
   });
   for (const input of document.querySelectorAll("input[name=tilt-mode]")) {
     input.addEventListener("change", () => { view.mode = input.value; view.dirty = true; });
   }
 
-  fillEffects(presets);
-  api("GET", "/api/state").then(absorbSnapshot).catch(() => {});
+  fillEffects(["tick", "click", "double-click", "buzz", "alarm"]);
   connect();
   requestAnimationFrame(draw);
 })();
