@@ -199,6 +199,21 @@ def run_checks(driver, server, profile, motor_log, shots, tmp):
             harness.emulate(driver, harness.DESKTOP, phone=False)
     check("phone-sized page (390×844, touch) fits the screen, buttons big enough to tap; screenshots saved", screenshots)
 
+    def moved():
+        # A fresh tour; Calibrate 1.5 s before the board turns right at 5 s (loop time ≈ tour time).
+        server.stop()
+        wait_until(driver, "#status reads reconnecting", lambda: text(driver, "status") == "reconnecting")
+        server.start()
+        wait_until(driver, "a frame of the new tour", lambda: text(driver, "status") == "live" and frame_time(driver) < 3)
+        wait_until(driver, "loop time 3.5 s", lambda: frame_time(driver) >= 3.5)
+        driver.find_element("id", "calibrate").click()
+        wait_until(driver, "the page says the board moved",
+                   lambda: "moved — starting again" in text(driver, "calibration-message"))
+        wait_until(driver, "the capture saved at the new pose", lambda: "neutral pose saved" in text(driver, "calibration-message"))
+        g = read_json(profile)["neutral"]["meanRawG"]
+        assert abs(g[0] + math.sin(math.radians(20))) < 0.03, f"neutral meanRawG {g}: not the right-edge-down pose"
+    check("Calibrate while the board turns: \"moved — starting again\", then saved at the pose it settled in", moved)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -332,10 +332,12 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     bar.value = m.progress || 0;
     switch (m.state) {
       case "running":
-        text.textContent = "hold the board still… " + Math.floor((m.progress || 0) * 100) + " %"
-          + (view.capture ? " (" + view.capture.durationSeconds + " s still; gives up after " + view.capture.timeoutSeconds + " s)" : "");
+      case "restarted":
+        // After a restart the note stays up until the capture ends, so a person sees why it began again.
+        text.textContent = (m.restarts ? "moved — starting again" + (m.restarts > 1 ? " (" + m.restarts + "×)" : "") + " · " : "")
+          + "hold the board still… " + Math.floor((m.progress || 0) * 100) + " %"
+          + (view.capture ? " (" + view.capture.durationSeconds + " s; gives up after " + view.capture.timeoutSeconds + " s)" : "");
         break;
-      case "restarted": text.textContent = "moved — starting again"; break;
       case "done":
         text.className = "ok";
         text.textContent = "neutral pose saved: " + fixed(m.tiltDeg, 1) + "° from level" + (m.message ? " (" + m.message + ")" : "");
