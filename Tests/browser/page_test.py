@@ -69,17 +69,22 @@ def main():
     # by the time the page opens.
     driver = harness.browser(os.path.join(tmp, "chromium"), harness.DESKTOP)
     try:
-        url = server.start()
-        driver.get(url)
-        run_checks(driver, server, profile, motor_log, shots, tmp)
+        urls = []
+        check("serve starts and prints its URL", lambda: urls.append(server.start()))
+        if urls:
+            driver.get(urls[0])
+            run_checks(driver, server, profile, motor_log, shots)
     finally:
         driver.quit()
         server.kill()
+    if failed and os.path.exists(server.log_path):
+        with open(server.log_path) as log:
+            sys.stderr.write("the server's stderr, last lines:\n" + "".join(log.readlines()[-20:]))
     print(f"browser: {passed} passed, {failed} failed", flush=True)
     return 1 if failed else 0
 
 
-def run_checks(driver, server, profile, motor_log, shots, tmp):
+def run_checks(driver, server, profile, motor_log, shots):
     def live():
         wait_until(driver, "#status reads live", lambda: text(driver, "status") == "live")
     check("the page connects: #status reads live", live)

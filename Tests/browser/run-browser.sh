@@ -42,10 +42,11 @@ if [ -z "$binary" ]; then
     binary=$(cd "$root" && swift build --show-bin-path)/tiltboard
 fi
 
-# Chromium gets a HOME of its own, gone afterwards; Selenium's own driver manager stays offline.
+# Chromium, the server and their files get a HOME and TMPDIR of their own, gone afterwards;
+# Selenium's own driver manager stays offline.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-export SE_OFFLINE=true
+export SE_OFFLINE=true TMPDIR=$scratch
 
 if [ "${1:-}" = "--latency" ]; then
     shift
