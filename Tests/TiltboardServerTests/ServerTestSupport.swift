@@ -3,6 +3,7 @@ import Synchronization
 import XCTest
 @testable import Tiltboard
 import TiltboardCore
+import TiltboardDrivers
 import TiltboardServer
 import TiltboardSimulator
 #if canImport(Glibc)
@@ -98,11 +99,12 @@ final class ServedBoard {
         """
         try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/board.json"))
         let board = try BoardDescription.load(path: folder + "/board.json")
-        session = try BoardSession(board: board, clock: clock, profilePath: folder + "/profiles/board.json", useProfile: true)
+        session = try BoardSession(board: board, backend: try SimulatedBoard(board: board, clock: clock), clock: clock,
+                                   profilePath: folder + "/profiles/board.json", useProfile: true)
         let clock = self.clock
         engine = try session.openMotor().map { HapticEngine(line: $0, clock: clock, cap: board.motor!.cap) }
-        loop = try TiltLoop(session: session, rateHz: 100, haptics: engine)
-        feed = BoardFeed(haptics: engine)
+        loop = session.makeLoop(rateHz: 100, haptics: engine)
+        feed = BoardFeed(session: session, haptics: engine)
         hub = ServeHub(session: session, feed: feed, haptics: engine)
         let api = ServeAPI(hub: hub, policy: AccessPolicy(ownNames: ["testpi", "testpi.local"], token: token), page: WebPage.html)
         server = WebServer(host: "127.0.0.1", port: 0, limits: limits, api: api, clock: serverClock)
