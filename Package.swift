@@ -67,7 +67,7 @@ let package = Package(
             "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
         ]),
         .testTarget(name: "TiltboardServerTests", dependencies: [
-            "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux",
+            "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
         ]),
         .testTarget(name: "TiltboardCLITests", dependencies: [
             "TiltboardCLI", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
