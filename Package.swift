@@ -50,22 +50,28 @@ let package = Package(
         // `tiltboard serve`'s HTTP and WebSocket server: kept out of the library products.
         .target(
             name: "TiltboardServer",
-            dependencies: ["Tiltboard", .product(name: "FlyingSocks", package: "FlyingFox")]
+            dependencies: ["Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardLinux", .product(name: "FlyingSocks", package: "FlyingFox")]
         ),
         .executableTarget(
             name: "TiltboardCLI",
             dependencies: [
-                "Tiltboard", "TiltboardServer", "CAllocationCounter",
+                "Tiltboard", "TiltboardServer", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore"]),
         .testTarget(name: "TiltboardDriversTests", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
         .testTarget(name: "TiltboardSimulatorTests", dependencies: ["TiltboardSimulator", "TiltboardDrivers", "TiltboardCore"]),
-        .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers"]),
-        .testTarget(name: "TiltboardTests", dependencies: ["Tiltboard", "TiltboardSimulator", "CAllocationCounter"]),
-        .testTarget(name: "TiltboardServerTests", dependencies: ["TiltboardServer", "Tiltboard", "TiltboardSimulator"]),
-        .testTarget(name: "TiltboardCLITests", dependencies: ["TiltboardCLI"]),
+        .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers", "TiltboardCore", "CI2C"]),
+        .testTarget(name: "TiltboardTests", dependencies: [
+            "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+        ]),
+        .testTarget(name: "TiltboardServerTests", dependencies: [
+            "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+        ]),
+        .testTarget(name: "TiltboardCLITests", dependencies: [
+            "TiltboardCLI", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,8 @@ import ArgumentParser
 import CAllocationCounter
 import Foundation
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -92,7 +94,8 @@ struct BenchRunner {
             let (session, bus) = try open(clock: clock, rate: rate, fifo: fifo)
             defer { session.close() }
             chip = session.sensor.identity.part
-            let result = try LoopBenchmark.run(session: session, bus: bus, seconds: seconds, realtime: realtime,
+            let result = try LoopBenchmark.run(session: session, bus: bus, seconds: seconds,
+                                               tickRateHz: RunPlan.tickRate(session), realtime: realtime,
                                                threadAllocations: { tiltboard_thread_allocation_count() },
                                                shouldStop: { SignalWatcher.shared.stopRequested })
             realtimeNote = result.realtimeNote ?? realtimeNote
@@ -117,14 +120,14 @@ struct BenchRunner {
 
     private func open(clock: MonotonicClock, rate: Double, fifo: Bool) throws -> (BoardSession, CountingI2CBus) {
         var counting: CountingI2CBus?
-        let session = try BoardSession(board: board, clock: clock, profilePath: options.profile,
-                                       useProfile: !options.ignoreProfile, rateHz: rate, fifo: fifo,
-                                       wrapBus: { bus in
-                                           let c = CountingI2CBus(bus)
-                                           counting = c
-                                           return c
-                                       })
-        guard let counting else { throw CLIError(message: "internal: the bus was not wrapped", code: SysExit.software) }
+        let session = try CommandBoard.open(board, clock: clock, profilePath: options.profile,
+                                            useProfile: !options.ignoreProfile, rateHz: rate, fifo: fifo,
+                                            wrapBus: { bus in
+                                                let c = CountingI2CBus(bus)
+                                                counting = c
+                                                return c
+                                            })
+        guard let counting else { throw CLIError(message: "internal: the bus was not wrapped", category: .internalFailure) }
         return (session, counting)
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 /// `tiltboard calibrate`: the neutral pose (default), its reset (`--zero`) or the six-face
 /// sensor calibration (`--sensor`), saved in the board's profile.
@@ -90,8 +92,7 @@ struct CalibrateCommand: ParsableCommand {
         }
         // Opened without its profile: a sensor calibration needs the chip's reset offsets, and a
         // corrupt profile must not stop its own replacement.
-        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: boardOptions.profile,
-                                       useProfile: false, fifo: false)
+        let session = try CommandBoard.open(board, profilePath: boardOptions.profile, useProfile: false, fifo: false)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }
         let (existing, replacing) = try session.profileForEditing()

@@ -1,4 +1,5 @@
 import Tiltboard
+import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif

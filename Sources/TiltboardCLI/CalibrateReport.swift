@@ -1,4 +1,5 @@
 import Tiltboard
+import TiltboardCore
 
 /// The summary `calibrate` prints on stdout once a profile is saved.
 enum CalibrateReport {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,13 +34,13 @@ struct DoctorCommand: ParsableCommand {
         let board = try boardOptions.loadBoard()
         let doctor = Doctor(board: board, system: SystemInspector(root: systemRoot),
                             profilePath: boardOptions.profile ?? ProfileStore.defaultPath(boardName: board.name),
-                            clock: LinuxMonotonicClock())
+                            clock: LinuxMonotonicClock(), advice: Advice.advice(for:))
         let checks = doctor.run()
         let code: Int32
         switch Doctor.firstFailure(checks) {
         case nil: code = SysExit.ok
-        case .permission?: code = SysExit.noPermission
-        case .unavailable?: code = SysExit.unavailable
+        case .permission?: code = SysExit.code(for: .permissionDenied)
+        case .unavailable?: code = SysExit.code(for: .unavailable)
         }
         if json {
             struct Report: Encodable { var checks: [DoctorCheck]; var exitCode: Int32 }

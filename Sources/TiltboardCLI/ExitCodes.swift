@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -7,81 +9,35 @@ import Glibc
 /// sysexits(3) codes the CLI promises.
 enum SysExit {
     static let ok: Int32 = 0
-    static let usage: Int32 = 64
-    static let dataError: Int32 = 65
-    static let unavailable: Int32 = 69
-    static let cantCreate: Int32 = 73
-    static let software: Int32 = 70
-    static let ioError: Int32 = 74
-    /// Worth trying again: a calibration that found no still stretch or fitted poorly.
-    static let tempFail: Int32 = 75
-    static let noPermission: Int32 = 77
+
+    /// The exit status of every error category: the one table. Library errors name their
+    /// category (`CategorizedError`); the CLI's own errors do too (`CLIError`).
+    static func code(for category: ErrorCategory) -> Int32 {
+        switch category {
+        case .invalidRequest: return 64     // EX_USAGE
+        case .invalidData: return 65        // EX_DATAERR
+        case .unavailable: return 69        // EX_UNAVAILABLE
+        case .internalFailure: return 70    // EX_SOFTWARE
+        case .cannotCreate: return 73       // EX_CANTCREAT
+        case .io: return 74                 // EX_IOERR
+        case .temporary: return 75          // EX_TEMPFAIL: a calibration worth trying again
+        case .permissionDenied: return 77   // EX_NOPERM
+        }
+    }
 }
 
-/// An error the CLI reports as one line with a chosen exit code.
-struct CLIError: Error, CustomStringConvertible {
+/// An error the CLI reports as one line, in the category that gives its exit status.
+struct CLIError: CategorizedError {
     var message: String
-    var code: Int32
+    var category: ErrorCategory
     var description: String { message }
 }
 
-/// The exit code and one-line message for an error of this package; nil for any other error.
+/// The exit code and one-line message, with its advice, for an error of this package; nil for
+/// any other error.
 func exitStatus(for error: Error) -> (code: Int32, message: String)? {
-    switch error {
-    case let e as CLIError:
-        return (e.code, e.message)
-    case let e as I2CError:
-        switch e.kind {
-        case .noSuchBus, .noAcknowledgeAddress: return (SysExit.unavailable, e.description)
-        case .permissionDenied: return (SysExit.noPermission, e.description)
-        default: return (SysExit.ioError, e.description)
-        }
-    case let e as GPIOError:
-        switch e.kind {
-        case .chipNotFound, .lineNotFound, .lineBusy: return (SysExit.unavailable, e.description)
-        case .permissionDenied: return (SysExit.noPermission, e.description)
-        case .io: return (SysExit.ioError, e.description)
-        }
-    case let e as SensorError:
-        switch e {
-        case .wrongChip: return (SysExit.unavailable, e.description)
-        case .verifyFailed, .configurationLost: return (SysExit.ioError, e.description)
-        case .unsupportedSetting: return (SysExit.usage, e.description)
-        }
-    case let e as SensorLostError:
-        return (SysExit.ioError, e.description)
-    case let e as CalibrationError:
-        return (SysExit.tempFail, e.description)
-    case let e as FaceTimeout:
-        return (SysExit.tempFail, e.description)
-    case let e as CalibrationProcedureError:
-        return (SysExit.tempFail, e.description)
-    case let e as BoardFileError:
-        return (e.errno == EACCES || e.errno == EPERM ? SysExit.noPermission : SysExit.dataError, e.description)
-    case let e as ProfileError:
-        return (e.kind == .permissionDenied ? SysExit.noPermission : SysExit.dataError, e.description)
-    case let e as UDPSenderError:
-        return (SysExit.usage, e.description)
-    case let e as UInputError:
-        switch e.kind {
-        case .missing: return (SysExit.unavailable, e.description)
-        case .permissionDenied: return (SysExit.noPermission, e.description)
-        case .io: return (SysExit.ioError, e.description)
-        }
-    case let e as OutputFileError:
-        switch e.kind {
-        case .exists, .refused: return (SysExit.cantCreate, e.message)
-        case .permission: return (SysExit.noPermission, e.message)
-        case .closedDescriptor, .interrupted, .io: return (SysExit.ioError, e.message)
-        }
-    case let e as AtomicFileError:
-        switch e.errno {
-        case EACCES, EPERM, EROFS: return (SysExit.noPermission, e.description)
-        default: return (SysExit.ioError, e.description)
-        }
-    default:
-        return nil
-    }
+    guard let categorized = error as? CategorizedError else { return nil }
+    return (SysExit.code(for: categorized.category), Advice.message(for: error))
 }
 
 /// Parses and runs `Root`, printing every failure as one `tiltboard: error: …` line with a
@@ -116,7 +72,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
     if let failure = OutputFailure.first {
         if failure.readerWentAway { exit(SysExit.ok) }
         Console.error("tiltboard: error: \(failure)\n")
-        exit(SysExit.ioError)
+        exit(SysExit.code(for: .io))
     }
 }
 
@@ -152,7 +108,7 @@ private func commandNames<Root: ParsableCommand>(_ root: Root.Type) -> [String] 
 /// One line on stderr, the usage error's first line with the command's help named, then exit 64.
 private func usageFailure<Root: ParsableCommand>(_ root: Root.Type, _ message: String, _ arguments: [String]) -> Never {
     Console.error("tiltboard: error: \(usageLine(Root.self, message, arguments))\n")
-    exit(SysExit.usage)
+    exit(SysExit.code(for: .invalidRequest))
 }
 
 /// The first line of a usage error, quoted values cut short, and where to read more.

@@ -1,6 +1,7 @@
 #if TILTBOARD_FUZZ
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
 #if canImport(Glibc)
 import Glibc
 #endif

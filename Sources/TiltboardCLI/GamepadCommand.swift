@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 struct GamepadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +52,7 @@ struct GamepadCommand: ParsableCommand {
         let link = try GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
                                    session: session, motor: motor)
         defer { link.close() }
-        let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        let loop = RunPlan.makeLoop(session, haptics: nil)
         bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration)

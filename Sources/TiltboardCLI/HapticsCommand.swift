@@ -1,5 +1,8 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,20 +68,10 @@ struct HapticsCommand: ParsableCommand {
         guard let motorSection = description.motor else {
             if off { Console.note("board \(description.name) has no motor: nothing to switch off"); return }
             throw CLIError(message: "board \(description.name) has no motor: add a \"motor\" section (chip, line) to its board file",
-                           code: SysExit.unavailable)
+                           category: .unavailable)
         }
-        // A simulated board's motor line comes with its session (motor log); a real motor is
-        // opened alone, so it can be tried before the sensor is wired.
-        var session: BoardSession?
-        defer { session?.close() }
-        let line: GPIOOutputLine
-        if description.isSimulated {
-            session = try BoardSession(board: description, clock: clock, useProfile: false)
-            guard let simulated = try session?.openMotor() else { throw CLIError(message: "the simulated motor did not open", code: SysExit.software) }
-            line = simulated
-        } else {
-            line = try GpiodOutputLine(chip: motorSection.line.chip, line: motorSection.line.line, activeLow: motorSection.activeLow)
-        }
+        // The motor is opened alone, so it can be tried before the sensor is wired.
+        let line = try CommandBoard.backend(for: description, clock: clock).openMotorLine(motorSection)
         if off {
             line.release()
             Console.note("motor off: \(line.name) driven inactive and released")
@@ -95,7 +88,7 @@ struct HapticsCommand: ParsableCommand {
         let failure = motor.engine.lastError
         motor.shutdown()
         if let failure {
-            throw CLIError(message: "the motor line failed: \(failure)", code: SysExit.ioError)
+            throw CLIError(message: "the motor line failed: \(failure)", category: .io)
         }
         if let signal = SignalWatcher.shared.signal, OutputFailure.first == nil {
             Console.note("stopped by signal \(signal); motor off")
@@ -129,7 +122,7 @@ enum HapticsRequest {
         } catch let error as HapticEffectError {
             // The effect parser's own message already lists the presets.
             let hint = pattern == nil ? "" : " (a pattern looks like 200,100,200; or use --effect with one of \(HapticEffect.presetNames.joined(separator: ", ")))"
-            throw CLIError(message: error.message + hint, code: SysExit.usage)
+            throw CLIError(message: error.message + hint, category: .invalidRequest)
         }
     }
 

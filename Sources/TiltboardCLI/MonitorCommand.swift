@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 /// `tiltboard monitor`: the live calibration screen.
 struct MonitorCommand: ParsableCommand {
@@ -37,11 +39,11 @@ struct MonitorCommand: ParsableCommand {
             terminal = try RawTerminal(input: 0, output: 1)
         } catch let error as TerminalError {
             throw CLIError(message: "monitor draws a live screen and needs a terminal on stdin and stdout (\(error)); for piped output use `tiltboard read`",
-                           code: SysExit.usage)
+                           category: .invalidRequest)
         }
         let size = terminal.size() ?? TerminalSize(columns: 80, rows: 24)
         guard MonitorScreen(columns: size.columns, rows: size.rows).fits else {
-            throw CLIError(message: MonitorScreen(columns: size.columns, rows: size.rows).tooSmallMessage, code: SysExit.usage)
+            throw CLIError(message: MonitorScreen(columns: size.columns, rows: size.rows).tooSmallMessage, category: .invalidRequest)
         }
 
         let session = try boardOptions.openSession(defaultScript: "demo")
@@ -50,8 +52,7 @@ struct MonitorCommand: ParsableCommand {
         // Warnings on stderr would scribble over the screen: the summary line counts the cap's trips.
         let motor = try Motor.open(session, announceChanges: false, warnOnTrip: false)
         defer { motor?.shutdown() }
-        let rateHz = session.board.sensor.rateHz
-        let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: motor?.engine)
+        let loop = RunPlan.makeLoop(session, haptics: motor?.engine)
 
         // Started in the background, it waits to be brought to the foreground, as the terminal would make it.
         SignalWatcher.shared.waitForForeground(of: terminal.input)
@@ -65,7 +66,7 @@ struct MonitorCommand: ParsableCommand {
         SignalWatcher.shared.onSuspend { terminal.restore() }
 
         let link = MonitorLink()
-        let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: rateHz, captureSeconds: Self.captureSeconds))
+        let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds))
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
         do {
             try ProfileStore.checkWritable(path: session.profilePath)

@@ -1,5 +1,6 @@
 import Synchronization
 import Tiltboard
+import TiltboardCore
 
 /// What the loop thread publishes after every sample for the screen to draw.
 struct MonitorSnapshot: Sendable {

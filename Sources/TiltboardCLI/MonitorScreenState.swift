@@ -1,4 +1,6 @@
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 /// The screen thread's side of the monitor: turns the loop's snapshots into frames, measures the
 /// sample rate, and writes a frame only when it changed (cheap over SSH).

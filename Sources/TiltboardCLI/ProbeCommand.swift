@@ -1,14 +1,17 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
 
 struct ProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe",
-        abstract: "Find MPU-6050 and ADXL345 chips on an I²C bus.",
+        abstract: "Find \(ChipRegistry.partNames("and")) chips on an I²C bus.",
         discussion: """
-        Asks 0x68 and 0x69 (MPU-6050, AD0 low/high) and 0x53 and 0x1D (ADXL345, ALT ADDRESS low/high) \
+        Asks \(ChipRegistry.all.map { "\($0.addresses.map { $0.hex }.joined(separator: " and ")) (\($0.partName), \($0.addressPinName) low/high)" }.joined(separator: " and ")) \
         who they are; --all asks every address from 0x08 to 0x77. `--bus simulated` probes the \
-        simulator (an MPU-6050 at 0x68 and an ADXL345 at 0x53). Exits 69 when nothing answers.
+        simulator (\(ChipRegistry.all.map { "an \($0.partName) at \($0.addresses[0].hex)" }.joined(separator: " and "))). Exits 69 when nothing answers.
         """
     )
 
@@ -22,29 +25,27 @@ struct ProbeCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let i2c: I2CBus = bus == BoardDescription.simulatedBus
-            ? SimulatedBoard.probeBus(clock: try CommandClock.clock(simulated: true))
-            : try LinuxI2CBus(path: bus)
-        let addresses: [UInt8] = all ? Array(0x08...0x77) : [0x68, 0x69, 0x53, 0x1D]
-        let found = try probe(bus: i2c, addresses: addresses)
+        let i2c = try CommandBoard.probeBus(bus)
+        let addresses: [UInt8] = all ? Array(0x08...0x77) : ChipRegistry.addresses
+        let found = try ChipKind.probe(bus: i2c, addresses: addresses)
         guard !found.isEmpty else {
-            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", code: SysExit.unavailable)
+            throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", category: .unavailable)
         }
         var out = JSONLineWriter()
         for device in found {
             if json {
                 out.reset()
                 out.beginObject()
-                out.plainString("address", hex(device.address))
+                out.plainString("address", device.address.hex)
                 if let chip = device.chip { out.plainString("chip", chip.rawValue) }
                 out.plainString("part", device.part)
-                if let id = device.chipID { out.plainString("chipID", hex(id)) }
+                if let id = device.chipID { out.plainString("chipID", id.hex) }
                 out.endObject()
                 out.newline()
                 Console.out(out.bytes)
             } else {
-                let id = device.chipID.map { " (ID \(hex($0)))" } ?? ""
-                Console.out("\(hex(device.address))  \(device.part)\(id)\n")
+                let id = device.chipID.map { " (ID \($0.hex))" } ?? ""
+                Console.out("\(device.address.hex)  \(device.part)\(id)\n")
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
+import TiltboardCore
 
 /// `tiltboard profile …`: the calibration profile stored for a board.
 struct ProfileCommand: ParsableCommand {
@@ -141,7 +142,7 @@ enum ProfileText {
     static func render(_ p: CalibrationProfile, path: String) -> String {
         let b = p.board
         var lines = ["profile \(path)"]
-        lines.append("  board        \(b.name): \(b.chip.partName) at \(hexByte(b.address)) on \(b.bus), chip ID \(hexByte(b.chipID))")
+        lines.append("  board        \(b.name): \(b.chip.partName) at \(b.address.hex(uppercase: true)) on \(b.bus), chip ID \(b.chipID.hex(uppercase: true))")
         lines.append("  created      \(p.createdAt)" + (p.temperatureC.map { ", \(fixed($0, 1)) °C" } ?? ""))
         lines.append("  samples      \(p.sampleCount), noise \(vector(p.noiseMg, 2)) mg")
         let r = p.neutral.rotation

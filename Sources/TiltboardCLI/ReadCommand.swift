@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 struct ReadCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

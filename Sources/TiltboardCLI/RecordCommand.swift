@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardDrivers
+import TiltboardLinux
 
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,13 +57,8 @@ struct RecordCommand: ParsableCommand {
             Console.note(error.message)
             return
         }
-        let writer: TraceCSVWriter
-        do {
-            writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.hasGyro)
-        } catch let error as TraceFileError {
-            throw CLIError(message: error.message, code: SysExit.ioError)
-        }
-        let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: nil)
+        let writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.chip.gyroscope != nil)
+        let loop = RunPlan.makeLoop(session, haptics: nil)
         bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration)
@@ -81,10 +78,8 @@ struct RecordCommand: ParsableCommand {
         if case .failure = ran { try? writer.close() }
         let note = try ran.get()
         if let note { Console.note(note) }
-        if let error = failure.error as? TraceFileError { throw CLIError(message: error.message, code: SysExit.ioError) }
-        do { try writer.close() } catch let error as TraceFileError {
-            throw CLIError(message: error.message, code: SysExit.ioError)
-        }
+        if let error = failure.error { throw error }
+        try writer.close()
         Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description); \(loop.busStatistics)")
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardDrivers
+import TiltboardLinux
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
 
 /// `--model`, `--bounce`, `--restitution`, `--dead-zone`, `--response`: how tilt moves the marker.
 struct RunControllerOptions: ParsableArguments {

@@ -1,5 +1,8 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
 
 /// The main job — board, profile, tilt loop, shake, haptics, output, fault handling — with the
 /// options that shape it. `run` is this job alone; `serve` runs the same job and hooks a web
@@ -69,9 +72,8 @@ struct RunJob: ParsableArguments {
         let link = try gamepad ? GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response),
                                              session: session, motor: motor) : nil
         defer { link?.close() }
-        let loop = try TiltLoop(session: session, rateHz: RunPlan.tickRate(session), haptics: motor?.engine,
-                                controller: controller.settings)
-        try wake.enable(on: loop)
+        let loop = RunPlan.makeLoop(session, haptics: motor?.engine, controller: controller.settings)
+        try wake.enable(on: loop, session)
         bus.apply(to: loop)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         announce(session, motor: motor != nil, sender: sender)

@@ -1,6 +1,8 @@
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
 
-/// How `run` and `record` open the board and pace the loop.
+/// How the commands that run the loop open the board and pace it.
 enum RunPlan {
     /// Above this output rate one burst read per tick leaves too little margin (a 14-byte read
     /// takes ~0.5 ms at 400 kHz, plus the kernel's wake-up jitter), so samples go through the FIFO.
@@ -15,8 +17,8 @@ enum RunPlan {
         let board = try options.loadBoard(defaultScript: defaultScript)
         let rateHz = rate ?? board.sensor.rateHz
         let useFIFO = fifo || board.sensor.fifo || rateHz > fifoAboveHz
-        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: options.profile,
-                                       useProfile: !options.ignoreProfile, rateHz: rateHz, fifo: useFIFO)
+        let session = try CommandBoard.open(board, profilePath: options.profile, useProfile: !options.ignoreProfile,
+                                            rateHz: rateHz, fifo: useFIFO)
         for warning in session.warnings { Console.warn(warning) }
         return session
     }
@@ -25,6 +27,12 @@ enum RunPlan {
     static func tickRate(_ session: BoardSession) -> Double {
         let rate = session.sensor.actualRateHz
         return session.sensor.configuration.useFIFO ? min(rate, fifoTickHz) : rate
+    }
+
+    /// The loop over `session`'s sensor at `tickRate`, the shake effect played on `haptics`.
+    static func makeLoop(_ session: BoardSession, haptics: HapticEngine?,
+                         controller: TiltControllerSettings = TiltControllerSettings()) -> TiltLoop {
+        session.makeLoop(rateHz: tickRate(session), haptics: haptics, controller: controller)
     }
 
     /// `100 Hz` or `1000 Hz (FIFO drained at 200 Hz)`.

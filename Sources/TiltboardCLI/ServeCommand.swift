@@ -5,6 +5,8 @@ import Foundation
 import Glibc
 #endif
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 import TiltboardServer
 
 /// `tiltboard serve`: the main job, as `run` does it, plus the calibration page and its API.
@@ -61,7 +63,7 @@ struct ServeCommand: ParsableCommand {
         hooks.statusLine = false
         let served = ServedBoard()
         hooks.prepared = { session, motor, loop in
-            let feed = BoardFeed(haptics: motor?.engine)
+            let feed = BoardFeed(session: session, haptics: motor?.engine)
             let previous = loop.sensorEvents
             loop.sensorEvents = { event in
                 previous(event)
@@ -90,7 +92,7 @@ struct ServeCommand: ParsableCommand {
                 if created { Console.note("new token stored in \(path) (mode 0600)") }
                 if !loopback && !noAuth { token = value }
             } catch {
-                throw CLIError(message: "cannot keep the token in \(path): \(error); choose a writable --profile folder", code: SysExit.cantCreate)
+                throw CLIError(message: "cannot keep the token in \(path): \(error); choose a writable --profile folder", category: .cannotCreate)
             }
         }
         if noAuth && !loopback {
@@ -108,15 +110,15 @@ struct ServeCommand: ParsableCommand {
         let at = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
         switch error.errno {
         case EADDRINUSE:
-            return CLIError(message: "cannot listen on \(at): the port is in use (another serve?); choose another --port, or --port 0 for any free one", code: SysExit.unavailable)
+            return CLIError(message: "cannot listen on \(at): the port is in use (another serve?); choose another --port, or --port 0 for any free one", category: .unavailable)
         case EACCES, EPERM:
-            return CLIError(message: "cannot listen on \(at): permission denied (ports below 1024 need CAP_NET_BIND_SERVICE); choose a --port of 1024 or more", code: SysExit.noPermission)
+            return CLIError(message: "cannot listen on \(at): permission denied (ports below 1024 need CAP_NET_BIND_SERVICE); choose a --port of 1024 or more", category: .permissionDenied)
         case EADDRNOTAVAIL:
-            return CLIError(message: "cannot listen on \(at): \(host) is not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its own addresses", code: SysExit.unavailable)
+            return CLIError(message: "cannot listen on \(at): \(host) is not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its own addresses", category: .unavailable)
         case 0:
-            return CLIError(message: "cannot listen on \(at): \(host) is not an IP address; use 127.0.0.1, 0.0.0.0, :: or one of this machine's addresses", code: SysExit.usage)
+            return CLIError(message: "cannot listen on \(at): \(host) is not an IP address; use 127.0.0.1, 0.0.0.0, :: or one of this machine's addresses", category: .invalidRequest)
         default:
-            return CLIError(message: "\(error)", code: SysExit.unavailable)
+            return CLIError(message: "\(error)", category: .unavailable)
         }
     }
 

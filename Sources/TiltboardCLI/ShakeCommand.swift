@@ -1,5 +1,8 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
 
 /// `tiltboard shake`: watches for shakes, buzzes the motor on each, prints every start and end.
 struct ShakeCommand: ParsableCommand {
@@ -86,16 +89,16 @@ struct ShakeCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         var board = try boardOptions.loadBoard(defaultScript: "shake")
         board.shake = shakeSection(over: board.shake)
-        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board), profilePath: boardOptions.profile,
-                                       useProfile: !boardOptions.ignoreProfile, rateHz: rate)
+        let session = try CommandBoard.open(board, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
+                                            rateHz: rate)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }
         let motor = mute ? nil : try Motor.open(session, announceChanges: board.isSimulated)
         defer { motor?.shutdown() }
         if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
 
-        let loop = try TiltLoop(session: session, rateHz: rate ?? board.sensor.rateHz, haptics: motor?.engine)
-        try wake.enable(on: loop)
+        let loop = RunPlan.makeLoop(session, haptics: motor?.engine)
+        try wake.enable(on: loop, session)
         bus.apply(to: loop)
         let json = json
         var printer = ShakeEventPrinter()

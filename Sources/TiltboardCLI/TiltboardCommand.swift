@@ -1,5 +1,7 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardDrivers
+import TiltboardLinux
 
 // A fuzzing build (Tests/fuzz/run-fuzz.sh) takes its entry point from libFuzzer instead.
 #if !TILTBOARD_FUZZ
@@ -8,7 +10,7 @@ import Tiltboard
 struct TiltboardCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tiltboard",
-        abstract: "Turn a Raspberry Pi with an MPU-6050 or ADXL345 and a vibration motor into a calibrated tilt controller with haptic feedback.",
+        abstract: "Turn a Raspberry Pi with an \(ChipRegistry.partNames("or")) and a vibration motor into a calibrated tilt controller with haptic feedback.",
         discussion: """
         Without --board, commands use the built-in simulated MPU-6050 board, so everything can be tried without hardware.
 

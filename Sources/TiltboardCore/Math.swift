@@ -12,5 +12,5 @@ import Darwin
 @usableFromInline func Foundation_atan2(_ y: Double, _ x: Double) -> Double { atan2(y, x) }
 
 /// Degrees ↔ radians.
-@inlinable public func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
-@inlinable public func degrees(_ radians: Double) -> Double { radians * 180 / .pi }
+@inlinable package func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
+@inlinable package func degrees(_ radians: Double) -> Double { radians * 180 / .pi }

@@ -1,4 +1,4 @@
-/// A failed I²C transaction, with everything a person needs to fix it.
+/// A failed I²C transaction: its kind, where it failed, and what the kernel said.
 public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, independent of the platform (after embedded-hal's error kinds).
     public enum Kind: String, Sendable, Equatable {
@@ -40,14 +40,15 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         self.register = register; self.errno = errno; self.detail = detail
     }
 
-    /// One line: what failed, where, and what to do about it.
+    /// One line: what failed and where. What to do about it is the program's to say (the
+    /// command-line tool names the wiring, the udev rule, `tiltboard probe`).
     public var description: String {
         var what = "I²C "
         switch kind {
         case .noSuchBus: what += "bus \(device) does not exist"
         case .permissionDenied: what += "bus \(device): permission denied"
-        case .noAcknowledgeAddress: what += "no device answers at \(address.map(hex) ?? "?") on \(device)"
-        case .noAcknowledgeData: what += "device \(address.map(hex) ?? "?") on \(device) stopped acknowledging"
+        case .noAcknowledgeAddress: what += "no device answers at \(address.map(\.hex) ?? "?") on \(device)"
+        case .noAcknowledgeData: what += "device \(address.map(\.hex) ?? "?") on \(device) stopped acknowledging"
         case .bus: what += "bus error on \(device)"
         case .arbitrationLost: what += "arbitration lost on \(device)"
         case .timeout: what += "timeout on \(device)"
@@ -55,29 +56,11 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case .other: what += "failure on \(device)"
         }
         var context: [String] = []
-        if let address, kind != .noAcknowledgeAddress, kind != .noAcknowledgeData { context.append("address \(hex(address))") }
-        if let register { context.append("register \(hex(register))") }
+        if let address, kind != .noAcknowledgeAddress, kind != .noAcknowledgeData { context.append("address \(address.hex)") }
+        if let register { context.append("register \(register.hex)") }
         if let errno { context.append("errno \(errno)" + (detail.map { " \($0)" } ?? "")) }
         else if let detail { context.append(detail) }
         if !context.isEmpty { what += " (" + context.joined(separator: ", ") + ")" }
-        return what + ": " + hint
-    }
-
-    /// The likely fix.
-    public var hint: String {
-        switch kind {
-        case .noSuchBus:
-            return "enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"
-        case .permissionDenied:
-            return "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/) and join the i2c group (sudo usermod -aG i2c $USER, then log in again)"
-        case .noAcknowledgeAddress, .noAcknowledgeData:
-            return "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high), then try `tiltboard probe`"
-        case .bus, .arbitrationLost, .timeout:
-            return "check the wiring and pull-ups, shorten the cable or lower the bus speed (dtparam=i2c_arm_baudrate=100000)"
-        case .unsupported:
-            return "this adapter lacks the transfer type; please report it with the output of `i2cdetect -F`"
-        case .other:
-            return "retry; if it persists, check the wiring"
-        }
+        return what
     }
 }

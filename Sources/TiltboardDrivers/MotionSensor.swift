@@ -1,35 +1,5 @@
 import TiltboardCore
 
-/// Which chip family a driver speaks to.
-public enum ChipKind: String, Sendable, Codable, CaseIterable {
-    case mpu6050
-    case adxl345
-
-    /// The chip's data sheet name.
-    public var partName: String {
-        switch self {
-        case .mpu6050: return "MPU-6050"
-        case .adxl345: return "ADXL345"
-        }
-    }
-    public var hasGyro: Bool { self == .mpu6050 }
-    /// Bytes of one sample burst: MPU-6050 accel, temperature and gyro from ACCEL_XOUT_H (14,
-    /// RM §4.17–4.19); ADXL345 DATAX0…DATAZ1 (6, DS Table 19).
-    public var sampleBytes: Int {
-        switch self {
-        case .mpu6050: return 14
-        case .adxl345: return 6
-        }
-    }
-    /// Addresses the chip can answer at, by its address pin.
-    public var addresses: [UInt8] {
-        switch self {
-        case .mpu6050: return [0x68, 0x69]
-        case .adxl345: return [0x53, 0x1D]
-        }
-    }
-}
-
 /// What a driver found when it identified the chip.
 public struct SensorIdentity: Sendable, Equatable, Codable {
     public var chip: ChipKind
@@ -78,13 +48,13 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .wrongChip(found, address, bus, expected):
-            return "found \(hex(found)) at \(hex(address)) on \(bus), expected \(expected): check the board file's chip and address, or run `tiltboard probe`"
+            return "found \(found.hex) at \(address.hex) on \(bus), expected \(expected)"
         case let .verifyFailed(register, wrote, read, bus, address):
-            return "register \(hex(register)) of the chip at \(hex(address)) on \(bus) reads back \(hex(read)) after writing \(hex(wrote)): the chip is not keeping its configuration (power, wiring or a clone part)"
+            return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads back \(read.hex) after writing \(wrote.hex): the chip is not keeping its configuration (power, wiring or a clone part)"
         case let .unsupportedSetting(text):
             return text
         case let .configurationLost(register, configured, read, bus, address):
-            return "register \(hex(register)) of the chip at \(hex(address)) on \(bus) reads \(hex(read)), not the configured \(hex(configured)): the chip reset (a power glitch or brown-out) and lost its configuration"
+            return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads \(read.hex), not the configured \(configured.hex): the chip reset (a power glitch or brown-out) and lost its configuration"
         }
     }
 }
@@ -94,9 +64,18 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
 /// `read` and `drainFIFO` do one bus transaction per sample or per FIFO batch and allocate nothing.
 public protocol MotionSensor: AnyObject {
     var identity: SensorIdentity { get }
+    /// The accepted part found at `init`: its offset registers, FIFO, temperature formula and
+    /// motion registers (`ChipVariant`).
+    var chipVariant: any ChipVariant { get }
     var configuration: SensorConfiguration { get }
     /// The output data rate actually programmed, in Hz.
     var actualRateHz: Double { get }
+    /// FIFO overflows `drainFIFO` met (each one reset the FIFO and lost its contents); 0 for a
+    /// chip whose FIFO keeps the newest samples instead.
+    var fifoOverflows: Int { get }
+    /// FIFO frames `drainFIFO` dropped on purpose since `configure` (the MPU-6050 family's first
+    /// frame after start-up, whose gyro sample is out of specification).
+    var fifoFramesSkipped: Int { get }
 
     /// Programs range, rate and filter, reads every written register back, and starts measuring.
     func configure(_ configuration: SensorConfiguration) throws

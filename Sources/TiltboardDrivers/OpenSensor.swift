@@ -1,10 +1,9 @@
 import TiltboardCore
 
-/// Opens the driver for `chip` at `address`, identifying the chip (see `MPU6050.init`, `ADXL345.init`).
-public func openSensor(chip: ChipKind, bus: I2CBus, address: UInt8, clock: MonotonicClock) throws -> MotionSensor {
-    switch chip {
-    case .mpu6050: return try MPU6050(bus: bus, address: address, clock: clock)
-    case .adxl345: return try ADXL345(bus: bus, address: address, clock: clock)
+extension ChipKind {
+    /// Opens this chip's driver at `address`, identifying the chip (`ChipDescription.makeDriver`).
+    public func openSensor(bus: I2CBus, address: UInt8, clock: MonotonicClock) throws -> MotionSensor {
+        try chip.makeDriver(bus: bus, address: address, clock: clock)
     }
 }
 
@@ -25,38 +24,31 @@ public struct ProbeResult: Sendable, Codable, Equatable {
     }
 }
 
-/// Looks at each address and names what answers: the MPU-6050 family by WHO_AM_I (0x75), the
-/// ADXL345 by DEVID (0x00). Absent addresses (`.noAcknowledgeAddress`) are left out; other bus
-/// errors propagate.
-///
-/// At the ADXL345's addresses DEVID is read first, elsewhere WHO_AM_I, so each chip is first
-/// asked for its own ID register.
-public func probe(bus: I2CBus, addresses: [UInt8]) throws -> [ProbeResult] {
-    var found: [ProbeResult] = []
-    for address in addresses {
-        do {
-            if ChipKind.adxl345.addresses.contains(address) {
-                if let r = try probeADXL345(bus, address) ?? probeMPU6050(bus, address) { found.append(r) }
-                else { found.append(ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil)) }
-            } else {
-                if let r = try probeMPU6050(bus, address) ?? probeADXL345(bus, address) { found.append(r) }
-                else { found.append(ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil)) }
+extension ChipKind {
+    /// Looks at each address and names what answers, asking each registered chip for its ID
+    /// register (`ChipRegistry.candidates`: the chips that answer at that address first, so each
+    /// chip is first asked for its own ID register). Absent addresses (`.noAcknowledgeAddress`)
+    /// are left out; other bus errors propagate.
+    public static func probe(bus: I2CBus, addresses: [UInt8]) throws -> [ProbeResult] {
+        var found: [ProbeResult] = []
+        for address in addresses {
+            do {
+                found.append(try identify(bus, address)
+                    ?? ProbeResult(address: address, chip: nil, part: "unknown device", chipID: nil))
+            } catch let error as I2CError where error.kind == .noAcknowledgeAddress {
+                continue
             }
-        } catch let error as I2CError where error.kind == .noAcknowledgeAddress {
-            continue
+        }
+        return found
+    }
+}
+
+private func identify(_ bus: I2CBus, _ address: UInt8) throws -> ProbeResult? {
+    for chip in ChipRegistry.candidates(at: address) {
+        let id = try bus.readByte(address: address, register: chip.idRegister)
+        if let variant = chip.anyVariant(chipID: id) {
+            return ProbeResult(address: address, chip: chip.kind, part: variant.part, chipID: id)
         }
     }
-    return found
-}
-
-private func probeMPU6050(_ bus: I2CBus, _ address: UInt8) throws -> ProbeResult? {
-    let id = try bus.readByte(address: address, register: MPU6050Register.whoAmI)
-    guard let variant = MPU6050Variant.variant(chipID: id) else { return nil }
-    return ProbeResult(address: address, chip: .mpu6050, part: variant.part, chipID: id)
-}
-
-private func probeADXL345(_ bus: I2CBus, _ address: UInt8) throws -> ProbeResult? {
-    let id = try bus.readByte(address: address, register: ADXL345Register.deviceID)
-    guard id == ADXL345.deviceID else { return nil }
-    return ProbeResult(address: address, chip: .adxl345, part: ChipKind.adxl345.partName, chipID: id)
+    return nil
 }

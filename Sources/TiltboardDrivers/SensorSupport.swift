@@ -12,51 +12,64 @@ func int16LittleEndian(_ buffer: UnsafeMutableRawBufferPointer, _ offset: Int) -
     Int16(bitPattern: UInt16(buffer[offset + 1]) << 8 | UInt16(buffer[offset]))
 }
 
-@inline(__always)
-func storeBigEndian(_ value: Int16, into buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
-    let bits = UInt16(bitPattern: value)
-    buffer[offset] = UInt8(bits >> 8)
-    buffer[offset + 1] = UInt8(bits & 0xFF)
-}
-
-/// Reads the registers from `first` in one burst into `scratch` and compares each with what was
-/// written, under its mask (self-clearing and reserved bits are masked out): a chip that does not
-/// keep its configuration is reported instead of silently producing wrong data.
-func verifyRegisters(_ bus: I2CBus, address: UInt8, from first: UInt8, scratch: UnsafeMutableRawBufferPointer,
-                     expected: (wrote: UInt8, mask: UInt8)...) throws {
-    let raw = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<expected.count])
-    try bus.read(address: address, register: first, into: raw)
-    for (i, (wrote, mask)) in expected.enumerated() where raw[i] & mask != wrote & mask {
-        throw SensorError.verifyFailed(register: first &+ UInt8(i), wrote: wrote, read: raw[i],
-                                       bus: bus.name, address: address)
-    }
-}
-
 /// Reads the ID register once more; throws `SensorError.wrongChip` unless it still holds `expected`.
-func checkChipID(_ bus: I2CBus, address: UInt8, register: UInt8, expected: UInt8, part: String) throws {
-    let id = try bus.readByte(address: address, register: register)
+func checkChipID(_ device: RegisterDevice, register: UInt8, expected: UInt8, part: String) throws {
+    let id = try device.readByte(register)
     guard id == expected else {
-        throw SensorError.wrongChip(found: id, address: address, bus: bus.name,
-                                    expected: "\(hex(expected)) (\(part), as when the board was opened)")
+        throw SensorError.wrongChip(found: id, address: device.address, bus: device.bus.name,
+                                    expected: "\(expected.hex) (\(part), as when the board was opened)")
     }
 }
 
-/// Reads `register` (one byte, one transaction); throws `SensorError.configurationLost` unless it
-/// holds `configured` under `mask`.
-func checkHeld(_ bus: I2CBus, address: UInt8, register: UInt8, configured: UInt8, mask: UInt8) throws {
-    let value = try bus.readByte(address: address, register: register)
-    guard value & mask == configured & mask else {
-        throw SensorError.configurationLost(register: register, configured: configured, read: value,
-                                            bus: bus.name, address: address)
+extension RegisterDevice {
+    /// Makes the offset registers `registers` subtract `value` (in their unit) more than they do
+    /// now: reads the three axes, moves each by the nearest whole step (reserved bits kept as
+    /// read, saturating at the register's range) and writes them with `configure`, so the next
+    /// `verifyConfiguration` reads them back. `scratch` holds at least six bytes.
+    func subtractOffsets(_ value: Vector3, at registers: OffsetRegisters, scratch: UnsafeMutableRawBufferPointer) throws {
+        let width = registers.bytesPerAxis
+        if registers.contiguous {
+            try read(registers.x, into: UnsafeMutableRawBufferPointer(rebasing: scratch[0..<(3 * width)]))
+        } else {
+            for axis in 0..<3 {
+                try read(registers.register(axis: axis), into: UnsafeMutableRawBufferPointer(rebasing: scratch[(axis * width)..<((axis + 1) * width)]))
+            }
+        }
+        for axis in 0..<3 {
+            let o = axis * width
+            let current = Self.loadOffset(scratch, at: o, registers)
+            let kept = current & Int(registers.reservedMask)
+            let stepLSB = Int(registers.step / registers.unitPerLSB)
+            let steps = (value[axis] / registers.step).rounded()
+            let most = width == 1 ? Int(Int8.max) : Int(Int16.max)
+            let least = width == 1 ? Int(Int8.min) : Int(Int16.min)
+            let moved = Double(current) - steps * Double(stepLSB)
+            var updated = Int(Swift.min(Swift.max(moved, Double(least)), Double(most)))
+            updated = (updated & ~Int(registers.reservedMask)) | kept
+            Self.storeOffset(updated, into: scratch, at: o, registers)
+        }
+        if registers.contiguous {
+            try configure(registers.x, bytes: UnsafeRawBufferPointer(rebasing: scratch[0..<(3 * width)]))
+        } else {
+            for axis in 0..<3 {
+                try configure(registers.register(axis: axis), bytes: UnsafeRawBufferPointer(rebasing: scratch[(axis * width)..<((axis + 1) * width)]))
+            }
+        }
     }
-}
 
-/// Rounds and clamps to the Int16 range, so a huge correction saturates instead of trapping.
-func clampedInt16(_ value: Double) -> Int16 {
-    let r = value.rounded()
-    if r >= Double(Int16.max) { return Int16.max }
-    if r <= Double(Int16.min) { return Int16.min }
-    return Int16(r)
+    private static func loadOffset(_ buffer: UnsafeMutableRawBufferPointer, at o: Int, _ registers: OffsetRegisters) -> Int {
+        if registers.bytesPerAxis == 1 { return Int(Int8(bitPattern: buffer[o])) }
+        return registers.bigEndian ? Int(int16BigEndian(buffer, o)) : Int(int16LittleEndian(buffer, o))
+    }
+
+    private static func storeOffset(_ value: Int, into buffer: UnsafeMutableRawBufferPointer, at o: Int,
+                                    _ registers: OffsetRegisters) {
+        if registers.bytesPerAxis == 1 { buffer[o] = UInt8(bitPattern: Int8(value)); return }
+        let bits = UInt16(bitPattern: Int16(value))
+        let (first, second) = registers.bigEndian ? (UInt8(bits >> 8), UInt8(bits & 0xFF)) : (UInt8(bits & 0xFF), UInt8(bits >> 8))
+        buffer[o] = first
+        buffer[o + 1] = second
+    }
 }
 
 /// Sleeps `nanoseconds` past now on `clock`.

@@ -1,6 +1,7 @@
 import Synchronization
 import Tiltboard
 import TiltboardCore
+import TiltboardDrivers
 
 /// What the loop publishes after every sample for the web clients: plain values only.
 public struct LoopFrame: Sendable {
@@ -50,6 +51,7 @@ public final class BoardFeed: @unchecked Sendable {
     /// The capture's settings: the same defaults as `tiltboard calibrate` (2 s still within 30 s).
     public let captureSettings: NeutralCapture.Settings
     private let haptics: HapticEngine?
+    private let session: BoardSession
 
     private enum Request: Int { case none = 0, capture = 1, level = 2 }
     private let request = Atomic<Int>(Request.none.rawValue)
@@ -62,7 +64,8 @@ public final class BoardFeed: @unchecked Sendable {
     private var frame = LoopFrame()
     private var stepper: NeutralCalibration.Stepper?
 
-    public init(haptics: HapticEngine?, captureSettings: NeutralCapture.Settings = NeutralCapture.Settings()) {
+    public init(session: BoardSession, haptics: HapticEngine?, captureSettings: NeutralCapture.Settings = NeutralCapture.Settings()) {
+        self.session = session
         self.haptics = haptics
         self.captureSettings = captureSettings
     }
@@ -101,7 +104,7 @@ public final class BoardFeed: @unchecked Sendable {
             default: break
             }
             guard let pose = step.pose else { return }
-            let result = stepper!.result(pose: pose, chain: loop.pipeline.chain, session: loop.session)
+            let result = stepper!.result(pose: pose, chain: loop.pipeline.chain, session: session)
             loop.setNeutral(pose)
             finishCapture(.captured(result))
         } catch {

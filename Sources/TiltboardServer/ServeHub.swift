@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Tiltboard
 import TiltboardCore
+import TiltboardDrivers
 
 /// The server's side of the board: takes the loop's newest frame at the page's rate, turns it into
 /// JSON once for every client, notices events (a shake, the motor, a capture's progress and end, the

@@ -47,6 +47,7 @@ public final class WebServer: Sendable {
     private let open = Atomic<Int>(0)
     private let accepted = Atomic<Int>(0)
     private let refused = Atomic<Int>(0)
+    private let stalled = Atomic<Int>(0)
 
     public init(host: String, port: UInt16, limits: Limits = Limits(), api: ServeAPI, clock: any ServerClock = SystemServerClock()) {
         self.host = host; self.requestedPort = port; self.limits = limits; self.api = api; self.clock = clock
@@ -57,6 +58,9 @@ public final class WebServer: Sendable {
     public var counts: (open: Int, accepted: Int, refused: Int) {
         (open.load(ordering: .relaxed), accepted.load(ordering: .relaxed), refused.load(ordering: .relaxed))
     }
+
+    /// Writes waiting now for a client to take what was sent before.
+    public var stalledWrites: Int { stalled.load(ordering: .relaxed) }
 
     /// The port bound (the one chosen when 0 was asked for).
     public var port: UInt16 { state.withLock { $0.port } }
@@ -96,7 +100,7 @@ public final class WebServer: Sendable {
         let tasks = state.withLock { Array($0.tasks.values) }
         let clock = self.clock
         let cutter = Task {
-            try? await clock.sleep(seconds: graceSeconds)
+            if graceSeconds > 0 { try? await clock.sleep(seconds: graceSeconds) }
             for task in tasks { task.cancel() }
         }
         for task in tasks { await task.value }
@@ -221,8 +225,23 @@ public final class WebServer: Sendable {
         return try? await timed(left) { try await socket.read(atMost: 4096) }
     }
 
+    /// Writes all of `bytes` within the write limit. While the client's socket is full, the
+    /// write counts in `stalledWrites`.
     private func write(_ bytes: [UInt8], to socket: AsyncSocket) async throws {
-        try await timed(limits.writeSeconds) { try await socket.write(Data(bytes)) }
+        let pool = self.pool
+        let data = Data(bytes)
+        try await timed(limits.writeSeconds) {
+            var index = data.startIndex
+            while index < data.endIndex {
+                do {
+                    index = try socket.socket.write(data, from: index)
+                } catch SocketError.blocked {
+                    self.stalled.add(1, ordering: .relaxed)
+                    defer { self.stalled.subtract(1, ordering: .relaxed) }
+                    try await pool.suspendSocket(socket.socket, untilReadyFor: .write)
+                }
+            }
+        }
     }
 
     /// `operation`, cut off after `seconds` (throws `ServeTimeout`).
@@ -248,10 +267,11 @@ public final class WebServer: Sendable {
         let hub = api.hub
         let box = hub.connect()
         defer { hub.disconnect(box) }
+        // The reader ends the stream through the mailbox (so the close frame goes out last); the
+        // writer's end (sent its farewell, or the client stopped taking frames) ends the reader.
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.readClientFrames(socket, box: box, leftover: leftover) }
-            group.addTask { await self.writeFrames(socket, box: box) }
-            await group.next()
+            await writeFrames(socket, box: box)
             group.cancelAll()
         }
     }
@@ -281,7 +301,10 @@ public final class WebServer: Sendable {
         while !Task.isCancelled {
             switch WebSocketFrames.parseClientFrame(buffer) {
             case .incomplete:
-                guard let more = try? await socket.read(atMost: 4096) else { return }
+                guard let more = try? await socket.read(atMost: 4096) else {
+                    box.close(farewell: WebSocketFrames.close(1000))
+                    return
+                }
                 buffer += more
             case let .refused(code, reason):
                 box.close(farewell: WebSocketFrames.close(code, reason: reason))

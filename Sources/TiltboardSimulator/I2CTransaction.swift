@@ -1,4 +1,5 @@
 import TiltboardDrivers
+import TiltboardCore
 
 /// One transaction as the simulated bus saw it, for asserting exact bus traffic in tests.
 public struct I2CTransaction: Equatable, Sendable, CustomStringConvertible {
@@ -23,8 +24,8 @@ public struct I2CTransaction: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let data = bytes.map { hex($0) }.joined(separator: " ")
+        let data = bytes.map(\.hex).joined(separator: " ")
         let failure = error.map { " failed: \($0.rawValue)" } ?? ""
-        return "\(kind.rawValue) \(hex(address)) reg \(hex(register)) [\(data)]\(failure)"
+        return "\(kind.rawValue) \(address.hex) reg \(register.hex) [\(data)]\(failure)"
     }
 }

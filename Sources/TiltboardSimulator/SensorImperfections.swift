@@ -61,31 +61,10 @@ public struct SensorImperfections: Sendable, Equatable {
     /// A perfect part: output equals the physical input, quantised.
     public static let ideal = SensorImperfections()
 
-    /// A typical part, errors drawn reproducibly from `seed`, no temperature drift or warm-up.
-    ///
-    /// MPU-6050: zero-g within ±50 mg X/Y, ±80 mg Z and scale ±3 % (PS rev 3.4 §6.2); 400 µg/√Hz
-    /// (§6.2); gyro bias within ±3 °/s (well inside the ±20 °/s limit of §6.1, which
-    /// `worstCase` uses); 0.005 °/s/√Hz (§6.1). ADXL345 (rev E Table 1): zero-g within the
-    /// typical ±40 mg X/Y, ±80 mg Z; scale ±3 %; 290 µg/√Hz X/Y, 430 µg/√Hz Z.
+    /// A typical part of `chip`, errors drawn reproducibly from `seed`, no temperature drift or
+    /// warm-up (each simulated chip's `typicalPart`, which cites its figures).
     public static func datasheet(chip: ChipKind, seed: UInt64) -> SensorImperfections {
-        func draw(_ i: UInt64) -> Double { SplitMix64.symmetric(seed: seed ^ 0x5EED_0FF5E7, index: i) }
-        switch chip {
-        case .mpu6050:
-            return SensorImperfections(
-                zeroGOffsetG: Vector3(0.050 * draw(0), 0.050 * draw(1), 0.080 * draw(2)),
-                scaleError: Vector3(0.03 * draw(3), 0.03 * draw(4), 0.03 * draw(5)),
-                accelNoiseDensityUgPerRootHz: 400,
-                gyroBiasDps: Vector3(3 * draw(6), 3 * draw(7), 3 * draw(8)),
-                gyroNoiseDps: 0.005,
-                seed: seed)
-        case .adxl345:
-            return SensorImperfections(
-                zeroGOffsetG: Vector3(0.040 * draw(0), 0.040 * draw(1), 0.080 * draw(2)),
-                scaleError: Vector3(0.03 * draw(3), 0.03 * draw(4), 0.03 * draw(5)),
-                accelNoiseDensityUgPerRootHz: 290,
-                accelNoiseDensityZUgPerRootHz: 430,
-                seed: seed)
-        }
+        SimulatedChipRegistry.factory(for: chip).typicalPart(seed: seed)
     }
 
     /// A part at the data sheets' limits: every offset and temperature coefficient at its
@@ -96,11 +75,11 @@ public struct SensorImperfections: Sendable, Equatable {
         func sign(_ i: UInt64) -> Double { SplitMix64.symmetric(seed: seed ^ 0x0BAD_5EED, index: i) < 0 ? -1 : 1 }
         func signed(_ v: Vector3, _ first: UInt64) -> Vector3 { Vector3(v.x * sign(first), v.y * sign(first + 1), v.z * sign(first + 2)) }
         var part = datasheet(chip: chip, seed: seed)
-        let limits = DatasheetLimits.of(chip)
+        let limits = SimulatedChipRegistry.factory(for: chip).limits
         part.zeroGOffsetG = signed(limits.zeroGOffsetG, 0)
         part.scaleError = signed(Vector3(limits.scaleError, limits.scaleError, limits.scaleError), 3)
         part.zeroGTempcoGPerC = signed(limits.zeroGTempcoGPerC, 6)
-        if chip.hasGyro {
+        if chip.chip.gyroscope != nil {
             part.gyroBiasDps = signed(Vector3(limits.gyroBiasDps, limits.gyroBiasDps, limits.gyroBiasDps), 9)
             part.gyroBiasTempcoDpsPerC = signed(Vector3(limits.gyroBiasTempcoDpsPerC, limits.gyroBiasTempcoDpsPerC, limits.gyroBiasTempcoDpsPerC), 12)
         }
@@ -153,40 +132,6 @@ public struct DatasheetLimits: Sendable, Equatable {
     public var gyroBiasDps: Double
     /// Largest change of the zero-rate output per °C, °/s/°C (0 without a gyro).
     public var gyroBiasTempcoDpsPerC: Double
-
-    /// MPU-6050 Product Specification rev 3.4 (PS-MPU-6000A-00):
-    /// - §6.1 gyro "Initial ZRO Tolerance" ±20 °/s at 25 °C;
-    /// - §6.1 "ZRO Variation Over Temperature" ±20 °/s over −40…85 °C; the farthest end lies
-    ///   60 °C from 25 °C, so a straight line through the limit has slope 20/60 °/s/°C;
-    /// - §6.2 accel "Initial Calibration Tolerance" (zero-g output) ±50 mg X/Y, ±80 mg Z;
-    /// - §6.2 "Zero-G Level Change vs. Temperature" ±35 mg X/Y, ±60 mg Z over 0…70 °C; the
-    ///   farthest end lies 45 °C from 25 °C: 35/45 and 60/45 mg/°C;
-    /// - §6.2 sensitivity "Initial Calibration Tolerance" ±3 %.
-    public static let mpu6050 = DatasheetLimits(
-        zeroGOffsetG: Vector3(0.050, 0.050, 0.080),
-        zeroGTempcoGPerC: Vector3(0.035 / 45, 0.035 / 45, 0.060 / 45),
-        scaleError: 0.03, gyroBiasDps: 20, gyroBiasTempcoDpsPerC: 20.0 / 60)
-
-    /// ADXL345 data sheet rev E, Table 1:
-    /// - "0 g Output" −150…+150 mg X/Y, −250…+250 mg Z (the minimum/maximum columns);
-    /// - "0 g Offset vs. Temperature" ±0.8 mg/°C X/Y, ±4.5 mg/°C Z — typical figures: the
-    ///   table gives no limit for them, so these are the largest the data sheet names (the
-    ///   hold-still stage's figure, `HoldStill.adxl345ZeroGTempcoGPerC`, which its drift
-    ///   absorber is bounded by);
-    /// - sensitivity 230…282 LSB/g at ±2 g around 256: −10 %…+10 %; ±3 % is used, as the
-    ///   neutral pose and the hold-still figures do not depend on scale.
-    public static let adxl345 = DatasheetLimits(
-        zeroGOffsetG: Vector3(0.150, 0.150, 0.250),
-        zeroGTempcoGPerC: HoldStill.adxl345ZeroGTempcoGPerC,
-        scaleError: 0.03, gyroBiasDps: 0, gyroBiasTempcoDpsPerC: 0)
-
-    /// The limits of `chip`.
-    public static func of(_ chip: ChipKind) -> DatasheetLimits {
-        switch chip {
-        case .mpu6050: return .mpu6050
-        case .adxl345: return .adxl345
-        }
-    }
 
     /// Die warm-up of a worst-case part after power-on, °C, and its time constant, s. Not a
     /// data-sheet figure (neither sheet gives one): a small board in still air; 10 °C is the

@@ -30,6 +30,8 @@ public final class SimulatedI2CBus: I2CBus {
     private var randomFaultKind: I2CError.Kind = .bus
     private var randomState: UInt64 = 0
     private var faultPlan: FaultPlan?
+    /// Each address's last sub-address, where a read without a write phase starts.
+    private var lastSubAddress = [UInt8](repeating: 0, count: 128)
 
     /// A bus with no devices attached.
     public init(name: String = "simulated", clockHz: Double = 400_000) {
@@ -76,21 +78,29 @@ public final class SimulatedI2CBus: I2CBus {
         trace.removeAll()
     }
 
-    public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        let device = try begin(.read, address: address, register: register, count: buffer.count, written: nil)
-        device.read(register: register, into: buffer)
-        bytesTransferred += buffer.count
-        if recordsTrace {
-            trace.append(I2CTransaction(kind: .read, address: address, register: register, bytes: Array(buffer)))
+    /// One transaction: a write phase (its first byte is the device's sub-address, the rest data)
+    /// and, when `read` is not empty, a read phase from that sub-address (from the last one when
+    /// nothing was written). Recorded in `trace` as a read or a write starting at the sub-address.
+    public func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
+                         pattern: I2CReadPattern) throws {
+        let isRead = !read.isEmpty
+        // Indexing, not `first`/`dropFirst()`: generic collection calls can allocate in debug builds.
+        let sub = write.isEmpty ? lastSubAddress[Int(address & 0x7F)] : write[0]
+        let data = write.isEmpty ? UnsafeRawBufferPointer(start: nil, count: 0)
+            : UnsafeRawBufferPointer(start: write.baseAddress! + 1, count: write.count - 1)
+        let count = isRead ? read.count : data.count
+        let device = try begin(isRead ? .read : .write, address: address, register: sub, count: count,
+                               written: isRead ? nil : data)
+        lastSubAddress[Int(address & 0x7F)] = sub
+        if isRead {
+            device.read(register: sub, into: read)
+        } else {
+            device.write(register: sub, bytes: data)
         }
-    }
-
-    public func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
-        let device = try begin(.write, address: address, register: register, count: bytes.count, written: bytes)
-        device.write(register: register, bytes: bytes)
-        bytesTransferred += bytes.count
+        bytesTransferred += count
         if recordsTrace {
-            trace.append(I2CTransaction(kind: .write, address: address, register: register, bytes: Array(bytes)))
+            trace.append(I2CTransaction(kind: isRead ? .read : .write, address: address, register: sub,
+                                        bytes: isRead ? Array(read) : Array(data)))
         }
     }
 

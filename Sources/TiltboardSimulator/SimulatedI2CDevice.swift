@@ -1,12 +1,13 @@
 /// A chip on the simulated bus, seen as a register file with side effects.
 ///
-/// Each call is one bus transaction that starts at `register`. Both simulated chips
-/// auto-increment the register pointer during a burst, except where the data sheet says
-/// otherwise (the MPU-6050 FIFO port keeps popping; see the chip classes).
+/// Each call is one bus transaction whose write phase began with the sub-address byte
+/// `register`. The part decodes it with its `RegisterMap` (the driver's): which register, and
+/// whether a burst auto-increments (always on the MPU-6050 family and the ADXL345, but for the
+/// MPU FIFO port; only with bit 7 set on ST parts).
 public protocol SimulatedI2CDevice: AnyObject {
-    /// Fills `into` with consecutive register bytes starting at `register`.
+    /// Fills `into` from the registers the sub-address `register` starts at.
     func read(register: UInt8, into: UnsafeMutableRawBufferPointer)
-    /// Stores `bytes` into consecutive registers starting at `register`.
+    /// Stores `bytes` into the registers the sub-address `register` starts at.
     func write(register: UInt8, bytes: UnsafeRawBufferPointer)
     /// Returns the chip to its power-on state, as a brown-out or a replug does: the registers at
     /// the values the drivers' register maps give for power-on, sampling stopped.

@@ -1,6 +1,8 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardCore
+import TiltboardSimulator
 
 /// `tiltboard calibrate` run as a program on simulated boards, on the virtual clock.
 final class CalibrateCommandTests: XCTestCase {
@@ -211,18 +213,42 @@ final class CalibrateCommandTests: XCTestCase {
         XCTAssertEqual(p.neutral, NeutralPose.level)
 
         // The next session programs the chip and reads the flat board as (0, 0, 1) g.
-        let read = try CLIRunner.run(["read", "--board", board, "--profile", path, "--count", "100", "--json"])
-        XCTAssertEqual(read.status, 0, read.stderr)
+        try assertReadsFlat(board: board, profile: path)
+    }
+
+    /// 100 samples of `read` on `board` with `profile` average (0, 0, 1) g within 3 mg.
+    private func assertReadsFlat(board: String, profile: String, _ what: String = "",
+                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        let read = try CLIRunner.run(["read", "--board", board, "--profile", profile, "--count", "100", "--json"])
+        XCTAssertEqual(read.status, 0, read.stderr, file: file, line: line)
         var sum = [0.0, 0.0, 0.0], n = 0.0
-        for line in read.stdout.split(separator: "\n") {
-            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        for text in read.stdout.split(separator: "\n") {
+            let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             let accel = try XCTUnwrap(object["accel"] as? [Double])
             for axis in 0..<3 { sum[axis] += accel[axis] }
             n += 1
         }
-        XCTAssertEqual(n, 100)
+        XCTAssertEqual(n, 100, file: file, line: line)
         for (axis, expected) in [0.0, 0, 1].enumerated() {
-            XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "axis \(axis)")
+            XCTAssertEqual(sum[axis] / n, expected, accuracy: 0.003, "\(what) axis \(axis)", file: file, line: line)
+        }
+    }
+
+    func testWriteChipOnEveryCloneReadsIdealAfterwards() throws {
+        // Each part programs its own offset registers (0x77/0x7A/0x7D on the 6500 family and
+        // the ICM-20689) and reads them back; the next session reads a flat board as (0, 0, 1) g.
+        for id in ["0x70", "0x71", "0x73", "0x98"] {
+            let folder = try makeScratchFolder(self)
+            let board = folder + "/clone.json"
+            try """
+            {"name": "clone", "sensor": {"chip": "mpu6050", "bus": "simulated", "address": "0x68", "rateHz": 100},
+             "simulation": {"script": "flat", "noise": true, "seed": 7, "whoAmI": "\(id)", "zeroGOffsetMg": [40, -30, 60]}}
+            """.write(toFile: board, atomically: true, encoding: .utf8)
+            let path = folder + "/p.json"
+            let r = try CLIRunner.run(["calibrate", "--sensor", "--write-chip", "--yes", "--board", board, "--profile", path])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("in chip          yes"), "\(id): \(r.stdout)")
+            try assertReadsFlat(board: board, profile: path, id)
         }
     }
 

@@ -2,6 +2,8 @@ import Foundation
 import Tiltboard
 @testable import TiltboardCLI
 import XCTest
+import TiltboardCore
+import TiltboardDrivers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -129,7 +131,7 @@ final class HapticsCommandTests: XCTestCase {
         XCTAssertEqual(try HapticsRequest.effect(name: "ignored", pattern: "300,100,50", repeat: 0, strength: 0.25),
                        .waveform(HapticWaveform(timingsMs: [300, 100, 50], repeatCount: nil, strength: 0.25)))
         XCTAssertThrowsError(try HapticsRequest.effect(name: "click", pattern: "0,100", repeat: 1, strength: 1)) { error in
-            XCTAssertEqual((error as? CLIError)?.code, 64)
+            XCTAssertEqual(exitStatus(for: error)?.code, 64)
         }
     }
 
@@ -170,7 +172,7 @@ enum MotorLogFile {
         return try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
             let parts = line.split(separator: " ")
             guard parts.count == 2, let t = Double(parts[0]), let level = Int(parts[1]) else {
-                throw CLIError(message: "bad motor log line '\(line)'", code: 1)
+                throw CLIError(message: "bad motor log line '\(line)'", category: .invalidData)
             }
             return (t, level)
         }

@@ -1,6 +1,8 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardLinux
+import TiltboardSimulator
 
 /// Commands never harm what is not theirs: files already at an output path, descriptors closed
 /// at start, a motor left on by a stopped process, a capture whose result cannot be saved.

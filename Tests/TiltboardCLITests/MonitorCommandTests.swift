@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Tiltboard
 import XCTest
+import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif

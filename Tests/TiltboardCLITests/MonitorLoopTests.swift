@@ -3,6 +3,7 @@ import Foundation
 import Tiltboard
 @testable import TiltboardCLI
 import XCTest
+import TiltboardCore
 
 /// The monitor's loop-thread side on a manual clock: neutral requests and zero allocations.
 final class MonitorLoopTests: XCTestCase {
@@ -15,13 +16,13 @@ final class MonitorLoopTests: XCTestCase {
         var board = BoardDescription.builtInSimulated()
         board.simulation?.script = script
         board.simulation?.noise = false
-        return try BoardSession(board: board, clock: clock, profilePath: folder + "/p.json", useProfile: false)
+        return try CommandBoard.open(board, clock: clock, profilePath: folder + "/p.json", useProfile: false)
     }
 
     func testCaptureWaitsForAFullWindowAppliesThePoseAndLevelUndoesIt() throws {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let session = try heldSession(clock: clock)
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         let link = MonitorLink()
         let side = MonitorLoopSide(link: link, rateHz: 100, captureSeconds: 0.5)
         XCTAssertEqual(side.recent.capacity, 50)
@@ -70,8 +71,8 @@ final class MonitorLoopTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         var board = BoardDescription.builtInSimulated(script: "shake")
         board.simulation?.noise = false
-        let session = try BoardSession(board: board, clock: clock, useProfile: false)
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let session = try CommandBoard.open(board, clock: clock, useProfile: false)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         let link = MonitorLink()
         let side = MonitorLoopSide(link: link, rateHz: 100, captureSeconds: 0.5)
         nonisolated(unsafe) var startedAt: Double?

@@ -1,6 +1,7 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardSimulator
 
 final class RecordCommandTests: XCTestCase {
     func testRecordsATraceTheSimulatorReadsAndRefusesToOverwrite() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Tiltboard
 @testable import TiltboardCLI
 import XCTest
+import TiltboardCore
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -35,6 +35,7 @@ final class ADXL345Tests: XCTestCase {
                    .write(addr, FIFO_CTL, [fifo]),
                    .write(addr, OFSX, [0x00, 0x00, 0x00]),
                    .write(addr, POWER_CTL, [0x08]),
+                   .read(addr, OFSX, [0x00, 0x00, 0x00]),
                    .read(addr, BW_RATE, [rate, powerReadBack]),
                    .read(addr, DATA_FORMAT, [format]),
                    .read(addr, FIFO_CTL, [fifo]))
@@ -51,7 +52,7 @@ final class ADXL345Tests: XCTestCase {
         bus.expect(.read(addr, DEVID, [0x68]))
         let expected = SensorError.wrongChip(found: 0x68, address: 0x53, bus: "/dev/i2c-1", expected: "0xe5 (ADXL345)")
         assertThrows(expected) { _ = try ADXL345(bus: bus, address: addr, clock: clock) }
-        XCTAssertTrue(expected.description.hasPrefix("found 0x68 at 0x53 on /dev/i2c-1, expected 0xe5 (ADXL345):"))
+        XCTAssertEqual(expected.description, "found 0x68 at 0x53 on /dev/i2c-1, expected 0xe5 (ADXL345)")
         bus.assertDone()
     }
 
@@ -142,7 +143,7 @@ final class ADXL345Tests: XCTestCase {
         bus.expect(.readFails(addr, DATAX0, count: 6, nack), .read(addr, DATAX0, le(0, 0, 256)))
         assertThrows(nack) { _ = try sensor.read(at: 0) }
         XCTAssertEqual(nack.description,
-                       "I²C no device answers at 0x53 on /dev/i2c-1 (register 0x32, errno 6 No such device or address): check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high), then try `tiltboard probe`")
+                       "I²C no device answers at 0x53 on /dev/i2c-1 (register 0x32, errno 6 No such device or address)")
         XCTAssertEqual(try sensor.read(at: 0.01).accel, Vector3(0, 0, 1))
         bus.assertDone()
     }
@@ -195,8 +196,15 @@ final class ADXL345Tests: XCTestCase {
     func testWriteOffsetsRoundsClampsAndIsRelative() throws {
         let sensor = try open()
         // 15.6 mg/LSB: X 0 − 3.2 → −3; Y 2 + 1.92 → 4; Z −1 − 192 → clamped −128.
-        bus.expect(.read(addr, OFSX, [0x00, 0x02, 0xFF]), .write(addr, OFSX, [0xFD, 0x04, 0x80]))
+        // Then read back: offsets that do not stick are reported.
+        bus.expect(.read(addr, OFSX, [0x00, 0x02, 0xFF]), .write(addr, OFSX, [0xFD, 0x04, 0x80]),
+                   .read(addr, OFSX, [0xFD, 0x04, 0x80]))
         try sensor.writeOffsets(accelOffsetG: Vector3(0.05, -0.03, 3.0), gyroBiasDps: Vector3(5, 5, 5))
+        bus.expect(.read(addr, OFSX, [0xFD, 0x04, 0x80]), .write(addr, OFSX, [0xFE, 0x04, 0x80]),
+                   .read(addr, OFSX, [0xFD, 0x04, 0x80]))
+        assertThrows(SensorError.verifyFailed(register: OFSX, wrote: 0xFE, read: 0xFD, bus: "/dev/i2c-1", address: addr)) {
+            try sensor.writeOffsets(accelOffsetG: Vector3(-0.0156, 0, 0), gyroBiasDps: nil)
+        }
         bus.assertDone()
     }
 }

@@ -67,7 +67,7 @@ final class MPU6050Tests: XCTestCase {
         let cases: [(UInt8, String)] = [
             (0x70, "MPU-6500 (clone ID 0x70)"), (0x71, "MPU-9250 (clone ID 0x71)"),
             (0x72, "MPU-6050 clone (ID 0x72, seen on GY-521 boards)"), (0x73, "MPU-9255 (clone ID 0x73)"),
-            (0x98, "MPU-6050 clone (ICM-20689-like, ID 0x98)"),
+            (0x98, "ICM-20689 (clone ID 0x98)"),
         ]
         for (id, part) in cases {
             let sensor = try open(whoAmI: id)
@@ -87,7 +87,7 @@ final class MPU6050Tests: XCTestCase {
                                              expected: "0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)")
         assertThrows(expected) { _ = try MPU6050(bus: bus, address: addr, clock: clock) }
         XCTAssertEqual(expected.description,
-                       "found 0x00 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98): check the board file's chip and address, or run `tiltboard probe`")
+                       "found 0x00 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)")
         bus.assertDone()
     }
 
@@ -206,10 +206,10 @@ final class MPU6050Tests: XCTestCase {
                    .read(addr, ACCEL_XOUT_H, be(0, 16384, 0, 0, 0, 0, 0)))
         assertThrows(eio) { _ = try sensor.read(at: 0) }
         XCTAssertEqual(eio.description,
-                       "I²C bus error on /dev/i2c-1 (address 0x68, register 0x3b, errno 5 Input/output error): check the wiring and pull-ups, shorten the cable or lower the bus speed (dtparam=i2c_arm_baudrate=100000)")
+                       "I²C bus error on /dev/i2c-1 (address 0x68, register 0x3b, errno 5 Input/output error)")
         XCTAssertEqual(try sensor.read(at: 0.01).accel, Vector3(1, 0, 0))
         assertThrows(nack) { _ = try sensor.read(at: 0.02) }
-        XCTAssertTrue(nack.description.hasPrefix("I²C no device answers at 0x68 on /dev/i2c-1 (register 0x3b, errno 121 Remote I/O error): check the wiring"))
+        XCTAssertEqual(nack.description, "I²C no device answers at 0x68 on /dev/i2c-1 (register 0x3b, errno 121 Remote I/O error)")
         XCTAssertEqual(try sensor.read(at: 0.03).accel, Vector3(0, 1, 0))
         bus.assertDone()
     }
@@ -220,6 +220,9 @@ final class MPU6050Tests: XCTestCase {
         let sensor = try open()
         expectConfigure(divider: 9, dlpf: 3, gyro: 0x08, accel: 0x00, fifo: true)
         try sensor.configure(SensorConfiguration(accelRangeG: 2, gyroRangeDps: 500, rateHz: rateHz, useFIFO: true))
+        // The first frame after start-up is dropped (its gyro sample is out of specification).
+        bus.expect(.read(addr, FIFO_COUNTH, [0x00, 14]), .readFIFO(addr, FIFO_R_W, be(1, 2, 3, 4, 5, 6, 7)))
+        XCTAssertEqual(try sensor.drainFIFO(at: 0) { _ in XCTFail("the first frame is skipped") }, 0)
         return sensor
     }
 
@@ -326,7 +329,10 @@ final class MPU6050Tests: XCTestCase {
                    .write(addr, XA_OFFS_H, [0x0A, 0x3D, 0xF0, 0x28, 0x0E, 0x35]),
                    .read(addr, XG_OFFS_USRH, [0, 0, 0, 0, 0, 0]),
                    // ±1000 °/s format, 32.8 LSB/(°/s): +1 → −33, −2 → +66, +0.5 → −16.
-                   .write(addr, XG_OFFS_USRH, be(-33, 66, -16)))
+                   .write(addr, XG_OFFS_USRH, be(-33, 66, -16)),
+                   // Both blocks read back.
+                   .read(addr, XA_OFFS_H, [0x0A, 0x3D, 0xF0, 0x28, 0x0E, 0x35]),
+                   .read(addr, XG_OFFS_USRH, be(-33, 66, -16)))
         try sensor.writeOffsets(accelOffsetG: Vector3(0.01, -0.02, 0.5), gyroBiasDps: Vector3(1, -2, 0.5))
         bus.assertDone()
     }
@@ -334,7 +340,8 @@ final class MPU6050Tests: XCTestCase {
     func testWriteOffsetsWithoutGyroAndSaturating() throws {
         let sensor = try open()
         bus.expect(.read(addr, XA_OFFS_H, be(32001, -32000, 0)),
-                   .write(addr, XA_OFFS_H, be(-32767, 32766, 0)))
+                   .write(addr, XA_OFFS_H, be(-32767, 32766, 0)),
+                   .read(addr, XA_OFFS_H, be(-32767, 32766, 0)))
         try sensor.writeOffsets(accelOffsetG: Vector3(100, -100, 0), gyroBiasDps: nil)
         bus.assertDone()
     }
@@ -343,8 +350,16 @@ final class MPU6050Tests: XCTestCase {
         let sensor = try open(whoAmI: 0x70)
         // All three read before any write, so a failed read leaves the chip untouched.
         bus.expect(.read(addr, 0x77, be(100)), .read(addr, 0x7A, be(0)), .read(addr, 0x7D, be(-1)),
-                   .write(addr, 0x77, be(100 - 2048)), .write(addr, 0x7A, be(0)), .write(addr, 0x7D, be(-1 + 2048)))
+                   .write(addr, 0x77, be(100 - 2048)), .write(addr, 0x7A, be(0)), .write(addr, 0x7D, be(-1 + 2048)),
+                   .read(addr, 0x77, be(100 - 2048)), .read(addr, 0x7A, be(0)), .read(addr, 0x7D, be(-1 + 2048)))
         try sensor.writeOffsets(accelOffsetG: Vector3(1, 0, -1), gyroBiasDps: nil)
+        // A part that drops the write (as the simulator once did past 0x75) is caught by the read-back.
+        bus.expect(.read(addr, 0x77, be(100)), .read(addr, 0x7A, be(0)), .read(addr, 0x7D, be(-1)),
+                   .write(addr, 0x77, be(100 - 2048)), .write(addr, 0x7A, be(0)), .write(addr, 0x7D, be(-1 + 2048)),
+                   .read(addr, 0x77, be(100)))
+        assertThrows(SensorError.verifyFailed(register: 0x77, wrote: 0xF8, read: 0x00, bus: "/dev/i2c-1", address: addr)) {
+            try sensor.writeOffsets(accelOffsetG: Vector3(1, 0, -1), gyroBiasDps: nil)
+        }
         bus.assertDone()
     }
 }

@@ -19,7 +19,7 @@ final class ProbeTests: XCTestCase {
                    absent(0x69, 0x75),
                    .read(0x50, 0x75, [0x12]), .read(0x50, 0x00, [0x34]),
                    .read(0x1D, 0x00, [0x00]), .read(0x1D, 0x75, [0x68]))
-        let found = try probe(bus: bus, addresses: [0x1D, 0x53, 0x68, 0x69, 0x50, 0x1D])
+        let found = try ChipKind.probe(bus: bus, addresses: [0x1D, 0x53, 0x68, 0x69, 0x50, 0x1D])
         XCTAssertEqual(found, [
             ProbeResult(address: 0x53, chip: .adxl345, part: "ADXL345", chipID: 0xE5),
             ProbeResult(address: 0x68, chip: .mpu6050, part: "MPU-6500", chipID: 0x70),
@@ -33,7 +33,7 @@ final class ProbeTests: XCTestCase {
         let bus = ScriptedBus(clock: clock)
         let eio = I2CError(kind: .bus, device: "/dev/i2c-1", address: 0x68, register: 0x75, errno: 5, detail: "Input/output error")
         bus.expect(.readFails(0x68, 0x75, count: 1, eio))
-        assertThrows(eio) { _ = try probe(bus: bus, addresses: [0x68, 0x69]) }
+        assertThrows(eio) { _ = try ChipKind.probe(bus: bus, addresses: [0x68, 0x69]) }
         bus.assertDone()
     }
 
@@ -46,8 +46,8 @@ final class ProbeTests: XCTestCase {
     func testOpenSensorPicksTheDriver() throws {
         let bus = ScriptedBus(clock: clock)
         bus.expect(.read(0x53, 0x00, [0xE5]), .read(0x69, 0x75, [0x68]))
-        XCTAssertTrue(try openSensor(chip: .adxl345, bus: bus, address: 0x53, clock: clock) is ADXL345)
-        let mpu = try openSensor(chip: .mpu6050, bus: bus, address: 0x69, clock: clock)
+        XCTAssertTrue(try ChipKind.adxl345.openSensor(bus: bus, address: 0x53, clock: clock) is ADXL345)
+        let mpu = try ChipKind.mpu6050.openSensor(bus: bus, address: 0x69, clock: clock)
         XCTAssertTrue(mpu is MPU6050)
         XCTAssertEqual(mpu.identity.address, 0x69)
         bus.assertDone()

@@ -12,11 +12,11 @@ enum Expect: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .read(a, r, reply): return "read \(hex(a)) reg \(hex(r)) ×\(reply.count)"
-        case let .readFIFO(a, r, reply): return "readFIFO \(hex(a)) reg \(hex(r)) ×\(reply.count)"
-        case let .write(a, r, bytes): return "write \(hex(a)) reg \(hex(r)) \(bytes.map(hex))"
-        case let .readFails(a, r, n, e): return "read \(hex(a)) reg \(hex(r)) ×\(n) fails \(e.kind)"
-        case let .writeFails(a, r, bytes, e): return "write \(hex(a)) reg \(hex(r)) \(bytes.map(hex)) fails \(e.kind)"
+        case let .read(a, r, reply): return "read \(a.hex) reg \(r.hex) ×\(reply.count)"
+        case let .readFIFO(a, r, reply): return "readFIFO \(a.hex) reg \(r.hex) ×\(reply.count)"
+        case let .write(a, r, bytes): return "write \(a.hex) reg \(r.hex) \(bytes.map(\.hex))"
+        case let .readFails(a, r, n, e): return "read \(a.hex) reg \(r.hex) ×\(n) fails \(e.kind)"
+        case let .writeFails(a, r, bytes, e): return "write \(a.hex) reg \(r.hex) \(bytes.map(\.hex)) fails \(e.kind)"
         }
     }
 }
@@ -57,8 +57,22 @@ final class ScriptedBus: I2CBus {
         return I2CError(kind: .other, device: name, detail: "script mismatch")
     }
 
-    func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        let got = "read \(hex(address)) reg \(hex(register)) ×\(buffer.count)"
+    /// Write-only transfers are `write`s (the first byte the register); a sub-address byte then a
+    /// read is a `read`, or a `readFIFO` when the chip's pattern repeats a register.
+    func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
+                  pattern: I2CReadPattern) throws {
+        let register = write.first ?? 0
+        if read.isEmpty {
+            try self.write(address: address, register: register, bytes: UnsafeRawBufferPointer(rebasing: write.dropFirst()))
+        } else if case .repeating = pattern {
+            try readFIFO(address: address, register: register, into: read)
+        } else {
+            try self.read(address: address, register: register, into: read)
+        }
+    }
+
+    private func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        let got = "read \(address.hex) reg \(register.hex) ×\(buffer.count)"
         let e = try next(got)
         switch e {
         case let .read(a, r, reply) where a == address && r == register && reply.count == buffer.count:
@@ -70,8 +84,8 @@ final class ScriptedBus: I2CBus {
         }
     }
 
-    func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        let got = "readFIFO \(hex(address)) reg \(hex(register)) ×\(buffer.count)"
+    private func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        let got = "readFIFO \(address.hex) reg \(register.hex) ×\(buffer.count)"
         let e = try next(got)
         guard case let .readFIFO(a, r, reply) = e, a == address, r == register, reply.count == buffer.count else {
             throw mismatch(got, e)
@@ -79,9 +93,9 @@ final class ScriptedBus: I2CBus {
         for i in 0..<reply.count { buffer[i] = reply[i] }
     }
 
-    func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
+    private func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
         let data = Array(bytes)
-        let got = "write \(hex(address)) reg \(hex(register)) \(data.map(hex))"
+        let got = "write \(address.hex) reg \(register.hex) \(data.map(\.hex))"
         let e = try next(got)
         switch e {
         case let .write(a, r, expected) where a == address && r == register && expected == data:

@@ -45,7 +45,7 @@ final class LinuxI2CBusTests: XCTestCase {
         let fake = FakeAdapter(functionality: FUNC_I2C)
         let bus = try LinuxI2CBus(path: "/dev/i2c-1", io: fake)
         var buffer = [UInt8](repeating: 0, count: 980)
-        try buffer.withUnsafeMutableBytes { try bus.readFIFO(address: 0x68, register: 0x74, into: $0) }
+        try buffer.withUnsafeMutableBytes { try bus.read(address: 0x68, register: 0x74, into: $0, pattern: .repeating(period: 1)) }
         XCTAssertEqual(fake.calls.count, 3)
         XCTAssertEqual(fake.calls.last, .rdwr([RecordedMessage(address: 0x68, flags: 0, length: 1, written: [0x74]),
                                                RecordedMessage(address: 0x68, flags: I2C_M_RD_FLAG, length: 980, written: [])]))
@@ -69,11 +69,22 @@ final class LinuxI2CBusTests: XCTestCase {
         ])
     }
 
+    func testSMBusReadOfRollingFramesSplitsAtWholeFramesFromTheSameSubAddress() throws {
+        // A pointer that rolls back every 6 bytes (an ST part's FIFO through OUT_X_L with bit 7
+        // set): 30-byte pieces, each from the same sub-address, so no frame is cut.
+        let fake = FakeAdapter(functionality: FUNC_I2C_STUB)
+        let bus = try LinuxI2CBus(path: "/dev/i2c-0", io: fake)
+        var buffer = [UInt8](repeating: 0, count: 72)
+        try buffer.withUnsafeMutableBytes { try bus.read(address: 0x18, register: 0xA8, into: $0, pattern: .repeating(period: 6)) }
+        XCTAssertEqual(Array(fake.calls.dropFirst(3)),
+                       [.smbusReadBlock(0xA8, 30), .smbusReadBlock(0xA8, 30), .smbusReadBlock(0xA8, 12)])
+    }
+
     func testSMBusFIFOReadRepeatsTheRegisterInEveryChunk() throws {
         let fake = FakeAdapter(functionality: FUNC_I2C_STUB)
         let bus = try LinuxI2CBus(path: "/dev/i2c-0", io: fake)
         var buffer = [UInt8](repeating: 0, count: 70)
-        try buffer.withUnsafeMutableBytes { try bus.readFIFO(address: 0x68, register: 0x74, into: $0) }
+        try buffer.withUnsafeMutableBytes { try bus.read(address: 0x68, register: 0x74, into: $0, pattern: .repeating(period: 1)) }
         XCTAssertEqual(Array(fake.calls.dropFirst(3)),
                        [.smbusReadBlock(0x74, 32), .smbusReadBlock(0x74, 32), .smbusReadBlock(0x74, 6)])
     }
@@ -151,23 +162,23 @@ final class LinuxI2CBusTests: XCTestCase {
         let bus = try LinuxI2CBus(path: "/dev/i2c-1", io: fake)
         fake.failures = [EREMOTEIO]
         XCTAssertThrowsError(try bus.writeByte(address: 0x68, register: 0x6B, value: 0x80)) { error in
-            XCTAssertEqual("\(error)", "I²C no device answers at 0x68 on /dev/i2c-1 (register 0x6b, errno 121 Remote I/O error): check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high), then try `tiltboard probe`")
+            XCTAssertEqual("\(error)", "I²C no device answers at 0x68 on /dev/i2c-1 (register 0x6b, errno 121 Remote I/O error)")
         }
     }
 
-    func testOpenFailuresSayHowToFixThem() {
+    func testOpenFailuresSayWhatTheKernelSaid() {
         let missing = FakeAdapter(functionality: FUNC_I2C)
         missing.openErrno = ENOENT
         XCTAssertThrowsError(try LinuxI2CBus(path: "/dev/i2c-7", io: missing)) { error in
             XCTAssertEqual(error as? I2CError, I2CError(kind: .noSuchBus, device: "/dev/i2c-7", errno: ENOENT,
                                                         detail: "No such file or directory"))
-            XCTAssertTrue("\(error)".hasPrefix("I²C bus /dev/i2c-7 does not exist (errno 2 No such file or directory): enable I²C"))
+            XCTAssertEqual("\(error)", "I²C bus /dev/i2c-7 does not exist (errno 2 No such file or directory)")
         }
         let denied = FakeAdapter(functionality: FUNC_I2C)
         denied.openErrno = EACCES
         XCTAssertThrowsError(try LinuxI2CBus(path: "/dev/i2c-1", io: denied)) { error in
             XCTAssertEqual((error as? I2CError)?.kind, .permissionDenied)
-            XCTAssertTrue("\(error)".contains("udev rule"))
+            XCTAssertEqual("\(error)", "I²C bus /dev/i2c-1: permission denied (errno 13 Permission denied)")
         }
     }
 

@@ -48,7 +48,7 @@ final class ADXL345RegisterTests: XCTestCase {
         for (i, v) in regs.enumerated() {
             let reg = 0x1D + i
             let expected: UInt8 = reg == 0x2C ? 0x0A : (reg == 0x30 ? 0x02 : 0x00)
-            XCTAssertEqual(v, expected, "register \(hex(UInt8(reg)))")
+            XCTAssertEqual(v, expected, "register \(UInt8(reg).hex)")
         }
         XCTAssertEqual(chip.outputRateHz, 100, accuracy: 1e-9)
     }
@@ -98,7 +98,7 @@ final class ADXL345RegisterTests: XCTestCase {
                         if left { XCTAssertEqual(raw & ((1 << (16 - bits)) - 1), 0, "left-justified low bits are 0") }
                         let expected = min(max(input[axis] * lsbPerG, -limit), limit - 1)
                         XCTAssertEqual(Double(value), expected, accuracy: 1,
-                                       "format \(hex(format)) axis \(axis)")
+                                       "format \(format.hex) axis \(axis)")
                     }
                 }
             }
@@ -113,7 +113,7 @@ final class ADXL345RegisterTests: XCTestCase {
             try w(ADXL.DATA_FORMAT, format)
             try w(ADXL.POWER_CTL, ADXL.measure)
             clock.advance(ms: 10.5)
-            XCTAssertEqual(try r(ADXL.DATAX0, 2), [UInt8(1 << bit), 0], "DATA_FORMAT \(hex(format))")
+            XCTAssertEqual(try r(ADXL.DATAX0, 2), [UInt8(1 << bit), 0], "DATA_FORMAT \(format.hex)")
         }
     }
 
@@ -161,7 +161,7 @@ final class ADXL345RegisterTests: XCTestCase {
             try w(ADXL.FIFO_CTL, 0x80)  // stream
             try w(ADXL.POWER_CTL, ADXL.measure)
             clock.advance(ms: ms + 0.01)
-            XCTAssertEqual(try r(ADXL.FIFO_STATUS), UInt8(entries), "BW_RATE \(hex(UInt8(code)))")
+            XCTAssertEqual(try r(ADXL.FIFO_STATUS), UInt8(entries), "BW_RATE \(UInt8(code).hex)")
             XCTAssertEqual(chip.outputRateHz, 3200 / Double(1 << (15 - code)), accuracy: 1e-9)
         }
     }
@@ -210,7 +210,7 @@ final class ADXL345RegisterTests: XCTestCase {
         make()
         for mode: UInt8 in [0x00, 0x40, 0x80, 0xC0] {
             try w(ADXL.FIFO_CTL, mode)
-            XCTAssertEqual(try r(ADXL.INT_SOURCE) & ADXL.watermark, ADXL.watermark, "mode \(hex(mode))")
+            XCTAssertEqual(try r(ADXL.INT_SOURCE) & ADXL.watermark, ADXL.watermark, "mode \(mode.hex)")
         }
         try w(ADXL.FIFO_CTL, 0x80 | 4)
         XCTAssertEqual(try r(ADXL.INT_SOURCE) & ADXL.watermark, 0)

@@ -78,7 +78,7 @@ final class FaultTests: XCTestCase {
         for (register, value) in SimulatedMPU6050.factoryRegisters { expected[Int(register)] = value }
         expected[0x6B] = 0x40  // PWR_MGMT_1: SLEEP, internal oscillator
         for r in 0..<0x74 where registers[r] != expected[r] {
-            XCTFail("register \(hex(UInt8(r))) is \(hex(registers[r])) after the reset, want \(hex(expected[r]))")
+            XCTFail("register \(UInt8(r).hex) is \(registers[r].hex) after the reset, want \(expected[r].hex)")
         }
         XCTAssertEqual(read(bus, clock, at: 3, mpu, 0x75), .success(0x68))
         // Asleep: the data registers stay zero, however long it waits.

@@ -58,7 +58,7 @@ final class MPU6050RegisterTests: XCTestCase {
         XCTAssertNotEqual(Array(regs[0x06...0x0B]), [0, 0, 0, 0, 0, 0], "factory accel offsets")
         XCTAssertEqual(Array(regs[0x13...0x18]), [0, 0, 0, 0, 0, 0], "gyro user offsets zero")
         for reg in 0x19...0x74 where reg != 0x6B {
-            XCTAssertEqual(regs[reg], 0, "register \(hex(UInt8(reg))) resets to 0")
+            XCTAssertEqual(regs[reg], 0, "register \(UInt8(reg).hex) resets to 0")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,8 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardCore
+import TiltboardDrivers
 
 final class BoardFileTests: XCTestCase {
     private func parse(_ text: String, source: String = "Boards/x.json") throws -> BoardDescription {

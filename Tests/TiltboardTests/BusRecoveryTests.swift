@@ -1,6 +1,8 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The tilt loop on a manual clock while the simulated bus fails and the chip resets.
 ///
@@ -28,7 +30,7 @@ final class BusRecoveryTests: XCTestCase {
                      giveUpAfter: Double = 10,
                      each: @escaping (PipelineOutput) -> Void = { _ in },
                      onEvent: @escaping (SensorEvent) -> Void = { _ in }) -> Run {
-        let loop = try! TiltLoop(session: session, rateHz: rate, haptics: haptics)
+        let loop = session.makeLoop(rateHz: rate, haptics: haptics)
         loop.recovery.giveUpAfterSeconds = giveUpAfter
         nonisolated(unsafe) var result = Run()
         loop.sensorEvents = { event in
@@ -84,7 +86,7 @@ final class BusRecoveryTests: XCTestCase {
             return XCTFail("\(r.events)")
         }
         XCTAssertEqual(lostT, 0.84, accuracy: 1e-9)
-        XCTAssertTrue(reason.contains("errno 121 Remote I/O error"), reason)
+        XCTAssertEqual((reason as? I2CError)?.errno, 121, "\(reason)")
         XCTAssertEqual(backT, 1.34, accuracy: 1e-9)
         XCTAssertFalse(reconfigured)
         // The schedule held; every tick from 0.84 to 1.34 s produced nothing, every other one a sample.
@@ -133,7 +135,7 @@ final class BusRecoveryTests: XCTestCase {
             return XCTFail("\(r.events)")
         }
         XCTAssertEqual(lostT, 0.84, accuracy: 1e-9)
-        XCTAssertTrue(reason.contains("reads 0x40, not the configured 0x01"), reason)
+        XCTAssertEqual(reason as? SensorError, .configurationLost(register: 0x6B, configured: 0x01, read: 0x40, bus: "simulated", address: 0x68))
         XCTAssertEqual(backT, 1.0, accuracy: 1e-9, "reconfiguring takes the driver's 160 ms")
         XCTAssertTrue(reconfigured)
         // The zero sample that gave the reset away never reached the pipeline.
@@ -179,7 +181,7 @@ final class BusRecoveryTests: XCTestCase {
             bus.recordsTrace = true
             bus.injectFault(.noAcknowledgeAddress, count: 2)
         })
-        XCTAssertEqual(r.events, [])
+        XCTAssertTrue(r.events.isEmpty, "\(r.events)")
         XCTAssertEqual(r.outputs.count, Int(r.ticks), "every tick gave its sample")
         XCTAssertEqual(r.stats, stats(2, 0, 0))
         let tick = bus.trace.prefix(5).map(\.description)
@@ -231,9 +233,9 @@ final class BusRecoveryTests: XCTestCase {
         board.simulation?.faults = [SimulatedFault(at: 3.95, kind: .nack, seconds: 0.35)]
         board.interrupt = .init(line: .init(chip: "simulated", line: .offset(4)))
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var wakes: [WakeEvent] = []
-        try loop.enableWakeOnMotion { wakes.append($0) }
+        loop.enableWakeOnMotion(line: try session.wakeLine()) { wakes.append($0) }
         nonisolated(unsafe) var events: [SensorEvent] = []
         loop.sensorEvents = { events.append($0) }
         nonisolated(unsafe) var shakes = 0
@@ -249,7 +251,7 @@ final class BusRecoveryTests: XCTestCase {
         let session = try open(faults: [SimulatedFault(at: 1.0, kind: .unplug, seconds: 60)], clock: clock)
         let r = run(session, seconds: 30, giveUpAfter: 2)
         let error = try XCTUnwrap(r.error as? SensorLostError)
-        XCTAssertEqual(error.description, "no sample from the MPU-6050 at 0x68 on simulated for 2 s, giving up; last error: I²C no device answers at 0x68 on simulated (register 0x75, simulated: unplugged): check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high), then try `tiltboard probe`")
+        XCTAssertEqual(error.description, "no sample from the MPU-6050 at 0x68 on simulated for 2 s, giving up; last error: I²C no device answers at 0x68 on simulated (register 0x75, simulated: unplugged)")
         XCTAssertEqual(r.events.count, 1)
         // Lost at 0.84 s, given up at the first tick 2 s later.
         XCTAssertEqual(r.ticks, 285)

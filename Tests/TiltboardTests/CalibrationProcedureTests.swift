@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The calibration procedures on simulated boards and a manual clock: instant and repeatable.
 final class CalibrationProcedureTests: XCTestCase {
@@ -171,7 +173,7 @@ final class CalibrationProcedureTests: XCTestCase {
             }
             XCTAssertGreaterThan(session.chipOffsets.accelG.maxAbsComponent, 0.05)
             XCTAssertEqual(software.scale, fitted.scale)
-            if chip.hasGyro {
+            if chip.chip.gyroscope != nil {
                 let bias = try XCTUnwrap(fitted.gyroBiasDps)
                 let remainder = try XCTUnwrap(software.gyroBiasDps)
                 XCTAssertLessThanOrEqual(remainder.maxAbsComponent, 0.5 / 32.8 + 1e-12)
@@ -189,7 +191,7 @@ final class CalibrationProcedureTests: XCTestCase {
             XCTAssertEqual(mean.x, 0, accuracy: 0.0015, "\(chip)")
             XCTAssertEqual(mean.y, 0, accuracy: 0.0015, "\(chip)")
             XCTAssertEqual(mean.z, 1, accuracy: 0.0015, "\(chip)")
-            if chip.hasGyro { XCTAssertLessThan((gyro / 200).maxAbsComponent, 0.05) }
+            if chip.chip.gyroscope != nil { XCTAssertLessThan((gyro / 200).maxAbsComponent, 0.05) }
         }
     }
 
@@ -309,7 +311,7 @@ final class CalibrationProcedureTests: XCTestCase {
         // an edge: a single sample's noise would tilt the comparison by a tenth of a degree.
         func outputs(from scriptSeconds: Double) throws -> (pitch: Double, vx: Double, vy: Double) {
             clock.set(nanoseconds: t0 + UInt64(scriptSeconds * 1e9))
-            let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+            let loop = session.makeLoop(rateHz: 100, haptics: nil)
             nonisolated(unsafe) var outs: [PipelineOutput] = []
             _ = try loop.run(duration: 1.2) { out, _ in outs.append(out) }
             let tail = outs.suffix(50)

@@ -1,6 +1,10 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
+import TiltboardSimulator
 
 /// `Doctor` against staged machines: a temporary folder holding the /dev, /sys, /proc/device-tree
 /// and /etc a Raspberry Pi would have (or lack), and a simulated bus behind the board's address.
@@ -183,6 +187,18 @@ final class DoctorTests: XCTestCase {
         XCTAssertEqual(c.detail, "sensor: nothing answers at 0x68 on /dev/i2c-1")
         XCTAssertTrue(c.fix?.contains("tiltboard probe --all") == true, c.fix ?? "")
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
+    }
+
+    func testABusFailureGetsTheProgramsFix() throws {
+        try stagedBus()
+        var d = doctor(board())
+        d.openBus = { _ in throw I2CError(kind: .bus, device: "/dev/i2c-1", errno: EIO, detail: "Input/output error") }
+        d.advice = { $0.kind == .bus ? "check the pull-ups" : nil }
+        let c = try check("sensor", in: d.run())
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertEqual(c.cause, .unavailable)
+        XCTAssertEqual(c.detail, "sensor: I²C bus error on /dev/i2c-1 (errno 5 Input/output error)")
+        XCTAssertEqual(c.fix, "check the pull-ups")
     }
 
     func testWrongChipIDIsNamed() throws {

@@ -12,15 +12,14 @@ final class DriverRoundTripTests: XCTestCase {
         var duration: Double? { nil }
     }
 
-    private func open(_ chip: ChipKind, _ physical: PhysicalState, clock: ManualClock) throws -> (SimulatedI2CBus, MotionSensor) {
+    private func open(_ chip: ChipKind, _ physical: PhysicalState, clock: ManualClock,
+                      chipID: UInt8? = nil) throws -> (SimulatedI2CBus, MotionSensor) {
         let bus = SimulatedI2CBus()
         let motion = Constant(physical: physical)
         let address = chip.addresses[0]
-        switch chip {
-        case .mpu6050: bus.attach(SimulatedMPU6050(clock: clock, motion: motion), at: address)
-        case .adxl345: bus.attach(SimulatedADXL345(clock: clock, motion: motion), at: address)
-        }
-        return (bus, try openSensor(chip: chip, bus: bus, address: address, clock: clock))
+        bus.attach(SimulatedChipRegistry.factory(for: chip).makeChip(chipID: chipID, clock: clock, motion: motion,
+                                                                     imperfections: .ideal), at: address)
+        return (bus, try chip.openSensor(bus: bus, address: address, clock: clock))
     }
 
     func testMPU6050EveryAccelAndGyroRange() throws {

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// A gamepad that records what it is sent and hands out the requests a test queues.
 private final class FakeGamepad: GamepadDevice {

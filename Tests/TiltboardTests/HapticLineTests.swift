@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The haptic engine on a simulated board's motor line, stepped on a `ManualClock`: edges at the
 /// right times, pre-emption, cancel, the on-time cap, the motor log, and shake → motor timing.

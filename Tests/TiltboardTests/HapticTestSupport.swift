@@ -1,6 +1,8 @@
 import Foundation
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// Services `engine` at every change it asks for up to `end` (clock nanoseconds), moving `clock`
 /// there on the way.

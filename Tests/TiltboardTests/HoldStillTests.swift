@@ -2,6 +2,7 @@ import Foundation
 import Tiltboard
 import TiltboardSimulator
 import XCTest
+import TiltboardCore
 
 /// Worst-case simulated parts, the gyro bias in the neutral capture, zeroing, and the
 /// hold-still figures on the simulated clock.

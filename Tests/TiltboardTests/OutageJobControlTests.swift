@@ -1,6 +1,7 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
 
 /// Time the process spends stopped (Ctrl-Z) during an outage is the user's pause, not the sensor's.
 final class OutageJobControlTests: XCTestCase {
@@ -12,7 +13,7 @@ final class OutageJobControlTests: XCTestCase {
         board.simulation?.noise = false
         board.simulation?.faults = [SimulatedFault(at: 1.0, kind: .unplug, seconds: 60)]
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         loop.recovery.giveUpAfterSeconds = 2
         let stopStart: UInt64 = 2_000_000_000, stopLength = UInt64(stoppedSeconds * 1e9)
         loop.stoppedNanoseconds = {

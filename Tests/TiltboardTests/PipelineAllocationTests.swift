@@ -2,6 +2,7 @@ import CAllocationCounter
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
 
 /// The per-sample path allocates nothing, stage by stage, once warmed up.
 final class PipelineAllocationTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import Tiltboard
 import XCTest
+import TiltboardCore
 
 final class ProfileStoreTests: XCTestCase {
     private let identity = ProfileBoardIdentity(name: "GY-521 on Raspberry Pi", chip: .mpu6050, bus: "/dev/i2c-1",

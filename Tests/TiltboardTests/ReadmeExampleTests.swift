@@ -1,21 +1,73 @@
-import XCTest
+// README: embedding example begins
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardSimulator
 
-/// The README's library example, kept compiling and true.
-final class ReadmeExampleTests: XCTestCase {
-    func testTheLoopExampleReachesTheLeftEdge() throws {
-        let clock = ManualClock()
-        let board = BoardDescription.builtInSimulated(script: "tilt-left")
-        let session = try BoardSession(board: board, clock: clock, useProfile: false)
-        defer { session.close() }
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
-        nonisolated(unsafe) var reachedAt: Double?
-        nonisolated(unsafe) var roll = 0.0
-        _ = try loop.run(duration: 3) { out, _ in
-            if reachedAt == nil, out.control.atEdgeX { reachedAt = out.t; roll = out.tilt.rollDeg }
-        }
-        let t = try XCTUnwrap(reachedAt, "the marker never reached the edge")
-        XCTAssertLessThan(t, 3)
-        XCTAssertLessThan(roll, -15, "the board is tilted left when the marker arrives")
+/// When the marker first reaches the left edge while the board tilts left, in seconds.
+func leftEdgeTime() throws -> Double? {
+    let clock = ManualClock()
+    let bus = SimulatedI2CBus()
+    bus.attach(SimulatedMPU6050(clock: clock, motion: MotionScript.builtIn(named: "tilt-left")!), at: 0x68)
+    let sensor = try MPU6050(bus: bus, address: 0x68, clock: clock)
+    try sensor.configure(SensorConfiguration(accelRangeG: 2, rateHz: 100))
+    let pipeline = TiltPipeline(chain: TiltChain(estimator: TiltEstimator(mode: .complementary())))
+    let loop = TiltLoop(sensor: sensor, clock: clock, pipeline: pipeline, rateHz: 100)
+    var edgeAt: Double?
+    _ = try loop.run(duration: 3) { out, _ in
+        if edgeAt == nil, out.control.atEdgeX { edgeAt = out.t }
     }
+    return edgeAt
+}
+
+/// Every error of the package names its category; the message says what failed, and where.
+func describe(_ error: Error) -> String {
+    guard let error = error as? CategorizedError else { return "\(error)" }
+    switch error.category {
+    case .unavailable: return "no sensor: \(error)"
+    case .permissionDenied: return "no access: \(error)"
+    default: return "\(error.category): \(error)"
+    }
+}
+// README: embedding example ends
+
+import Foundation
+import XCTest
+
+/// The README's "Embedding the library" example: the code above is the README's text, kept
+/// compiling and true.
+final class ReadmeExampleTests: XCTestCase {
+    func testTheREADMEShowsThisFilesExample() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        let block = try XCTUnwrap(Self.between("<!-- embedding-example: Tests/TiltboardTests/ReadmeExampleTests.swift -->\n```swift\n",
+                                               and: "```\n<!-- /embedding-example -->", in: readme),
+                                  "the README has no embedding example")
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let code = try XCTUnwrap(Self.between("// README: embedding example begins\n", and: "// README: embedding example ends", in: source))
+        XCTAssertEqual(block, code)
+    }
+
+    func testTheExampleReachesTheLeftEdgeOnTheTiltedBoard() throws {
+        let t = try XCTUnwrap(try leftEdgeTime(), "the marker never reached the edge")
+        // tilt-left holds the board flat for 0.5 s, then leans it 30° to the left over a second.
+        XCTAssertGreaterThan(t, 0.5)
+        XCTAssertLessThan(t, 3)
+    }
+
+    func testTheExampleNamesTheCategoryOfAMissingSensor() throws {
+        let clock = ManualClock()
+        let error = try XCTUnwrap(Result { try MPU6050(bus: SimulatedI2CBus(), address: 0x68, clock: clock) }.failure)
+        XCTAssertEqual(describe(error), "no sensor: \(error)")
+        XCTAssertEqual((error as? I2CError)?.kind, .noAcknowledgeAddress)
+        XCTAssertEqual(describe(BoardFileError(file: "b.json", key: "sensor", message: "missing")), "invalidData: board file b.json: sensor: missing")
+    }
+
+    private static func between(_ start: String, and end: String, in text: String) -> String? {
+        guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else { return nil }
+        return String(text[a.upperBound..<b.lowerBound])
+    }
+}
+
+private extension Result {
+    var failure: Failure? { if case let .failure(e) = self { return e } else { return nil } }
 }

@@ -1,6 +1,7 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
 
 /// A recording replays through the simulator as the samples that were recorded.
 final class RecordTraceTests: XCTestCase {
@@ -10,7 +11,7 @@ final class RecordTraceTests: XCTestCase {
         board.simulation?.noise = false
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
         let writer = try TraceCSVWriter(path: path, includesGyro: true, flushBytes: 512)
-        let loop = try TiltLoop(session: session, rateHz: 100, haptics: nil)
+        let loop = session.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var outputs: [PipelineOutput] = []
         _ = try loop.run(duration: seconds) { out, _ in
             outputs.append(out)

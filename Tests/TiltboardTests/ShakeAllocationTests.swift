@@ -2,6 +2,8 @@ import XCTest
 import CAllocationCounter
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The per-sample path with a shake in it — read, pipeline, detection, posting the effect to the
 /// engine — allocates nothing on the loop thread.
@@ -16,7 +18,7 @@ final class ShakeAllocationTests: XCTestCase {
             let line = try XCTUnwrap(try session.openMotor() as? SimulatedGPIOLine)
             let engine = HapticEngine(line: line, clock: clock, startsThread: false)
             defer { engine.shutdown() }
-            let loop = try TiltLoop(session: session, rateHz: 100, haptics: engine)
+            let loop = session.makeLoop(rateHz: 100, haptics: engine)
             let capacity = 400
             let before = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
             let after = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)

@@ -2,6 +2,8 @@ import Foundation
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The shake detector on the simulator's motion scripts, through the real chain (simulated chip →
 /// driver → TiltLoop → TiltPipeline), for both chips: shakes of 2–6 Hz at ≥ 1.5 g are found within
@@ -122,7 +124,7 @@ enum TiltLoopSettingsProbe {
     static func settings(_ board: BoardDescription) throws -> ShakeDetectorSettings {
         let session = try BoardSession(board: board, clock: ManualClock(), useProfile: false)
         defer { session.close() }
-        return try TiltLoop(session: session, rateHz: 100, haptics: nil).pipeline.shake.settings
+        return session.makeLoop(rateHz: 100, haptics: nil).pipeline.shake.settings
     }
 }
 
@@ -173,7 +175,7 @@ enum ShakeHarness {
             engine = HapticEngine(line: line!, clock: clock, cap: board.motor?.cap ?? MotorCapSettings(), startsThread: false)
         }
         defer { engine?.shutdown() }
-        let loop = try TiltLoop(session: session, rateHz: rateHz, haptics: engine)
+        let loop = session.makeLoop(rateHz: rateHz, haptics: engine)
         nonisolated(unsafe) var shakes: [ObservedShake] = []
         _ = try loop.run(duration: seconds) { out, tick in
             let scriptT = Double(tick.wakeTime &- created) / 1e9

@@ -1,5 +1,8 @@
 import Foundation
 import XCTest
+import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
 
 /// The package root, found from this file's location (Tests/TiltboardTests/…).
 let packageRoot: String = {
@@ -14,4 +17,14 @@ func makeScratchFolder(_ test: XCTestCase, file: StaticString = #filePath, line:
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     test.addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
     return path
+}
+
+extension BoardSession {
+    /// A session on the simulator behind `board`: every board these tests open is simulated.
+    convenience init(board: BoardDescription, clock: MonotonicClock, profilePath: String? = nil,
+                     useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
+                     wrapBus: ((I2CBus) -> I2CBus)? = nil) throws {
+        try self.init(board: board, backend: SimulatedBoard(board: board, clock: clock), clock: clock,
+                      profilePath: profilePath, useProfile: useProfile, rateHz: rateHz, fifo: fifo, wrapBus: wrapBus)
+    }
 }

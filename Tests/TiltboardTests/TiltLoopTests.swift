@@ -1,6 +1,8 @@
 import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 final class TiltLoopTests: XCTestCase {
     private func session(script: String, clock: MonotonicClock) throws -> BoardSession {
@@ -12,7 +14,7 @@ final class TiltLoopTests: XCTestCase {
     func testTiltLeftDrivesTheMarkerToTheLeftEdgeAndStops() throws {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let s = try session(script: "tilt-left", clock: clock)
-        let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
+        let loop = s.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var outputs: [PipelineOutput] = []
         _ = try loop.run(duration: 3.4) { out, _ in outputs.append(out) }
         XCTAssertGreaterThan(outputs.count, 300)
@@ -34,7 +36,7 @@ final class TiltLoopTests: XCTestCase {
         let line = try XCTUnwrap(try s.openMotor() as? SimulatedGPIOLine)
         let engine = HapticEngine(line: line, clock: clock)
         defer { engine.shutdown() }
-        let loop = try TiltLoop(session: s, rateHz: 100, haptics: engine)
+        let loop = s.makeLoop(rateHz: 100, haptics: engine)
         nonisolated(unsafe) var started: Double?
         nonisolated(unsafe) var shakingSamples = 0
         _ = try loop.run(duration: 2) { out, _ in

@@ -2,6 +2,8 @@ import XCTest
 import CAllocationCounter
 @testable import Tiltboard
 import TiltboardSimulator
+import TiltboardCore
+import TiltboardDrivers
 
 /// The loop sleeping on the simulated chip's interrupt pin while still and waking on motion,
 /// on a manual clock (deterministic and instant).
@@ -27,9 +29,9 @@ final class WakeOnMotionTests: XCTestCase {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let s = try session(chip, clock: clock)
             defer { s.close() }
-            let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
+            let loop = s.makeLoop(rateHz: 100, haptics: nil)
             nonisolated(unsafe) var events: [(WakeEvent, script: Double)] = []
-            try loop.enableWakeOnMotion { event in events.append((event, clock.nowSeconds() - 1)) }
+            loop.enableWakeOnMotion(line: try s.wakeLine()) { event in events.append((event, clock.nowSeconds() - 1)) }
             nonisolated(unsafe) var outputs: [PipelineOutput] = []
             nonisolated(unsafe) var shakeAt: Double?
             _ = try loop.run(duration: 8) { out, _ in
@@ -72,10 +74,10 @@ final class WakeOnMotionTests: XCTestCase {
             .write(toFile: path, atomically: true, encoding: .utf8)
         let s = try session(.mpu6050, clock: clock, script: path)
         defer { s.close() }
-        let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
+        let loop = s.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var sleptAfter = -1
         nonisolated(unsafe) var outputs: [PipelineOutput] = []
-        try loop.enableWakeOnMotion { event in
+        loop.enableWakeOnMotion(line: try s.wakeLine()) { event in
             if case .sleeping = event { sleptAfter = outputs.count - 1 }
         }
         _ = try loop.run(duration: 4.5) { out, _ in outputs.append(out) }
@@ -94,8 +96,8 @@ final class WakeOnMotionTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let s = try session(.adxl345, clock: clock, script: "flat")
         defer { s.close() }
-        let loop = try TiltLoop(session: s, rateHz: 50, haptics: nil)
-        try loop.enableWakeOnMotion(WakeOnMotionSettings(idleSeconds: 1, waitTimeoutSeconds: 0.25))
+        let loop = s.makeLoop(rateHz: 50, haptics: nil)
+        loop.enableWakeOnMotion(line: try s.wakeLine(), WakeOnMotionSettings(idleSeconds: 1, waitTimeoutSeconds: 0.25))
         _ = try loop.run(shouldStop: { clock.nowSeconds() >= 3 }) { _, _ in }
         // Asleep from about 1 s of loop time; the stop is seen within one 0.25 s wait of 3 s.
         XCTAssertLessThanOrEqual(clock.nowSeconds(), 3.25 + 1e-9)
@@ -111,13 +113,11 @@ final class WakeOnMotionTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let s = try session(.mpu6050, clock: clock, script: "flat", interrupt: false)
         defer { s.close() }
-        let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
-        XCTAssertThrowsError(try loop.enableWakeOnMotion()) { error in
+        XCTAssertThrowsError(try s.wakeLine()) { error in
             let e = error as? BoardFileError
             XCTAssertEqual(e?.key, "interrupt")
             XCTAssertTrue(e?.message.contains(#"add "interrupt": {"chip": …, "line": …}"#) ?? false, "\(error)")
         }
-        XCTAssertNil(loop.wakeOnMotion)
     }
 
     func testTheSessionOpensTheSimulatedChipsOwnPinAndReleasesItOnClose() throws {
@@ -134,8 +134,8 @@ final class WakeOnMotionTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let s = try session(.mpu6050, clock: clock)
         defer { s.close() }
-        let loop = try TiltLoop(session: s, rateHz: 100, haptics: nil)
-        try loop.enableWakeOnMotion()
+        let loop = s.makeLoop(rateHz: 100, haptics: nil)
+        loop.enableWakeOnMotion(line: try s.wakeLine())
         let capacity = 900
         let before = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
         let after = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)

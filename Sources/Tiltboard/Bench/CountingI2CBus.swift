@@ -14,22 +14,12 @@ public final class CountingI2CBus: I2CBus {
 
     public var name: String { base.name }
 
-    public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+    public func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
+                         pattern: I2CReadPattern) throws {
         transactionCount += 1
-        try base.read(address: address, register: register, into: buffer)
-        bytesTransferred += buffer.count
-    }
-
-    public func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
-        transactionCount += 1
-        try base.write(address: address, register: register, bytes: bytes)
-        bytesTransferred += bytes.count
-    }
-
-    public func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        transactionCount += 1
-        try base.readFIFO(address: address, register: register, into: buffer)
-        bytesTransferred += buffer.count
+        try base.transfer(address: address, write: write, read: read, pattern: pattern)
+        // The sub-address byte is not data.
+        bytesTransferred += Swift.max(write.count - 1, 0) + read.count
     }
 
     /// Zeroes the counters.

@@ -102,7 +102,7 @@ public enum HoldStillBenchmark {
     }
 
     /// `parts` seeded parts (seeds 1…parts) of each chip; `progress` hears of each chip.
-    public static func run(parts: Int, chips: [ChipKind] = [.mpu6050, .adxl345],
+    public static func run(parts: Int, chips: [ChipKind] = ChipKind.allCases,
                            progress: (String) -> Void = { _ in }) throws -> [ChipSummary] {
         try chips.map { chip in
             progress("hold still: \(parts) worst-case \(chip.partName) parts…")
@@ -173,17 +173,15 @@ public enum HoldStillBenchmark {
         board.simulation?.part = .worst
         board.simulation?.seed = seed
         let clock = ManualClock()
-        let session = try BoardSession(board: board, clock: clock, profilePath: "/nonexistent/hold-still-bench.json",
-                                       useProfile: false)
+        let session = try BoardSession(board: board, backend: SimulatedBoard(board: board, clock: clock), clock: clock,
+                                       profilePath: "/nonexistent/hold-still-bench.json", useProfile: false)
         defer { session.close() }
         var part = SensorImperfections.worstCase(chip: chip, seed: seed)
         part.warmUpC = warmUp ? DatasheetLimits.warmUpC : 0
         part.warmUpSeconds = warmUpSeconds
-        switch session.simulatedDevice {
-        case let d as SimulatedMPU6050: d.imperfections = part; d.motion = script
-        case let d as SimulatedADXL345: d.imperfections = part; d.motion = script
-        default: preconditionFailure("hold-still bench needs a simulated chip")
-        }
+        guard let device = session.simulatedDevice else { preconditionFailure("hold-still bench needs a simulated chip") }
+        device.imperfections = part
+        device.motion = script
 
         // Default capture, except that the pose is compensated whatever its angle: the offsets of
         // some worst-case ADXL345 parts put the 20° pose beyond the default 30° limit.

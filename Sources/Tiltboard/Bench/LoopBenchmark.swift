@@ -39,23 +39,22 @@ public struct LoopBenchmarkResult: Sendable, Equatable, Codable {
 /// `CountingI2CBus` wrapper (`BoardSession(wrapBus:)`) so the traffic can be counted.
 public enum LoopBenchmark {
     /// - Parameters:
-    ///   - tickRateHz: loop rate; nil for the sensor's rate (one read per tick) or, with the
-    ///     FIFO on, at most 200 Hz (as `tiltboard run` does) so each tick drains several samples.
+    ///   - tickRateHz: loop rate: the sensor's rate for one read per tick or, with the FIFO on,
+    ///     less, so each tick drains several samples.
     ///   - warmupTicks: ticks run before allocations are counted (first-use costs).
     ///   - threadAllocations: the calling thread's allocation counter (from `CAllocationCounter`),
     ///     called on the loop thread; nil to skip counting.
     ///   - realtime: ask for SCHED_FIFO and locked memory on the loop thread.
     ///   - shouldStop: ends the run early (a signal).
     public static func run(session: BoardSession, bus: CountingI2CBus, seconds: Double,
-                           tickRateHz: Double? = nil, warmupTicks: UInt64 = 20, realtime: Bool = false,
+                           tickRateHz: Double, warmupTicks: UInt64 = 20, realtime: Bool = false,
                            threadAllocations: (@Sendable () -> UInt64)? = nil,
                            shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> LoopBenchmarkResult {
         let configuration = session.sensor.configuration
         let rate = session.sensor.actualRateHz
-        let ticksPerSecond = tickRateHz ?? (configuration.useFIFO ? min(rate, 200) : rate)
-        let loop = try TiltLoop(session: session, rateHz: ticksPerSecond, haptics: nil)
+        let loop = session.makeLoop(rateHz: tickRateHz, haptics: nil)
         // Short runs still leave most of their ticks for counting.
-        let warmup = min(warmupTicks, UInt64(seconds * ticksPerSecond / 4))
+        let warmup = min(warmupTicks, UInt64(seconds * tickRateHz / 4))
         let state = BenchState()
         let device = session.simulatedDevice
         state.takenBefore = samplesTaken(device)
@@ -84,7 +83,7 @@ public enum LoopBenchmark {
             if configuration.useFIFO {
                 let produced = UInt64(queuedBefore) &+ (after &- before)
                 expected = produced
-                dropped = Int64(produced) - Int64(samples) - Int64(queuedAfter)
+                dropped = Int64(produced) - Int64(samples) - Int64(queuedAfter) - Int64(session.sensor.fifoFramesSkipped)
             } else {
                 // Without the FIFO each tick reads the newest sample; none can queue up.
                 expected = ticksExpected(stats)
@@ -97,7 +96,7 @@ public enum LoopBenchmark {
         }
         let n = Double(max(samples, 1))
         return LoopBenchmarkResult(
-            rateHz: rate, tickRateHz: ticksPerSecond, fifo: configuration.useFIFO,
+            rateHz: rate, tickRateHz: tickRateHz, fifo: configuration.useFIFO,
             ticks: stats.ticks, missedTicks: stats.missedTicks,
             latenessP50Microseconds: Double(stats.latenessP50Nanoseconds) / 1000,
             latenessP99Microseconds: Double(stats.latenessP99Nanoseconds) / 1000,
@@ -107,28 +106,16 @@ public enum LoopBenchmark {
             transactionsPerTick: Double(bus.transactionCount) / Double(max(stats.ticks, 1)),
             bytesPerSample: Double(bus.bytesTransferred) / n,
             allocationsPerTick: allocations, expectedSamples: expected, droppedSamples: dropped,
-            fifoOverflows: (session.sensor as? MPU6050)?.fifoOverflows ?? 0, realtimeNote: note)
+            fifoOverflows: session.sensor.fifoOverflows, realtimeNote: note)
     }
 
     private static func ticksExpected(_ stats: LoopStatistics) -> UInt64 { stats.ticks &+ stats.missedTicks }
 
-    private static func samplesTaken(_ device: SimulatedI2CDevice?) -> UInt64? {
-        switch device {
-        case let mpu as SimulatedMPU6050: return mpu.samplesTaken
-        case let adxl as SimulatedADXL345: return adxl.samplesTaken
-        default: return nil
-        }
-    }
+    private static func samplesTaken(_ device: (any SimulatedChip)?) -> UInt64? { device?.samplesTaken }
 
-    private static func queuedFrames(_ device: SimulatedI2CDevice?) -> Int? {
-        switch device {
-        case let mpu as SimulatedMPU6050: return mpu.fifoByteCount / MPU6050.fifoFrameBytes
-        // The ADXL345's stream-mode FIFO overwrites its oldest entry when full: such losses
-        // show only here, as produced samples that never arrived.
-        case let adxl as SimulatedADXL345: return adxl.fifoEntries
-        default: return nil
-        }
-    }
+    /// Samples waiting in the simulated FIFO. A FIFO that overwrites its oldest entry when full
+    /// (the ADXL345's stream mode) shows such losses only here, as produced samples that never arrived.
+    private static func queuedFrames(_ device: (any SimulatedChip)?) -> Int? { device?.queuedFIFOFrames }
 }
 
 /// The loop thread's scratch state, allocated once before the run.

@@ -7,10 +7,11 @@ import TiltboardSimulator
 /// Board file format (JSON; every key not listed here is an error, to catch typos):
 ///
 /// - `name`: string, required.
-/// - `sensor` (required): `chip` `"mpu6050"` | `"adxl345"`; `bus` `"/dev/i2c-N"` | `"simulated"`;
-///   `address` `"0x68"` or an integer (MPU-6050: 0x68/0x69, ADXL345: 0x53/0x1D; default the first);
-///   `accelRangeG` 2|4|8|16 (default 2); `gyroRangeDps` 250|500|1000|2000 (MPU-6050 only, default 500);
-///   `rateHz` (MPU-6050 4…1000, ADXL345 0.1…3200; default 100); `fifo` bool (default false).
+/// - `sensor` (required): `chip` a name in `ChipRegistry` (`"mpu6050"`, `"adxl345"`, …); `bus`
+///   `"/dev/i2c-N"` | `"simulated"`; `address` `"0x68"` or an integer, one of the chip's
+///   `addresses` (default the first); `accelRangeG` one of its `accelRangesG` (default 2);
+///   `gyroRangeDps` one of its gyroscope's `rangesDps` (chips with a gyro only, default 500);
+///   `rateHz` within its `rateRangeHz` (default 100); `fifo` bool (default false).
 /// - `motor` (optional): `chip` label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; `line` offset
 ///   or line name (`"GPIO17"`); `activeLow` bool; `shakeEffect` preset name or `pulse:<ms>`;
 ///   `maxOnSeconds`, `minRestSeconds` 0.05…60.
@@ -99,16 +100,23 @@ struct BoardFileParser {
         return board
     }
 
+    /// `a, b or c`.
+    private func choices(_ items: [String]) -> String {
+        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
+    }
+
     // MARK: - Sections
 
     private func parseSensor(_ value: Any) throws -> BoardDescription.SensorSection {
         let o = try object(value, "sensor")
         try onlyKeys(o, "sensor", ["chip", "bus", "address", "accelRangeG", "gyroRangeDps", "rateHz", "fifo"])
-        guard let chipValue = o["chip"] else { throw fail("sensor.chip", "missing (use \"mpu6050\" or \"adxl345\")") }
+        let chipChoices = "use " + choices(ChipKind.allCases.map { "\"\($0.rawValue)\"" })
+        guard let chipValue = o["chip"] else { throw fail("sensor.chip", "missing (\(chipChoices))") }
         let chipText = try string(chipValue, "sensor.chip")
         guard let chip = ChipKind(rawValue: chipText) else {
-            throw notAllowed("sensor.chip", chipValue, "use \"mpu6050\" or \"adxl345\"")
+            throw notAllowed("sensor.chip", chipValue, chipChoices)
         }
+        let description = chip.chip
         guard let busValue = o["bus"] else {
             throw fail("sensor.bus", "missing (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
         }
@@ -116,7 +124,7 @@ struct BoardFileParser {
         guard bus == BoardDescription.simulatedBus || isI2CDevicePath(bus) else {
             throw notAllowed("sensor.bus", busValue, "use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\"")
         }
-        let addressChoices = chip.addresses.map { hexByte($0) }.joined(separator: " or ")
+        let addressChoices = chip.addresses.map { $0.hex(uppercase: true) }.joined(separator: " or ")
         var sensor = BoardDescription.SensorSection(chip: chip, bus: bus, address: chip.addresses[0])
         if let v = o["address"] {
             guard let a = byteValue(v), chip.addresses.contains(a) else {
@@ -125,21 +133,22 @@ struct BoardFileParser {
             sensor.address = a
         }
         if let v = o["accelRangeG"] {
-            let r = try integer(v, "sensor.accelRangeG", allowed: "use 2, 4, 8 or 16")
-            guard [2, 4, 8, 16].contains(r) else { throw notAllowed("sensor.accelRangeG", v, "use 2, 4, 8 or 16") }
+            let allowed = "use " + choices(description.accelRangesG.map(String.init))
+            let r = try integer(v, "sensor.accelRangeG", allowed: allowed)
+            guard description.accelRangesG.contains(r) else { throw notAllowed("sensor.accelRangeG", v, allowed) }
             sensor.accelRangeG = r
         }
         if let v = o["gyroRangeDps"] {
-            guard chip.hasGyro else {
+            guard let gyroscope = description.gyroscope else {
                 throw fail("sensor.gyroRangeDps", "the \(chip.partName) has no gyro (remove the key)")
             }
-            let allowed = "use 250, 500, 1000 or 2000"
+            let allowed = "use " + choices(gyroscope.rangesDps.map(String.init))
             let r = try integer(v, "sensor.gyroRangeDps", allowed: allowed)
-            guard [250, 500, 1000, 2000].contains(r) else { throw notAllowed("sensor.gyroRangeDps", v, allowed) }
+            guard gyroscope.rangesDps.contains(r) else { throw notAllowed("sensor.gyroRangeDps", v, allowed) }
             sensor.gyroRangeDps = r
         }
         if let v = o["rateHz"] {
-            let range: ClosedRange<Double> = chip == .mpu6050 ? 4...1000 : 0.1...3200
+            let range = description.rateRangeHz
             let allowed = "the \(chip.partName) runs at \(format(range.lowerBound)) to \(format(range.upperBound)) Hz"
             let r = try number(v, "sensor.rateHz", allowed: allowed)
             guard range.contains(r) else { throw notAllowed("sensor.rateHz", v, allowed) }

@@ -43,11 +43,15 @@ public struct Doctor {
     public var clock: MonotonicClock
     /// Opens the bus device (a path already below the inspector's root).
     public var openBus: (String) throws -> I2CBus
+    /// The fix for a bus failure the sensor check meets, as the program tells its user.
+    public var advice: (I2CError) -> String?
 
     public init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
-                clock: MonotonicClock, openBus: ((String) throws -> I2CBus)? = nil) {
+                clock: MonotonicClock, openBus: ((String) throws -> I2CBus)? = nil,
+                advice: @escaping (I2CError) -> String? = { _ in nil }) {
         self.board = board; self.system = system; self.profilePath = profilePath; self.clock = clock
         self.openBus = openBus ?? { try LinuxI2CBus(path: $0) }
+        self.advice = advice
     }
 
     /// What the first failure was, nil when nothing failed: it decides the exit code.
@@ -130,10 +134,6 @@ public struct Doctor {
         return rateHz * bits / Double(clockHz)
     }
 
-    /// Fast mode: both chips take at most 400 kHz (MPU-6050 PS §6.4; ADXL345 DS Table 12).
-    public static let chipMaxClockHz = 400_000
-    /// ADXL345 at 100 kHz: output rates above 200 Hz are not recommended (DS Rev. E, p. 18).
-    public static let adxl345MaxRateAt100kHz = 200.0
     /// Above this share of the bus the loop has no room for FIFO counts, retries and the
     /// kernel's own gaps between messages.
     public static let maxBusLoad = 0.5
@@ -148,18 +148,19 @@ public struct Doctor {
         let load = Self.busLoad(chip: chip, rateHz: rate, clockHz: hz)
         let found = "bus clock: \(hz / 1000) kHz (\(file)); \(formatHz(rate)) × \(chip.sampleBytes)-byte samples use \(Int((load * 100).rounded())) % of the bus"
         let raise = "add dtparam=i2c_arm_baudrate=400000 to /boot/firmware/config.txt and reboot"
-        if hz > Self.chipMaxClockHz {
-            return DoctorCheck(id: id, status: .fail, detail: found + "; the \(chip.partName) takes at most 400 kHz",
-                               fix: "set dtparam=i2c_arm_baudrate=400000 (or lower) in /boot/firmware/config.txt and reboot",
+        let maxClock = chip.chip.maxBusClockHz
+        if hz > maxClock {
+            return DoctorCheck(id: id, status: .fail, detail: found + "; the \(chip.partName) takes at most \(maxClock / 1000) kHz",
+                               fix: "set dtparam=i2c_arm_baudrate=\(maxClock) (or lower) in /boot/firmware/config.txt and reboot",
                                cause: .unavailable)
         }
-        if chip == .adxl345, hz < Self.chipMaxClockHz, rate > Self.adxl345MaxRateAt100kHz {
-            return DoctorCheck(id: id, status: .fail, detail: found + "; the ADXL345 data sheet advises at most 200 Hz below 400 kHz",
-                               fix: raise + ", or set sensor.rateHz to 200 or less", cause: .unavailable)
+        if let limit = chip.chip.maxRateHzBelowFastBus, hz < maxClock, rate > limit {
+            return DoctorCheck(id: id, status: .fail, detail: found + "; the \(chip.partName) data sheet advises at most \(formatHz(limit)) below \(maxClock / 1000) kHz",
+                               fix: raise + ", or set sensor.rateHz to \(Int(limit)) or less", cause: .unavailable)
         }
         if load > Self.maxBusLoad {
             return DoctorCheck(id: id, status: .fail, detail: found + "; more than half leaves no room",
-                               fix: hz < Self.chipMaxClockHz ? raise + ", or lower sensor.rateHz" : "lower sensor.rateHz, or set sensor.fifo to true",
+                               fix: hz < maxClock ? raise + ", or lower sensor.rateHz" : "lower sensor.rateHz, or set sensor.fifo to true",
                                cause: .unavailable)
         }
         return DoctorCheck(id: id, status: .pass, detail: found)
@@ -197,27 +198,27 @@ public struct Doctor {
     /// What answers at the board's address, identified as the commands would.
     func sensor() -> (DoctorCheck, UInt8?) {
         let id = "sensor"
-        let where_ = "\(hex(board.sensor.address)) on \(busDevice)"
+        let where_ = "\(board.sensor.address.hex) on \(busDevice)"
         do {
             let bus = try openBus(system.path(busDevice))
-            let sensor = try openSensor(chip: board.sensor.chip, bus: bus, address: board.sensor.address, clock: clock)
+            let sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
             let identity = sensor.identity
             if identity.warning != nil {
                 return (DoctorCheck(id: id, status: .pass,
                                     detail: "sensor: \(identity.part) at \(where_): a clone, used as an \(board.sensor.chip.partName) with a warning"),
                         identity.chipID)
             }
-            return (DoctorCheck(id: id, status: .pass, detail: "sensor: \(identity.part) at \(where_) (ID \(hex(identity.chipID)))"),
+            return (DoctorCheck(id: id, status: .pass, detail: "sensor: \(identity.part) at \(where_) (ID \(identity.chipID.hex))"),
                     identity.chipID)
         } catch let error as I2CError {
             let code: DoctorCheck.Cause = error.kind == .permissionDenied ? .permission : .unavailable
             if error.kind == .noAcknowledgeAddress {
                 return (DoctorCheck(id: id, status: .fail,
                                     detail: "sensor: nothing answers at \(where_)",
-                                    fix: "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68/0x69, ADXL345 SDO: 0x53/0x1D); `tiltboard probe --all` lists what answers",
+                                    fix: "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ChipRegistry.addressPins)); `tiltboard probe --all` lists what answers",
                                     cause: code), nil)
             }
-            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", cause: code), nil)
+            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", fix: advice(error), cause: code), nil)
         } catch let error as SensorError {
             return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)",
                                 fix: "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds",
@@ -229,7 +230,7 @@ public struct Doctor {
 
     private func simulatedChipID() -> UInt8? {
         guard let simulated = try? SimulatedBoard(board: board, clock: clock),
-              let sensor = try? openSensor(chip: board.sensor.chip, bus: simulated.bus, address: board.sensor.address, clock: clock)
+              let sensor = try? board.sensor.chip.openSensor(bus: simulated.bus, address: board.sensor.address, clock: clock)
         else { return nil }
         return sensor.identity.chipID
     }

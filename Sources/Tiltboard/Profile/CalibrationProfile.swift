@@ -145,7 +145,7 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
     /// How this identity differs from `other`, or nil when they name the same board.
     public func mismatch(with other: ProfileBoardIdentity) -> String? {
         if let m = mismatch(withBoard: other.name, chip: other.chip, bus: other.bus, address: other.address) { return m }
-        if chipID != other.chipID { return "the chip ID is \(hexByte(chipID)), this board's chip answers \(hexByte(other.chipID))" }
+        if chipID != other.chipID { return "the chip ID is \(chipID.hex(uppercase: true)), this board's chip answers \(other.chipID.hex(uppercase: true))" }
         return nil
     }
 
@@ -159,14 +159,14 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
         if name != otherName { return "it is for board \"\(name)\", not \"\(otherName)\"" }
         if chip != otherChip { return "it is for an \(chip.partName), this board has an \(otherChip.partName)" }
         if bus != otherBus { return "it is for bus \(bus), this board uses \(otherBus)" }
-        if address != otherAddress { return "it is for address \(hexByte(address)), this board uses \(hexByte(otherAddress))" }
+        if address != otherAddress { return "it is for address \(address.hex(uppercase: true)), this board uses \(otherAddress.hex(uppercase: true))" }
         return nil
     }
 
     var problem: String? {
         if name.isEmpty { return "board.name is empty" }
         if bus.isEmpty { return "board.bus is empty" }
-        if !chip.addresses.contains(address) { return "board.address \(hexByte(address)) is not an address of the \(chip.partName)" }
+        if !chip.addresses.contains(address) { return "board.address \(address.hex(uppercase: true)) is not an address of the \(chip.partName)" }
         return nil
     }
 
@@ -187,8 +187,8 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
         try c.encode(name, forKey: .name)
         try c.encode(chip, forKey: .chip)
         try c.encode(bus, forKey: .bus)
-        try c.encode(hexByte(address), forKey: .address)
-        try c.encode(hexByte(chipID), forKey: .chipID)
+        try c.encode(address.hex(uppercase: true), forKey: .address)
+        try c.encode(chipID.hex(uppercase: true), forKey: .chipID)
     }
 
     private static func decodeByte(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> UInt8 {

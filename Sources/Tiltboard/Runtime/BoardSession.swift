@@ -1,18 +1,19 @@
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
-import TiltboardLinux
 
 /// An opened board: its bus, its identified and configured sensor, its calibration profile and,
 /// on request, its motor line. `close()` puts the sensor to sleep and releases the motor.
 public final class BoardSession {
     public let board: BoardDescription
+    /// Where the bus and the GPIO lines come from.
+    public let backend: BoardBackend
     public let clock: MonotonicClock
     public let bus: I2CBus
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
-    public let simulatedBus: SimulatedI2CBus?
+    public var simulatedBus: SimulatedI2CBus? { (backend as? SimulatedBoard)?.bus }
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
-    public let simulatedDevice: SimulatedI2CDevice?
+    public var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
     public let sensor: MotionSensor
     /// Where this board's profile lives (`--profile`, or the default for its name).
     public let profilePath: String
@@ -28,27 +29,19 @@ public final class BoardSession {
     /// or zero offsets).
     public private(set) var chipOffsets = ChipOffsets.none
 
-    /// Opens the bus (or the simulator), identifies and configures the sensor, and loads the
-    /// board's profile unless `useProfile` is false. A bad profile throws (`ProfileError`).
-    /// `wrapBus` puts a layer between the driver and the bus (e.g. `CountingI2CBus` for `bench`).
-    public init(board: BoardDescription, clock: MonotonicClock, profilePath: String? = nil,
+    /// Opens the bus through `backend` (`LinuxBoard` or `SimulatedBoard`), identifies and
+    /// configures the sensor, and loads the board's profile unless `useProfile` is false. A bad
+    /// profile throws (`ProfileError`). `wrapBus` puts a layer between the driver and the bus
+    /// (e.g. `CountingI2CBus` for `bench`).
+    public init(board: BoardDescription, backend: BoardBackend, clock: MonotonicClock, profilePath: String? = nil,
                 useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
                 wrapBus: ((I2CBus) -> I2CBus)? = nil) throws {
         self.board = board
+        self.backend = backend
         self.clock = clock
-        let opened: I2CBus
-        if board.isSimulated {
-            let simulated = try SimulatedBoard(board: board, clock: clock)
-            opened = simulated.bus
-            simulatedBus = simulated.bus
-            simulatedDevice = simulated.device
-        } else {
-            opened = try LinuxI2CBus(path: board.sensor.bus)
-            simulatedBus = nil
-            simulatedDevice = nil
-        }
+        let opened = try backend.openBus()
         bus = wrapBus.map { $0(opened) } ?? opened
-        sensor = try openSensor(chip: board.sensor.chip, bus: bus, address: board.sensor.address, clock: clock)
+        sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
         if let warning = sensor.identity.warning { warnings.append(warning) }
         self.profilePath = profilePath ?? ProfileStore.defaultPath(boardName: board.name)
         if useProfile {
@@ -82,35 +75,26 @@ public final class BoardSession {
     /// configured again and its offset registers re-programmed from the profile. Returns true
     /// when it was reconfigured.
     public func restoreSensor() throws -> Bool {
-        try sensor.reidentify()
-        do {
-            try sensor.checkConfiguration()
-            return false
-        } catch SensorError.configurationLost {
-            try sensor.configure(sensor.configuration)
-            // A reset put the offset registers back at their power-on values, as at open.
-            chipOffsets = .none
-            try programChipOffsets(for: profile)
-            return true
-        }
+        guard try SensorRecovery.reconfigureIfReset(sensor) else { return false }
+        // A reset put the offset registers back at their power-on values, as at open.
+        chipOffsets = .none
+        try programChipOffsets(for: profile)
+        return true
     }
 
     /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro)
     /// as closely as their steps allow. The drivers' writes are relative to the registers' content,
     /// so only the change is written; `chipOffsets` records what the registers actually hold.
     public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
-        let hasGyro = sensor.identity.chip.hasGyro
-        let target = ChipOffsets(accelG: accelG, gyroDps: hasGyro ? (gyroDps ?? .zero) : .zero)
+        let withGyro = sensor.identity.chip.chip.gyroscope != nil
+        let target = ChipOffsets(accelG: accelG, gyroDps: withGyro ? (gyroDps ?? .zero) : .zero)
         guard target != chipOffsets else { return }
         let accelDelta = target.accelG - chipOffsets.accelG
         let gyroDelta = target.gyroDps - chipOffsets.gyroDps
-        try sensor.writeOffsets(accelOffsetG: accelDelta, gyroBiasDps: hasGyro ? gyroDelta : nil)
+        try sensor.writeOffsets(accelOffsetG: accelDelta, gyroBiasDps: withGyro ? gyroDelta : nil)
         // The part the registers cannot express stays with the software correction.
-        let accelStep: Double, gyroStep: Double
-        switch sensor.identity.chip {
-        case .mpu6050: accelStep = 2 / MPU6050Scale.accelOffsetLSBPerG; gyroStep = 1 / MPU6050Scale.gyroOffsetLSBPerDps
-        case .adxl345: accelStep = ADXL345Scale.offsetGPerLSB; gyroStep = 0
-        }
+        let accelStep = sensor.chipVariant.accelOffsets?.step ?? 0
+        let gyroStep = sensor.chipVariant.gyroOffsets?.step ?? 0
         chipOffsets = ChipOffsets(accelG: chipOffsets.accelG + quantized(accelDelta, step: accelStep),
                                   gyroDps: chipOffsets.gyroDps + quantized(gyroDelta, step: gyroStep))
     }
@@ -145,7 +129,7 @@ public final class BoardSession {
         let calibration = softwareCalibration
         return TiltChain(calibration: calibration,
                          mount: board.mount,
-                         estimator: TiltEstimator(mode: board.sensor.chip.hasGyro ? .complementary() : .lowPass()),
+                         estimator: TiltEstimator(mode: board.sensor.chip.chip.gyroscope != nil ? .complementary() : .lowPass()),
                          neutral: profile?.neutral ?? .level,
                          controller: TiltController(settings: controller),
                          holdStill: HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC))
@@ -156,19 +140,7 @@ public final class BoardSession {
     public func openMotor() throws -> GPIOOutputLine? {
         if let motor { return motor }
         guard let m = board.motor else { return nil }
-        if board.isSimulated {
-            let line = SimulatedGPIOLine(name: "simulated motor (\(m.line.chip) \(m.line.line))", clock: clock)
-            if let path = board.simulation?.motorLog {
-                let log = try MotorLog(path: path)
-                // The line is driven inactive when requested; a predecessor killed with the motor
-                // on left the log (the line's state) at 1, so that is a change to record.
-                if log.lastLevelWasActive { log.append(t: clock.nowSeconds(), active: false) }
-                line.onChange = { t, active in log.append(t: t, active: active) }
-            }
-            motor = line
-        } else {
-            motor = try GpiodOutputLine(chip: m.line.chip, line: m.line.line, activeLow: m.activeLow)
-        }
+        motor = try backend.openMotorLine(m)
         return motor
     }
 
@@ -179,15 +151,7 @@ public final class BoardSession {
     public func openInterruptLine() throws -> GPIOInputLine? {
         if let interruptLine { return interruptLine }
         guard let i = board.interrupt else { return nil }
-        if board.isSimulated {
-            switch simulatedDevice {
-            case let chip as SimulatedMPU6050: interruptLine = chip.interruptPin
-            case let chip as SimulatedADXL345: interruptLine = chip.interruptPin
-            default: return nil
-            }
-        } else {
-            interruptLine = try GpiodInputLine(chip: i.line.chip, line: i.line.line)
-        }
+        interruptLine = try backend.openInterruptLine(i)
         return interruptLine
     }
 

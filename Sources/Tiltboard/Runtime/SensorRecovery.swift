@@ -39,9 +39,10 @@ public struct BusStatistics: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// What happened to the sensor while the loop ran; `t` is seconds since the loop started.
-public enum SensorEvent: Sendable, Equatable {
-    /// No sample since `t`: the motor is off and the loop keeps its schedule, trying again each tick.
-    case lost(t: Double, reason: String)
+public enum SensorEvent: Sendable {
+    /// No sample since `t`, for `error`: the motor is off and the loop keeps its schedule, trying
+    /// again each tick.
+    case lost(t: Double, error: any Error)
     /// Samples again from `t`; `reconfigured` when the chip had reset and was set up again.
     case back(t: Double, reconfigured: Bool)
 }
@@ -52,19 +53,19 @@ public struct SensorLostError: Error, Sendable, CustomStringConvertible {
     public var bus: String
     public var address: UInt8
     public var seconds: Double
-    /// The last failure seen, as text.
-    public var lastError: String
+    /// The last failure seen.
+    public var lastError: (any Error)?
 
     public var description: String {
         let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
-        return "no sample from the \(part) at \(hex(address)) on \(bus) for \(s) s, giving up; last error: \(lastError)"
+        return "no sample from the \(part) at \(address.hex) on \(bus) for \(s) s, giving up; last error: \(lastError.map { "\($0)" } ?? "none")"
     }
 }
 
 /// Takes each tick's samples from the sensor and rides out the bus: a failed read is retried
 /// within the tick; when every attempt fails, or the chip turns out to have reset, the sensor is
-/// lost (`SensorEvent.lost`), and each later tick tries to restore it (`BoardSession.restoreSensor`:
-/// same chip ID, configuration still held, else configured again) until it is back or
+/// lost (`SensorEvent.lost`), and each later tick tries to restore it (`restore`: same chip ID,
+/// configuration still held, else configured again) until it is back or
 /// `giveUpAfterSeconds` have passed. No sample is made up meanwhile.
 ///
 /// A reset is noticed by a one-byte configuration read: once every `healthCheckSeconds`, after a
@@ -72,8 +73,11 @@ public struct SensorLostError: Error, Sendable, CustomStringConvertible {
 /// registers), or when the FIFO stays empty for two sample periods. Nothing is allocated unless
 /// something fails. Loop thread only, apart from `statistics`.
 final class SensorRecovery {
-    let session: BoardSession
+    let sensor: MotionSensor
+    let clock: MonotonicClock
     var settings = BusRecoverySettings()
+    /// Gets a lost sensor back (`TiltLoop.restoreSensor`).
+    var restore: () throws -> Bool
     private let stats = Mutex(BusStatistics())
     /// Time the process has spent stopped by job control so far: not the sensor's outage.
     var stoppedNanoseconds: () -> UInt64 = { SignalWatcher.shared.stoppedNanoseconds }
@@ -85,8 +89,23 @@ final class SensorRecovery {
     /// Clock time of the last FIFO batch that held samples.
     private var lastSamples: UInt64 = 0
 
-    init(session: BoardSession) {
-        self.session = session
+    init(sensor: MotionSensor, clock: MonotonicClock) {
+        self.sensor = sensor
+        self.clock = clock
+        restore = { try SensorRecovery.reconfigureIfReset(sensor) }
+    }
+
+    /// Checks that the chip answering is the one identified at open and that it still holds its
+    /// configuration; a chip that reset is configured again (true).
+    static func reconfigureIfReset(_ sensor: MotionSensor) throws -> Bool {
+        try sensor.reidentify()
+        do {
+            try sensor.checkConfiguration()
+            return false
+        } catch SensorError.configurationLost {
+            try sensor.configure(sensor.configuration)
+            return true
+        }
     }
 
     /// Callable from any thread.
@@ -124,7 +143,6 @@ final class SensorRecovery {
     }
 
     private func read(at t: Double, now: UInt64, check: Bool, _ body: (Sample) -> Void) throws {
-        let sensor = session.sensor
         if sensor.configuration.useFIFO {
             if check { try checkConfiguration(now) }
             if try sensor.drainFIFO(at: t, body) > 0 {
@@ -143,7 +161,7 @@ final class SensorRecovery {
     }
 
     private func checkConfiguration(_ now: UInt64) throws {
-        try session.sensor.checkConfiguration()
+        try sensor.checkConfiguration()
         nextCheck = now &+ checkInterval
     }
 
@@ -154,14 +172,14 @@ final class SensorRecovery {
         stoppedAtLoss = stoppedNanoseconds()
         lastError = error
         stats.withLock { $0.outages += 1 }
-        events(.lost(t: t, reason: "\(error)"))
+        events(.lost(t: t, error: error))
     }
 
     /// One attempt at getting the sensor back; gives up once it has been lost long enough.
     private func restore(t: Double, now: UInt64, events: (SensorEvent) -> Void) throws {
         do {
-            let reconfigured = try session.restoreSensor()
-            let back = session.clock.nowNanoseconds()
+            let reconfigured = try restore()
+            let back = clock.nowNanoseconds()
             lostSince = nil
             nextCheck = back &+ checkInterval
             lastSamples = back
@@ -179,9 +197,9 @@ final class SensorRecovery {
         // A Ctrl-Z during the outage is the user's pause, not the sensor's.
         let lost = now &- since
         guard Double(lost &- Swift.min(lost, stoppedNanoseconds() &- stoppedAtLoss)) >= settings.giveUpAfterSeconds * 1e9 else { return }
-        let identity = session.sensor.identity
+        let identity = sensor.identity
         throw SensorLostError(part: identity.part, bus: identity.bus, address: identity.address,
-                              seconds: settings.giveUpAfterSeconds, lastError: lastError.map { "\($0)" } ?? "none")
+                              seconds: settings.giveUpAfterSeconds, lastError: lastError)
     }
 
     /// Failures a later transaction may not repeat; the rest (no such bus, no permission, a

@@ -9,10 +9,16 @@ public struct SimulatedBoard {
     public let bus: SimulatedI2CBus
     public let motion: MotionSource
     /// The simulated chip on the bus (its sample clock tells how many samples it produced).
-    public let device: SimulatedI2CDevice
+    public let device: any SimulatedChip
+    /// The clock the chip and the motor line run on.
+    public let clock: MonotonicClock
+    /// Where the motor line's changes are logged (`simulation.motorLog`), if anywhere.
+    public let motorLog: String?
 
     public init(board: BoardDescription, clock: MonotonicClock) throws {
         let settings = board.simulation ?? BoardDescription.SimulationSection()
+        self.clock = clock
+        motorLog = settings.motorLog
         motion = try SimulatedBoard.motion(for: settings, board: board)
         var imperfections = settings.noise
             ? SimulatedBoard.part(settings.part, chip: board.sensor.chip, seed: settings.seed)
@@ -20,13 +26,8 @@ public struct SimulatedBoard {
         if let mg = settings.zeroGOffsetMg { imperfections.zeroGOffsetG = mg / 1000 }
         if let scale = settings.scaleError { imperfections.scaleError = scale }
         bus = SimulatedI2CBus()
-        switch board.sensor.chip {
-        case .mpu6050:
-            device = SimulatedMPU6050(clock: clock, motion: motion, imperfections: imperfections,
-                                      whoAmI: settings.whoAmI ?? 0x68)
-        case .adxl345:
-            device = SimulatedADXL345(clock: clock, motion: motion, imperfections: imperfections)
-        }
+        device = SimulatedChipRegistry.factory(for: board.sensor.chip)
+            .makeChip(chipID: settings.whoAmI, clock: clock, motion: motion, imperfections: imperfections)
         bus.attach(device, at: board.sensor.address)
         bus.schedule(faults: settings.faults, address: board.sensor.address, clock: clock)
     }
@@ -38,7 +39,7 @@ public struct SimulatedBoard {
         case .worst: return .worstCase(chip: chip, seed: seed)
         case let .explicit(v):
             var p = SensorImperfections.datasheet(chip: chip, seed: seed)
-            if chip.hasGyro {
+            if chip.chip.gyroscope != nil {
                 if let b = v.gyroBiasDps { p.gyroBiasDps = b }
                 if let k = v.gyroBiasTempcoDpsPerC { p.gyroBiasTempcoDpsPerC = k }
             }
@@ -72,14 +73,39 @@ public struct SimulatedBoard {
     }
 }
 
+extension SimulatedBoard: BoardBackend {
+    /// The simulated bus, the chip attached at the board's address.
+    public func openBus() throws -> I2CBus { bus }
+
+    /// A simulated line, its changes appended to `motorLog` when there is one.
+    public func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine {
+        let line = SimulatedGPIOLine(name: "simulated motor (\(motor.line.chip) \(motor.line.line))", clock: clock)
+        if let motorLog {
+            let log = try MotorLog(path: motorLog)
+            // The line is driven inactive when requested; a predecessor killed with the motor
+            // on left the log (the line's state) at 1, so that is a change to record.
+            if log.lastLevelWasActive { log.append(t: clock.nowSeconds(), active: false) }
+            line.onChange = { t, active in log.append(t: t, active: active) }
+        }
+        return line
+    }
+
+    /// The simulated chip's own INT pin.
+    public func openInterruptLine(_ interrupt: BoardDescription.InterruptSection) throws -> GPIOInputLine? {
+        device.interruptPin
+    }
+}
+
 extension SimulatedBoard {
-    /// A simulated bus with an MPU-6050 at 0x68 and an ADXL345 at 0x53, both flat and ideal:
+    /// A simulated bus with every registered chip at its default address, flat and ideal:
     /// what `tiltboard probe --bus simulated` looks at.
     public static func probeBus(clock: MonotonicClock) -> SimulatedI2CBus {
         let bus = SimulatedI2CBus()
         let flat = MotionScript.builtIn(named: "flat")!
-        bus.attach(SimulatedMPU6050(clock: clock, motion: flat), at: 0x68)
-        bus.attach(SimulatedADXL345(clock: clock, motion: flat), at: 0x53)
+        for factory in SimulatedChipRegistry.all {
+            bus.attach(factory.makeChip(chipID: nil, clock: clock, motion: flat, imperfections: .ideal),
+                       at: factory.kind.chip.addresses[0])
+        }
         return bus
     }
 }

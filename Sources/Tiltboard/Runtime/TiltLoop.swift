@@ -2,12 +2,20 @@ import Foundation
 import Synchronization
 import TiltboardCore
 import TiltboardDrivers
+import TiltboardLinux
 
 /// The main job's loop: at a fixed rate, read the sensor (or drain its FIFO), run each sample
 /// through the pipeline, play the shake effect when a shake starts, and hand every result to
 /// `output` — on a dedicated thread, with nothing allocated per tick.
+///
+/// It takes its parts ready-made: a configured sensor (any `MotionSensor`, on any `I2CBus`), the
+/// clock that paces it, and the pipeline. `BoardSession.makePipeline` builds the pipeline a board
+/// file and its calibration profile describe.
 public final class TiltLoop: @unchecked Sendable {
-    public let session: BoardSession
+    /// Read (or drained) at every tick, on the loop thread while `run` runs.
+    public let sensor: MotionSensor
+    /// Paces the ticks; sample times count from the start of `run` on it.
+    public let clock: MonotonicClock
     public let scheduler: FixedRateScheduler
     /// Plays the board's shake effect on the motor; nil on a board without a motor.
     public let haptics: HapticEngine?
@@ -36,19 +44,33 @@ public final class TiltLoop: @unchecked Sendable {
     }
     /// Called on the loop thread when the sensor is lost (the motor is then off) and when it is back.
     public var sensorEvents: (SensorEvent) -> Void = { _ in }
+    /// Called on the loop thread to get a lost sensor back: true when the chip had reset and was
+    /// configured again. By default the chip's ID and configuration are checked and a chip that
+    /// lost its configuration is configured again; `BoardSession.restoreSensor` also re-programs
+    /// the offsets its profile moved into the chip. Set before `run`.
+    public var restoreSensor: () throws -> Bool {
+        get { sensorLink.restore }
+        set { sensorLink.restore = newValue }
+    }
 
     /// - Parameters:
-    ///   - rateHz: ticks per second. With the board's FIFO on, each tick drains every waiting sample.
+    ///   - sensor: an identified and configured sensor. With its FIFO on, each tick drains every
+    ///     waiting sample.
+    ///   - clock: paces the ticks and times the samples; a `ManualClock` or `VirtualClock` runs
+    ///     the loop without waiting.
+    ///   - pipeline: calibration, tilt estimation, controller and shake detector.
+    ///   - rateHz: ticks per second.
     ///   - haptics: the motor's engine, or nil to stay silent.
-    public init(session: BoardSession, rateHz: Double, haptics: HapticEngine?,
-                controller: TiltControllerSettings = TiltControllerSettings()) throws {
-        self.session = session
-        scheduler = FixedRateScheduler(rateHz: rateHz, clock: session.clock)
+    ///   - shakeEffect: what the motor plays when a shake starts.
+    public init(sensor: MotionSensor, clock: MonotonicClock, pipeline: TiltPipeline, rateHz: Double,
+                haptics: HapticEngine? = nil, shakeEffect: HapticEffect = .pulse(ms: 150)) {
+        self.sensor = sensor
+        self.clock = clock
+        scheduler = FixedRateScheduler(rateHz: rateHz, clock: clock)
         self.haptics = haptics
-        shakeEffect = session.board.motor?.shakeEffect ?? .pulse(ms: 150)
-        pipeline = TiltPipeline(chain: session.makeTiltChain(controller: controller),
-                                shake: ShakeDetector(settings: session.board.shake.detectorSettings))
-        sensorLink = SensorRecovery(session: session)
+        self.shakeEffect = shakeEffect
+        self.pipeline = pipeline
+        sensorLink = SensorRecovery(sensor: sensor, clock: clock)
     }
 
     /// Runs until `shouldStop` returns true, `duration` seconds have passed, `stop()` is called or
@@ -68,7 +90,7 @@ public final class TiltLoop: @unchecked Sendable {
             Realtime.tightenTimerSlack()
             if realtime { box.realtimeNote = Realtime.enable() }
             do {
-                try self.session.clock.takingPart { try self.loop(duration: duration, shouldStop: shouldStop, output: output) }
+                try self.clock.takingPart { try self.loop(duration: duration, shouldStop: shouldStop, output: output) }
             } catch { box.error = error }
             box.done.signal()
         }
@@ -86,16 +108,12 @@ public final class TiltLoop: @unchecked Sendable {
         scheduler.stop()
     }
 
-    /// Makes `run` sleep on the sensor's interrupt pin whenever the board has been still for
-    /// `settings.idleSeconds`, with the chip's motion detector armed, and resume at full rate on
-    /// motion. `events` is called on the loop thread at each sleep and wake. Opens the pin; a
-    /// board without an `interrupt` section throws a `BoardFileError` saying what to add.
-    public func enableWakeOnMotion(_ settings: WakeOnMotionSettings = WakeOnMotionSettings(),
-                                   events: @escaping (WakeEvent) -> Void = { _ in }) throws {
-        guard let line = try session.openInterruptLine() else {
-            throw BoardFileError(file: session.board.source, key: "interrupt",
-                                 message: "missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} (see Boards/README.md; Boards/simulated-wake.json is a simulated board wired so)")
-        }
+    /// Makes `run` sleep on the sensor's interrupt pin (`line`, the GPIO input wired to it)
+    /// whenever the board has been still for `settings.idleSeconds`, with the chip's motion
+    /// detector armed, and resume at full rate on motion. `events` is called on the loop thread at
+    /// each sleep and wake.
+    public func enableWakeOnMotion(line: GPIOInputLine, _ settings: WakeOnMotionSettings = WakeOnMotionSettings(),
+                                   events: @escaping (WakeEvent) -> Void = { _ in }) {
         wakeOnMotion = settings
         wakeLine = line
         wakeEvents = events
@@ -116,7 +134,7 @@ public final class TiltLoop: @unchecked Sendable {
 
     private func loop(duration: Double?, shouldStop: () -> Bool,
                       output: (PipelineOutput, TickContext) -> Void) throws {
-        let clock = session.clock
+        let clock = clock
         let start = clock.nowNanoseconds()
         let end = duration.map { start &+ UInt64($0 * 1e9) }
         let ended = { end.map { clock.nowNanoseconds() >= $0 } ?? false }
@@ -159,8 +177,6 @@ public final class TiltLoop: @unchecked Sendable {
     /// the sampling path rides it out.
     private func sleepUntilMotion(line: GPIOInputLine, settings: WakeOnMotionSettings, start: UInt64,
                                   end: UInt64?, shouldStop: () -> Bool) throws -> Bool {
-        let clock = session.clock
-        let sensor = session.sensor
         do {
             try sensor.armMotionInterrupt(thresholdG: settings.thresholdG)
             // Edges queued while awake are stale, and so is a flag latched then (the board has been

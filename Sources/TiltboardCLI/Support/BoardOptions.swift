@@ -25,8 +25,7 @@ struct BoardOptions: ParsableArguments {
     /// Opens the board with its profile; prints the driver's warnings (clone chips) once.
     func openSession(defaultScript: String = "flat", rateHz: Double? = nil, fifo: Bool? = nil) throws -> BoardSession {
         let board = try loadBoard(defaultScript: defaultScript)
-        let session = try BoardSession(board: board, clock: try CommandClock.clock(for: board),
-                                       profilePath: profile, useProfile: !ignoreProfile, rateHz: rateHz, fifo: fifo)
+        let session = try CommandBoard.open(board, profilePath: profile, useProfile: !ignoreProfile, rateHz: rateHz, fifo: fifo)
         for warning in session.warnings { Console.warn(warning) }
         return session
     }

@@ -19,8 +19,8 @@ struct BusOptions: ParsableArguments {
         let limit = decimal(giveUpAfter, giveUpAfter == giveUpAfter.rounded() ? 0 : 1)
         loop.sensorEvents = { event in
             switch event {
-            case let .lost(t, reason):
-                Console.note("sensor lost at \(decimal(t, 2)) s, motor off, retrying for up to \(limit) s: \(reason)")
+            case let .lost(t, error):
+                Console.note("sensor lost at \(decimal(t, 2)) s, motor off, retrying for up to \(limit) s: \(Advice.message(for: error))")
             case let .back(t, reconfigured):
                 Console.note("sensor back at \(decimal(t, 2)) s" + (reconfigured ? " (reconfigured)" : ""))
             }

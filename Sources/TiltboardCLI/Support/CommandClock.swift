@@ -1,5 +1,8 @@
 import Foundation
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
+import TiltboardSimulator
 
 /// The one place every command takes its clock from.
 ///
@@ -24,7 +27,7 @@ enum CommandClock {
         case "virtual":
             return simulated ? VirtualClock() : LinuxMonotonicClock()
         case let other?:
-            throw CLIError(message: "\(variable) must be \"virtual\" or unset, got \"\(other)\"", code: SysExit.usage)
+            throw CLIError(message: "\(variable) must be \"virtual\" or unset, got \"\(other)\"", category: .invalidRequest)
         }
     }
 

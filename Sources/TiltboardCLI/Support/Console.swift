@@ -1,5 +1,6 @@
 import Synchronization
 import Tiltboard
+import TiltboardLinux
 
 /// Unbuffered writes to standard output and standard error.
 ///

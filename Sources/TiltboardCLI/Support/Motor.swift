@@ -1,4 +1,8 @@
 import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
+import TiltboardSimulator
 
 /// The board's motor line driven by a haptic engine, forced off and released on SIGINT, SIGTERM,
 /// SIGHUP, on every error path and at exit, and held off while the process is stopped (Ctrl-Z).

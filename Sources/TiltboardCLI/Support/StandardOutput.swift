@@ -1,4 +1,6 @@
 import Tiltboard
+import TiltboardCore
+import TiltboardLinux
 
 /// A command whose results go to standard output.
 protocol WritesStandardOutput {
@@ -26,5 +28,5 @@ func requireStandardOutput(for command: Any) throws {
     guard let command = command as? WritesStandardOutput, command.needsStandardOutput,
           StandardDescriptors.closedAtStart.contains(1) else { return }
     throw CLIError(message: "standard output was closed when tiltboard started (>&-), so the output would be lost: redirect it to a file or to /dev/null instead of closing it",
-                   code: SysExit.ioError)
+                   category: .io)
 }

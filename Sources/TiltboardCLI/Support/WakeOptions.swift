@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardDrivers
 
 /// `--wake-on-motion` and its settings, for the commands that run the tilt loop.
 struct WakeOptions: ParsableArguments {
@@ -9,8 +10,21 @@ struct WakeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --wake-on-motion: stillness before sleeping (default 2).", valueName: "s"))
     var idle: Double?
 
-    @Option(help: ArgumentHelp("With --wake-on-motion: the chip's motion threshold (default 0.1; 32 mg steps on the MPU-6050, 62.5 mg on the ADXL345).", valueName: "g"))
+    @Option(help: ArgumentHelp("With --wake-on-motion: the chip's motion threshold (default 0.1; \(WakeOptions.thresholdSteps)).", valueName: "g"))
     var wakeThreshold: Double?
+
+    /// `32 mg steps on the MPU-6050 (4 mg on the MPU-6500, …), 62.5 mg on the ADXL345`, from the registry.
+    static var thresholdSteps: String {
+        ChipRegistry.all.enumerated().map { i, chip in
+            let steps = chip.variants.map { ($0.part, $0.motion.thresholdGPerLSB * 1000) }
+            let reference = steps[0].1
+            let others = steps.filter { $0.1 != reference }
+            let aside = others.isEmpty ? "" : " (\(Self.mg(others[0].1)) mg on the " + others.map(\.0).joined(separator: ", ") + ")"
+            return "\(Self.mg(reference)) mg\(i == 0 ? " steps" : "") on the \(chip.partName)" + aside
+        }.joined(separator: ", ")
+    }
+
+    private static func mg(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 
     func validate() throws {
         if !wakeOnMotion, idle != nil || wakeThreshold != nil {
@@ -28,10 +42,10 @@ struct WakeOptions: ParsableArguments {
     }
 
     /// Turns the mode on when asked; sleeps and wakes are noted on stderr (not per sample).
-    func enable(on loop: TiltLoop) throws {
+    func enable(on loop: TiltLoop, _ session: BoardSession) throws {
         guard wakeOnMotion else { return }
         let settings = settings
-        try loop.enableWakeOnMotion(settings) { event in
+        loop.enableWakeOnMotion(line: try session.wakeLine(), settings) { event in
             switch event {
             case let .sleeping(t):
                 Console.note("still for \(decimal(settings.idleSeconds, 1)) s: sleeping at \(decimal(t, 2)) s until motion")

@@ -59,46 +59,49 @@ public final class LinuxI2CBus: I2CBus {
 
     deinit { io.close(fd) }
 
-    public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        try read(address: address, register: register, into: buffer, autoIncrement: true)
-    }
-
-    public func readFIFO(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        try read(address: address, register: register, into: buffer, autoIncrement: false)
-    }
-
-    public func write(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
-        switch writeMode {
-        case .plainI2C:
-            // One message: the register byte followed by the data, so the chip sees one write.
-            let count = bytes.count + 1
-            try checkLength(count, address: address, register: register)
-            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { out in
-                out[0] = register
-                for i in 0..<bytes.count { out[i + 1] = bytes[i] }
+    public func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
+                         pattern: I2CReadPattern) throws {
+        // Indexing, not `first`/`dropFirst()`: generic collection calls can allocate in debug builds.
+        let register = write.isEmpty ? 0 : write[0]
+        if read.isEmpty {
+            guard !write.isEmpty else { return }
+            switch writeMode {
+            case .plainI2C:
+                try checkLength(write.count, address: address, register: register)
                 try withUnsafeTemporaryAllocation(of: i2c_msg.self, capacity: 1) { msgs in
-                    msgs[0] = i2c_msg(addr: UInt16(address), flags: 0, len: UInt16(count), buf: out.baseAddress)
+                    msgs[0] = i2c_msg(addr: UInt16(address), flags: 0, len: UInt16(write.count),
+                                      buf: UnsafeMutablePointer(mutating: write.baseAddress!.assumingMemoryBound(to: UInt8.self)))
                     try transfer(msgs, address: address, register: register)
                 }
+            case .smbusBlock, .smbusByte:
+                try smbusWrite(address: address, register: register,
+                               bytes: UnsafeRawBufferPointer(start: write.baseAddress! + 1, count: write.count - 1))
             }
-        case .smbusBlock:
-            try select(address)
-            var offset = 0
-            while offset < bytes.count {
-                let n = Swift.min(Self.smbusBlockMax, bytes.count - offset)
-                let reg = register &+ UInt8(truncatingIfNeeded: offset)
-                let chunk = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
-                let r = io.smbusWriteI2CBlock(fd, register: reg, bytes: chunk)
-                if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: reg) }
-                offset += n
+            return
+        }
+        switch readMode {
+        case .plainI2C:
+            try checkLength(read.count, address: address, register: register)
+            // One combined transfer: the sub-address write, a repeated START, the read.
+            try withUnsafeTemporaryAllocation(of: i2c_msg.self, capacity: 2) { msgs in
+                var n = 0
+                if !write.isEmpty {
+                    msgs[n] = i2c_msg(addr: UInt16(address), flags: 0, len: UInt16(write.count),
+                                      buf: UnsafeMutablePointer(mutating: write.baseAddress!.assumingMemoryBound(to: UInt8.self)))
+                    n += 1
+                }
+                msgs[n] = i2c_msg(addr: UInt16(address), flags: UInt16(I2C_M_RD), len: UInt16(read.count),
+                                  buf: read.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                n += 1
+                try transfer(UnsafeMutableBufferPointer(rebasing: msgs[0..<n]), address: address, register: register)
             }
-        case .smbusByte:
-            try select(address)
-            for i in 0..<bytes.count {
-                let reg = register &+ UInt8(truncatingIfNeeded: i)
-                let r = io.smbusWriteByteData(fd, register: reg, value: bytes[i])
-                if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: reg) }
+        case .smbusBlock, .smbusByte:
+            // SMBus reads name one command byte: the sub-address.
+            guard write.count == 1 else {
+                throw I2CError(kind: .unsupported, device: name, address: address, register: register,
+                               detail: "the adapter only does SMBus transfers, which cannot send \(write.count) bytes before a read")
             }
+            try smbusRead(address: address, register: register, into: read, pattern: pattern)
         }
     }
 
@@ -122,44 +125,70 @@ public final class LinuxI2CBus: I2CBus {
 
     // MARK: - Transfers
 
-    private func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer,
-                      autoIncrement: Bool) throws {
-        guard buffer.count > 0 else { return }
-        switch readMode {
-        case .plainI2C:
-            try checkLength(buffer.count, address: address, register: register)
-            var reg = register
-            try withUnsafeMutablePointer(to: &reg) { regPointer in
-                try withUnsafeTemporaryAllocation(of: i2c_msg.self, capacity: 2) { msgs in
-                    msgs[0] = i2c_msg(addr: UInt16(address), flags: 0, len: 1, buf: regPointer)
-                    msgs[1] = i2c_msg(addr: UInt16(address), flags: UInt16(I2C_M_RD), len: UInt16(buffer.count),
-                                      buf: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                    try transfer(msgs, address: address, register: register)
-                }
+    /// A read split into SMBus transfers as `pattern` allows: I2C-block reads of at most 32
+    /// bytes (whole periods of a repeating pattern), or single byte-data reads.
+    private func smbusRead(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer,
+                           pattern: I2CReadPattern) throws {
+        try select(address)
+        func command(at offset: Int) -> UInt8 {
+            switch pattern {
+            case .incrementing: return register &+ UInt8(truncatingIfNeeded: offset)
+            case .repeating: return register
             }
-        case .smbusBlock:
-            try select(address)
-            var offset = 0
-            while offset < buffer.count {
-                let n = Swift.min(Self.smbusBlockMax, buffer.count - offset)
-                let reg = autoIncrement ? register &+ UInt8(truncatingIfNeeded: offset) : register
-                let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + n)])
-                let r = io.smbusReadI2CBlock(fd, register: reg, into: chunk)
-                if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: reg) }
-                if Int(r) != n {
-                    throw I2CError(kind: .noAcknowledgeData, device: name, address: address, register: reg,
-                                   detail: "short read: \(r) of \(n) bytes")
-                }
-                offset += n
+        }
+        if readMode == .smbusByte {
+            let period: Int
+            switch pattern {
+            case .incrementing: period = 0
+            case let .repeating(p): period = p
             }
-        case .smbusByte:
-            try select(address)
             for i in 0..<buffer.count {
-                let reg = autoIncrement ? register &+ UInt8(truncatingIfNeeded: i) : register
+                // A period longer than one byte cannot be walked one command at a time.
+                let reg = period > 1 ? register &+ UInt8(truncatingIfNeeded: i % period) : command(at: i)
                 let r = io.smbusReadByteData(fd, register: reg)
                 if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: reg) }
                 buffer[i] = UInt8(truncatingIfNeeded: r)
             }
+            return
+        }
+        var chunkMax = Self.smbusBlockMax
+        if case let .repeating(period) = pattern, period > 1, period <= Self.smbusBlockMax {
+            chunkMax = Self.smbusBlockMax / period * period
+        }
+        var offset = 0
+        while offset < buffer.count {
+            let n = Swift.min(chunkMax, buffer.count - offset)
+            let reg = command(at: offset)
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + n)])
+            let r = io.smbusReadI2CBlock(fd, register: reg, into: chunk)
+            if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: reg) }
+            if Int(r) != n {
+                throw I2CError(kind: .noAcknowledgeData, device: name, address: address, register: reg,
+                               detail: "short read: \(r) of \(n) bytes")
+            }
+            offset += n
+        }
+    }
+
+    /// A register write as SMBus I2C-block writes of at most 32 bytes, or byte-data writes.
+    private func smbusWrite(address: UInt8, register: UInt8, bytes: UnsafeRawBufferPointer) throws {
+        try select(address)
+        if writeMode == .smbusByte {
+            for i in 0..<bytes.count {
+                let reg = register &+ UInt8(truncatingIfNeeded: i)
+                let r = io.smbusWriteByteData(fd, register: reg, value: bytes[i])
+                if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: reg) }
+            }
+            return
+        }
+        var offset = 0
+        while offset < bytes.count {
+            let n = Swift.min(Self.smbusBlockMax, bytes.count - offset)
+            let reg = register &+ UInt8(truncatingIfNeeded: offset)
+            let chunk = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + n)])
+            let r = io.smbusWriteI2CBlock(fd, register: reg, bytes: chunk)
+            if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: reg) }
+            offset += n
         }
     }
 

@@ -8,12 +8,15 @@ public final class ADXL345: MotionSensor {
     public let identity: SensorIdentity
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
+    public var chipVariant: any ChipVariant { ADXL345Variant() }
+    /// Stream mode keeps the newest 32 samples: the FIFO never needs a reset.
+    public var fifoOverflows: Int { 0 }
+    public var fifoFramesSkipped: Int { 0 }
 
     /// DEVID of every ADXL345.
     public static let deviceID: UInt8 = 0xE5
 
-    private let bus: I2CBus
-    private let address: UInt8
+    private let device: RegisterDevice
     private let clock: MonotonicClock
     private let buffer: UnsafeMutableRawBufferPointer
     /// POWER_CTL as `configure` left it (nil before): what `checkConfiguration` expects.
@@ -21,14 +24,9 @@ public final class ADXL345: MotionSensor {
 
     /// Reads DEVID; throws `SensorError.wrongChip` unless it is 0xE5.
     public init(bus: I2CBus, address: UInt8 = 0x53, clock: MonotonicClock) throws {
-        let id = try bus.readByte(address: address, register: ADXL345Register.deviceID)
-        guard id == Self.deviceID else {
-            throw SensorError.wrongChip(found: id, address: address, bus: bus.name, expected: "0xe5 (ADXL345)")
-        }
-        identity = SensorIdentity(chip: .adxl345, part: ChipKind.adxl345.partName, chipID: id,
-                                  bus: bus.name, address: address)
-        self.bus = bus
-        self.address = address
+        let chip = ADXL345Chip()
+        device = RegisterDevice(bus: bus, address: address, map: chip.referenceVariant.registerMap)
+        identity = try chip.identify(device).1
         self.clock = clock
         actualRateHz = ADXL345Scale.rateHz(code: 0x0A)  // BW_RATE reset value
         buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 8, alignment: 8)
@@ -48,21 +46,17 @@ public final class ADXL345: MotionSensor {
         let measure = ADXL345PowerControl.measure.rawValue
 
         // Format and rate are changed in standby, as the data sheet advises.
-        try write(ADXL345Register.powerControl, 0)
-        try write(ADXL345Register.dataFormat, format)
-        try write(ADXL345Register.bandwidthRate, code)
-        try write(ADXL345Register.fifoControl, fifo)
+        try device.configure(ADXL345Register.powerControl, 0)
+        try device.configure(ADXL345Register.dataFormat, format)
+        try device.configure(ADXL345Register.bandwidthRate, code)
+        try device.configure(ADXL345Register.fifoControl, fifo)
         // The chip has no soft reset and OFSX/Y/Z survive until power-off; zeroing them makes
         // `writeOffsets` (relative to their content) start from the same state every session.
-        try zeroOffsetRegisters()
-        try write(ADXL345Register.powerControl, measure)
-
-        try verifyRegisters(bus, address: address, from: ADXL345Register.bandwidthRate, scratch: buffer,
-                            expected: (code, 0x1F), (measure, ADXL345PowerControl.verifyMask))
-        try verifyRegisters(bus, address: address, from: ADXL345Register.dataFormat, scratch: buffer,
-                            expected: (format, ADXL345DataFormat.verifyMask))
-        try verifyRegisters(bus, address: address, from: ADXL345Register.fifoControl, scratch: buffer,
-                            expected: (fifo, 0xFF))
+        let zeros = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<3])
+        zeros.initializeMemory(as: UInt8.self, repeating: 0)
+        try device.configure(ADXL345Register.offsetX, bytes: UnsafeRawBufferPointer(zeros))
+        try device.configure(ADXL345Register.powerControl, measure)
+        try device.verifyConfiguration()
 
         let rate = ADXL345Scale.rateHz(code: code)
         wait(clock, nanoseconds: ADXL345Scale.turnOnNanoseconds + UInt64((1e9 / rate).rounded(.up)))
@@ -73,50 +67,42 @@ public final class ADXL345: MotionSensor {
 
     public func read(at t: Double) throws -> Sample {
         let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
-        try bus.read(address: address, register: ADXL345Register.dataX0, into: burst)
+        try device.read(ADXL345Register.dataX0, into: burst)
         return decode(t: t)
     }
 
     @discardableResult
     public func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int {
-        let status = try bus.readByte(address: address, register: ADXL345Register.fifoStatus)
+        let status = try device.readByte(ADXL345Register.fifoStatus)
         let entries = Int(status & 0x3F)
         let period = 1 / actualRateHz
         let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
         for i in 0..<entries {
-            try bus.read(address: address, register: ADXL345Register.dataX0, into: burst)
+            try device.read(ADXL345Register.dataX0, into: burst)
             body(decode(t: t - Double(entries - 1 - i) * period))
         }
         return entries
     }
 
     public func sleep() throws {
-        try write(ADXL345Register.powerControl, 0)
+        try device.write(ADXL345Register.powerControl, 0)
     }
 
     public func reidentify() throws {
-        try checkChipID(bus, address: address, register: ADXL345Register.deviceID, expected: identity.chipID,
-                        part: identity.part)
+        try checkChipID(device, register: ADXL345Register.deviceID, expected: identity.chipID, part: identity.part)
     }
 
     /// POWER_CTL is the tell: power-on leaves the part in standby (Measure clear, DS Register 0x2D).
     public func checkConfiguration() throws {
         guard let configuredPower else { return }
-        try checkHeld(bus, address: address, register: ADXL345Register.powerControl, configured: configuredPower,
-                      mask: ADXL345PowerControl.verifyMask)
+        try device.checkHeld(ADXL345Register.powerControl, configured: configuredPower)
     }
 
-    /// Subtracts `accelOffsetG` from what OFSX/Y/Z apply now, in 15.6 mg steps clamped to int8.
-    /// The ADXL345 has no gyro, so `gyroBiasDps` is ignored.
+    /// Subtracts `accelOffsetG` from what OFSX/Y/Z apply now, in 15.6 mg steps clamped to int8,
+    /// and reads them back. The ADXL345 has no gyro, so `gyroBiasDps` is ignored.
     public func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws {
-        let raw = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<3])
-        try bus.read(address: address, register: ADXL345Register.offsetX, into: raw)
-        for axis in 0..<3 {
-            let current = Double(Int8(bitPattern: buffer[axis]))
-            let value = (current - accelOffsetG[axis] / ADXL345Scale.offsetGPerLSB).rounded()
-            buffer[axis] = UInt8(bitPattern: Int8(Swift.min(Swift.max(value, -128), 127)))
-        }
-        try bus.write(address: address, register: ADXL345Register.offsetX, bytes: UnsafeRawBufferPointer(raw))
+        try device.subtractOffsets(accelOffsetG, at: ADXL345Variant().accelOffsets!, scratch: buffer)
+        try device.verifyConfiguration()
     }
 
     /// Activity detection (sensors.md §2.2, §2.6): interrupts off while THRESH_ACT (62.5 mg
@@ -134,7 +120,7 @@ public final class ADXL345: MotionSensor {
 
     /// Reads INT_SOURCE (which clears the latched events and drops the pin); true if Activity was set.
     public func acknowledgeMotionInterrupt() throws -> Bool {
-        let source = try bus.readByte(address: address, register: ADXL345Register.intSource)
+        let source = try device.readByte(ADXL345Register.intSource)
         return source & ADXL345Interrupt.activity.rawValue != 0
     }
 
@@ -144,14 +130,7 @@ public final class ADXL345: MotionSensor {
         return Sample(t: t, accel: accel)
     }
 
-    private func zeroOffsetRegisters() throws {
-        let raw = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<3])
-        raw.initializeMemory(as: UInt8.self, repeating: 0)
-        try bus.write(address: address, register: ADXL345Register.offsetX, bytes: UnsafeRawBufferPointer(raw))
-    }
-
     private func write(_ register: UInt8, _ value: UInt8) throws {
-        try bus.writeByte(address: address, register: register, value: value)
+        try device.write(register, value)
     }
-
 }

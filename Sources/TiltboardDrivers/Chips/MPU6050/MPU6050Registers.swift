@@ -44,11 +44,6 @@ public enum MPU6050Register {
     /// WHO_AM_I (RM Register 117, p.45): 0x68 whatever the AD0 pin.
     public static let whoAmI: UInt8 = 0x75
 
-    /// The registers that power on (or DEVICE_RESET) at something other than 0x00 (RM p.8: every
-    /// register resets to 0x00 but PWR_MGMT_1, 0x40 = asleep on the internal oscillator, and
-    /// WHO_AM_I, 0x68). The factory-trimmed 0x00–0x10 (sensors.md §1.2) are each part's own.
-    public static let powerOnValues: [(register: UInt8, value: UInt8)] = [(powerManagement1, 0x40), (whoAmI, 0x68)]
-
     /// Registers whose contents change without a write, so they are never cached or verified:
     /// interrupt status, the data and FIFO registers, and the FIFO port (RM Registers 54–116).
     public static let volatileRegisters: [ClosedRange<UInt8>] = [
@@ -188,4 +183,27 @@ public struct MPU6050InterruptPin: OptionSet, Sendable {
     public static let latch = Self(rawValue: 0x20)
     /// Any read clears the status (clear: only reading INT_STATUS does).
     public static let clearOnAnyRead = Self(rawValue: 0x10)
+}
+
+/// Registers the MPU-6500 family and the ICM-20689 add to the 6050's map (MPU-9250 Register Map
+/// rev 1.4, "RM9250"; ICM-20689 data sheet rev 1.0, "DS20689").
+public enum MPU6500Register {
+    /// ACCEL_CONFIG2 (RM9250 Register 29, p.15): ACCEL_FCHOICE_B [3], A_DLPF_CFG [2:0].
+    public static let accelConfig2: UInt8 = 0x1D
+    /// WOM_THR (RM9250 Register 31, p.15): wake-on-motion threshold, 4 mg/LSB.
+    public static let wakeOnMotionThreshold: UInt8 = 0x1F
+    /// ACCEL_WOM_X_THR (DS20689 Register 32; Y 0x21, Z 0x22): the ICM-20689's per-axis thresholds.
+    public static let icmWakeOnMotionXThreshold: UInt8 = 0x20
+    /// ACCEL_INTEL_CTRL (RM9250 Register 105, p.39; DS20689 Register 105): ACCEL_INTEL_EN [7],
+    /// ACCEL_INTEL_MODE [6] (1: compare each sample with the previous one).
+    public static let accelIntelControl: UInt8 = 0x69
+}
+
+/// Figures of the MPU-6500 family and the ICM-20689.
+public enum MPU6500Scale {
+    /// WOM_THR / ACCEL_WOM_*_THR unit (RM9250 p.15 "LSB = 4 mg, range 0 to 1020 mg"; the kernel's
+    /// `inv_mpu6050_set_wom_threshold` divides mg by 4).
+    public static let wakeOnMotionGPerLSB = 0.004
+    /// ACCEL_INTEL_CTRL: ACCEL_INTEL_EN | ACCEL_INTEL_MODE (K `INV_MPU6500_BIT_ACCEL_INTEL_EN`, `_MODE`).
+    public static let accelIntelEnableAndCompare: UInt8 = 0xC0
 }

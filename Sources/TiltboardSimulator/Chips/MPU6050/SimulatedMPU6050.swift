@@ -19,12 +19,20 @@ import TiltboardDrivers
 /// and MOT_INT is latched once the counter reaches MOT_DUR ms. The detector runs at the sample
 /// clock, not the chip's internal 1 kHz. `interruptPin` follows INT_STATUS & INT_ENABLE as
 /// INT_PIN_CFG says (level, latched or a pulse per event, read-clear rule).
+/// Wake-on-motion (MPU-6500 family, ICM-20689; MPU-9250 RM rev 1.4 p.15, 39): with
+/// ACCEL_INTEL_EN and ACCEL_INTEL_MODE set in ACCEL_INTEL_CTRL and the variant's WOM bits in
+/// INT_ENABLE, each sample's acceleration is compared with the previous sample's; an axis that
+/// moved more than its threshold register × 4 mg latches the WOM status bit(s) (the
+/// ICM-20689's per axis: X bit 7, Y bit 6, Z bit 5).
+///
+/// Which part it is — offset registers, writable registers, power-on values, FIFO size,
+/// temperature formula, motion engine — comes from the driver's `MPU6050Variant` for its
+/// WHO_AM_I, so the driver and this part share one register map.
 /// Not modelled: CYCLE mode, self-test, free-fall and zero-motion, MOT_DETECT_STATUS,
-/// the auxiliary I²C master, the DMP.
-public final class SimulatedMPU6050: SimulatedI2CDevice {
+/// the auxiliary I²C master, the DMP, LP_ACCEL_ODR.
+public final class SimulatedMPU6050: SimulatedChip {
     /// Register addresses the simulation gives meaning to (sensors.md §1.3).
     enum Reg {
-        static let accelOffsetX: UInt8 = 0x06
         static let gyroOffsetX: UInt8 = 0x13
         static let smplrtDiv: UInt8 = 0x19
         static let config: UInt8 = 0x1A
@@ -56,8 +64,14 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         (0x0D, 0x6E), (0x0E, 0x70), (0x0F, 0x8D), (0x10, 0x55),
     ]
 
-    /// FIFO capacity in bytes (PS 7.17).
-    public static let fifoCapacity = 1024
+    /// FIFO capacity in bytes: the variant's (1024 on the 6050, PS 7.17), or on a part with
+    /// ACCEL_CONFIG2 FIFO_SIZE (ICM-20689, DS20689 Register 29) 512 B << FIFO_SIZE.
+    public var fifoCapacity: Int {
+        variant.fifoSizeBits == 0 ? variant.fifo!.capacityBytes
+            : 512 << Int((regs[Int(MPU6500Register.accelConfig2)] & variant.fifoSizeBits) >> 6)
+    }
+    /// The part this simulates: the driver's description of its WHO_AM_I.
+    public let variant: MPU6050Variant
 
     private static let accelBandwidthHz: [Double] = [260, 184, 94, 44, 21, 10, 5, 260]
     private static let gyroBandwidthHz: [Double] = [256, 188, 98, 42, 20, 10, 5, 256]
@@ -73,14 +87,15 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     public var imperfections: SensorImperfections
     /// The WHO_AM_I value (0x68 genuine; clones answer 0x70, 0x72, 0x98…).
     public let whoAmI: UInt8
-    /// The temperature sensor's transfer function: the MPU-6050's (RM: raw/340 + 36.53 °C), or
-    /// the MPU-6500 family's (raw/333.87 + 21 °C) when WHO_AM_I says the part is one of those.
-    private let temperature: (lsbPerC: Double, offsetC: Double)
+    /// The temperature sensor's transfer function (the variant's).
+    private let temperature: TemperatureFormula
+    /// The accel offset registers (the variant's).
+    private let accelOffsets: OffsetRegisters
 
     private var regs = [UInt8](repeating: 0, count: 256)
     /// Power-on values of the accel offset words, the reference user offsets are relative to.
     private var factoryAccelOffsets: [Int] = [0, 0, 0]
-    private var fifo = [UInt8](repeating: 0, count: SimulatedMPU6050.fifoCapacity)
+    private var fifo: [UInt8]
     private var fifoHead = 0
     private var fifoCount = 0
     private var lastFIFOByte: UInt8 = 0
@@ -105,6 +120,8 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     private var highPassPrimed = false
     /// Milliseconds over the threshold, against MOT_DUR.
     private var motionCounterMs = 0.0
+    /// Wake-on-motion: the previous sample's acceleration, in g (nil until one was taken).
+    private var previousAccel: Vector3?
     /// Longest stretch of ticks the detector replays in one catch-up (10 s at 1 kHz).
     private static let detectorReplayLimit: UInt64 = 10_000
 
@@ -114,6 +131,8 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         ns > motionStartNanoseconds ? Double(ns - motionStartNanoseconds) / 1e9 : 0
     }
 
+    /// A part answering `whoAmI`: an accepted ID simulates that variant; any other ID (for
+    /// testing how drivers reject it) an MPU-6050 answering with it.
     public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = 0x68) {
         self.clock = clock
@@ -121,10 +140,13 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         motionStartNanoseconds = clock.nowNanoseconds()
         self.imperfections = imperfections
         self.whoAmI = whoAmI
-        temperature = [0x70, 0x71, 0x73].contains(whoAmI) ? (333.87, 21) : (340, 36.53)
-        interruptPin = SimulatedInterruptPin(name: "simulated MPU-6050 INT", clock: clock)
+        variant = MPU6050Chip().variant(chipID: whoAmI) ?? .mpu6050
+        temperature = variant.temperature!
+        accelOffsets = variant.accelOffsets!
+        fifo = [UInt8](repeating: 0, count: variant.fifo!.capacityBytes)
+        interruptPin = SimulatedInterruptPin(name: "simulated \(variant.part) INT", clock: clock)
         resetRegisters()
-        for axis in 0..<3 { factoryAccelOffsets[axis] = word(at: Int(Reg.accelOffsetX) + 2 * axis) }
+        for axis in 0..<3 { factoryAccelOffsets[axis] = word(at: Int(accelOffsets.register(axis: axis))) }
         interruptPin.source = self
     }
 
@@ -137,26 +159,32 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     /// Bytes waiting in the FIFO as of the last bus transaction.
     public var fifoByteCount: Int { fifoCount }
 
+    /// Whole frames of the enabled groups waiting in the FIFO.
+    public var queuedFIFOFrames: Int {
+        let frame = fifoFrameSize
+        return frame > 0 ? fifoCount / frame : 0
+    }
+
     // MARK: Bus side
 
-    public func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
+    public func read(register sub: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
         catchUp()
-        var r = register
+        // The FIFO port does not advance: a burst keeps popping the FIFO.
+        var (r, increments) = variant.registerMap.decode(subAddress: sub)
         for i in 0..<buffer.count {
             buffer[i] = load(r)
-            // The FIFO port does not advance: a burst keeps popping the FIFO.
-            if r != Reg.fifoData { r &+= 1 }
+            if increments { r &+= 1 }
         }
         if regs[Int(Reg.intPinConfig)] & 0x10 != 0 { regs[Int(Reg.intStatus)] = 0 }
         updateInterruptPin()
     }
 
-    public func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
+    public func write(register sub: UInt8, bytes: UnsafeRawBufferPointer) {
         catchUp()
-        var r = register
+        var (r, increments) = variant.registerMap.decode(subAddress: sub)
         for byte in bytes {
             store(r, byte)
-            if r != Reg.fifoData { r &+= 1 }
+            if increments { r &+= 1 }
         }
         updateInterruptPin()
     }
@@ -175,7 +203,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         case Reg.fifoData:
             if fifoCount > 0 {
                 lastFIFOByte = fifo[fifoHead]
-                fifoHead = (fifoHead + 1) % Self.fifoCapacity
+                fifoHead = (fifoHead + 1) % fifoCapacity
                 fifoCount -= 1
             }
             return lastFIFOByte
@@ -185,12 +213,17 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     }
 
     private func store(_ r: UInt8, _ value: UInt8) {
+        let map = variant.registerMap
+        guard map.isWritable(r) else { return }  // read-only or absent
+        let kept = map.keptMask(r)
         switch r {
-        case 0x3A...0x61, Reg.fifoCountH, Reg.fifoCountL, Reg.whoAmI, 0x76...0xFF:
-            return  // read-only or absent
-        case 0x07, 0x09, 0x0B:
-            // Bit 0 of the low accel-offset byte is reserved and keeps its factory value.
-            regs[Int(r)] = (value & 0xFE) | (regs[Int(r)] & 0x01)
+        case _ where kept != 0:
+            // Reserved bits (the low accel-offset bytes' bit 0) keep their factory value.
+            regs[Int(r)] = (value & ~kept) | (regs[Int(r)] & kept)
+        case MPU6500Register.accelConfig2 where variant.fifoSizeBits != 0:
+            // A new FIFO_SIZE empties the FIFO (its capacity changes under it).
+            if (value ^ regs[Int(r)]) & variant.fifoSizeBits != 0 { fifoHead = 0; fifoCount = 0 }
+            regs[Int(r)] = value
         case Reg.smplrtDiv, Reg.config:
             reanchor()
             regs[Int(r)] = value
@@ -234,8 +267,14 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     /// factory trim and its own WHO_AM_I.
     private func resetRegisters() {
         for i in regs.indices { regs[i] = 0 }
-        for (register, value) in MPU6050Register.powerOnValues { regs[Int(register)] = value }
+        for (register, value) in variant.registerMap.powerOnValues { regs[Int(register)] = value }
         for (register, value) in Self.factoryRegisters { regs[Int(register)] = value }
+        // The factory accel trim (the 6050's words at 0x06–0x0B) sits in this part's own offset registers.
+        for axis in 0..<3 {
+            let r = Int(accelOffsets.register(axis: axis))
+            regs[r] = regs[0x06 + 2 * axis]
+            regs[r + 1] = regs[0x07 + 2 * axis]
+        }
         regs[Int(Reg.whoAmI)] = whoAmI
         fifoHead = 0; fifoCount = 0; lastFIFOByte = 0; latchedFIFOCount = 0
         awake = false
@@ -243,6 +282,7 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         heldSample = RawSample()
         highPassPrimed = false
         motionCounterMs = 0
+        previousAccel = nil
         raisedSincePinUpdate = 0
     }
 
@@ -282,14 +322,19 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         guard due > ticksDone else { return }
         let newTicks = due - ticksDone
         samplesTaken &+= newTicks
-        if motionDetectorOn { detectMotion(ticks: ticksDone + 1, through: due, period: period) }
+        switch variant.motionEngine {
+        case .motionDetect:
+            if motionDetectorOn { detectMotion(ticks: ticksDone + 1, through: due, period: period) }
+        case .wakeOnMotion:
+            if wakeOnMotionOn { detectWakeOnMotion(ticks: ticksDone + 1, through: due, period: period) }
+        }
         let frame = fifoFrameSize
         var latest = RawSample()
         if frame > 0 {
-            if UInt64(fifoCount) + newTicks * UInt64(frame) > UInt64(Self.fifoCapacity) {
+            if UInt64(fifoCount) + newTicks * UInt64(frame) > UInt64(fifoCapacity) {
                 raise(0x10)
             }
-            let keep = min(newTicks, UInt64(Self.fifoCapacity / frame + 1))
+            let keep = min(newTicks, UInt64(fifoCapacity / frame + 1))
             var k = due - keep + 1
             while k <= due {
                 latest = sample(atNs: originNs &+ k &* period)
@@ -366,6 +411,44 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
         }
     }
 
+    /// ACCEL_INTEL_EN and ACCEL_INTEL_MODE set, and a WOM bit enabled in INT_ENABLE.
+    private var wakeOnMotionOn: Bool {
+        let control = regs[Int(MPU6500Register.accelIntelControl)]
+        return control & MPU6500Scale.accelIntelEnableAndCompare == MPU6500Scale.accelIntelEnableAndCompare
+            && regs[Int(variant.motion.enableRegister)] & variant.motion.enableMask != 0
+    }
+
+    /// Runs wake-on-motion over sample ticks `first…last`: each sample against the previous one,
+    /// per axis against its threshold register (one register for all axes on the 6500 family).
+    private func detectWakeOnMotion(ticks first: UInt64, through last: UInt64, period: UInt64) {
+        var k = first
+        if last - first + 1 > Self.detectorReplayLimit {
+            k = last - Self.detectorReplayLimit + 1
+            previousAccel = nil
+        }
+        let motion = variant.motion
+        let accelLSB = Double(16384 >> Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03))
+        var thresholds = [0.0, 0.0, 0.0]
+        for axis in 0..<3 {
+            let register = motion.thresholdRegister &+ UInt8(motion.thresholdRegisterCount > 1 ? axis : 0)
+            thresholds[axis] = Double(regs[Int(register)]) * motion.thresholdGPerLSB
+        }
+        while k <= last {
+            let s = sample(atNs: originNs &+ k &* period)
+            let a = Vector3(Double(s.ax), Double(s.ay), Double(s.az)) / accelLSB
+            if let previous = previousAccel {
+                var bits: UInt8 = 0
+                for axis in 0..<3 where Swift.abs(a[axis] - previous[axis]) > thresholds[axis] {
+                    // One WOM bit (6500 family), or X/Y/Z in bits 7/6/5 (ICM-20689).
+                    bits |= motion.statusMask.nonzeroBitCount == 1 ? motion.statusMask : UInt8(0x80) >> UInt8(axis)
+                }
+                if bits != 0 { raise(bits) }
+            }
+            previousAccel = a
+            k += 1
+        }
+    }
+
     /// INT follows INT_PIN_CFG: latched, the enabled status bits; unlatched, a pulse per event.
     private func updateInterruptPin() {
         let config = regs[Int(Reg.intPinConfig)]
@@ -423,7 +506,8 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
     }
 
     private func accelOffsetDelta(_ axis: Int) -> Int {
-        (word(at: Int(Reg.accelOffsetX) + 2 * axis) & ~1) - (factoryAccelOffsets[axis] & ~1)
+        let reserved = Int(accelOffsets.reservedMask)
+        return (word(at: Int(accelOffsets.register(axis: axis))) & ~reserved) - (factoryAccelOffsets[axis] & ~reserved)
     }
 
     private func gyroOffset(_ axis: Int) -> Int { word(at: Int(Reg.gyroOffsetX) + 2 * axis) }
@@ -469,12 +553,12 @@ public final class SimulatedMPU6050: SimulatedI2CDevice {
 
     /// Appends a byte; when full, the oldest byte is dropped and FIFO_OFLOW_INT set.
     private func pushFIFO(_ b: UInt8) {
-        if fifoCount == Self.fifoCapacity {
-            fifoHead = (fifoHead + 1) % Self.fifoCapacity
+        if fifoCount == fifoCapacity {
+            fifoHead = (fifoHead + 1) % fifoCapacity
             fifoCount -= 1
             raise(0x10)
         }
-        fifo[(fifoHead + fifoCount) % Self.fifoCapacity] = b
+        fifo[(fifoHead + fifoCount) % fifoCapacity] = b
         fifoCount += 1
     }
 }

@@ -17,7 +17,7 @@ import TiltboardDrivers
 /// the axes in ACT_TAP_STATUS) until INT_SOURCE is read. `interruptPin` is INT1: high while an
 /// event enabled in INT_ENABLE and mapped to INT1 is set (low with INT_INVERT).
 /// Not modelled: tap, inactivity, free-fall, Link, Sleep/AUTO_SLEEP, INT2, self-test.
-public final class SimulatedADXL345: SimulatedI2CDevice {
+public final class SimulatedADXL345: SimulatedChip {
     /// Register addresses the simulation gives meaning to (sensors.md §2.2).
     enum Reg {
         static let devid: UInt8 = 0x00
@@ -37,8 +37,12 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
         static let fifoStatus: UInt8 = 0x39
     }
 
-    /// FIFO depth in samples.
-    public static let fifoDepth = 32
+    /// The DEVID value it answers with.
+    public let deviceID: UInt8
+    /// The part: the driver's description, whose register map this simulation follows.
+    static let variant = ADXL345Variant()
+    /// FIFO depth in samples (DS "FIFO"; the driver's `FIFOGeometry`).
+    public static let fifoDepth = variant.fifo!.capacityBytes / variant.fifo!.frameBytes
 
     /// The clock the part samples on.
     public let clock: MonotonicClock
@@ -75,8 +79,12 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
         ns > motionStartNanoseconds ? Double(ns - motionStartNanoseconds) / 1e9 : 0
     }
 
-    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal) {
+    /// A part in standby answering DEVID `deviceID` (another value than 0xE5 only to exercise
+    /// how drivers reject a wrong chip).
+    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
+                deviceID: UInt8 = ADXL345.deviceID) {
         self.clock = clock
+        self.deviceID = deviceID
         self.motion = motion
         motionStartNanoseconds = clock.nowNanoseconds()
         self.imperfections = imperfections
@@ -94,7 +102,8 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
     /// empty FIFO, standby.
     private func resetRegisters() {
         for i in regs.indices { regs[i] = 0 }
-        for (register, value) in ADXL345Register.powerOnValues { regs[Int(register)] = value }
+        for (register, value) in Self.variant.registerMap.powerOnValues { regs[Int(register)] = value }
+        regs[Int(Reg.devid)] = deviceID
         fifoHead = 0; fifoCount = 0
         dataReady = false; overrun = false; measuring = false
         ticksDone = 0
@@ -109,6 +118,8 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
 
     /// Unread FIFO entries as of the last bus transaction.
     public var fifoEntries: Int { fifoCount }
+    /// Unread FIFO entries (samples) as of the last bus transaction.
+    public var queuedFIFOFrames: Int { fifoCount }
 
     // MARK: Bus side
 
@@ -164,10 +175,8 @@ public final class SimulatedADXL345: SimulatedI2CDevice {
     }
 
     private func store(_ r: UInt8, _ value: UInt8) {
+        guard Self.variant.registerMap.isWritable(r) else { return }  // read-only, reserved or absent
         switch r {
-        case Reg.devid, 0x01...0x1C, Reg.actTapStatus, Reg.intSource, Reg.dataX0...Reg.dataZ1, Reg.fifoStatus,
-             0x3A...0xFF:
-            return  // read-only, reserved or absent
         case Reg.bwRate:
             reanchor()
             regs[Int(r)] = value & 0x1F

@@ -1,0 +1,35 @@
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
+
+/// Where an opened board's bus and GPIO lines come from: the Linux devices its board file names
+/// (`LinuxBoard`), or the simulator (`SimulatedBoard`). The program chooses; `BoardSession` uses
+/// what it is given.
+public protocol BoardBackend {
+    /// Opens the bus the sensor is on.
+    func openBus() throws -> I2CBus
+    /// Opens the line that drives the motor, driven inactive.
+    func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine
+    /// Opens the GPIO input wired to the sensor's INT pin; nil when there is none to open.
+    func openInterruptLine(_ interrupt: BoardDescription.InterruptSection) throws -> GPIOInputLine?
+}
+
+/// A board on Linux: `/dev/i2c-N` through i2c-dev, the motor and INT lines through libgpiod. Opens
+/// nothing until asked, so a motor can be driven on a board whose sensor is not wired yet.
+public struct LinuxBoard: BoardBackend {
+    /// The bus device, e.g. `/dev/i2c-1`.
+    public var busPath: String
+
+    /// The devices `board`'s file names.
+    public init(board: BoardDescription) { busPath = board.sensor.bus }
+
+    public func openBus() throws -> I2CBus { try LinuxI2CBus(path: busPath) }
+
+    public func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine {
+        try GpiodOutputLine(chip: motor.line.chip, line: motor.line.line, activeLow: motor.activeLow)
+    }
+
+    public func openInterruptLine(_ interrupt: BoardDescription.InterruptSection) throws -> GPIOInputLine? {
+        try GpiodInputLine(chip: interrupt.line.chip, line: interrupt.line.line)
+    }
+}

@@ -1,0 +1,33 @@
+import TiltboardCore
+import TiltboardDrivers
+
+extension BoardSession {
+    /// The pipeline this board's samples go through: its mount, the profile's calibration and
+    /// neutral pose, the estimator suited to the chip, `controller`, and the board's shake detector.
+    public func makePipeline(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltPipeline {
+        TiltPipeline(chain: makeTiltChain(controller: controller),
+                     shake: ShakeDetector(settings: board.shake.detectorSettings))
+    }
+
+    /// The loop over this board's sensor, clock and pipeline at `rateHz` ticks per second,
+    /// playing the board's shake effect on `haptics`; a lost sensor is restored with its profile's
+    /// chip offsets (`restoreSensor`).
+    public func makeLoop(rateHz: Double, haptics: HapticEngine?,
+                         controller: TiltControllerSettings = TiltControllerSettings()) -> TiltLoop {
+        let loop = TiltLoop(sensor: sensor, clock: clock, pipeline: makePipeline(controller: controller),
+                            rateHz: rateHz, haptics: haptics,
+                            shakeEffect: board.motor?.shakeEffect ?? .pulse(ms: 150))
+        loop.restoreSensor = { try self.restoreSensor() }
+        return loop
+    }
+
+    /// The GPIO input wired to the sensor's INT pin, for `TiltLoop.enableWakeOnMotion`; a board
+    /// without an `interrupt` section throws a `BoardFileError` saying what to add.
+    public func wakeLine() throws -> GPIOInputLine {
+        guard let line = try openInterruptLine() else {
+            throw BoardFileError(file: board.source, key: "interrupt",
+                                 message: "missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} (see Boards/README.md; Boards/simulated-wake.json is a simulated board wired so)")
+        }
+        return line
+    }
+}

@@ -1,0 +1,31 @@
+import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
+
+/// The one place the commands decide what a board's parts are: the Linux devices its file names,
+/// or the simulator for `"bus": "simulated"`; with the clock `CommandClock` gives them.
+enum CommandBoard {
+    /// The bus and GPIO lines of `board`, on `clock`.
+    static func backend(for board: BoardDescription, clock: MonotonicClock) throws -> BoardBackend {
+        board.isSimulated ? try SimulatedBoard(board: board, clock: clock) : LinuxBoard(board: board)
+    }
+
+    /// Opens `board` on its own clock (see `BoardSession.init`).
+    static func open(_ board: BoardDescription, clock: MonotonicClock? = nil, profilePath: String? = nil,
+                     useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
+                     wrapBus: ((I2CBus) -> I2CBus)? = nil) throws -> BoardSession {
+        let clock = try clock ?? CommandClock.clock(for: board)
+        return try BoardSession(board: board, backend: backend(for: board, clock: clock), clock: clock,
+                                profilePath: profilePath, useProfile: useProfile, rateHz: rateHz, fifo: fifo,
+                                wrapBus: wrapBus)
+    }
+
+    /// The bus `probe` looks at: `/dev/i2c-N`, or for `simulated` every registered chip,
+    /// simulated, at its default address.
+    static func probeBus(_ path: String) throws -> I2CBus {
+        path == BoardDescription.simulatedBus
+            ? SimulatedBoard.probeBus(clock: try CommandClock.clock(simulated: true))
+            : try LinuxI2CBus(path: path)
+    }
+}

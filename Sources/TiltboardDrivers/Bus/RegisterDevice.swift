@@ -1,0 +1,137 @@
+/// One chip on a bus as a register file: register reads and writes built on the bus's single
+/// transaction primitive, following the chip's `RegisterMap` (auto-increment convention, data
+/// ports, volatile registers), with configuration writes remembered and read back.
+///
+/// Reads and plain writes of up to `scratchCapacity − 1` bytes allocate nothing.
+public final class RegisterDevice {
+    public let bus: any I2CBus
+    /// The chip's 7-bit address.
+    public let address: UInt8
+    /// The map in force: drivers set it to the identified variant's.
+    public var map: RegisterMap
+    /// Bytes the write scratch holds (sub-address included).
+    public static let scratchCapacity = 64
+
+    private let scratch: UnsafeMutableRawBufferPointer
+    /// Configuration writes not yet read back: register, value written.
+    private var unverified: [(register: UInt8, value: UInt8)] = []
+
+    public init(bus: any I2CBus, address: UInt8, map: RegisterMap) {
+        self.bus = bus; self.address = address; self.map = map
+        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scratchCapacity, alignment: 8)
+        scratch.initializeMemory(as: UInt8.self, repeating: 0)
+        unverified.reserveCapacity(32)
+    }
+
+    deinit { scratch.deallocate() }
+
+    // MARK: Reads
+
+    /// Reads `buffer.count` registers from `register` in one transaction (a data port fills the
+    /// buffer from itself).
+    public func read(_ register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+        try transfer(register, into: buffer, pattern: map.isPort(register) ? .repeating(period: 1) : .incrementing)
+    }
+
+    /// Reads whole `frameBytes`-byte frames from a FIFO whose read pointer walks a frame's
+    /// registers and rolls back to `register` (or a data port, `frameBytes` any), one transaction.
+    public func readFrames(_ register: UInt8, frameBytes: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
+        try transfer(register, into: buffer, pattern: .repeating(period: map.isPort(register) ? 1 : frameBytes))
+    }
+
+    /// Reads one register.
+    public func readByte(_ register: UInt8) throws -> UInt8 {
+        let one = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<1])
+        try read(register, into: one)
+        return one[0]
+    }
+
+    private func transfer(_ register: UInt8, into buffer: UnsafeMutableRawBufferPointer,
+                          pattern: I2CReadPattern) throws {
+        guard !buffer.isEmpty else { return }
+        var sub = map.subAddress(register, count: buffer.count)
+        try withUnsafeBytes(of: &sub) {
+            try bus.transfer(address: address, write: $0, read: buffer, pattern: pattern)
+        }
+    }
+
+    // MARK: Writes
+
+    /// Writes one register, not read back (resets, FIFO resets and other actions).
+    public func write(_ register: UInt8, _ value: UInt8) throws {
+        scratch[1] = value
+        try send(register, count: 1)
+    }
+
+    /// Writes consecutive registers from `register` in one transaction, not read back.
+    public func write(_ register: UInt8, bytes: UnsafeRawBufferPointer) throws {
+        precondition(bytes.count < Self.scratchCapacity, "register write longer than the scratch buffer")
+        for i in 0..<bytes.count { scratch[i + 1] = bytes[i] }
+        try send(register, count: bytes.count)
+    }
+
+    /// Writes one configuration register and remembers it for `verifyConfiguration`
+    /// (a volatile register is written but never read back).
+    public func configure(_ register: UInt8, _ value: UInt8) throws {
+        try write(register, value)
+        remember(register, value)
+    }
+
+    /// Writes consecutive configuration registers (offsets) in one transaction and remembers
+    /// each for `verifyConfiguration`.
+    public func configure(_ register: UInt8, bytes: UnsafeRawBufferPointer) throws {
+        try write(register, bytes: bytes)
+        for i in 0..<bytes.count { remember(register &+ UInt8(i), bytes[i]) }
+    }
+
+    /// Reads back every register written with `configure` since the last call, one burst per run
+    /// of consecutive registers, and compares each under the map's read-back mask. Throws
+    /// `SensorError.verifyFailed` naming the first that differs: a chip that does not keep its
+    /// configuration is reported instead of silently producing wrong data.
+    public func verifyConfiguration() throws {
+        defer { unverified.removeAll(keepingCapacity: true) }
+        // Latest value per register, in address order.
+        var latest: [UInt8: UInt8] = [:]
+        for (register, value) in unverified { latest[register] = value }
+        let registers = latest.keys.sorted()
+        var i = 0
+        while i < registers.count {
+            var j = i
+            while j + 1 < registers.count, registers[j + 1] == registers[j] &+ 1,
+                  j + 1 - i < Self.scratchCapacity { j += 1 }
+            let run = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<(j - i + 1)])
+            try transfer(registers[i], into: run, pattern: .incrementing)
+            for k in i...j {
+                let register = registers[k], wrote = latest[register]!, read = run[k - i]
+                let mask = map.readBackMask(register)
+                if read & mask != wrote & mask {
+                    throw SensorError.verifyFailed(register: register, wrote: wrote, read: read,
+                                                   bus: bus.name, address: address)
+                }
+            }
+            i = j + 1
+        }
+    }
+
+    /// Reads `register` (one byte, one transaction); throws `SensorError.configurationLost`
+    /// unless it still holds `configured` under the map's read-back mask.
+    public func checkHeld(_ register: UInt8, configured: UInt8) throws {
+        let value = try readByte(register)
+        let mask = map.readBackMask(register)
+        guard value & mask == configured & mask else {
+            throw SensorError.configurationLost(register: register, configured: configured, read: value,
+                                                bus: bus.name, address: address)
+        }
+    }
+
+    private func remember(_ register: UInt8, _ value: UInt8) {
+        if !map.isVolatile(register) { unverified.append((register, value)) }
+    }
+
+    /// Sends the sub-address for `count` bytes at `register` and the `count` data bytes staged at scratch[1...].
+    private func send(_ register: UInt8, count: Int) throws {
+        scratch[0] = map.subAddress(register, count: count)
+        try bus.transfer(address: address, write: UnsafeRawBufferPointer(rebasing: scratch[0..<(count + 1)]),
+                         read: UnsafeMutableRawBufferPointer(start: nil, count: 0), pattern: .incrementing)
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TiltboardCore
+
+extension UDPSenderError: CategorizedError {
+    /// The destination given cannot be sent to.
+    public var category: ErrorCategory { .invalidRequest }
+}
+
+extension UInputError: CategorizedError {
+    public var category: ErrorCategory {
+        switch kind {
+        case .missing: return .unavailable
+        case .permissionDenied: return .permissionDenied
+        case .io: return .io
+        }
+    }
+}
+
+extension OutputFileError: CategorizedError {
+    public var category: ErrorCategory {
+        switch kind {
+        case .exists, .refused: return .cannotCreate
+        case .permission: return .permissionDenied
+        case .closedDescriptor, .interrupted, .io: return .io
+        }
+    }
+}
+
+extension AtomicFileError: CategorizedError {
+    public var category: ErrorCategory {
+        switch errno {
+        case EACCES, EPERM, EROFS: return .permissionDenied
+        default: return .io
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import TiltboardCore
+import TiltboardDrivers
+
+/// The ADXL345's simulated part.
+public struct SimulatedADXL345Chip: SimulatedChipFactory {
+    public init() {}
+    public var kind: ChipKind { .adxl345 }
+    public var limits: DatasheetLimits { .adxl345 }
+
+    public func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
+                         imperfections: SensorImperfections) -> any SimulatedChip {
+        SimulatedADXL345(clock: clock, motion: motion, imperfections: imperfections,
+                         deviceID: chipID ?? ADXL345Chip().referenceVariant.chipID)
+    }
+
+    /// Data sheet rev E Table 1: zero-g within the typical ±40 mg X/Y, ±80 mg Z; scale ±3 %;
+    /// 290 µg/√Hz X/Y, 430 µg/√Hz Z.
+    public func typicalPart(seed: UInt64) -> SensorImperfections {
+        func draw(_ i: UInt64) -> Double { SplitMix64.symmetric(seed: seed ^ 0x5EED_0FF5E7, index: i) }
+        return SensorImperfections(
+            zeroGOffsetG: Vector3(0.040 * draw(0), 0.040 * draw(1), 0.080 * draw(2)),
+            scaleError: Vector3(0.03 * draw(3), 0.03 * draw(4), 0.03 * draw(5)),
+            accelNoiseDensityUgPerRootHz: 290,
+            accelNoiseDensityZUgPerRootHz: 430,
+            seed: seed)
+    }
+}
+
+extension DatasheetLimits {
+    /// ADXL345 data sheet rev E, Table 1:
+    /// - "0 g Output" −150…+150 mg X/Y, −250…+250 mg Z (the minimum/maximum columns);
+    /// - "0 g Offset vs. Temperature" ±0.8 mg/°C X/Y, ±4.5 mg/°C Z — typical figures: the
+    ///   table gives no limit for them, so these are the largest the data sheet names (the
+    ///   hold-still stage's figure, `HoldStill.adxl345ZeroGTempcoGPerC`, which its drift
+    ///   absorber is bounded by);
+    /// - sensitivity 230…282 LSB/g at ±2 g around 256: −10 %…+10 %; ±3 % is used, as the
+    ///   neutral pose and the hold-still figures do not depend on scale.
+    public static let adxl345 = DatasheetLimits(
+        zeroGOffsetG: Vector3(0.150, 0.150, 0.250),
+        zeroGTempcoGPerC: HoldStill.adxl345ZeroGTempcoGPerC,
+        scaleError: 0.03, gyroBiasDps: 0, gyroBiasTempcoDpsPerC: 0)
+}
