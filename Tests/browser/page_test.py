@@ -40,6 +40,11 @@ def near(driver, element_id, value, tolerance):
     return shown is not None and abs(shown - value) < tolerance
 
 
+def save(driver, path):
+    # Selenium reports a file it could not write by returning False.
+    assert driver.save_screenshot(path), f"could not write {path}"
+
+
 def frame_time(driver):
     return float(driver.find_element("id", "marker").get_attribute("data-t") or "nan")
 
@@ -65,6 +70,7 @@ def main():
     env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"))
     server = harness.Server(args.binary, board, profile, env, os.path.join(tmp, "serve.log"))
     shots = args.screenshots or tmp
+    os.makedirs(shots, exist_ok=True)
     # The browser first, so the board's tour (which starts with the server) is not half over
     # by the time the page opens.
     driver = harness.browser(os.path.join(tmp, "chromium"), harness.DESKTOP)
@@ -190,7 +196,7 @@ def run_checks(driver, server, profile, motor_log, shots):
     def screenshots():
         # The restarted tour tilts right again: the marker on its way, the log and profile filled in.
         wait_until(driver, "the marker on the right", lambda: marker(driver)[0] > 0.75)
-        driver.save_screenshot(os.path.join(shots, "page-desktop.png"))
+        save(driver, os.path.join(shots, "page-desktop.png"))
         harness.emulate(driver, harness.PHONE, phone=True)
         try:
             width = driver.execute_script("return document.documentElement.scrollWidth")
@@ -200,7 +206,7 @@ def run_checks(driver, server, profile, motor_log, shots):
             for element_id in ("calibrate", "zero", "test-motor"):
                 box = driver.find_element("id", element_id).rect
                 assert box["height"] >= 44, f"#{element_id} is {box['height']} px tall, too small to tap"
-            driver.save_screenshot(os.path.join(shots, "page-phone.png"))
+            save(driver, os.path.join(shots, "page-phone.png"))
         finally:
             harness.emulate(driver, harness.DESKTOP, phone=False)
     check("phone-sized page (390×844, touch) fits the screen, buttons big enough to tap; screenshots saved", screenshots)

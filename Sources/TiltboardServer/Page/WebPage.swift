@@ -162,7 +162,8 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   const stoppedNote = "tiltboard serve stopped; waiting for it to come back";
   let socket = null, retryMs = 500, watchdog = 0;
 
-  const fixed = (v, d) => (typeof v === "number" && isFinite(v)) ? v.toFixed(d) : "–";
+  // Rounded to `d` places, never "-0.0".
+  const fixed = (v, d) => (typeof v === "number" && isFinite(v)) ? (v.toFixed(d).replace(/^-(0\.?0*)$/, "$1")) : "–";
   const setText = (id, text) => { const e = $(id); if (e.textContent !== text) e.textContent = text; };
   const clamp = (v) => Math.max(-1, Math.min(1, typeof v === "number" && isFinite(v) ? v : 0));
 
