@@ -49,15 +49,15 @@ def write_board(folder, script, motor_log):
 class Server:
     """`tiltboard serve` on 127.0.0.1; `start()` returns the URL it printed."""
 
-    def __init__(self, binary, board, profile, env, log_path, extra=()):
+    def __init__(self, binary, board, profile, env, log_path, extra=(), host="127.0.0.1"):
         self.binary, self.board, self.profile, self.env = binary, board, profile, env
-        self.log_path, self.extra = log_path, list(extra)
+        self.log_path, self.extra, self.host = log_path, list(extra), host
         self.port = 0
         self.process = None
 
     def start(self):
         args = [self.binary, "serve", "--board", self.board, "--profile", self.profile,
-                "--host", "127.0.0.1", "--port", str(self.port)] + self.extra
+                "--host", self.host, "--port", str(self.port)] + self.extra
         log = open(self.log_path, "a")
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
                                         env=self.env, text=True)

@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import tempfile
 import traceback
@@ -74,15 +75,23 @@ def main():
     # The browser first, so the board's tour (which starts with the server) is not half over
     # by the time the page opens.
     driver = harness.browser(os.path.join(tmp, "chromium"), harness.DESKTOP)
+    # Bound to every address, serve asks for a token; run-browser.sh runs this in a network
+    # namespace of its own, so that address is this test's loopback and nothing else.
+    lan = harness.Server(args.binary, board, os.path.join(tmp, "lan", "profile.json"), env,
+                         os.path.join(tmp, "serve-lan.log"), host="0.0.0.0")
     try:
         urls = []
         check("serve starts and prints its URL", lambda: urls.append(server.start()))
         if urls:
             driver.get(urls[0])
             run_checks(driver, server, profile, motor_log, shots)
+            server.stop()
+            check("beyond loopback: the token opens the page, leaves the address bar, and a reload needs no token",
+                  lambda: token_checks(driver, lan))
     finally:
         driver.quit()
         server.kill()
+        lan.kill()
     if failed and os.path.exists(server.log_path):
         with open(server.log_path) as log:
             sys.stderr.write("the server's stderr, last lines:\n" + "".join(log.readlines()[-20:]))
@@ -225,6 +234,23 @@ def run_checks(driver, server, profile, motor_log, shots):
         g = read_json(profile)["neutral"]["meanRawG"]
         assert abs(g[0] + math.sin(math.radians(20))) < 0.03, f"neutral meanRawG {g}: not the right-edge-down pose"
     check("Calibrate while the board turns: \"moved — starting again\", then saved at the pose it settled in", moved)
+
+
+def token_checks(driver, lan):
+    printed = lan.start()
+    token = re.search(r"[?&]token=([0-9a-f]{32})", printed)
+    assert token, f"serve --host 0.0.0.0 printed {printed}, with no token"
+    # The printed name (NAME.local) means nothing inside the namespace; an IP literal is allowed.
+    local = f"http://127.0.0.1:{lan.port}/"
+    driver.get(local + "?token=" + token.group(1))
+    wait_until(driver, "#status reads live", lambda: text(driver, "status") == "live")
+    assert "token" not in driver.current_url, f"the address bar still shows the token: {driver.current_url}"
+    driver.refresh()
+    wait_until(driver, "#status reads live after a reload", lambda: text(driver, "status") == "live")
+    driver.delete_all_cookies()
+    driver.get(local)
+    wait_until(driver, "without the token: 401 with the server's advice",
+               lambda: "missing or wrong token" in driver.find_element("tag name", "body").text)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 [ -x /usr/bin/chromedriver ] || need+=(chromium-driver)
+command -v ip >/dev/null || [ -x /sbin/ip ] || need+=(iproute2)
 /usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
@@ -42,15 +43,19 @@ if [ -z "$binary" ]; then
     binary=$(cd "$root" && swift build --show-bin-path)/tiltboard
 fi
 
-# Chromium, the server and their files get a HOME and TMPDIR of their own, gone afterwards;
+# Chromium, the servers and their files get a HOME and TMPDIR of their own, gone afterwards;
 # Selenium's own driver manager stays offline.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-export SE_OFFLINE=true TMPDIR=$scratch
+export SE_OFFLINE=true PATH="$PATH:/sbin:/usr/sbin"
 
+# The browser, the driver and the servers run in a network namespace with only a loopback
+# interface: nothing can reach beyond this machine, and `serve --host 0.0.0.0` (the token's
+# case) binds to that loopback alone.
+isolated() { as_root unshare --net sh -c 'ip link set lo up && exec "$@"' sh env HOME="$scratch" TMPDIR="$scratch" "$@"; }
 if [ "${1:-}" = "--latency" ]; then
     shift
-    HOME=$scratch "$venv/bin/python" "$here/latency.py" "$binary" "$@"
+    isolated "$venv/bin/python" "$here/latency.py" "$binary" "$@"
 else
-    HOME=$scratch "$venv/bin/python" "$here/page_test.py" "$binary" "$@"
+    isolated "$venv/bin/python" "$here/page_test.py" "$binary" "$@"
 fi
