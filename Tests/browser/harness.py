@@ -94,7 +94,7 @@ class Server:
             self.process.wait()
 
 
-def browser(profile_dir, size, phone=False):
+def browser(profile_dir, size):
     """Headless Chromium through Debian's chromedriver: no download, no network."""
     options = Options()
     options.binary_location = "/usr/bin/chromium"
@@ -104,7 +104,7 @@ def browser(profile_dir, size, phone=False):
                 "--force-device-scale-factor=1", f"--window-size={size['width']},{size['height']}"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    emulate(driver, size, phone)
+    emulate(driver, size, phone=False)
     return driver
 
 
