@@ -47,7 +47,7 @@ fi
 # Selenium's own driver manager stays offline.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-export SE_OFFLINE=true PATH="$PATH:/sbin:/usr/sbin"
+export SE_OFFLINE=true PYTHONDONTWRITEBYTECODE=1 PATH="$PATH:/sbin:/usr/sbin"
 
 # The browser, the driver and the servers run in a network namespace with only a loopback
 # interface: nothing can reach beyond this machine, and `serve --host 0.0.0.0` (the token's
