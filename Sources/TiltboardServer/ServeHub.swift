@@ -47,6 +47,9 @@ public final class ServeHub: @unchecked Sendable {
         _ = state.withLock { $0.clients.removeValue(forKey: ObjectIdentifier(box)) }
     }
 
+    /// State frames replaced before they were sent, summed over the clients connected now.
+    public var droppedFrames: UInt64 { state.withLock { Array($0.clients.values) }.reduce(0) { $0 &+ $1.dropped } }
+
     /// WebSocket clients connected now.
     public var clientCount: Int { state.withLock { $0.clients.count } }
 
