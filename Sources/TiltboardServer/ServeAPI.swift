@@ -76,9 +76,9 @@ public final class ServeAPI: Sendable {
     }
 
     private func profile() -> HTTPResponse {
-        let path = hub.session.profilePath
+        let path = hub.profilePath
         do {
-            guard let p = try ProfileStore.load(path: path, expectedBoard: hub.session.identity) else {
+            guard let p = try ProfileStore.load(path: path, expectedBoard: hub.identity) else {
                 return .json(200, ["path": path, "profile": NSNull()])
             }
             let data = try JSONEncoder().encode(p)
