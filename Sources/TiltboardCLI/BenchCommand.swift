@@ -52,28 +52,13 @@ struct BenchCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         if holdStill {
             let summaries = try HoldStillBenchmark.run(parts: parts, progress: { Console.note($0) })
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                Console.out(String(decoding: try encoder.encode(summaries), as: UTF8.self) + "\n")
-            } else {
-                Console.out(HoldStillBenchmark.render(summaries))
-            }
-            return
+            return try print(summaries) { HoldStillBenchmark.render(summaries) }
         }
         let board = try boardOptions.loadBoard(defaultScript: "demo")
         if serve { return try runServe(board) }
         let report = try BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime,
                                      progress: { Console.note($0) }).run()
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            var text = String(decoding: try encoder.encode(report), as: UTF8.self)
-            text += "\n"
-            Console.out(text)
-        } else {
-            Console.out(BenchText.render(report))
-        }
+        try print(report) { BenchText.render(report) }
     }
 }
 
@@ -88,12 +73,17 @@ extension BenchCommand {
                                           rateHz: Self.serveRateHz, fifo: false) },
             rateHz: Self.serveRateHz, seconds: seconds, residentBytes: { ResourceUsage.currentResidentBytes() },
             progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested })
+        try print(report) { BenchText.render(report) }
+    }
+
+    /// `report` as one JSON object with --json, else as `text` renders it.
+    private func print(_ report: some Encodable, text: () -> String) throws {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             Console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         } else {
-            Console.out(BenchText.render(report))
+            Console.out(text())
         }
     }
 }
