@@ -147,7 +147,7 @@ private final class ServedBoard: @unchecked Sendable {
     func start(_ server: WebServer, uiRate: Double, describe: (ServeBindError) -> CLIError) throws -> UInt16 {
         let port: UInt16
         do {
-            port = try blocking { try await server.start() }
+            port = try runBlocking { try await server.start() }
         } catch let error as ServeBindError {
             throw describe(error)
         }
@@ -162,22 +162,6 @@ private final class ServedBoard: @unchecked Sendable {
         guard let server else { return }
         self.server = nil
         pacing?.cancel()
-        blocking { await server.stop() }
+        runBlocking { await server.stop() }
     }
-}
-
-/// Runs `work` on the concurrency pool and waits for it on this (non-pool) thread.
-private func blocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var result: Result<T, Error>?
-    Task {
-        do { result = .success(try await work()) } catch { result = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    return try result!.get()
-}
-
-private func blocking(_ work: @escaping @Sendable () async -> Void) {
-    _ = try? blocking { await work(); return true }
 }

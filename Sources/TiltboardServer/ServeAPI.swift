@@ -76,9 +76,9 @@ public final class ServeAPI: Sendable {
     }
 
     private func profile() -> HTTPResponse {
-        let path = hub.session.profilePath
+        let path = hub.profilePath
         do {
-            guard let p = try ProfileStore.load(path: path, expectedBoard: hub.session.identity) else {
+            guard let p = try ProfileStore.load(path: path, expectedBoard: hub.identity) else {
                 return .json(200, ["path": path, "profile": NSNull()])
             }
             let data = try JSONEncoder().encode(p)
@@ -90,21 +90,34 @@ public final class ServeAPI: Sendable {
     }
 
     private func haptics(_ body: [UInt8]) -> HTTPResponse {
+        let asked: (name: String, effect: HapticEffect)
+        switch Self.effect(fromBody: body) {
+        case let .success(e): asked = e
+        case let .failure(problem): return .error(400, problem.message)
+        }
+        guard hub.haptics != nil else { return .error(409, "the board has no motor (add a \"motor\" section to its board file)") }
+        hub.play(asked.effect)
+        return .json(200, ["effect": asked.name])
+    }
+
+    /// What a body did wrong.
+    public struct BodyProblem: Error, Sendable, Equatable {
+        public var message: String
+    }
+
+    /// The effect `{"effect": NAME}` asks for (a preset or `pulse:MS`).
+    public static func effect(fromBody body: [UInt8]) -> Result<(name: String, effect: HapticEffect), BodyProblem> {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
-            return .error(400, "the body must be a JSON object: {\"effect\": NAME}")
+            return .failure(BodyProblem(message: "the body must be a JSON object: {\"effect\": NAME}"))
         }
         guard Set(object.keys) == ["effect"], let name = object["effect"] as? String else {
-            return .error(400, "the body must be {\"effect\": NAME} with NAME one of \(HapticEffect.presetNames.joined(separator: ", ")) or pulse:MS")
+            return .failure(BodyProblem(message: "the body must be {\"effect\": NAME} with NAME one of \(HapticEffect.presetNames.joined(separator: ", ")) or pulse:MS"))
         }
-        let effect: HapticEffect
-        do { effect = try HapticEffect.parse(name: name) } catch { return .error(400, "\(error)") }
-        guard hub.haptics != nil else { return .error(409, "the board has no motor (add a \"motor\" section to its board file)") }
-        hub.play(effect)
-        return .json(200, ["effect": name])
+        do { return .success((name, try HapticEffect.parse(name: name))) } catch { return .failure(BodyProblem(message: "\(error)")) }
     }
 
     /// Nil when `body` is empty or a JSON object with no members, else what is wrong.
-    static func emptyObjectProblem(_ body: [UInt8]) -> String? {
+    public static func emptyObjectProblem(_ body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             return "the body must be empty or a JSON object"

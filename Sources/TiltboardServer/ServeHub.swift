@@ -7,8 +7,8 @@ import TiltboardDrivers
 /// The server's side of the board: takes the loop's newest frame at the page's rate, turns it into
 /// JSON once for every client, notices events (a shake, the motor, a capture's progress and end, the
 /// sensor lost and back), saves what the page changes in the profile, and hands each client its
-/// frames through its own latest-wins mailbox. Sendable: its mutable state is under locks, and the
-/// session is shared with the loop thread as `monitor` shares it (saving the profile applies it).
+/// frames through its own latest-wins mailbox. Sendable: its mutable state is under locks, and of
+/// the session it only reads the board and writes the profile file (the loop applies the pose).
 public final class ServeHub: @unchecked Sendable {
     public let session: BoardSession
     public let feed: BoardFeed
@@ -26,11 +26,23 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     private let state = Mutex(State())
-    /// Profile writes one at a time.
+    /// Profile writes one at a time (`saveNeutral` and `zeroNeutral` read the file again first).
     private let profileLock = Mutex(())
+
+    /// What the board is, read once: the loop owns the session's sensor from now on.
+    private let board: [String: Any]
+    public let identity: ProfileBoardIdentity
+    public let profilePath: String
 
     public init(session: BoardSession, feed: BoardFeed, haptics: HapticEngine?) {
         self.session = session; self.feed = feed; self.haptics = haptics
+        identity = session.identity
+        profilePath = session.profilePath
+        var board: [String: Any] = ["name": session.board.name, "chip": session.sensor.identity.part,
+                                    "simulated": session.board.isSimulated, "motor": haptics != nil,
+                                    "rateHz": session.sensor.actualRateHz]
+        if let cap = session.board.motor?.cap { board["maxOnSeconds"] = cap.maxOnSeconds }
+        self.board = board
     }
 
     // MARK: clients
@@ -46,6 +58,9 @@ public final class ServeHub: @unchecked Sendable {
     public func disconnect(_ box: ClientMailbox) {
         _ = state.withLock { $0.clients.removeValue(forKey: ObjectIdentifier(box)) }
     }
+
+    /// State frames replaced before they were sent, summed over the clients connected now.
+    public var droppedFrames: UInt64 { state.withLock { Array($0.clients.values) }.reduce(0) { $0 &+ $1.dropped } }
 
     /// WebSocket clients connected now.
     public var clientCount: Int { state.withLock { $0.clients.count } }
@@ -123,11 +138,11 @@ public final class ServeHub: @unchecked Sendable {
         switch outcome {
         case let .captured(result):
             do {
-                try profileLock.withLock { _ in _ = try session.saveNeutral(result.pose, capture: result.capture) }
+                try profileLock.withLock { _ in _ = try session.saveNeutral(result.pose, capture: result.capture, applying: false) }
                 broadcastSnapshot()
                 var event: [String: Any] = ["type": "calibration", "state": "done", "progress": 1.0,
                                             "tiltDeg": result.pose.tiltDeg, "clamped": result.pose.clamped,
-                                            "restarts": result.restarts, "path": session.profilePath]
+                                            "restarts": result.restarts, "path": profilePath]
                 if result.pose.clamped { event["message"] = "held \(Self.rounded(result.pose.tiltDeg))° from level: only \(Self.rounded(feed.captureSettings.maxTiltDeg))° is compensated" }
                 return Self.json(event)
             } catch {
@@ -150,7 +165,7 @@ public final class ServeHub: @unchecked Sendable {
     /// Sets the neutral pose to level and saves it (re-reading the profile on disk first).
     public func zero() throws {
         feed.requestLevel()
-        try profileLock.withLock { _ in _ = try session.zeroNeutral() }
+        try profileLock.withLock { _ in _ = try session.zeroNeutral(applying: false) }
         broadcastSnapshot()
     }
 
@@ -170,27 +185,18 @@ public final class ServeHub: @unchecked Sendable {
         var object = (try? JSONSerialization.jsonObject(with: Data(Self.stateJSON(frame)))) as? [String: Any] ?? [:]
         if !hasFrame { object["t"] = NSNull() }
         object["type"] = "snapshot"
-        object["board"] = boardInfo()
+        object["board"] = board
         object["profile"] = profileInfo()
         object["effects"] = HapticEffect.presetNames
         object["calibration"] = ["running": feed.isCapturing, "progress": frame.calibration.progress]
         return Self.json(object)
     }
 
-    func boardInfo() -> [String: Any] {
-        let board = session.board
-        var info: [String: Any] = ["name": board.name, "chip": session.sensor.identity.part,
-                                   "simulated": board.isSimulated, "motor": haptics != nil,
-                                   "rateHz": session.sensor.actualRateHz]
-        if let cap = board.motor?.cap { info["maxOnSeconds"] = cap.maxOnSeconds }
-        return info
-    }
-
     /// The profile as on disk: path, whether there is one, when it was made and its neutral tilt.
     public func profileInfo() -> [String: Any] {
-        var info: [String: Any] = ["path": session.profilePath]
+        var info: [String: Any] = ["path": profilePath]
         do {
-            if let p = try ProfileStore.load(path: session.profilePath, expectedBoard: session.identity) {
+            if let p = try ProfileStore.load(path: profilePath, expectedBoard: identity) {
                 info["calibrated"] = true
                 info["createdAt"] = p.createdAt
                 info["neutralTiltDeg"] = p.neutral.tiltDeg

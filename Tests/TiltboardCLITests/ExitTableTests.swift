@@ -54,7 +54,7 @@ final class ExitTableTests: XCTestCase {
     func testTheToolAddsTheFixToTheLibrarysLine() {
         let lines: [(Error, String)] = [
             (I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x69),
-             "I²C no device answers at 0x69 on /dev/i2c-1: check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high), then try `tiltboard probe`"),
+             "I²C no device answers at 0x69 on /dev/i2c-1: check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`"),
             (I2CError(kind: .noSuchBus, device: "/dev/i2c-7", errno: ENOENT, detail: "No such file or directory"),
              "I²C bus /dev/i2c-7 does not exist (errno 2 No such file or directory): enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"),
             (I2CError(kind: .permissionDenied, device: "/dev/i2c-1"),

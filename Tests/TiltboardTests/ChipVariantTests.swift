@@ -32,7 +32,7 @@ final class ChipVariantTests: XCTestCase {
     }
 
     func testEveryAcceptedIDIsIdentifiedAndReadsWhatTheChipFeels() throws {
-        XCTAssertEqual(everyVariant.count, 7)  // six MPU-6050 family IDs, the ADXL345
+        XCTAssertEqual(everyVariant.count, 8)  // six MPU-6050 family IDs, the ADXL345, the LIS3DH
         for (kind, id) in everyVariant {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let (_, _, sensor) = try open(kind, id, Step(before: tilted, after: tilted), clock: clock)
@@ -88,7 +88,7 @@ final class ChipVariantTests: XCTestCase {
         let flat = PhysicalState(accelG: .unitZ)
         var part = SensorImperfections.ideal
         part.zeroGOffsetG = Vector3(0.040, -0.030, 0.060)
-        for (kind, id) in everyVariant {
+        for (kind, id) in everyVariant where kind.chip.anyVariant(chipID: id)?.accelOffsets != nil {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let (_, _, sensor) = try open(kind, id, Step(before: flat, after: flat), clock: clock, imperfections: part)
             try sensor.configure(SensorConfiguration(accelRangeG: 2, gyroRangeDps: 500, rateHz: 100))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Hardware-in-the-loop test against the real Linux I²C and GPIO subsystems, without a Pi:
-# Debian's own kernel under QEMU (TCG), i2c-stub standing in for an MPU-6050 (0x68) and an
-# ADXL345 (0x53), and gpio-sim (built here as an out-of-tree module) for a chip labelled like a
-# Pi 4's. The guest runs the real `tiltboard` binary and prints one PASS:/FAIL: line per check.
+# Debian's own kernel under QEMU (TCG), i2c-stub standing in for an MPU-6050 (0x68), an
+# ADXL345 (0x53) and an LIS3DH (0x18), and gpio-sim (built here as an out-of-tree module) for a
+# chip labelled like a Pi 4's. The guest runs the real `tiltboard` binary and prints one
+# PASS:/FAIL: line per check.
 #
 # Usage: bash Tests/hil/run-hil.sh        (needs root or sudo for apt-get; no KVM needed)
 # Downloads and builds are cached in ~/.cache/tiltboard/hil/ (TILTBOARD_CACHE moves it; delete it to
@@ -27,8 +28,8 @@ fail_step() { host_fail+=("$1"); say "step failed: $1"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # --- host tools --------------------------------------------------------------------------------
-# qemu, a static busybox for the guest, cpio, kmod (depmod/modprobe -d), and the compiler Debian's
-# kernel headers name (gcc-12) for the gpio-sim module.
+# qemu, a static busybox for the guest, cpio, kmod (depmod/modprobe -d), the compiler Debian's
+# kernel headers name (gcc-12) for the gpio-sim module, and what tiltboard's build links.
 need=()
 command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
@@ -39,6 +40,7 @@ command -v make >/dev/null || need+=(make)
 [ -e /usr/include/stdio.h ] || need+=(libc6-dev)
 dpkg -s libgpiod-dev >/dev/null 2>&1 || need+=(libgpiod-dev)
 dpkg -s libi2c-dev >/dev/null 2>&1 || need+=(libi2c-dev)
+dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || need+=(libcurl4-openssl-dev)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     as_root apt-get update -qq
@@ -190,7 +192,7 @@ add_module() {
     done
 }
 for m in virtio_pci 9pnet_virtio 9p i2c-dev configfs; do add_module "$m"; done
-add_module i2c-stub chip_addr=0x68,0x53
+add_module i2c-stub chip_addr=0x68,0x53,0x18
 for m in uinput evdev; do add_module "$m"; done
 mkdir -p "$ird/lib/modules/$kver/extra"
 cp "$simdir/gpio-sim.ko" "$ird/lib/modules/$kver/extra/"

@@ -29,6 +29,12 @@ if [ "$(id -u)" != 0 ]; then
     exec sudo -E bash "$0" "$@"
 fi
 
+# readelf walks the guest binaries' libraries.
+if ! command -v readelf >/dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends binutils >/dev/null \
+        || die "apt-get install binutils (for readelf) failed"
+fi
+
 binary=${1:-}
 if [ -z "$binary" ]; then
     say "building the arm64 binary (Tests/toolchain/cross-build-arm64.sh --skip-tests)"
@@ -78,10 +84,20 @@ cp "$here/guest-lib.sh" "$ird/etc/"
 cp "$binary" "$ird/usr/bin/tiltboard"
 for t in i2ctransfer i2cdetect; do cp "$guest/usr/sbin/$t" "$ird/usr/sbin/"; done
 for t in gpioset gpioinfo gpiodetect; do cp "$guest/usr/bin/$t" "$ird/usr/bin/"; done
-# Runtime libraries: glibc, libstdc++, libgcc_s, libi2c, libgpiod (2.x) from the sysroot.
-for l in ld-linux-aarch64.so.1 libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1 libi2c.so.0 libgpiod.so.3; do
-    cp -L "$sysroot/usr/lib/aarch64-linux-gnu/$l" "$ird/usr/lib/aarch64-linux-gnu/" 2>/dev/null \
-        || cp -L "$sysroot/usr/lib/$l" "$ird/usr/lib/" || die "no $l in the sysroot"
+# Runtime libraries from the sysroot: every DT_NEEDED entry of the binaries, and of those
+# libraries in turn (glibc, libstdc++, libi2c, libgpiod 2.x, libcurl and what it needs).
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+todo=$(for b in "$ird"/usr/bin/* "$ird"/usr/sbin/*; do needed "$b"; done | sort -u)
+while [ -n "$todo" ]; do
+    next=""
+    for l in $todo; do
+        [ -e "$ird/usr/lib/aarch64-linux-gnu/$l" ] && continue
+        src=$sysroot/usr/lib/aarch64-linux-gnu/$l
+        [ -e "$src" ] || die "$l, needed by the guest's binaries, is not in the sysroot"
+        cp -L "$src" "$ird/usr/lib/aarch64-linux-gnu/"
+        next+=" $(needed "$src")"
+    done
+    todo=$next
 done
 [ -e "$ird/usr/lib/ld-linux-aarch64.so.1" ] || ln -s aarch64-linux-gnu/ld-linux-aarch64.so.1 "$ird/usr/lib/ld-linux-aarch64.so.1"
 # Modules, decompressed, each with its dependencies, in load order.
