@@ -5,9 +5,10 @@
 /// `reconnecting`), `roll`, `pitch`, `calibrate`, `zero`, `test-motor`; the marker's `data-t` is
 /// the loop time (`t`, seconds) of the frame it shows.
 ///
-/// The page reads `GET /api/state` once, then follows `GET /api/stream` (a WebSocket of state
-/// frames and events), drawing only the newest frame on each animation frame. A token in the
-/// page's own address (`?token=`) is passed on to every API call and to the stream.
+/// The page follows `GET /api/stream` (a WebSocket: a snapshot, then state frames and events),
+/// drawing only the newest frame at each animation frame, and reconnects whenever the stream
+/// ends or goes quiet. A token in the page's own address (`?token=`) is passed on to every API
+/// call and to the stream, and taken out of the address bar (the server keeps it in a cookie).
 public enum WebPage {
     public static let html = #"""
 <!doctype html>
