@@ -159,7 +159,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   const token = new URLSearchParams(location.search).get("token");
   if (token) history.replaceState(null, "", location.pathname);
   const view = { frame: null, dirty: false, mode: "calibrated", motorOn: false, calibrating: false,
-                 flashUntil: 0, rateFrom: null, effectAsked: null, capture: null };
+                 flashUntil: 0, rateFrom: null, rate: null, effectAsked: null, capture: null };
   const stoppedNote = "tiltboard serve stopped; waiting for it to come back";
   let socket = null, retryMs = 500, watchdog = 0;
 
