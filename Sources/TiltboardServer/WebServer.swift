@@ -225,13 +225,24 @@ public final class WebServer: Sendable {
         return try? await timed(left) { try await socket.read(atMost: 4096) }
     }
 
-    /// Writes all of `bytes` within the write limit. While the client's socket is full, the
-    /// write counts in `stalledWrites`.
+    /// Writes all of `bytes` within the write limit. What the socket takes at once is written
+    /// without waiting (the usual case, and the cheap one); while the client's socket is full the
+    /// rest waits, counted in `stalledWrites`, until the limit.
     private func write(_ bytes: [UInt8], to socket: AsyncSocket) async throws {
-        let pool = self.pool
         let data = Data(bytes)
+        var index = data.startIndex
+        while index < data.endIndex {
+            do {
+                index = try socket.socket.write(data, from: index)
+            } catch SocketError.blocked {
+                break
+            }
+        }
+        guard index < data.endIndex else { return }
+        let pool = self.pool
+        let from = index
         try await timed(limits.writeSeconds) {
-            var index = data.startIndex
+            var index = from
             while index < data.endIndex {
                 do {
                     index = try socket.socket.write(data, from: index)
