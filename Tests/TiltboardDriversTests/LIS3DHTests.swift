@@ -209,7 +209,7 @@ final class LIS3DHTests: XCTestCase {
         try sensor.configure(SensorConfiguration(accelRangeG: 4))
         // ±4 g: 32 mg per INT1_THS step, so 0.1 g → 3.
         bus.expect(.write(addr, INT1_CFG, [0x00]),
-                   .write(addr, CTRL_REG2, [0x01]),       // HP_IA1, HPM 00, HPCF 00
+                   .write(addr, CTRL_REG2, [0x21]),       // HP_IA1, HPM 00, HPCF 2: 0.5 Hz at 100 Hz
                    .write(addr, INT1_THS, [3]),
                    .write(addr, INT1_DURATION, [0]),
                    .write(addr, CTRL_REG5, [0x08]),       // LIR_INT1
@@ -233,7 +233,7 @@ final class LIS3DHTests: XCTestCase {
             "LIS3DH cannot use a motion threshold of 2.1 g: give more than 0 and at most 2.032 g")) {
             try sensor.armMotionInterrupt(thresholdG: 2.1)
         }
-        bus.expect(.write(addr, INT1_CFG, [0]), .write(addr, CTRL_REG2, [1]), .write(addr, INT1_THS, [1]),
+        bus.expect(.write(addr, INT1_CFG, [0]), .write(addr, CTRL_REG2, [0x21]), .write(addr, INT1_THS, [1]),
                    .write(addr, INT1_DURATION, [0]), .write(addr, CTRL_REG5, [0x08]), .read(addr, REFERENCE, [0]),
                    .read(addr, INT1_SRC, [0]), .write(addr, CTRL_REG3, [0x40]), .write(addr, INT1_CFG, [0x2A]))
         try sensor.armMotionInterrupt(thresholdG: 0.001)

@@ -128,6 +128,8 @@ public final class LIS3DH: MotionSensor {
     /// Interrupt generator 1 on high-pass-filtered data (HP_IA1; the filter restarts from the
     /// current pose when REFERENCE is read), an X, Y or Z high event above INT1_THS, latched
     /// (LIR_INT1) and routed to INT1 (I1_IA1), active high: ST's wake-up recipe (AN3308). The
+    /// high-pass is the slowest HPCF needs to be for a slow tilt to pass as on the other chips
+    /// (`LIS3DHScale.motionHighPassCode`). The
     /// generator is off while its threshold and filter are set up. Sampling goes on.
     public func armMotionInterrupt(thresholdG: Double) throws {
         // INT1_THS is 7 bits, its step set by the range.
@@ -135,7 +137,7 @@ public final class LIS3DH: MotionSensor {
                                            chip: identity.part)
         let control5 = configuration.useFIFO ? LIS3DHControl5.fifoEnable : 0
         try device.write(LIS3DHRegister.int1Config, 0)
-        try device.write(LIS3DHRegister.control2, LIS3DHInterrupt.highPassGenerator1)
+        try device.write(LIS3DHRegister.control2, LIS3DHInterrupt.highPassGenerator1 | LIS3DHScale.motionHighPassCode(rateHz: actualRateHz) << 4)
         try device.write(LIS3DHRegister.int1Threshold, code)
         try device.write(LIS3DHRegister.int1Duration, 0)
         try device.write(LIS3DHRegister.control5, control5 | LIS3DHControl5.latchInt1)

@@ -244,6 +244,16 @@ public enum LIS3DHScale {
     /// at 100 Hz 2, 1, 0.5, 0.2 Hz).
     public static let highPassFraction: [Double] = [1.0 / 50, 1.0 / 100, 1.0 / 200, 1.0 / 500]
 
+    /// HPCF for the motion interrupt at `rateHz`: the highest cut-off at or below the one a
+    /// threshold's window allows (1 / (2π × `MotionInterruptRegisters.thresholdWindowSeconds`),
+    /// 0.63 Hz), else the lowest. At 100 Hz HPCF 2, 0.5 Hz: a 30° tilt in 0.5 s (1 g/s) passes
+    /// as 0.32 g, where HPCF 0 (2 Hz) would pass 0.08 g and miss a 0.1 g threshold.
+    public static func motionHighPassCode(rateHz: Double) -> UInt8 {
+        let most = 1 / (2 * Double.pi * MotionInterruptRegisters.thresholdWindowSeconds)
+        let code = highPassFraction.firstIndex { $0 * rateHz <= most * (1 + 1e-9) } ?? highPassFraction.count - 1
+        return UInt8(code)
+    }
+
     /// Boot time after power-on before the registers answer, 2 ms (K `bootime = 2`).
     public static let bootNanoseconds: UInt64 = 2_000_000
 
