@@ -1,6 +1,7 @@
 import Foundation
 import FlyingSocks
 import Synchronization
+import TiltboardCore
 
 /// The HTTP/1.1 and WebSocket server of `tiltboard serve`, on FlyingSocks' non-blocking sockets and
 /// event loop. It keeps its own limits, which a server for a LAN needs whatever its handlers do:
@@ -375,7 +376,7 @@ public final class WebServer: Sendable {
 struct ServeTimeout: Error {}
 
 /// The address could not be bound or listened on.
-public struct ServeBindError: Error, Sendable, CustomStringConvertible {
+public struct ServeBindError: CategorizedError, Sendable {
     public var host: String
     public var port: UInt16
     public var operation: String
@@ -384,5 +385,13 @@ public struct ServeBindError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         "cannot listen on \(host):\(port) (\(operation): \(message))"
+    }
+
+    public var category: ErrorCategory {
+        switch errno {
+        case EACCES, EPERM: return .permissionDenied
+        case 0: return .invalidRequest
+        default: return .unavailable
+        }
     }
 }
