@@ -71,7 +71,7 @@ extension BenchCommand {
         let report = try ServeBenchmark.run(
             open: { try CommandBoard.open(board, clock: clock, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
                                           rateHz: Self.serveRateHz, fifo: false) },
-            rateHz: Self.serveRateHz, seconds: seconds, residentBytes: { ResourceUsage.currentResidentBytes() },
+            rateHz: Self.serveRateHz, seconds: seconds, realtime: realtime, residentBytes: { ResourceUsage.currentResidentBytes() },
             progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested })
         try print(report) { BenchText.render(report) }
     }
@@ -182,6 +182,7 @@ enum BenchText {
         }
         s += "median p50: \(fixed(r.medianP50Without, 1)) µs alone, \(fixed(r.medianP50With, 1)) µs served (ratio \(decimal(r.p50Ratio, 3)))\n"
         s += "median p99: \(fixed(r.medianP99Without, 1)) µs alone, \(fixed(r.medianP99With, 1)) µs served (ratio \(decimal(r.p99Ratio, 3)))\n"
+        if let note = (r.without + r.with).compactMap(\.realtimeNote).first { s += "realtime: \(note)\n" }
         return s
     }
 

@@ -101,8 +101,10 @@ public final class ServeAPI: Sendable {
     }
 
     /// What a body did wrong.
-    public struct BodyProblem: Error, Sendable, Equatable {
+    public struct BodyProblem: CategorizedError, Sendable, Equatable {
         public var message: String
+        public var description: String { message }
+        public var category: ErrorCategory { .invalidRequest }
     }
 
     /// The effect `{"effect": NAME}` asks for (a preset or `pulse:MS`).

@@ -18,6 +18,8 @@ public struct ServeBenchmarkRun: Sendable, Codable, Equatable {
     public var framesDropped: UInt64
     /// Resident set after the run, bytes.
     public var residentBytesAfter: UInt64?
+    /// Why SCHED_FIFO was not used, when asked for and refused.
+    public var realtimeNote: String?
 }
 
 /// Loop lateness with web clients and without, run in interleaved pairs so drift on a shared
@@ -43,7 +45,7 @@ public struct ServeBenchmarkReport: Sendable, Codable, Equatable {
 /// times over, and the median lateness of each kind.
 public enum ServeBenchmark {
     public static func run(open: () throws -> BoardSession, rateHz: Double, seconds: Double, pairs: Int = 5,
-                           clients: Int = 20, uiRateHz: Double = 60,
+                           clients: Int = 20, uiRateHz: Double = 60, realtime: Bool = false,
                            residentBytes: @escaping () -> UInt64?,
                            progress: (String) -> Void,
                            shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkReport {
@@ -52,11 +54,11 @@ public enum ServeBenchmark {
         for pair in 1...pairs {
             if shouldStop() { break }
             progress("pair \(pair)/\(pairs): the loop alone for \(seconds) s…")
-            without.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: 0, uiRateHz: uiRateHz,
+            without.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: 0, uiRateHz: uiRateHz, realtime: realtime,
                                        residentBytes: residentBytes, shouldStop: shouldStop))
             if shouldStop() { break }
             progress("pair \(pair)/\(pairs): with \(clients) clients for \(seconds) s…")
-            with.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: clients, uiRateHz: uiRateHz,
+            with.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: clients, uiRateHz: uiRateHz, realtime: realtime,
                                     residentBytes: residentBytes, shouldStop: shouldStop))
         }
         return ServeBenchmarkReport(rateHz: rateHz, secondsPerRun: seconds, uiRateHz: uiRateHz, without: without, with: with,
@@ -73,7 +75,7 @@ public enum ServeBenchmark {
     }
 
     private static func runOnce(open: () throws -> BoardSession, rateHz: Double, seconds: Double, clients: Int,
-                                uiRateHz: Double, residentBytes: () -> UInt64?,
+                                uiRateHz: Double, realtime: Bool, residentBytes: () -> UInt64?,
                                 shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkRun {
         let session = try open()
         defer { session.close() }
@@ -91,7 +93,7 @@ public enum ServeBenchmark {
             let group = try runBlocking { try await BenchClients.connect(port: port, readers: clients - 1, stalled: 1) }
             served = (server, pacing, group)
         }
-        _ = try loop.run(duration: seconds, shouldStop: shouldStop) { out, tick in feed.tick(out, tick, loop: loop) }
+        let note = try loop.run(duration: seconds, realtime: realtime, shouldStop: shouldStop) { out, tick in feed.tick(out, tick, loop: loop) }
         let stats = loop.scheduler.statistics
         var received = 0
         var dropped: UInt64 = 0
@@ -107,7 +109,8 @@ public enum ServeBenchmark {
         return ServeBenchmarkRun(clients: clients, ticks: stats.ticks, missedTicks: stats.missedTicks,
                                  latenessP50Microseconds: Double(stats.latenessP50Nanoseconds) / 1000,
                                  latenessP99Microseconds: Double(stats.latenessP99Nanoseconds) / 1000,
-                                 bytesReceived: received, framesDropped: dropped, residentBytesAfter: residentBytes())
+                                 bytesReceived: received, framesDropped: dropped, residentBytesAfter: residentBytes(),
+                                 realtimeNote: note)
     }
 }
 

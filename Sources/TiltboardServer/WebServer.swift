@@ -1,6 +1,7 @@
 import Foundation
 import FlyingSocks
 import Synchronization
+import TiltboardCore
 
 /// The HTTP/1.1 and WebSocket server of `tiltboard serve`, on FlyingSocks' non-blocking sockets and
 /// event loop. It keeps its own limits, which a server for a LAN needs whatever its handlers do:
@@ -225,13 +226,24 @@ public final class WebServer: Sendable {
         return try? await timed(left) { try await socket.read(atMost: 4096) }
     }
 
-    /// Writes all of `bytes` within the write limit. While the client's socket is full, the
-    /// write counts in `stalledWrites`.
+    /// Writes all of `bytes` within the write limit. What the socket takes at once is written
+    /// without waiting (the usual case, and the cheap one); while the client's socket is full the
+    /// rest waits, counted in `stalledWrites`, until the limit.
     private func write(_ bytes: [UInt8], to socket: AsyncSocket) async throws {
-        let pool = self.pool
         let data = Data(bytes)
+        var index = data.startIndex
+        while index < data.endIndex {
+            do {
+                index = try socket.socket.write(data, from: index)
+            } catch SocketError.blocked {
+                break
+            }
+        }
+        guard index < data.endIndex else { return }
+        let pool = self.pool
+        let from = index
         try await timed(limits.writeSeconds) {
-            var index = data.startIndex
+            var index = from
             while index < data.endIndex {
                 do {
                     index = try socket.socket.write(data, from: index)
@@ -364,7 +376,7 @@ public final class WebServer: Sendable {
 struct ServeTimeout: Error {}
 
 /// The address could not be bound or listened on.
-public struct ServeBindError: Error, Sendable, CustomStringConvertible {
+public struct ServeBindError: CategorizedError, Sendable {
     public var host: String
     public var port: UInt16
     public var operation: String
@@ -373,5 +385,13 @@ public struct ServeBindError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         "cannot listen on \(host):\(port) (\(operation): \(message))"
+    }
+
+    public var category: ErrorCategory {
+        switch errno {
+        case EACCES, EPERM: return .permissionDenied
+        case 0: return .invalidRequest
+        default: return .unavailable
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TiltboardCore
 
 /// The WebSocket protocol (RFC 6455) as far as this server speaks it: the handshake, text frames
 /// out, and small frames in (the page only ever sends a close, a ping or a short text).
@@ -26,9 +27,11 @@ public enum WebSocketFrames {
         return .success(key)
     }
 
-    public struct HandshakeError: Error, Sendable {
+    public struct HandshakeError: CategorizedError, Sendable {
         public var message: String
         init(_ message: String) { self.message = message }
+        public var description: String { message }
+        public var category: ErrorCategory { .invalidRequest }
     }
 
     /// The 101 response completing the handshake.
