@@ -124,14 +124,17 @@ final class ServeSecurityTests: XCTestCase {
         XCTAssertTrue(idle.readToEnd())
         XCTAssertTrue(idle.received.isEmpty, "closed without a response")
 
+        var waits = board.serverClock.waits
         let slow = try TestConnection(port: board.port)
         slow.send("GET /api/state HTTP/1.1\r\nHost: local")
-        waitUntil("the server waits for the rest") { board.serverClock.sleepers >= 1 && board.server.counts.open == 1 }
+        // Two waits: for the first bytes (the idle limit), then for the rest (the request's deadline).
+        waitUntil("the server waits for the rest") { board.serverClock.waits >= waits + 2 && board.serverClock.sleepers == 1 }
         // The head trickles in: a byte now and then does not extend the request's deadline.
         for _ in 0..<3 {
             board.serverClock.advance(by: board.server.limits.requestSeconds / 4)
+            waits = board.serverClock.waits
             slow.send("h")
-            waitUntil("the server waits again") { board.serverClock.sleepers >= 1 }
+            waitUntil("the server took the byte and waits again") { board.serverClock.waits > waits && board.serverClock.sleepers == 1 }
         }
         board.serverClock.advance(by: board.server.limits.requestSeconds / 2)
         XCTAssertEqual(try slow.response().status, 408)
@@ -173,6 +176,7 @@ final class ServeSecurityTests: XCTestCase {
         try board.runLoop(seconds: 5, pumpEvery: 1)
         XCTAssertEqual(board.hub.clientCount, 1)
         // The stalled writer is cut at its write limit, and the stream closed.
+        waitUntil("the stalled write waits on its deadline") { board.serverClock.sleepers >= 1 }
         board.serverClock.advance(by: limits.writeSeconds + 1)
         waitUntil("the stalled client is dropped") { board.hub.clientCount == 0 }
         _ = stalled

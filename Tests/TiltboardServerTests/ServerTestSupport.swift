@@ -13,7 +13,7 @@ import Glibc
 /// The server's time in tests: nothing happens until the test advances it.
 final class ManualServerClock: ServerClock, Sendable {
     private struct Sleeper { let id: Int; let until: Double; let continuation: CheckedContinuation<Void, Error> }
-    private struct State { var now = 0.0; var sleepers: [Sleeper] = []; var nextID = 0 }
+    private struct State { var now = 0.0; var sleepers: [Sleeper] = []; var nextID = 0; var waits = 0 }
     private let state = Mutex(State())
 
     func now() -> Double { state.withLock { $0.now } }
@@ -26,6 +26,7 @@ final class ManualServerClock: ServerClock, Sendable {
                 let cancelledAlready = state.withLock { s -> Bool in
                     if Task.isCancelled { return true }
                     s.sleepers.append(Sleeper(id: id, until: s.now + seconds, continuation: c))
+                    s.waits += 1
                     return false
                 }
                 if cancelledAlready { c.resume(throwing: CancellationError()) }
@@ -41,6 +42,9 @@ final class ManualServerClock: ServerClock, Sendable {
 
     /// Sleepers waiting now.
     var sleepers: Int { state.withLock { $0.sleepers.count } }
+
+    /// Waits begun so far (a server that took new bytes starts a new one).
+    var waits: Int { state.withLock { $0.waits } }
 
     /// Moves time on and wakes every sleeper that is due.
     func advance(by seconds: Double) {
