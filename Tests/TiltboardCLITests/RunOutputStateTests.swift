@@ -29,7 +29,7 @@ final class RunOutputStateTests: XCTestCase {
     /// written plus those dropped.
     func testEverySampleIsALineEvenWhenItsTimeStepsBack() {
         let lines = Lines()
-        let state = RunOutputState(json: true, interval: 0, sender: nil, engine: nil, write: lines.take)
+        let state = RunOutputState(json: true, statusLine: false, interval: 0, sender: nil, engine: nil, write: lines.take)
         // Two ticks draining three frames each at 500 Hz: the second woke at 0.016 s but read its
         // FIFO 4 ms later, so its three frames are stamped back from 0.016 s.
         let times = [0.010, 0.012, 0.014, 0.012, 0.014, 0.016]
