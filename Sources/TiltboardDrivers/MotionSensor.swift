@@ -81,8 +81,10 @@ public protocol MotionSensor: AnyObject {
     func configure(_ configuration: SensorConfiguration) throws
     /// Reads one coherent sample (one burst). `t` is stamped by the caller's clock.
     func read(at t: Double) throws -> Sample
-    /// Reads every sample waiting in the FIFO, oldest first, calling `body` for each.
-    /// Sample times are spaced by the output period, ending at `t`. Returns how many were read.
+    /// Reads every sample waiting in the FIFO, oldest first, calling `body` for each. `t` is the
+    /// caller's time for now. Sample times are spaced by the output period, ending when the FIFO
+    /// count was read (`t` plus the driver's clock since the call), and increase strictly from
+    /// call to call while `t` does not go back (`FIFOTimestamps`). Returns how many were read.
     @discardableResult
     func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int
     /// Puts the chip into sleep / standby.
