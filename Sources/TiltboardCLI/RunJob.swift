@@ -152,8 +152,7 @@ final class RunOutputState {
 
     func emit(_ out: PipelineOutput) {
         // Decimated by sample time, so the output rate does not depend on the sample rate. Without
-        // an output rate every sample is a line, also one stamped before the one before it (a FIFO
-        // read late in its tick stamps its batch back from the tick's wake time).
+        // an output rate every sample is a line.
         if interval > 0 {
             guard out.t >= nextT else { return }
             nextT = nextT.isFinite && out.t - nextT < interval ? nextT + interval : out.t + interval
