@@ -126,6 +126,10 @@ maintainer_scripts() {
     done
     grep -q 'groupadd --system "$group"' "$work/DEBIAN/postinst" || { echo "postinst creates no groups"; return 1; }
     grep -q 'udevadm control --reload' "$work/DEBIAN/postinst" || { echo "postinst does not reload udev"; return 1; }
+    # Both units: restarted on upgrade when running, stopped before removal, forgotten on purge.
+    grep -q 'try-restart tiltboard.service tiltboard-serve.service' "$work/DEBIAN/postinst" \
+        && grep -q 'stop tiltboard.service tiltboard-serve.service' "$work/DEBIAN/prerm" \
+        && grep -q 'wants/tiltboard-serve.service' "$work/DEBIAN/postrm" || { echo "a maintainer script leaves out one of the units"; return 1; }
     # Installing starts nothing the user did not enable (try-restart only restarts a running unit).
     ! grep -nE '^[^#]*(systemctl +(--[a-z-]+ +)*(enable|start|restart|reload-or-restart)( |$)|deb-systemd-invoke +start)' "$work"/DEBIAN/post* "$work/DEBIAN/prerm"
 }
@@ -415,7 +419,7 @@ syscalls_allowed() {
 
 check "control fields: Package, Version from the source, Depends on libc6, libi2c0, libgpiod, libcurl" control_fields
 check "file list: binary, udev rules, unit, settings, boards, man page, completions, all root's" file_list
-check "maintainer scripts: conffile, groups, udev reload, nothing started" maintainer_scripts
+check "maintainer scripts: conffile, groups, udev reload, both units, nothing started" maintainer_scripts
 check "postinst configure creates the groups and the user, enables nothing" maintainer_scripts_run
 check "tiltboard-serve.service is tiltboard.service running serve, its stdout in the journal" serve_unit_made
 for u in "$unit" "$serve_unit"; do
