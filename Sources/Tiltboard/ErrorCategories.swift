@@ -28,3 +28,8 @@ extension FaceTimeout: CategorizedError {
 extension CalibrationProcedureError: CategorizedError {
     public var category: ErrorCategory { .temporary }
 }
+
+extension CalibrationStopped: CategorizedError {
+    /// Stopped before it ended: worth trying again.
+    public var category: ErrorCategory { .temporary }
+}

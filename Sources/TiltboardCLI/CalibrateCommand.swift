@@ -95,6 +95,10 @@ struct CalibrateCommand: ParsableCommand {
         let session = try CommandBoard.open(board, profilePath: boardOptions.profile, useProfile: false, fifo: false)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }
+        if writeChip && session.sensor.chipVariant.accelOffsets == nil {
+            throw CLIError(message: "--write-chip: the \(session.sensor.identity.part) has no offset registers; calibrate with --sensor alone, the profile applies the offsets",
+                           category: .invalidRequest)
+        }
         let (existing, replacing) = try session.profileForEditing()
         if let replacing {
             Console.note("the profile at \(session.profilePath) cannot be used (\(replacing.detail)); it will be replaced, the old file is kept as \(session.profilePath).bak")

@@ -34,7 +34,7 @@ struct DoctorCommand: ParsableCommand {
         let board = try boardOptions.loadBoard()
         let doctor = Doctor(board: board, system: SystemInspector(root: systemRoot),
                             profilePath: boardOptions.profile ?? ProfileStore.defaultPath(boardName: board.name),
-                            clock: LinuxMonotonicClock(), advice: Advice.advice(for:))
+                            clock: LinuxMonotonicClock(), advice: Advice.doctorFix(for:))
         let checks = doctor.run()
         let code: Int32
         switch Doctor.firstFailure(checks) {

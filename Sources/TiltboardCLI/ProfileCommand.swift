@@ -43,7 +43,7 @@ struct ProfileCommand: ParsableCommand {
             let profile = try ProfileStore.load(path: path, expectedBoard: nil)
             if let profile, let why = profile.board.mismatch(with: board) {
                 throw ProfileError(path: path, kind: .otherBoard,
-                                   detail: "belongs to another board: \(why) (run `tiltboard calibrate` for this board, or pass its own --profile)")
+                                   detail: "belongs to another board: \(why)", remedy: .calibrateThisBoard)
             }
             if json {
                 print(try ProfileShowOutput(path: path, profile: profile).jsonText())

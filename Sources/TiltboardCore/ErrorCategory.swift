@@ -28,3 +28,13 @@ public protocol CategorizedError: Error, CustomStringConvertible {
 extension CalibrationError: CategorizedError {
     public var category: ErrorCategory { .temporary }
 }
+
+extension TiltControllerSettingsError: CategorizedError {
+    /// A controller setting out of its range, as given.
+    public var category: ErrorCategory { .invalidRequest }
+}
+
+extension HapticEffectError: CategorizedError {
+    /// An effect name, pattern or strength that cannot be played.
+    public var category: ErrorCategory { .invalidRequest }
+}

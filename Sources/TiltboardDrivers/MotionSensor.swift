@@ -104,4 +104,13 @@ public protocol MotionSensor: AnyObject {
     /// Reads (and so clears) the chip's interrupt status; true if motion was flagged since the
     /// previous read. The INT pin drops when the latch clears.
     func acknowledgeMotionInterrupt() throws -> Bool
+    /// After motion woke the loop: puts back what `armMotionInterrupt` changed in the sampling
+    /// (a part that compares consecutive samples is armed at a rate of its own), so reads go on
+    /// as configured.
+    func disarmMotionInterrupt() throws
+}
+
+extension MotionSensor {
+    /// Arming changed nothing in the sampling.
+    public func disarmMotionInterrupt() throws {}
 }

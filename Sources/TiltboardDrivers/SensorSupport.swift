@@ -95,12 +95,13 @@ func checkRate(_ rate: Double, chip: String) throws {
 }
 
 /// The threshold register code for `thresholdG` in steps of `gPerLSB`, at least 1 (0 would flag
-/// every sample); an unusable threshold throws with the range the register can hold.
-func motionThresholdCode(_ thresholdG: Double, gPerLSB: Double, chip: String) throws -> UInt8 {
-    let most = 255 * gPerLSB
+/// every sample) and at most `maxCode`; an unusable threshold throws with the range the register
+/// can hold.
+func motionThresholdCode(_ thresholdG: Double, gPerLSB: Double, maxCode: UInt8 = 255, chip: String) throws -> UInt8 {
+    let most = Double(maxCode) * gPerLSB
     guard thresholdG.isFinite, thresholdG > 0, thresholdG <= most else {
         throw SensorError.unsupportedSetting(
             "\(chip) cannot use a motion threshold of \(thresholdG) g: give more than 0 and at most \(most) g")
     }
-    return UInt8(Swift.min(Swift.max((thresholdG / gPerLSB).rounded(), 1), 255))
+    return UInt8(Swift.min(Swift.max((thresholdG / gPerLSB).rounded(), 1), Double(maxCode)))
 }

@@ -36,3 +36,18 @@ extension AtomicFileError: CategorizedError {
         }
     }
 }
+
+extension NotARegularFile: CategorizedError {
+    /// A path that should name a file's content names a folder, a device or an oversized file.
+    public var category: ErrorCategory { .invalidData }
+}
+
+extension TerminalError: CategorizedError {
+    /// The terminal is not one, or failed on the way.
+    public var category: ErrorCategory { .io }
+}
+
+extension SignalWatcherError: CategorizedError {
+    /// The process could not set up its own signal handling.
+    public var category: ErrorCategory { .internalFailure }
+}

@@ -1,11 +1,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Foundation
 import XCTest
 import Tiltboard
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
+import TiltboardSimulator
 @testable import TiltboardCLI
 
 /// The one table from error categories to exit codes, and the category each layer's errors name.
@@ -22,39 +24,90 @@ final class ExitTableTests: XCTestCase {
     }
 
     func testEachLayersErrorsExitByTheirKind() {
-        let cases: [(Error, Int32)] = [
-            (I2CError(kind: .noSuchBus, device: "/dev/i2c-9"), 69),
-            (I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x68), 69),
-            (I2CError(kind: .permissionDenied, device: "/dev/i2c-1"), 77),
-            (I2CError(kind: .bus, device: "/dev/i2c-1"), 74),
-            (I2CError(kind: .noAcknowledgeData, device: "/dev/i2c-1", address: 0x68), 74),
-            (SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68"), 69),
-            (SensorError.configurationLost(register: 0x6B, configured: 1, read: 0x40, bus: "simulated", address: 0x68), 74),
-            (SensorError.unsupportedSetting("rate"), 64),
-            (GPIOError(kind: .lineBusy, message: "m"), 69),
-            (CalibrationError.singularFit, 75),
-            (CalibrationProcedureError("m"), 75),
-            (BoardFileError(file: "b.json", key: "sensor", message: "m"), 65),
-            (BoardFileError(file: "b.json", key: "(file)", message: "m", errno: EACCES), 77),
-            (ProfileError(path: "p.json", kind: .corrupt, detail: "m"), 65),
-            (ProfileError(path: "p.json", kind: .permissionDenied, detail: "m"), 77),
-            (OutputFileError(path: "o.csv", kind: .exists, message: "m"), 73),
-            (OutputFileError(path: "o.csv", kind: .interrupted, message: "m"), 74),
-            (AtomicFileError(path: "p.json", operation: "rename", errno: EROFS), 77),
-            (AtomicFileError(path: "p.json", operation: "rename", errno: ENOSPC), 74),
-            (CLIError(message: "m", category: .cannotCreate), 73),
+        let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`"
+        // Each error, its exit status, and the fix the tool adds to its line (nil: none).
+        let cases: [(Error, Int32, String?)] = [
+            (I2CError(kind: .noSuchBus, device: "/dev/i2c-9"), 69, "enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"),
+            (I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x68), 69, wiring),
+            (I2CError(kind: .permissionDenied, device: "/dev/i2c-1"), 77, "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/) and join the i2c group (sudo usermod -aG i2c $USER, then log in again)"),
+            (I2CError(kind: .bus, device: "/dev/i2c-1"), 74, "check the wiring and pull-ups, shorten the cable or lower the bus speed (dtparam=i2c_arm_baudrate=100000)"),
+            (I2CError(kind: .noAcknowledgeData, device: "/dev/i2c-1", address: 0x68), 74, wiring),
+            (SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68"), 69, "check the board file's chip and address, or run `tiltboard probe`"),
+            (SensorError.configurationLost(register: 0x6B, configured: 1, read: 0x40, bus: "simulated", address: 0x68), 74, nil),
+            (SensorError.unsupportedSetting("rate"), 64, nil),
+            (GPIOError(kind: .lineBusy, message: "m"), 69, nil),
+            (CalibrationError.singularFit, 75, nil),
+            (CalibrationProcedureError("m"), 75, nil),
+            (BoardFileError(file: "b.json", key: "sensor", message: "m"), 65, nil),
+            (BoardFileError(file: "b.json", key: "(file)", message: "m", errno: EACCES), 77, nil),
+            (ProfileError(path: "p.json", kind: .corrupt, detail: "m"), 65, nil),
+            (ProfileError(path: "p.json", kind: .permissionDenied, detail: "m"), 77, nil),
+            (OutputFileError(path: "o.csv", kind: .exists, message: "m"), 73, nil),
+            (OutputFileError(path: "o.csv", kind: .interrupted, message: "m"), 74, nil),
+            (AtomicFileError(path: "p.json", operation: "rename", errno: EROFS), 77, nil),
+            (AtomicFileError(path: "p.json", operation: "rename", errno: ENOSPC), 74, nil),
+            (CLIError(message: "m", category: .cannotCreate), 73, nil),
+            (TiltControllerSettingsError(setting: "restitution", value: 2, expected: "0…1"), 64, nil),
+            (HapticEffectError("m"), 64, nil),
+            (MotionScriptError("m"), 65, nil),
+            (NotARegularFile(path: "b.json", kind: "a folder"), 65, nil),
+            (TerminalError("m", errno: ENOTTY), 74, nil),
+            (SignalWatcherError("m"), 70, nil),
+            (CalibrationStopped(), 75, nil),
         ]
-        for (error, code) in cases {
+        for (error, code, advice) in cases {
             let status = exitStatus(for: error)
             XCTAssertEqual(status?.code, code, "\(error)")
-            XCTAssertEqual(status?.message, Advice.message(for: error))
+            XCTAssertEqual(status?.message, "\(error)" + (advice.map { ": " + $0 } ?? ""))
         }
+    }
+
+    func testLibraryErrorsSayWhatFailedAndTheToolAddsTheFix() throws {
+        XCTAssertThrowsError(try ProfileStore.decode([], path: "p.json")) { error in
+            XCTAssertEqual("\(error)", "profile p.json: the file is empty")
+            XCTAssertEqual(Advice.message(for: error),
+                           "profile p.json: the file is empty (run `tiltboard calibrate` to measure a new one, or restore p.json.bak)")
+        }
+        XCTAssertEqual(Advice.message(for: GPIOError(kind: .permissionDenied, message: "GPIO chip /dev/gpiochip0: permission denied")),
+                       "GPIO chip /dev/gpiochip0: permission denied: install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the gpio group (sudo usermod -aG gpio $USER, then log in again)")
+        XCTAssertEqual(Advice.doctorFix(for: I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x68)),
+                       "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high); `tiltboard probe --all` lists what answers")
+        XCTAssertEqual(Advice.doctorFix(for: SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68")),
+                       "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds")
+    }
+
+    func testEveryPublicErrorTypeNamesItsCategory() throws {
+        // Every public type of the package that conforms to Error, by its declaration, and every
+        // type declared or extended as CategorizedError: a public error without a category would
+        // leave the tool through ArgumentParser with exit 1.
+        let sources = packageRoot + "/Sources"
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        let declaration = try NSRegularExpression(pattern: #"public (?:final )?(?:struct|enum|class) (\w+)\s*:\s*([^{]*)\{"#)
+        let extensionLine = try NSRegularExpression(pattern: #"extension (\w+)\s*:\s*[^{]*\bCategorizedError\b"#)
+        var errors: Set<String> = [], categorized: Set<String> = []
+        for file in files {
+            let text = try String(contentsOfFile: sources + "/" + file, encoding: .utf8)
+            let range = NSRange(text.startIndex..., in: text)
+            for match in declaration.matches(in: text, range: range) {
+                let name = String(text[Range(match.range(at: 1), in: text)!])
+                let conformances = text[Range(match.range(at: 2), in: text)!].split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if conformances.contains("Error") || conformances.contains("CategorizedError") { errors.insert(name) }
+                if conformances.contains("CategorizedError") { categorized.insert(name) }
+            }
+            for match in extensionLine.matches(in: text, range: range) {
+                categorized.insert(String(text[Range(match.range(at: 1), in: text)!]))
+            }
+        }
+        XCTAssertGreaterThan(errors.count, 20, "the scan found the package's errors")
+        XCTAssertEqual(errors.subtracting(categorized).sorted(), [], "public errors without a category")
     }
 
     func testTheToolAddsTheFixToTheLibrarysLine() {
         let lines: [(Error, String)] = [
             (I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x69),
-             "I²C no device answers at 0x69 on /dev/i2c-1: check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high), then try `tiltboard probe`"),
+             "I²C no device answers at 0x69 on /dev/i2c-1: check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`"),
             (I2CError(kind: .noSuchBus, device: "/dev/i2c-7", errno: ENOENT, detail: "No such file or directory"),
              "I²C bus /dev/i2c-7 does not exist (errno 2 No such file or directory): enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"),
             (I2CError(kind: .permissionDenied, device: "/dev/i2c-1"),

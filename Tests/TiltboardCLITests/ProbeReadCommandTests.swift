@@ -57,17 +57,21 @@ final class ProbeReadCommandTests: XCTestCase {
         }
     }
 
-    func testProbeNamesBothSimulatedChips() throws {
+    func testProbeNamesEverySimulatedChip() throws {
         let r = try run(["probe", "--bus", "simulated", "--json"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let found = try lines(r.stdout).map(json)
-        XCTAssertEqual(found.count, 2)
+        XCTAssertEqual(found.count, 3)
         XCTAssertEqual(found[0]["address"] as? String, "0x68")
         XCTAssertEqual(found[0]["part"] as? String, "MPU-6050")
         XCTAssertEqual(found[0]["chip"] as? String, "mpu6050")
         XCTAssertEqual(found[1]["address"] as? String, "0x53")
         XCTAssertEqual(found[1]["part"] as? String, "ADXL345")
         XCTAssertEqual(found[1]["chipID"] as? String, "0xe5")
+        XCTAssertEqual(found[2]["address"] as? String, "0x18")
+        XCTAssertEqual(found[2]["part"] as? String, "LIS3DH")
+        XCTAssertEqual(found[2]["chip"] as? String, "lis3dh")
+        XCTAssertEqual(found[2]["chipID"] as? String, "0x33")
 
         let human = try run(["probe", "--bus", "simulated"])
         XCTAssertEqual(human.status, 0)

@@ -7,6 +7,9 @@ import TiltboardDrivers
 private let addr: UInt8 = 0x53
 private let DEVID: UInt8 = 0x00
 private let OFSX: UInt8 = 0x1E
+private let ACT_INACT_CTL: UInt8 = 0x27
+private let INT_ENABLE: UInt8 = 0x2E
+private let INT_MAP: UInt8 = 0x2F
 private let BW_RATE: UInt8 = 0x2C
 private let POWER_CTL: UInt8 = 0x2D
 private let DATA_FORMAT: UInt8 = 0x31
@@ -28,15 +31,20 @@ final class ADXL345Tests: XCTestCase {
         return try ADXL345(bus: bus, address: addr, clock: clock)
     }
 
-    private func expectConfigure(format: UInt8, rate: UInt8, fifo: UInt8, powerReadBack: UInt8 = 0x08) {
+    private func expectConfigure(format: UInt8, rate: UInt8, fifo: UInt8, powerReadBack: UInt8 = 0x08,
+                                 interruptsReadBack: [UInt8] = [0x00, 0x00]) {
         bus.expect(.write(addr, POWER_CTL, [0x00]),
+                   .write(addr, INT_ENABLE, [0x00]),
+                   .write(addr, INT_MAP, [0x00]),
+                   .write(addr, ACT_INACT_CTL, [0x00]),
                    .write(addr, DATA_FORMAT, [format]),
                    .write(addr, BW_RATE, [rate]),
                    .write(addr, FIFO_CTL, [fifo]),
                    .write(addr, OFSX, [0x00, 0x00, 0x00]),
                    .write(addr, POWER_CTL, [0x08]),
                    .read(addr, OFSX, [0x00, 0x00, 0x00]),
-                   .read(addr, BW_RATE, [rate, powerReadBack]),
+                   .read(addr, ACT_INACT_CTL, [0x00]),
+                   .read(addr, BW_RATE, [rate, powerReadBack] + interruptsReadBack),
                    .read(addr, DATA_FORMAT, [format]),
                    .read(addr, FIFO_CTL, [fifo]))
     }
@@ -102,6 +110,16 @@ final class ADXL345Tests: XCTestCase {
         XCTAssertEqual(bus.pending.count, 2)
     }
 
+    func testConfigureSwitchesOffInterruptsAnEarlierSessionLeftArmed() throws {
+        // No soft reset: INT_ENABLE, INT_MAP and ACT_INACT_CTL keep what the last session armed, so
+        // configure clears them (before anything else, in standby) and checks they read back 0.
+        let sensor = try open()
+        expectConfigure(format: 0x08, rate: 0x0A, fifo: 0x00, interruptsReadBack: [0x10, 0x00])
+        assertThrows(SensorError.verifyFailed(register: 0x2E, wrote: 0x00, read: 0x10, bus: "/dev/i2c-1", address: 0x53)) {
+            try sensor.configure(SensorConfiguration())
+        }
+    }
+
     func testUnsupportedRange() throws {
         let sensor = try open()
         assertThrows(SensorError.unsupportedSetting("ADXL345 cannot use accelerometer range 32 g: choose one of 2, 4, 8, 16 g")) {
@@ -163,6 +181,29 @@ final class ADXL345Tests: XCTestCase {
         XCTAssertEqual(samples[2].t, 10)
         bus.expect(.read(addr, FIFO_STATUS, [0x00]))
         XCTAssertEqual(try sensor.drainFIFO(at: 11) { _ in XCTFail("no sample expected") }, 0)
+        bus.assertDone()
+    }
+
+    func testDrainOfAFullFIFOAlsoReadsThe33rdSample() throws {
+        // 32 entries plus one waiting at the output filter (DS Register 0x39): after the 32,
+        // FIFO_STATUS is read again and the sample that moved in is read as well.
+        let sensor = try open()
+        expectConfigure(format: 0x08, rate: 0x0C, fifo: 0x90)
+        try sensor.configure(SensorConfiguration(accelRangeG: 2, rateHz: 400, useFIFO: true))
+        bus.expect(.read(addr, FIFO_STATUS, [32]))
+        for i in 0..<32 { bus.expect(.read(addr, DATAX0, le(Int16(i), 0, 256))) }
+        bus.expect(.read(addr, FIFO_STATUS, [1]), .read(addr, DATAX0, le(32, 0, 256)))
+        var samples: [Sample] = []
+        XCTAssertEqual(try sensor.drainFIFO(at: 1) { samples.append($0) }, 33)
+        XCTAssertEqual(samples.map { Int(($0.accel.x * 256).rounded()) }, Array(0...32))
+        XCTAssertEqual(samples[0].t, 1 - 32 * 0.0025, accuracy: 1e-12)
+        XCTAssertEqual(samples.dropLast().last?.t ?? 0, 1 - 0.0025, accuracy: 1e-12)
+        XCTAssertEqual(samples.last?.t, 1)
+        bus.assertDone()
+        // 31 entries: nothing waits behind them, and FIFO_STATUS is read once.
+        bus.expect(.read(addr, FIFO_STATUS, [31]))
+        for _ in 0..<31 { bus.expect(.read(addr, DATAX0, le(0, 0, 256))) }
+        XCTAssertEqual(try sensor.drainFIFO(at: 2) { _ in }, 31)
         bus.assertDone()
     }
 

@@ -51,13 +51,16 @@ final class MotionInterruptTests: XCTestCase {
     func testMPU6050ArmsTheMotionInterruptLatchedActiveHigh() throws {
         let sensor = try mpu()
         // 0.1 g in 32 mg steps → 3; ACCEL_HPF 0.63 Hz (4) under AFS_SEL 0; MOT_DUR 1 ms; MOT_COUNT 1;
-        // LATCH_INT_EN only (active high, push-pull, cleared by reading INT_STATUS); MOT_EN only.
+        // LATCH_INT_EN only (active high, push-pull, cleared by reading INT_STATUS); MOT_EN only;
+        // then each run of registers read back, in address order.
         bus.expect(.write(MPU, ACCEL_CONFIG, [0x04]),
                    .write(MPU, MOT_THR, [3]),
                    .write(MPU, MOT_DUR, [1]),
                    .write(MPU, MOT_DETECT_CTRL, [0x01]),
                    .write(MPU, INT_PIN_CFG, [0x20]),
-                   .write(MPU, INT_ENABLE, [0x40]))
+                   .write(MPU, INT_ENABLE, [0x40]),
+                   .read(MPU, ACCEL_CONFIG, [0x04]), .read(MPU, MOT_THR, [3, 1]),
+                   .read(MPU, INT_PIN_CFG, [0x20, 0x40]), .read(MPU, MOT_DETECT_CTRL, [0x01]))
         try sensor.armMotionInterrupt(thresholdG: 0.1)
         bus.assertDone()
     }
@@ -71,8 +74,21 @@ final class MotionInterruptTests: XCTestCase {
         try sensor.configure(SensorConfiguration(accelRangeG: 8, gyroRangeDps: 500, rateHz: 100))
         // ±8 g is AFS_SEL 2 (0x10); 1 g → 31.25 steps → 31.
         bus.expect(.write(MPU, ACCEL_CONFIG, [0x14]), .write(MPU, MOT_THR, [31]), .write(MPU, MOT_DUR, [1]),
-                   .write(MPU, MOT_DETECT_CTRL, [0x01]), .write(MPU, INT_PIN_CFG, [0x20]), .write(MPU, INT_ENABLE, [0x40]))
+                   .write(MPU, MOT_DETECT_CTRL, [0x01]), .write(MPU, INT_PIN_CFG, [0x20]), .write(MPU, INT_ENABLE, [0x40]),
+                   .read(MPU, ACCEL_CONFIG, [0x14]), .read(MPU, MOT_THR, [31, 1]),
+                   .read(MPU, INT_PIN_CFG, [0x20, 0x40]), .read(MPU, MOT_DETECT_CTRL, [0x01]))
         try sensor.armMotionInterrupt(thresholdG: 1)
+        bus.assertDone()
+    }
+
+    func testMPU6050ThatDoesNotKeepTheThresholdIsReported() throws {
+        let sensor = try mpu()
+        bus.expect(.write(MPU, ACCEL_CONFIG, [0x04]), .write(MPU, MOT_THR, [3]), .write(MPU, MOT_DUR, [1]),
+                   .write(MPU, MOT_DETECT_CTRL, [0x01]), .write(MPU, INT_PIN_CFG, [0x20]), .write(MPU, INT_ENABLE, [0x40]),
+                   .read(MPU, ACCEL_CONFIG, [0x04]), .read(MPU, MOT_THR, [0, 1]))
+        assertThrows(SensorError.verifyFailed(register: MOT_THR, wrote: 3, read: 0, bus: bus.name, address: MPU)) {
+            try sensor.armMotionInterrupt(thresholdG: 0.1)
+        }
         bus.assertDone()
     }
 
@@ -89,7 +105,9 @@ final class MotionInterruptTests: XCTestCase {
         let sensor = try mpu()
         // 0.001 g rounds to 0, which would flag every sample: one step (32 mg) instead.
         bus.expect(.write(MPU, ACCEL_CONFIG, [0x04]), .write(MPU, MOT_THR, [1]), .write(MPU, MOT_DUR, [1]),
-                   .write(MPU, MOT_DETECT_CTRL, [0x01]), .write(MPU, INT_PIN_CFG, [0x20]), .write(MPU, INT_ENABLE, [0x40]))
+                   .write(MPU, MOT_DETECT_CTRL, [0x01]), .write(MPU, INT_PIN_CFG, [0x20]), .write(MPU, INT_ENABLE, [0x40]),
+                   .read(MPU, ACCEL_CONFIG, [0x04]), .read(MPU, MOT_THR, [1, 1]),
+                   .read(MPU, INT_PIN_CFG, [0x20, 0x40]), .read(MPU, MOT_DETECT_CTRL, [0x01]))
         try sensor.armMotionInterrupt(thresholdG: 0.001)
         assertThrows(SensorError.unsupportedSetting(
             "MPU-6050 cannot use a motion threshold of 9.0 g: give more than 0 and at most 8.16 g")) {

@@ -17,14 +17,17 @@ final class ProbeTests: XCTestCase {
                    .read(0x53, 0x00, [0xE5]),
                    .read(0x68, 0x75, [0x70]),
                    absent(0x69, 0x75),
-                   .read(0x50, 0x75, [0x12]), .read(0x50, 0x00, [0x34]),
-                   .read(0x1D, 0x00, [0x00]), .read(0x1D, 0x75, [0x68]))
-        let found = try ChipKind.probe(bus: bus, addresses: [0x1D, 0x53, 0x68, 0x69, 0x50, 0x1D])
+                   .read(0x50, 0x75, [0x12]), .read(0x50, 0x00, [0x34]), .read(0x50, 0x0F, [0x56]),
+                   .read(0x1D, 0x00, [0x00]), .read(0x1D, 0x75, [0x68]),
+                   // The LIS3DH's own address: its WHO_AM_I (0x0F) is asked first.
+                   .read(0x18, 0x0F, [0x33]))
+        let found = try ChipKind.probe(bus: bus, addresses: [0x1D, 0x53, 0x68, 0x69, 0x50, 0x1D, 0x18])
         XCTAssertEqual(found, [
             ProbeResult(address: 0x53, chip: .adxl345, part: "ADXL345", chipID: 0xE5),
             ProbeResult(address: 0x68, chip: .mpu6050, part: "MPU-6500", chipID: 0x70),
             ProbeResult(address: 0x50, chip: nil, part: "unknown device", chipID: nil),
             ProbeResult(address: 0x1D, chip: .mpu6050, part: "MPU-6050", chipID: 0x68),
+            ProbeResult(address: 0x18, chip: .lis3dh, part: "LIS3DH", chipID: 0x33),
         ])
         bus.assertDone()
     }

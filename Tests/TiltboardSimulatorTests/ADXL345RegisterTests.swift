@@ -166,7 +166,7 @@ final class ADXL345RegisterTests: XCTestCase {
         }
     }
 
-    func testFIFOModeCollectsFirst32AndPopsOnAnyDataRead() throws {
+    func testFIFOModeCollectsFirst33AndPopsOnAnyDataRead() throws {
         make(motion: Ramp())
         try w(ADXL.DATA_FORMAT, 0x0B)         // full-res ±16 g: x = t · 256
         try w(ADXL.FIFO_CTL, 0x40 | 16)       // FIFO mode, watermark 16
@@ -177,24 +177,27 @@ final class ADXL345RegisterTests: XCTestCase {
         clock.advance(ms: 300)
         XCTAssertEqual(try r(ADXL.FIFO_STATUS), 32)
         XCTAssertEqual(try r(ADXL.INT_SOURCE), ADXL.dataReady | ADXL.watermark | ADXL.overrun)
-        // Oldest first; a two-byte read pops a whole entry.
+        // Oldest first; a two-byte read pops a whole entry, and the 33rd sample, waiting at the
+        // output filter, moves in: FIFO_STATUS still counts 32.
         XCTAssertEqual(int16LE(try r(ADXL.DATAX0, 2), 0), Int((0.01 * 256).rounded()))
-        XCTAssertEqual(try r(ADXL.FIFO_STATUS), 31)
+        XCTAssertEqual(try r(ADXL.FIFO_STATUS), 32)
         XCTAssertEqual(try xyz()[0], Int((0.02 * 256).rounded()))
         XCTAssertEqual(try r(ADXL.DATAZ0, 1), [UInt8(Int((1.03 * 256).rounded()) & 0xFF)], "one-byte read pops too")
-        XCTAssertEqual(try r(ADXL.FIFO_STATUS), 29)
+        XCTAssertEqual(try r(ADXL.FIFO_STATUS), 30)
         XCTAssertEqual(try r(ADXL.INT_SOURCE) & ADXL.overrun, 0, "overrun cleared by the data reads")
-        for _ in 0..<13 { _ = try xyz() }
+        for _ in 0..<14 { _ = try xyz() }
         XCTAssertEqual(try r(ADXL.FIFO_STATUS), 16)
         XCTAssertEqual(try r(ADXL.INT_SOURCE) & ADXL.watermark, ADXL.watermark)
         _ = try xyz()
         XCTAssertEqual(try r(ADXL.INT_SOURCE) & ADXL.watermark, 0)
-        for _ in 0..<15 { _ = try xyz() }
+        for _ in 0..<14 { _ = try xyz() }
+        XCTAssertEqual(try r(ADXL.FIFO_STATUS), 1)
+        XCTAssertEqual(try xyz()[0], Int((0.33 * 256).rounded()), "the 33rd sample; later ones were dropped")
         XCTAssertEqual(try r(ADXL.FIFO_STATUS), 0)
         XCTAssertEqual(try r(ADXL.INT_SOURCE), 0, "empty: no DATA_READY")
     }
 
-    func testStreamModeKeepsNewest32() throws {
+    func testStreamModeKeepsNewest33() throws {
         make(motion: Ramp())
         try w(ADXL.DATA_FORMAT, 0x0B)
         try w(ADXL.FIFO_CTL, 0x80 | 31)
@@ -202,8 +205,10 @@ final class ADXL345RegisterTests: XCTestCase {
         clock.advance(ms: 1000.5)
         XCTAssertEqual(try r(ADXL.FIFO_STATUS), 32)
         XCTAssertEqual(try r(ADXL.INT_SOURCE), ADXL.dataReady | ADXL.watermark | ADXL.overrun)
-        XCTAssertEqual(try xyz()[0], Int((0.69 * 256).rounded()), "ticks 69…100 survive")
+        XCTAssertEqual(try xyz()[0], Int((0.68 * 256).rounded()), "ticks 68…100 survive")
         XCTAssertEqual(try r(ADXL.INT_SOURCE) & ADXL.overrun, 0)
+        for tick in 69...100 { XCTAssertEqual(try xyz()[0], Int((Double(tick) / 100 * 256).rounded())) }
+        XCTAssertEqual(try r(ADXL.FIFO_STATUS), 0)
     }
 
     func testWatermarkSetImmediatelyWhenSamplesIsZero() throws {
@@ -227,6 +232,31 @@ final class ADXL345RegisterTests: XCTestCase {
         XCTAssertEqual(try r(ADXL.FIFO_STATUS), 0, "bypass keeps the FIFO empty")
         _ = try xyz()
         XCTAssertEqual(try r(ADXL.INT_SOURCE), 0)
+    }
+
+    func testConfigureSwitchesOffTheInterruptsAnEarlierSessionArmed() throws {
+        // The part has no soft reset: what one session armed survives into the next. A new
+        // driver's configure must leave nothing enabled, mapped or detecting.
+        make(motion: Ramp())
+        let earlier = try ADXL345(bus: bus, address: ADXL.address, clock: clock)
+        try earlier.configure(SensorConfiguration())
+        try earlier.armMotionInterrupt(thresholdG: 0.1)
+        XCTAssertEqual(try r(ADXL.INT_ENABLE), 0x10)
+        XCTAssertEqual(try r(0x27), 0xF0, "ACT_INACT_CTL: ac-coupled activity on X, Y, Z")
+        clock.advance(ms: 500)  // the ramp moves 0.5 g: activity
+        chip.serviceInterruptPin()
+        XCTAssertTrue(chip.interruptPin.isHigh)
+
+        let next = try ADXL345(bus: bus, address: ADXL.address, clock: clock)
+        try next.configure(SensorConfiguration())
+        XCTAssertEqual(try r(ADXL.INT_ENABLE, 2), [0x00, 0x00], "INT_ENABLE, INT_MAP")
+        XCTAssertEqual(try r(0x27), 0x00, "ACT_INACT_CTL")
+        clock.advance(ms: 500)
+        _ = try r(ADXL.INT_SOURCE)
+        clock.advance(ms: 500)
+        chip.serviceInterruptPin()
+        XCTAssertFalse(chip.interruptPin.isHigh, "nothing drives INT1 any more")
+        XCTAssertEqual(try r(ADXL.INT_SOURCE) & 0x10, 0, "activity detection is off")
     }
 
     func testBypassEmptiesAndStandbyKeepsTheFIFO() throws {

@@ -76,6 +76,10 @@ final class FaultTests: XCTestCase {
         let registers = try bus.read(address: mpu, register: 0x00, count: 0x74)
         var expected = [UInt8](repeating: 0, count: 0x74)
         for (register, value) in SimulatedMPU6050.factoryRegisters { expected[Int(register)] = value }
+        for (axis, trim) in SimulatedMPU6050.factoryAccelOffsets.enumerated() {  // XA/YA/ZA_OFFS_H at 0x06/0x08/0x0A
+            expected[0x06 + 2 * axis] = UInt8(trim >> 8)
+            expected[0x07 + 2 * axis] = UInt8(trim & 0xFF)
+        }
         expected[0x6B] = 0x40  // PWR_MGMT_1: SLEEP, internal oscillator
         for r in 0..<0x74 where registers[r] != expected[r] {
             XCTFail("register \(UInt8(r).hex) is \(registers[r].hex) after the reset, want \(expected[r].hex)")

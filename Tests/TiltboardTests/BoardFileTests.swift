@@ -29,9 +29,9 @@ final class BoardFileTests: XCTestCase {
     func testEveryShippedBoardFileLoads() throws {
         let folder = packageRoot + "/Boards"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertEqual(names, ["adxl345.json", "mpu6050-pi5.json", "mpu6050.json", "simulated-adxl345.json",
-                               "simulated-clone.json", "simulated-faults.json", "simulated-mpu6050.json",
-                               "simulated-wake.json"])
+        XCTAssertEqual(names, ["adxl345.json", "lis3dh.json", "mpu6050-pi5.json", "mpu6050.json", "simulated-adxl345.json",
+                               "simulated-clone.json", "simulated-faults.json", "simulated-lis3dh.json",
+                               "simulated-mpu6050.json", "simulated-wake.json"])
         for name in names {
             let board = try BoardDescription.load(path: folder + "/" + name)
             XCTAssertEqual(board.source, folder + "/" + name)
@@ -135,7 +135,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(message(sensor(#""fifo": 1"#)),
                        "board file Boards/x.json: sensor.fifo: 1 is not allowed (use true or false)")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu9250", "bus": "/dev/i2c-1"}}"#),
-                       "board file Boards/x.json: sensor.chip: \"mpu9250\" is not allowed (use \"mpu6050\" or \"adxl345\")")
+                       "board file Boards/x.json: sensor.chip: \"mpu9250\" is not allowed (use \"mpu6050\", \"adxl345\" or \"lis3dh\")")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu6050", "bus": "/dev/i2c"}}"#),
                        "board file Boards/x.json: sensor.bus: \"/dev/i2c\" is not allowed (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
         XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": -1}}"#),
@@ -198,7 +198,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(message(#"{"sensor": {"chip": "mpu6050", "bus": "/dev/i2c-1"}}"#),
                        "board file Boards/x.json: name: missing (give the board a name)")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"bus": "/dev/i2c-1"}}"#),
-                       "board file Boards/x.json: sensor.chip: missing (use \"mpu6050\" or \"adxl345\")")
+                       "board file Boards/x.json: sensor.chip: missing (use \"mpu6050\", \"adxl345\" or \"lis3dh\")")
         XCTAssertEqual(message(minimal + #", "motor": {"line": 17}}"#),
                        "board file Boards/x.json: motor.chip: missing (a chip label like \"pinctrl-bcm2711\", a name like \"gpiochip0\" or a path)")
     }

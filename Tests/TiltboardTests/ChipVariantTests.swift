@@ -32,7 +32,7 @@ final class ChipVariantTests: XCTestCase {
     }
 
     func testEveryAcceptedIDIsIdentifiedAndReadsWhatTheChipFeels() throws {
-        XCTAssertEqual(everyVariant.count, 7)  // six MPU-6050 family IDs, the ADXL345
+        XCTAssertEqual(everyVariant.count, 8)  // six MPU-6050 family IDs, the ADXL345, the LIS3DH
         for (kind, id) in everyVariant {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let (_, _, sensor) = try open(kind, id, Step(before: tilted, after: tilted), clock: clock)
@@ -88,7 +88,7 @@ final class ChipVariantTests: XCTestCase {
         let flat = PhysicalState(accelG: .unitZ)
         var part = SensorImperfections.ideal
         part.zeroGOffsetG = Vector3(0.040, -0.030, 0.060)
-        for (kind, id) in everyVariant {
+        for (kind, id) in everyVariant where kind.chip.anyVariant(chipID: id)?.accelOffsets != nil {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let (_, _, sensor) = try open(kind, id, Step(before: flat, after: flat), clock: clock, imperfections: part)
             try sensor.configure(SensorConfiguration(accelRangeG: 2, gyroRangeDps: 500, rateHz: 100))
@@ -165,12 +165,52 @@ final class ChipVariantTests: XCTestCase {
             XCTAssertTrue(try sensor.acknowledgeMotionInterrupt(), "\(sensor.identity.part): moved")
             XCTAssertFalse(try sensor.acknowledgeMotionInterrupt(), "\(sensor.identity.part): the read cleared it")
             if kind == .mpu6050, let v = MPU6050Chip().variant(chipID: id), v.motionEngine == .wakeOnMotion {
-                // The 6500 family's wake-on-motion: 0.1 g in 4 mg steps = 25, ACCEL_INTEL_EN | MODE.
+                // The 6500 family's wake-on-motion: sampling at 20 Hz (SMPLRT_DIV 49, DLPF 5 in CONFIG
+                // and ACCEL_CONFIG2, FIFO_SIZE kept), 0.1 g within 0.253 s = 19.8 mg per 50 ms in
+                // 4 mg steps = 5, ACCEL_INTEL_EN | MODE; everything read back.
                 let writes = armed.filter { $0.kind == .write }.map { "\($0.register.hex) \($0.bytes.map(\.hex))" }
-                let threshold = v.motion.thresholdRegisterCount == 3 ? "0x20 [\"0x19\", \"0x19\", \"0x19\"]" : "0x1f [\"0x19\"]"
-                XCTAssertEqual(writes, [threshold, "0x69 [\"0xc0\"]", "0x37 [\"0x20\"]", "0x38 [\"\(v.motion.enableMask.hex)\"]"],
+                let threshold = v.motion.thresholdRegisterCount == 3 ? "0x20 [\"0x05\", \"0x05\", \"0x05\"]" : "0x1f [\"0x05\"]"
+                XCTAssertEqual(writes, ["0x19 [\"0x31\"]", "0x1a [\"0x05\"]", "0x1d [\"\((0x05 | v.fifoSizeBits).hex)\"]",
+                                        threshold, "0x69 [\"0xc0\"]", "0x37 [\"0x20\"]", "0x38 [\"\(v.motion.enableMask.hex)\"]"],
                                "\(v.part)")
+                XCTAssertEqual(armed.filter { $0.kind != .write }.count, 5, "\(v.part): read back in five runs")
             }
+        }
+    }
+
+    /// Flat until `start`, then a roll of `degrees` at a steady rate over `seconds`, then held.
+    private struct Ramp: MotionSource {
+        var start: Double, seconds: Double, degrees: Double
+        func state(at t: Double) -> PhysicalState {
+            let angle = degrees * Swift.min(Swift.max((t - start) / seconds, 0), 1) * Double.pi / 180
+            return PhysicalState(accelG: Vector3(sin(angle), 0, cos(angle)))
+        }
+        var duration: Double? { nil }
+    }
+
+    func testASlowTiltWakesEveryVariantAndTheLoopRateIsBackAfterwards() throws {
+        // Still (noise on, a typical part) for 4 s, then 30° in 0.5 s: 0.5 g over 0.5 s, 10 mg per
+        // 100 Hz sample. A 0.1 g threshold must wake every part within the tilt, and no part before it.
+        for (kind, id) in everyVariant {
+            let clock = ManualClock(startNanoseconds: 1_000_000_000)
+            let part = SimulatedChipRegistry.factory(for: kind).typicalPart(seed: 5)
+            let (_, chip, sensor) = try open(kind, id, Ramp(start: 4, seconds: 0.5, degrees: 30), clock: clock,
+                                             imperfections: part)
+            try sensor.configure(SensorConfiguration(accelRangeG: 2, gyroRangeDps: 500, rateHz: 100))
+            try sensor.armMotionInterrupt(thresholdG: 0.1)
+            _ = try sensor.acknowledgeMotionInterrupt()
+            var wokeAt: Double?
+            while wokeAt == nil, clock.nowSeconds() - 1 < 6 {
+                clock.advance(bySeconds: 0.005)
+                chip.serviceInterruptPin()
+                if chip.interruptPin.isHigh, try sensor.acknowledgeMotionInterrupt() { wokeAt = clock.nowSeconds() - 1 }
+            }
+            let name = "\(kind) \(id.hex)"
+            let t = try XCTUnwrap(wokeAt, "\(name): the tilt never woke it")
+            XCTAssertGreaterThan(t, 4, "\(name): woke while still")
+            XCTAssertLessThanOrEqual(t, 4.25, "\(name): woke late")
+            try sensor.disarmMotionInterrupt()
+            if let mpu = chip as? SimulatedMPU6050 { XCTAssertEqual(mpu.sampleRateHz, 100, accuracy: 1e-9, name) }
         }
     }
 
@@ -187,6 +227,24 @@ final class ChipVariantTests: XCTestCase {
                 try sensor.configure(SensorConfiguration(rateHz: rate))
                 XCTAssertEqual((clock.nowNanoseconds() - t0) / 1_000_000, expectedMs, "WHO_AM_I \(id.hex) at \(rate) Hz")
                 XCTAssertEqual(try sensor.read(at: 0).accel.z, 1, accuracy: 0.01)
+            }
+        }
+    }
+
+    func testTheFactoryAccelTrimSitsInEachPartsOwnOffsetRegistersOnly() throws {
+        // Independent of the tables: the 6050 keeps XA/YA/ZA_OFFS_H at 0x06/0x08/0x0A, the 6500
+        // family and the ICM-20689 at 0x77/0x7A/0x7D (MPU-9250 RM rev 1.4 p.31), where 0x06–0x0B
+        // are reserved and read 0.
+        let flat = PhysicalState(accelG: .unitZ)
+        for id in MPU6050Chip().acceptedIDs {
+            let clock = ManualClock(startNanoseconds: 1_000_000_000)
+            let (bus, _, _) = try open(.mpu6050, id, Step(before: flat, after: flat), clock: clock)
+            let own: [UInt8] = [0x68, 0x72].contains(id) ? [0x06, 0x08, 0x0A] : [0x77, 0x7A, 0x7D]
+            let trim = try own.map { try bus.read(address: 0x68, register: $0, count: 2) }
+            XCTAssertEqual(trim, [[0xF8, 0x6B], [0x05, 0x12], [0x13, 0x8D]], "WHO_AM_I \(id.hex)")
+            if own[0] != 0x06 {
+                XCTAssertEqual(try bus.read(address: 0x68, register: 0x06, count: 6), [UInt8](repeating: 0, count: 6),
+                               "WHO_AM_I \(id.hex): 0x06–0x0B hold no trim")
             }
         }
     }

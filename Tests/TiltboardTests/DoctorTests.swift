@@ -185,7 +185,7 @@ final class DoctorTests: XCTestCase {
         XCTAssertEqual(c.status, .fail)
         XCTAssertEqual(c.cause, .unavailable)
         XCTAssertEqual(c.detail, "sensor: nothing answers at 0x68 on /dev/i2c-1")
-        XCTAssertTrue(c.fix?.contains("tiltboard probe --all") == true, c.fix ?? "")
+        XCTAssertNil(c.fix, "the program words the fix")
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
     }
 
@@ -193,7 +193,7 @@ final class DoctorTests: XCTestCase {
         try stagedBus()
         var d = doctor(board())
         d.openBus = { _ in throw I2CError(kind: .bus, device: "/dev/i2c-1", errno: EIO, detail: "Input/output error") }
-        d.advice = { $0.kind == .bus ? "check the pull-ups" : nil }
+        d.advice = { ($0 as? I2CError)?.kind == .bus ? "check the pull-ups" : nil }
         let c = try check("sensor", in: d.run())
         XCTAssertEqual(c.status, .fail)
         XCTAssertEqual(c.cause, .unavailable)

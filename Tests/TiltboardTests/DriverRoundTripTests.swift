@@ -61,6 +61,30 @@ final class DriverRoundTripTests: XCTestCase {
         }
     }
 
+    func testLIS3DHEveryRangeInHighResolutionAndLowPower() throws {
+        // High resolution (12-bit) up to 1.344 kHz: 1, 2, 4, 12 mg per digit; low power (8-bit)
+        // at 5.376 kHz: 16, 32, 64, 192 mg per digit (ST's LIS3DH driver, the kernel's gains).
+        let digits: [(rate: Double, mg: [Double])] = [(100, [1, 2, 4, 12]), (1344, [1, 2, 4, 12]),
+                                                      (5376, [16, 32, 64, 192])]
+        for (rate, mgPerDigit) in digits {
+            for (i, range) in [2, 4, 8, 16].enumerated() {
+                let g = Double(range)
+                let physical = PhysicalState(accelG: Vector3(0.55 * g, -0.91 * g, 0.2 * g), gyroDps: .zero, tempC: 25)
+                let clock = ManualClock()
+                let (_, sensor) = try open(.lis3dh, physical, clock: clock)
+                try sensor.configure(SensorConfiguration(accelRangeG: range, rateHz: rate))
+                XCTAssertEqual(sensor.actualRateHz, rate)
+                let s = try sensor.read(at: 0)
+                for axis in 0..<3 {
+                    XCTAssertEqual(s.accel[axis], physical.accelG[axis], accuracy: mgPerDigit[i] / 2000,
+                                   "\(rate) Hz ±\(range) g axis \(axis)")
+                }
+                XCTAssertNil(s.gyro)
+                XCTAssertNil(s.tempC)
+            }
+        }
+    }
+
     func testOutOfRangeAccelerationSaturatesInsteadOfWrapping() throws {
         let clock = ManualClock()
         let (_, sensor) = try open(.mpu6050, PhysicalState(accelG: Vector3(5, -5, 1), gyroDps: .zero, tempC: 25), clock: clock)

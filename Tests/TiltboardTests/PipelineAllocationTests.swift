@@ -3,6 +3,7 @@ import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
 import TiltboardCore
+import TiltboardDrivers
 
 /// The per-sample path allocates nothing, stage by stage, once warmed up.
 final class PipelineAllocationTests: XCTestCase {
@@ -26,6 +27,26 @@ final class PipelineAllocationTests: XCTestCase {
         XCTAssertEqual(read, 0, "sensor read")
         XCTAssertEqual(process, 0, "pipeline")
         XCTAssertEqual(json, 0, "JSON line")
+    }
+
+    /// Every registered chip's driver reading its simulated part, sample by sample and through
+    /// the FIFO.
+    func testEveryChipReadsWithoutAllocating() throws {
+        for chip in ChipKind.allCases {
+            for fifo in [false, true] {
+                let clock = ManualClock(startNanoseconds: 1_000_000_000)
+                let session = try BoardSession(board: BoardDescription.builtInSimulated(chip: chip, script: "demo"),
+                                               clock: clock, useProfile: false, fifo: fifo)
+                defer { session.close() }
+                var t = 0.0
+                let count = try allocations {
+                    t += 0.01
+                    clock.advance(bySeconds: 0.01)
+                    if fifo { try session.sensor.drainFIFO(at: t) { _ in } } else { _ = try session.sensor.read(at: t) }
+                }
+                XCTAssertEqual(count, 0, "\(chip) \(fifo ? "FIFO" : "read")")
+            }
+        }
     }
 }
 

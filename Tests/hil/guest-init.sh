@@ -103,6 +103,28 @@ preload_adxl() {
 }
 preload_mpu
 preload_adxl
+# ---------------------------------------------------------------------------------------------
+# LIS3DH at 0x18. i2c-stub is a plain register file with SMBus transfers only: the LIS3DH's
+# auto-increment flag (bit 7 of the sub-address) reaches it as part of the SMBus command byte,
+# so a multi-byte transfer at register R lands in the stub's cells R|0x80 onwards, a single
+# byte at R. Staged accordingly: WHO_AM_I at 0x0F (read alone), the sample at 0xA8…0xAD (the
+# 6-byte burst from OUT_X_L). CTRL_REG1…6 are written as one block at 0xA0 and read back from
+# there; power-down on exit is a single byte at 0x20. The stub neither samples nor increments,
+# so this proves the transfers and their sub-addresses, the decoding and the register values,
+# not the chip's own auto-increment.
+# Sample at ±4 g (2 mg per 12-bit digit, left-justified, little-endian): x 500 (1 g), y −250
+# (−0.5 g), z 1000 (2 g) → words 0x1F40, 0xF060, 0x3E80. At ±16 g (12 mg) the same words read
+# 6, −3 and 12 g.
+preload_lis3dh() {
+    $I2CSET -y $BUS 0x18 0x0F 0x33              # WHO_AM_I
+    $I2CSET -y $BUS 0x18 0xA8 0x40 0x1F 0x60 0xF0 0x80 0x3E i
+    # What an earlier session left: generator 1 on INT1, the temperature ADC on, FIFO stream.
+    $I2CSET -y $BUS 0x18 0xA0 0x57 0x01 0x40 0x00 0x48 0x00 i
+    $I2CSET -y $BUS 0x18 0x30 0x2A              # INT1_CFG: X/Y/Z high events
+    $I2CSET -y $BUS 0x18 0x1F 0xC0              # TEMP_CFG_REG: ADC and temperature on
+    $I2CSET -y $BUS 0x18 0x20 0x57              # CTRL_REG1 single-byte cell: 100 Hz, the driver must power it down
+}
+preload_lis3dh
 
 # reg ADDR REG: prints 0xNN; fails (and sets $why) when i2cget does.
 reg() {
@@ -129,8 +151,10 @@ probe_finds_both() {
         || { why="no MPU-6050 at 0x68 in: $(head -c 300 /tmp/probe)"; return 1; }
     grep '"address":"0x53"' /tmp/probe | grep '"chip":"adxl345"' | grep -q '"part":"ADXL345"' \
         || { why="no ADXL345 at 0x53 in: $(head -c 300 /tmp/probe)"; return 1; }
+    grep '"address":"0x18"' /tmp/probe | grep '"chip":"lis3dh"' | grep -q '"part":"LIS3DH"' \
+        || { why="no LIS3DH at 0x18 in: $(head -c 300 /tmp/probe)"; return 1; }
 }
-check "probe --json finds MPU-6050 at 0x68 and ADXL345 at 0x53" probe_finds_both
+check "probe --json finds MPU-6050 at 0x68, ADXL345 at 0x53 and LIS3DH at 0x18" probe_finds_both
 
 # read_mpu BOARD ACCEL(g) ACCEL_CONFIG SMPLRT_DIV
 read_mpu() {
@@ -199,6 +223,46 @@ smbus_only() {
     [ "$mpu_read_ok" = 1 ] && [ "$adxl_read_ok" = 1 ] || { why="the reads above failed"; return 1; }
 }
 check "both drivers read through the SMBus-only adapter (no I2C_RDWR)" smbus_only
+
+# ---------------------------------------------------------------------------------------------
+# LIS3DH (staged above): read_lis3dh BOARD ACCEL(g)
+read_lis3dh() {
+    preload_lis3dh
+    run_tb 30 read --board "$BOARDS/$1" --count 1 --json
+    last_read_rc=$rc
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out)
+    near "$accel" "$2" 0.001 || { why="accel [$accel], want [$2]"; return 1; }
+}
+# lis3dh_registers CTRL_REG1 CTRL_REG4: the block at 0xA0 as written, everything else cleared,
+# and CTRL_REG1 (single byte at 0x20) in power-down after exit.
+lis3dh_registers() {
+    [ "$last_read_rc" = 0 ] || { why="the read before exited $last_read_rc"; return 1; }
+    /usr/sbin/i2cget -y $BUS 0x18 0xA0 i 6 > /tmp/block 2>&1 || { why="i2cget block: $(cat /tmp/block)"; return 1; }
+    want="$1 0x00 0x00 $2 0x00 0x00"
+    [ "$(cat /tmp/block)" = "$want" ] || { why="CTRL_REG1…6 block $(cat /tmp/block), want $want"; return 1; }
+    int1=$(reg 0x18 0x30) && temp=$(reg 0x18 0x1F) && ctrl1=$(reg 0x18 0x20) && fifo=$(reg 0x18 0x2E) \
+        || { why=$(cat /tmp/reg.err); return 1; }
+    [ $((int1)) = 0 ] || { why="INT1_CFG $int1, want 0"; return 1; }
+    [ $((temp)) = 0 ] || { why="TEMP_CFG_REG $temp, want 0"; return 1; }
+    [ $((fifo)) = 0 ] || { why="FIFO_CTRL_REG $fifo, want bypass"; return 1; }
+    [ $((ctrl1)) = 7 ] || { why="CTRL_REG1 $ctrl1 after exit, want 0x07 (power-down)"; return 1; }
+}
+check "read lis3dh ±4 g decodes left-justified 12-bit samples from one block read at 0xA8" read_lis3dh lis3dh-4g.json "1.0,-0.5,2.0"
+check "lis3dh ±4 g registers: CTRL_REG1…6 block 0x57 … 0x98 at 0xA0, interrupts and ADC off, powered down" \
+    lis3dh_registers 0x57 0x98
+check "read lis3dh ±16 g at 400 Hz: 12 mg per digit" read_lis3dh lis3dh-16g.json "6.0,-3.0,12.0"
+check "lis3dh ±16 g registers: CTRL_REG1…6 block 0x77 … 0xb8 at 0xA0, powered down" lis3dh_registers 0x77 0xb8
+
+lis3dh_wrong_id() {
+    preload_lis3dh
+    $I2CSET -y $BUS 0x18 0x0F 0x32              # an LIS331DLH's WHO_AM_I
+    run_tb 30 read --board "$BOARDS/lis3dh-4g.json" --count 1 --json
+    [ $rc = 69 ] || { why="exit $rc, want 69: $(first_err)"; return 1; }
+    grep -q 'found 0x32 at 0x18 on /dev/i2c-0, expected 0x33 (LIS3DH)' /tmp/err || { why="$(first_err)"; return 1; }
+    preload_lis3dh
+}
+check "lis3dh with WHO_AM_I 0x32: exit 69 naming the ID found and the one expected" lis3dh_wrong_id
 
 # ---------------------------------------------------------------------------------------------
 # Haptics: record every change of the simulated line with /proc/uptime (10 ms) while it plays.
@@ -544,7 +608,7 @@ if [ -n "$GPIOD2" ]; then
         ! grep -q 'libgpiod.so.2' /tmp/ldd || { why="also links libgpiod.so.2"; return 1; }
     }
     check "the libgpiod 2.x build loads libgpiod.so.3 from its own folder" gpiod2_linked
-    check "probe --json finds MPU-6050 at 0x68 and ADXL345 at 0x53$g2" probe_finds_both
+    check "probe --json finds MPU-6050 at 0x68, ADXL345 at 0x53 and LIS3DH at 0x18$g2" probe_finds_both
     check "read mpu6050 ±8 g decodes big-endian samples$g2" read_mpu mpu6050-8g.json "1.0,-1.0,2.0"
     check "mpu6050 ±8 g registers: ACCEL_CONFIG 0x10, SMPLRT_DIV 19, DLPF on, asleep$g2" mpu_registers mpu6050-8g.json 0x10 19
     haptics_ok=0

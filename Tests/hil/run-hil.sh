@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Hardware-in-the-loop test against the real Linux I²C and GPIO subsystems, without a Pi:
-# Debian's own kernel under QEMU (TCG), i2c-stub standing in for an MPU-6050 (0x68) and an
-# ADXL345 (0x53), and gpio-sim (built here as an out-of-tree module) for a chip labelled like a
-# Pi 4's. The guest runs the real `tiltboard` binary and prints one PASS:/FAIL: line per check.
+# Debian's own kernel under QEMU (TCG), i2c-stub standing in for an MPU-6050 (0x68), an
+# ADXL345 (0x53) and an LIS3DH (0x18), and gpio-sim (built here as an out-of-tree module) for a
+# chip labelled like a Pi 4's. The guest runs the real `tiltboard` binary and prints one
+# PASS:/FAIL: line per check.
 #
 # Usage: bash Tests/hil/run-hil.sh        (needs root or sudo for apt-get; no KVM needed)
 # Downloads and builds are cached in ~/.cache/tiltboard/hil/ (TILTBOARD_CACHE moves it; delete it to
@@ -191,7 +192,7 @@ add_module() {
     done
 }
 for m in virtio_pci 9pnet_virtio 9p i2c-dev configfs; do add_module "$m"; done
-add_module i2c-stub chip_addr=0x68,0x53
+add_module i2c-stub chip_addr=0x68,0x53,0x18
 for m in uinput evdev; do add_module "$m"; done
 mkdir -p "$ird/lib/modules/$kver/extra"
 cp "$simdir/gpio-sim.ko" "$ird/lib/modules/$kver/extra/"

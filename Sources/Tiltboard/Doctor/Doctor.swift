@@ -43,12 +43,13 @@ public struct Doctor {
     public var clock: MonotonicClock
     /// Opens the bus device (a path already below the inspector's root).
     public var openBus: (String) throws -> I2CBus
-    /// The fix for a bus failure the sensor check meets, as the program tells its user.
-    public var advice: (I2CError) -> String?
+    /// The fix for a failure a check meets (the bus, the chip, a GPIO line), as the program
+    /// tells its user; nil when it has none.
+    public var advice: (Error) -> String?
 
     public init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
                 clock: MonotonicClock, openBus: ((String) throws -> I2CBus)? = nil,
-                advice: @escaping (I2CError) -> String? = { _ in nil }) {
+                advice: @escaping (Error) -> String? = { _ in nil }) {
         self.board = board; self.system = system; self.profilePath = profilePath; self.clock = clock
         self.openBus = openBus ?? { try LinuxI2CBus(path: $0) }
         self.advice = advice
@@ -214,14 +215,11 @@ public struct Doctor {
             let code: DoctorCheck.Cause = error.kind == .permissionDenied ? .permission : .unavailable
             if error.kind == .noAcknowledgeAddress {
                 return (DoctorCheck(id: id, status: .fail,
-                                    detail: "sensor: nothing answers at \(where_)",
-                                    fix: "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ChipRegistry.addressPins)); `tiltboard probe --all` lists what answers",
-                                    cause: code), nil)
+                                    detail: "sensor: nothing answers at \(where_)", fix: advice(error), cause: code), nil)
             }
             return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", fix: advice(error), cause: code), nil)
         } catch let error as SensorError {
-            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)",
-                                fix: "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds",
+            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", fix: advice(error),
                                 cause: .unavailable), nil)
         } catch {
             return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error)", cause: .unavailable), nil)
@@ -251,7 +249,8 @@ public struct Doctor {
         } catch let error as GPIOError {
             switch error.kind {
             case .permissionDenied:
-                return DoctorCheck(id: id, status: .fail, detail: "\(title): \(error.description)", cause: .permission)
+                return DoctorCheck(id: id, status: .fail, detail: "\(title): \(error.description)", fix: advice(error),
+                                   cause: .permission)
             default:
                 return DoctorCheck(id: id, status: .fail, detail: "\(title): \(error.description)", cause: .unavailable)
             }

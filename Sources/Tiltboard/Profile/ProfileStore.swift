@@ -67,21 +67,20 @@ public enum ProfileStore {
                                detail: "cannot read it: \(error.reason): check the file's permissions")
         } catch let error as NotARegularFile {
             throw ProfileError(path: path, kind: .unreadable,
-                               detail: "\(error.kind), not a regular file: give --profile the path of a profile file (or a symlink to one)")
+                               detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
         }
         let profile = try decode(bytes, path: path)
         if let expected = expectedBoard, let why = profile.board.mismatch(with: expected) {
             throw ProfileError(path: path, kind: .otherBoard,
-                               detail: "belongs to another board: \(why) (run `tiltboard calibrate` for this board, or pass its own --profile)")
+                               detail: "belongs to another board: \(why)", remedy: .calibrateThisBoard)
         }
         return profile
     }
 
     /// Decodes and checks profile file contents; `path` names the file in messages.
     public static func decode(_ bytes: [UInt8], path: String) throws -> CalibrationProfile {
-        let fix = "run `tiltboard calibrate` to measure a new one, or restore \(path).bak"
         if bytes.isEmpty {
-            throw ProfileError(path: path, kind: .corrupt, detail: "the file is empty (\(fix))")
+            throw ProfileError(path: path, kind: .corrupt, detail: "the file is empty", remedy: .recalibrateOrRestore)
         }
         let data = Data(bytes)
         // Read the version alone first, so a newer file is reported as such rather than as corrupt.
@@ -89,15 +88,15 @@ public enum ProfileStore {
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw ProfileError(path: path, kind: .corrupt, detail: "not valid JSON, truncated or corrupt (\(fix))")
+            throw ProfileError(path: path, kind: .corrupt, detail: "not valid JSON, truncated or corrupt", remedy: .recalibrateOrRestore)
         }
         guard let object = root as? [String: Any] else {
-            throw ProfileError(path: path, kind: .corrupt, detail: "not a profile: the top level is not an object (\(fix))")
+            throw ProfileError(path: path, kind: .corrupt, detail: "not a profile: the top level is not an object", remedy: .recalibrateOrRestore)
         }
         // NSNumber also carries booleans; the Objective-C type code "c" marks them.
         guard let number = object["schemaVersion"] as? NSNumber, String(cString: number.objCType) != "c",
               let version = object["schemaVersion"] as? Int else {
-            throw ProfileError(path: path, kind: .corrupt, detail: "schemaVersion is missing or not an integer (\(fix))")
+            throw ProfileError(path: path, kind: .corrupt, detail: "schemaVersion is missing or not an integer", remedy: .recalibrateOrRestore)
         }
         if version > CalibrationProfile.currentSchemaVersion {
             throw ProfileError(path: path, kind: .newerVersion,
@@ -107,11 +106,11 @@ public enum ProfileStore {
         do {
             profile = try JSONDecoder().decode(CalibrationProfile.self, from: data)
         } catch let error as DecodingError {
-            throw ProfileError(path: path, kind: .corrupt, detail: "\(describe(error)) (\(fix))")
+            throw ProfileError(path: path, kind: .corrupt, detail: describe(error), remedy: .recalibrateOrRestore)
         }
         try rejectUnknownKeys(object, path: path)
         if let problem = profile.problem {
-            throw ProfileError(path: path, kind: .invalid, detail: "\(problem) (\(fix))")
+            throw ProfileError(path: path, kind: .invalid, detail: problem, remedy: .recalibrateOrRestore)
         }
         return profile
     }
@@ -127,7 +126,7 @@ public enum ProfileStore {
             target = try NotARegularFile.writableTarget(path)
         } catch let error as NotARegularFile {
             throw ProfileError(path: path, kind: .unreadable,
-                               detail: "\(error.kind), not a regular file: give --profile the path of a profile file (or a symlink to one)")
+                               detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
         }
         try AtomicFile.write(encode(profile), to: target)
     }
@@ -195,11 +194,24 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The profile file.
     public var path: String
     public var kind: Kind
-    /// What is wrong and what to do.
+    /// What is wrong.
     public var detail: String
+    /// What would put it right, for the program to word for its user; nil when nothing but the
+    /// detail applies.
+    public var remedy: Remedy?
 
-    public init(path: String, kind: Kind, detail: String) {
-        self.path = path; self.kind = kind; self.detail = detail
+    /// Ways out of a profile that cannot be used.
+    public enum Remedy: Sendable, Equatable {
+        /// Measure a new profile, or restore the backup the writer kept (`path`.bak).
+        case recalibrateOrRestore
+        /// Calibrate the board in use, or name that board's own profile.
+        case calibrateThisBoard
+        /// Name a profile file (or a symlink to one) instead of what the path names.
+        case nameAProfileFile
+    }
+
+    public init(path: String, kind: Kind, detail: String, remedy: Remedy? = nil) {
+        self.path = path; self.kind = kind; self.detail = detail; self.remedy = remedy
     }
 
     public var description: String { "profile \(path): \(detail)" }

@@ -86,6 +86,8 @@ public final class BoardSession {
     /// as closely as their steps allow. The drivers' writes are relative to the registers' content,
     /// so only the change is written; `chipOffsets` records what the registers actually hold.
     public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
+        // A chip without offset registers (the LIS3DH) leaves the whole correction to software.
+        guard sensor.chipVariant.accelOffsets != nil else { return }
         let withGyro = sensor.identity.chip.chip.gyroscope != nil
         let target = ChipOffsets(accelG: accelG, gyroDps: withGyro ? (gyroDps ?? .zero) : .zero)
         guard target != chipOffsets else { return }

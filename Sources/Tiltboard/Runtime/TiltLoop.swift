@@ -210,7 +210,14 @@ public final class TiltLoop: @unchecked Sendable {
             $0.idleSeconds += asleep
             if woke { $0.wakeups += 1 }
         }
-        if woke { wakeEvents(.woke(t: Double(now &- start) / 1e9, idleSeconds: asleep)) }
+        if woke {
+            wakeEvents(.woke(t: Double(now &- start) / 1e9, idleSeconds: asleep))
+            do {
+                try sensor.disarmMotionInterrupt()
+            } catch is I2CError {
+                // The sampling path rides it out, and configures a chip found changed again.
+            }
+        }
         return woke
     }
 

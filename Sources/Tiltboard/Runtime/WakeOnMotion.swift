@@ -7,7 +7,8 @@ public struct WakeOnMotionSettings: Sendable, Equatable {
     /// How far a sample may stray from the average acceleration and still count as still, in g.
     public var stillBandG: Double
     /// The chip's motion threshold while asleep, in g (quantised to 32 mg on the MPU-6050,
-    /// 62.5 mg on the ADXL345).
+    /// 20.2 mg on the MPU-6500 family and ICM-20689, 62.5 mg on the ADXL345; see
+    /// `MotionInterruptRegisters.thresholdStepG`).
     public var thresholdG: Double
     /// Longest single wait on the pin, in seconds: stop requests are honoured at least this often.
     public var waitTimeoutSeconds: Double

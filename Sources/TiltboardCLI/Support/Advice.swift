@@ -1,13 +1,19 @@
 import Tiltboard
 import TiltboardCore
 import TiltboardDrivers
+import TiltboardLinux
 
 /// What to do about an error, as the command-line tool says it. The library's errors say what
 /// failed and where; the fix (wiring, the udev rule, a command to run) is the tool's to give.
 enum Advice {
     /// `error`'s one line, followed by the fix when there is one.
     static func message(for error: Error) -> String {
-        advice(for: error).map { "\(error): \($0)" } ?? "\(error)"
+        guard let fix = advice(for: error) else { return "\(error)" }
+        switch error {
+        case let error as ProfileError where error.remedy != .nameAProfileFile: return "\(error) (\(fix))"
+        case let error as UInputError where error.kind == .missing: return "\(error); \(fix)"
+        default: return "\(error): \(fix)"
+        }
     }
 
     /// The likely fix for `error`, nil when its message says all there is.
@@ -17,10 +23,39 @@ enum Advice {
         case SensorError.wrongChip: return "check the board file's chip and address, or run `tiltboard probe`"
         // The last failure ends the line, so its fix follows it.
         case let error as SensorLostError: return error.lastError.flatMap(advice(for:))
+        case let error as GPIOError where error.kind == .permissionDenied:
+            return "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the gpio group (sudo usermod -aG gpio $USER, then log in again)"
+        case let error as UInputError:
+            switch error.kind {
+            case .missing:
+                return "load it with `sudo modprobe uinput`, and at every boot with `echo uinput | sudo tee /etc/modules-load.d/uinput.conf`"
+            case .permissionDenied:
+                return "install udev/60-tiltboard.rules (it gives the uinput group access, mode 0660) and join the group with `sudo groupadd -f uinput && sudo usermod -aG uinput $USER`, then log out and in"
+            case .io: return nil
+            }
+        case let error as ProfileError:
+            switch error.remedy {
+            case .recalibrateOrRestore: return "run `tiltboard calibrate` to measure a new one, or restore \(error.path).bak"
+            case .calibrateThisBoard: return "run `tiltboard calibrate` for this board, or pass its own --profile"
+            case .nameAProfileFile: return "give --profile the path of a profile file (or a symlink to one)"
+            case nil: return nil
+            }
         default: return nil
         }
     }
 
+    /// The fix `doctor` shows for a failure of its sensor check: what answers is listed by
+    /// `probe --all`, and a wrong chip is set from what `probe` finds.
+    static func doctorFix(for error: Error) -> String? {
+        switch error {
+        case let error as I2CError where error.kind == .noAcknowledgeAddress:
+            return "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ChipRegistry.addressPins)); `tiltboard probe --all` lists what answers"
+        case is SensorError:
+            return "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds"
+        default:
+            return advice(for: error)
+        }
+    }
     private static func advice(for kind: I2CError.Kind) -> String {
         switch kind {
         case .noSuchBus:

@@ -13,10 +13,10 @@ struct WakeOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --wake-on-motion: the chip's motion threshold (default 0.1; \(WakeOptions.thresholdSteps)).", valueName: "g"))
     var wakeThreshold: Double?
 
-    /// `32 mg steps on the MPU-6050 (4 mg on the MPU-6500, …), 62.5 mg on the ADXL345`, from the registry.
+    /// `32 mg steps on the MPU-6050 (20.2 mg on the MPU-6500, …), 62.5 mg on the ADXL345`, from the registry.
     static var thresholdSteps: String {
         ChipRegistry.all.enumerated().map { i, chip in
-            let steps = chip.variants.map { ($0.part, $0.motion.thresholdGPerLSB * 1000) }
+            let steps = chip.variants.map { ($0.part, ($0.motion.thresholdStepG * 10_000).rounded() / 10) }
             let reference = steps[0].1
             let others = steps.filter { $0.1 != reference }
             let aside = others.isEmpty ? "" : " (\(Self.mg(others[0].1)) mg on the " + others.map(\.0).joined(separator: ", ") + ")"

@@ -13,17 +13,26 @@ public final class RegisterDevice {
     public static let scratchCapacity = 64
 
     private let scratch: UnsafeMutableRawBufferPointer
-    /// Configuration writes not yet read back: register, value written.
-    private var unverified: [(register: UInt8, value: UInt8)] = []
+    /// Configuration writes not yet read back, by register: the value last written, and whether
+    /// one is pending. Fixed tables, so reading back allocates nothing (it runs on every wake).
+    private let written: UnsafeMutableBufferPointer<UInt8>
+    private let pending: UnsafeMutableBufferPointer<Bool>
 
     public init(bus: any I2CBus, address: UInt8, map: RegisterMap) {
         self.bus = bus; self.address = address; self.map = map
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scratchCapacity, alignment: 8)
         scratch.initializeMemory(as: UInt8.self, repeating: 0)
-        unverified.reserveCapacity(32)
+        written = .allocate(capacity: 256)
+        written.initialize(repeating: 0)
+        pending = .allocate(capacity: 256)
+        pending.initialize(repeating: false)
     }
 
-    deinit { scratch.deallocate() }
+    deinit {
+        scratch.deallocate()
+        written.deallocate()
+        pending.deallocate()
+    }
 
     // MARK: Reads
 
@@ -89,27 +98,23 @@ public final class RegisterDevice {
     /// `SensorError.verifyFailed` naming the first that differs: a chip that does not keep its
     /// configuration is reported instead of silently producing wrong data.
     public func verifyConfiguration() throws {
-        defer { unverified.removeAll(keepingCapacity: true) }
-        // Latest value per register, in address order.
-        var latest: [UInt8: UInt8] = [:]
-        for (register, value) in unverified { latest[register] = value }
-        let registers = latest.keys.sorted()
-        var i = 0
-        while i < registers.count {
-            var j = i
-            while j + 1 < registers.count, registers[j + 1] == registers[j] &+ 1,
-                  j + 1 - i < Self.scratchCapacity { j += 1 }
-            let run = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<(j - i + 1)])
-            try transfer(registers[i], into: run, pattern: .incrementing)
-            for k in i...j {
-                let register = registers[k], wrote = latest[register]!, read = run[k - i]
-                let mask = map.readBackMask(register)
+        defer { pending.update(repeating: false) }
+        var first = 0
+        while first < 256 {
+            guard pending[first] else { first += 1; continue }
+            var end = first + 1
+            while end < 256, pending[end], end - first < Self.scratchCapacity { end += 1 }
+            let run = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<(end - first)])
+            try transfer(UInt8(first), into: run, pattern: .incrementing)
+            for register in first..<end {
+                let wrote = written[register], read = run[register - first]
+                let mask = map.readBackMask(UInt8(register))
                 if read & mask != wrote & mask {
-                    throw SensorError.verifyFailed(register: register, wrote: wrote, read: read,
+                    throw SensorError.verifyFailed(register: UInt8(register), wrote: wrote, read: read,
                                                    bus: bus.name, address: address)
                 }
             }
-            i = j + 1
+            first = end
         }
     }
 
@@ -125,7 +130,9 @@ public final class RegisterDevice {
     }
 
     private func remember(_ register: UInt8, _ value: UInt8) {
-        if !map.isVolatile(register) { unverified.append((register, value)) }
+        guard !map.isVolatile(register) else { return }
+        written[Int(register)] = value
+        pending[Int(register)] = true
     }
 
     /// Sends the sub-address for `count` bytes at `register` and the `count` data bytes staged at scratch[1...].

@@ -195,8 +195,11 @@ public struct MotionInterruptRegisters: Sendable, Equatable {
     public var thresholdRegister: UInt8
     /// Threshold registers in a row holding the same code (one per axis on some parts), usually 1.
     public var thresholdRegisterCount: Int
-    /// g per threshold LSB.
+    /// g per threshold LSB, as the part compares.
     public var thresholdGPerLSB: Double
+    /// g of `armMotionInterrupt`'s threshold per LSB: `thresholdGPerLSB`, unless the part
+    /// compares consecutive samples and the threshold is spread over a window (MPU-6500 family).
+    public var thresholdStepG: Double
     /// The interrupt enable register and the bit(s) that enable the motion event in it.
     public var enableRegister: UInt8
     public var enableMask: UInt8
@@ -204,9 +207,17 @@ public struct MotionInterruptRegisters: Sendable, Equatable {
     public var statusRegister: UInt8
     public var statusMask: UInt8
 
+    /// What a motion threshold means on every chip: a change of acceleration within about this
+    /// window, s, the time constant of the MPU-6050 detector's 0.63 Hz high-pass (ACCEL_HPF 4).
+    /// A part with a high-pass of its own sets it no faster than 1 / (2π × window); a part that
+    /// compares consecutive samples spreads the threshold over the window.
+    public static let thresholdWindowSeconds = 1 / (2 * Double.pi * 0.63)
+
     public init(thresholdRegister: UInt8, thresholdGPerLSB: Double, enableRegister: UInt8, enableMask: UInt8,
-                statusRegister: UInt8, statusMask: UInt8, thresholdRegisterCount: Int = 1) {
+                statusRegister: UInt8, statusMask: UInt8, thresholdRegisterCount: Int = 1,
+                thresholdStepG: Double? = nil) {
         self.thresholdRegister = thresholdRegister; self.thresholdGPerLSB = thresholdGPerLSB
+        self.thresholdStepG = thresholdStepG ?? thresholdGPerLSB
         self.thresholdRegisterCount = thresholdRegisterCount
         self.enableRegister = enableRegister; self.enableMask = enableMask
         self.statusRegister = statusRegister; self.statusMask = statusMask

@@ -3,7 +3,7 @@
 /// its simulated part's line in `SimulatedChipRegistry`.
 public enum ChipRegistry {
     /// Every supported chip, in probe order.
-    public static let all: [any ChipDescription] = [MPU6050Chip(), ADXL345Chip()]
+    public static let all: [any ChipDescription] = [MPU6050Chip(), ADXL345Chip(), LIS3DHChip()]
 
     /// The description registered as `kind` (every `ChipKind` names a registered chip).
     public static func description(of kind: ChipKind) -> any ChipDescription {

@@ -20,8 +20,7 @@ extension GPIOError {
     }
 
     static func permissionDenied(_ path: String) -> GPIOError {
-        GPIOError(kind: .permissionDenied, message:
-            "GPIO chip \(path): permission denied: install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the gpio group (sudo usermod -aG gpio $USER, then log in again)")
+        GPIOError(kind: .permissionDenied, message: "GPIO chip \(path): permission denied")
     }
 
     static func lineNotFound(_ id: GPIOLineID, on chip: GPIOChipInfo) -> GPIOError {

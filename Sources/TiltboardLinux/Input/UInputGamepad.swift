@@ -5,7 +5,7 @@ import CLinuxSupport
 import TiltboardCore
 import TiltboardDrivers
 
-/// Why the gamepad could not be created, with what to do about it.
+/// Why the gamepad could not be created.
 public struct UInputError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable { case missing, permissionDenied, io }
     public var kind: Kind
@@ -16,10 +16,10 @@ public struct UInputError: Error, Sendable, CustomStringConvertible {
         switch code {
         case ENOENT, ENODEV, ENXIO:
             kind = .missing
-            description = "\(path) does not exist: the uinput module is not loaded; load it with `sudo modprobe uinput`, and at every boot with `echo uinput | sudo tee /etc/modules-load.d/uinput.conf`"
+            description = "\(path) does not exist: the uinput module is not loaded"
         case EACCES, EPERM:
             kind = .permissionDenied
-            description = "no permission to open \(path): install udev/60-tiltboard.rules (it gives the uinput group access, mode 0660) and join the group with `sudo groupadd -f uinput && sudo usermod -aG uinput $USER`, then log out and in"
+            description = "no permission to open \(path)"
         default:
             kind = .io
             description = "\(step) \(path): \(String(cString: strerror(code)))"

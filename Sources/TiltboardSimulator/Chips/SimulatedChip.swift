@@ -36,7 +36,7 @@ public protocol SimulatedChipFactory: Sendable {
 /// The simulated parts, one per entry of `ChipRegistry.all`.
 public enum SimulatedChipRegistry {
     /// Every simulated chip family.
-    public static let all: [any SimulatedChipFactory] = [SimulatedMPU6050Chip(), SimulatedADXL345Chip()]
+    public static let all: [any SimulatedChipFactory] = [SimulatedMPU6050Chip(), SimulatedADXL345Chip(), SimulatedLIS3DHChip()]
 
     /// The factory for `kind`.
     public static func factory(for kind: ChipKind) -> any SimulatedChipFactory {

@@ -47,6 +47,11 @@ public final class ADXL345: MotionSensor {
 
         // Format and rate are changed in standby, as the data sheet advises.
         try device.configure(ADXL345Register.powerControl, 0)
+        // No soft reset exists, so interrupts armed by an earlier session (wake on motion) are
+        // still enabled, mapped and detecting: switch them off first, as the kernel does at probe.
+        try device.configure(ADXL345Register.intEnable, 0)
+        try device.configure(ADXL345Register.intMap, 0)
+        try device.configure(ADXL345Register.activityControl, 0)
         try device.configure(ADXL345Register.dataFormat, format)
         try device.configure(ADXL345Register.bandwidthRate, code)
         try device.configure(ADXL345Register.fifoControl, fifo)
@@ -71,17 +76,36 @@ public final class ADXL345: MotionSensor {
         return decode(t: t)
     }
 
+    /// A full FIFO (32 entries) has one more sample waiting at the output filter, which moves in
+    /// as entries are read (DS Register 0x39: up to 33 available): FIFO_STATUS is read again after
+    /// draining a full FIFO, and what it then holds is read too. The batch's times assume the
+    /// 33rd is there; when it is not, the full batch reads one period early.
     @discardableResult
     public func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int {
-        let status = try device.readByte(ADXL345Register.fifoStatus)
-        let entries = Int(status & 0x3F)
+        let depth = Self.fifoDepth
+        let first = try fifoEntries()
+        let end = first == depth ? t - 1 / actualRateHz : t
+        try readSamples(first, endingAt: end, body)
+        guard first == depth else { return first }
+        let more = try fifoEntries()
+        try readSamples(more, endingAt: t, body)
+        return first + more
+    }
+
+    /// FIFO entries, not counting the sample waiting behind a full FIFO.
+    private static let fifoDepth = ADXL345Variant().fifo!.capacityBytes / ADXL345Variant().fifo!.frameBytes
+
+    private func fifoEntries() throws -> Int {
+        Int(try device.readByte(ADXL345Register.fifoStatus) & 0x3F)
+    }
+
+    private func readSamples(_ count: Int, endingAt t: Double, _ body: (Sample) -> Void) throws {
         let period = 1 / actualRateHz
         let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
-        for i in 0..<entries {
+        for i in 0..<count {
             try device.read(ADXL345Register.dataX0, into: burst)
-            body(decode(t: t - Double(entries - 1 - i) * period))
+            body(decode(t: t - Double(count - 1 - i) * period))
         }
-        return entries
     }
 
     public func sleep() throws {

@@ -26,6 +26,8 @@ public final class MPU6050: MotionSensor {
     private var framesToSkip = 0
     /// The register `checkConfiguration` reads and what `configure` left in it (nil before).
     private var configurationTell: (register: UInt8, value: UInt8)?
+    /// SMPLRT_DIV and DLPF_CFG as `configure` set them, put back after wake-on-motion.
+    private var rateSetting: (divider: UInt8, dlpf: UInt8) = (0, 0)
     // One buffer for bursts and FIFO batches, allocated once so reads never touch the heap.
     private let buffer: UnsafeMutableRawBufferPointer
 
@@ -75,16 +77,10 @@ public final class MPU6050: MotionSensor {
         let wokeAt = clock.nowNanoseconds()
         wait(clock, nanoseconds: Self.wakeNanoseconds)
 
-        try device.configure(MPU6050Register.sampleRateDivider, divider)
-        try device.configure(MPU6050Register.config, dlpf)
+        try programRate(divider: divider, dlpf: dlpf)
         let rateSetAt = clock.nowNanoseconds()
         try device.configure(MPU6050Register.gyroConfig, UInt8(fs) << 3)
         try device.configure(MPU6050Register.accelConfig, UInt8(afs) << 3)
-        if let accelConfig2 = variant.accelFilterRegister {
-            // The accel's own low-pass, set like the gyro's (the kernel writes A_DLPF_CFG with
-            // CONFIG's DLPF value on every part that has the register; FCHOICE_B 0: filter on).
-            try device.configure(accelConfig2, dlpf | variant.fifoSizeBits)
-        }
 
         // Let the gyro settle before the FIFO starts collecting, so no out-of-spec frames are queued.
         clock.sleep(untilNanoseconds: wokeAt &+ variant.gyroStartUpNanoseconds)
@@ -107,6 +103,7 @@ public final class MPU6050: MotionSensor {
         accelLSBPerG = MPU6050Scale.accelLSBPerG[afs]
         gyroLSBPerDps = MPU6050Scale.gyroLSBPerDps[fs]
         actualRateHz = rate
+        rateSetting = (divider, dlpf)
         framesToSkip = configuration.useFIFO ? 1 : 0
         fifoFramesSkipped = 0
         // PWR_MGMT_1, unless the part powers on with the value configure writes (the 6500
@@ -116,6 +113,17 @@ public final class MPU6050: MotionSensor {
         let powerOn = map.powerOnValues.first { $0.register == pm1 }?.value ?? 0
         configurationTell = powerOn & map.readBackMask(pm1) == power & map.readBackMask(pm1)
             ? (MPU6050Register.config, dlpf) : (pm1, power)
+    }
+
+    /// SMPLRT_DIV, CONFIG's DLPF and, where the part has it, ACCEL_CONFIG2: the accel's own
+    /// low-pass set like the gyro's (the kernel writes A_DLPF_CFG with CONFIG's DLPF value on
+    /// every part that has the register; FCHOICE_B 0: filter on), FIFO_SIZE kept.
+    private func programRate(divider: UInt8, dlpf: UInt8) throws {
+        try device.configure(MPU6050Register.sampleRateDivider, divider)
+        try device.configure(MPU6050Register.config, dlpf)
+        if let accelConfig2 = variant.accelFilterRegister {
+            try device.configure(accelConfig2, dlpf | variant.fifoSizeBits)
+        }
     }
 
     public func read(at t: Double) throws -> Sample {
@@ -192,26 +200,46 @@ public final class MPU6050: MotionSensor {
     /// (MPU-9250 RM rev 1.4 p.15, 39 and "Wake-on-Motion Interrupt"; the kernel's
     /// `inv_mpu6050_set_wom_threshold` / `inv_mpu6050_enable_wom`): the threshold in 4 mg steps
     /// (on the ICM-20689 in each of ACCEL_WOM_X/Y/Z_THR), then ACCEL_INTEL_CTRL =
-    /// ACCEL_INTEL_EN | ACCEL_INTEL_MODE, comparing each sample with the previous one.
+    /// ACCEL_INTEL_EN | ACCEL_INTEL_MODE, comparing each sample with the previous one; the
+    /// part samples at `MPU6500Scale.wakeOnMotionRateHz` until `disarmMotionInterrupt`, and
+    /// `thresholdG` is a change within `MotionInterruptRegisters.thresholdWindowSeconds`, as the 6050's
+    /// high-pass sees it. Every register written is read back.
     public func armMotionInterrupt(thresholdG: Double) throws {
         let motion = variant.motion
-        let code = try motionThresholdCode(thresholdG, gPerLSB: motion.thresholdGPerLSB, chip: identity.part)
+        let code = try motionThresholdCode(thresholdG, gPerLSB: motion.thresholdStepG, chip: identity.part)
         switch variant.motionEngine {
         case .motionDetect:
             let afs = MPU6050Scale.accelRangesG.firstIndex(of: configuration.accelRangeG) ?? 0
-            try device.write(MPU6050Register.accelConfig, UInt8(afs) << 3 | MPU6050Scale.motionHighPass)
-            try device.write(motion.thresholdRegister, code)
-            try device.write(MPU6050Register.motionDuration, 1)
-            try device.write(MPU6050Register.motionDetectControl, 0x01)
+            try device.configure(MPU6050Register.accelConfig, UInt8(afs) << 3 | MPU6050Scale.motionHighPass)
+            try device.configure(motion.thresholdRegister, code)
+            try device.configure(MPU6050Register.motionDuration, 1)
+            try device.configure(MPU6050Register.motionDetectControl, 0x01)
         case .wakeOnMotion:
+            let rate = MPU6500Scale.wakeOnMotionRateHz
+            try programRate(divider: MPU6050Scale.sampleRateDivider(forRateHz: rate), dlpf: MPU6050Scale.dlpfConfig(forRateHz: rate))
             // One write: the ICM-20689's three per-axis registers take the same code.
             let codes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<motion.thresholdRegisterCount])
             codes.initializeMemory(as: UInt8.self, repeating: code)
-            try device.write(motion.thresholdRegister, bytes: UnsafeRawBufferPointer(codes))
-            try device.write(MPU6500Register.accelIntelControl, MPU6500Scale.accelIntelEnableAndCompare)
+            try device.configure(motion.thresholdRegister, bytes: UnsafeRawBufferPointer(codes))
+            try device.configure(MPU6500Register.accelIntelControl, MPU6500Scale.accelIntelEnableAndCompare)
         }
-        try device.write(MPU6050Register.intPinConfig, MPU6050InterruptPin.latch.rawValue)
-        try device.write(motion.enableRegister, motion.enableMask)
+        try device.configure(MPU6050Register.intPinConfig, MPU6050InterruptPin.latch.rawValue)
+        try device.configure(motion.enableRegister, motion.enableMask)
+        try device.verifyConfiguration()
+    }
+
+    /// Wake-on-motion parts: the configured rate and filters again, the motion event off, and
+    /// with the FIFO on a fresh FIFO (it filled at the armed rate). The 6050's detector never
+    /// touched the sampling.
+    public func disarmMotionInterrupt() throws {
+        guard variant.motionEngine == .wakeOnMotion else { return }
+        try device.configure(variant.motion.enableRegister, 0)
+        try device.configure(MPU6500Register.accelIntelControl, 0)
+        try programRate(divider: rateSetting.divider, dlpf: rateSetting.dlpf)
+        try device.verifyConfiguration()
+        if configuration.useFIFO {
+            try resetFIFO()
+        }
     }
 
     /// Reads INT_STATUS (which clears it and drops the latched pin); true if motion was flagged.

@@ -31,14 +31,20 @@ public enum MPU6050Register {
     public static let intStatus: UInt8 = 0x3A
     /// ACCEL_XOUT_H (RM Registers 59–72, accel, temperature, gyro): start of the 14-byte accel, temp, gyro burst.
     public static let accelXOutH: UInt8 = 0x3B
+    /// SIGNAL_PATH_RESET (RM Register 104): resets the sensors' signal paths, self-clearing.
+    public static let signalPathReset: UInt8 = 0x68
     /// MOT_DETECT_CTRL (undocumented, i2cdevlib): ACCEL_ON_DELAY [5:4], FF_COUNT [3:2], MOT_COUNT [1:0].
     public static let motionDetectControl: UInt8 = 0x69
     /// USER_CTRL (RM Register 106): FIFO_EN, FIFO_RESET, SIG_COND_RESET.
     public static let userControl: UInt8 = 0x6A
     /// PWR_MGMT_1 (RM Register 107, p.41): DEVICE_RESET, SLEEP, CYCLE, TEMP_DIS, CLKSEL. Resets to 0x40.
     public static let powerManagement1: UInt8 = 0x6B
+    /// PWR_MGMT_2 (RM Register 108, p.42): LP_WAKE_CTRL [7:6], STBY_XA…STBY_ZG [5:0].
+    public static let powerManagement2: UInt8 = 0x6C
     /// FIFO_COUNTH (RM Registers 114–115, p.43): big-endian byte count; reading the high byte latches both.
     public static let fifoCountH: UInt8 = 0x72
+    /// FIFO_COUNTL: the count's low byte, as latched by reading FIFO_COUNTH.
+    public static let fifoCountL: UInt8 = 0x73
     /// FIFO_R_W (RM Register 116, p.44): FIFO data port; burst reads keep popping this one register.
     public static let fifoData: UInt8 = 0x74
     /// WHO_AM_I (RM Register 117, p.45): 0x68 whatever the AD0 pin.
@@ -124,14 +130,20 @@ public enum MPU6050Scale {
     public static let gyroRangesDps: [Int] = [250, 500, 1000, 2000]
     /// LSB per °/s for each entry of `gyroRangesDps`.
     public static let gyroLSBPerDps: [Double] = [131, 65.5, 32.8, 16.4]
+    /// RM Register 26: accelerometer and gyro bandwidth for DLPF_CFG 0…7, Hz (7 is reserved and
+    /// behaves as 0).
+    public static let dlpfAccelBandwidthHz: [Double] = [260, 184, 94, 44, 21, 10, 5, 260]
+    public static let dlpfGyroBandwidthHz: [Double] = [256, 188, 98, 42, 20, 10, 5, 256]
     /// RM temperature measurement (Registers 65–66): °C = raw / 340 + 36.53 (−521 LSB at 35 °C).
     public static let temperatureLSBPerC = 340.0
     /// °C at raw 0.
     public static let temperatureOffsetC = 36.53
     /// Offset app note: accel offsets count in the ±16 g format, 2048 LSB/g; bit 0 is reserved.
     public static let accelOffsetLSBPerG = 2048.0
-    /// Offset app note / MPU-9250 RM p.11: gyro offsets count in the ±1000 °/s format.
-    public static let gyroOffsetLSBPerDps = 32.8
+    /// Offset app note / MPU-9250 RM p.11: gyro offsets count in the ±1000 °/s format, 2^15 LSB
+    /// per 1000 °/s (one LSB is 4 output LSB at ±250 °/s, "X_OFFS_USR × 4 / 2^FS_SEL"); the PS
+    /// rounds the same sensitivity to 32.8.
+    public static let gyroOffsetLSBPerDps = 32.768
 
     /// MOT_THR's unit. Sources disagree (sensors.md §1.10): the RM 2.0 era says 2 mg/LSB, the
     /// product spec 3.4 ("intelligence function increment") 32 mg/LSB. 32 mg is used: it is the
@@ -140,6 +152,10 @@ public enum MPU6050Scale {
     /// ACCEL_CONFIG[2:0] = 4: the detectors' high-pass at 0.63 Hz, low enough that a tilt passes
     /// as well as a shake or a tap (5 Hz would let only fast motion through).
     public static let motionHighPass: UInt8 = 4
+
+    /// ACCEL_HPF 1…4 → the detectors' high-pass cutoff in Hz: 5, 2.5, 1.25, 0.63 (sensors.md §1.3,
+    /// halving, rounded in the sources).
+    public static func highPassCutoffHz(_ code: Int) -> Double { code == 4 ? 0.63 : 10 / Double(1 << code) }
 
     /// RM Register 25: with the DLPF on the gyro output rate is 1 kHz, so rate = 1000 / (1 + SMPLRT_DIV);
     /// like Linux, rates are held to 4…1000 Hz (divider 249…0).
@@ -206,4 +222,24 @@ public enum MPU6500Scale {
     public static let wakeOnMotionGPerLSB = 0.004
     /// ACCEL_INTEL_CTRL: ACCEL_INTEL_EN | ACCEL_INTEL_MODE (K `INV_MPU6500_BIT_ACCEL_INTEL_EN`, `_MODE`).
     public static let accelIntelEnableAndCompare: UInt8 = 0xC0
+
+    // What a motion threshold means on a part that compares each sample with the previous one.
+    // The MPU-6050's detector sees the acceleration through its 0.63 Hz high-pass: it fires on a
+    // change of the threshold within about the filter's time constant, 1/(2π·0.63 Hz) = 0.253 s,
+    // and on a slow tilt once it changes faster than threshold / 0.253 s. A wake-on-motion part
+    // is given the same rate of change, as the kernel does (`inv_mpu6050_convert_roc_to_wom`:
+    // WOM_THR = rate of change × sample period / 4 mg): threshold × period / 0.253 s per sample.
+    // At the loop's rate that is too fine for 4 mg steps and the noise (0.1 g at 100 Hz: 4 mg per
+    // sample, below the difference of two noisy samples), so the part is armed at a rate of its
+    // own, as the kernel lowers it for wake-on-motion (`inv_mpu6050_set_wom_lp`), and put back
+    // on waking.
+
+    /// While armed, samples are compared at 20 Hz (SMPLRT_DIV 49, the DLPF at 10 Hz): 50 ms
+    /// between comparisons, 0.1 g becomes 20 mg (5 steps, 11 times the simulated part's noise
+    /// of a difference), and a shake wakes the board within 50 ms.
+    public static let wakeOnMotionRateHz = 20.0
+    /// g of threshold per WOM_THR step at `wakeOnMotionRateHz`, the threshold spread over
+    /// `MotionInterruptRegisters.thresholdWindowSeconds`: 4 mg × 0.253 s × 20 Hz = 20.2 mg (at
+    /// most 5.15 g in 255 steps).
+    public static let wakeThresholdStepG = wakeOnMotionGPerLSB * MotionInterruptRegisters.thresholdWindowSeconds * wakeOnMotionRateHz
 }

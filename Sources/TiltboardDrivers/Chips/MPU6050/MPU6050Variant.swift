@@ -79,7 +79,8 @@ extension MPU6050Variant {
     static let mpu6050AccelOffsets = OffsetRegisters(
         x: 0x06, y: 0x08, z: 0x0A, bytesPerAxis: 2, unitPerLSB: 1 / MPU6050Scale.accelOffsetLSBPerG, reservedMask: 1)
     /// 6500-family / ICM-20689 accel offsets (MPU-9250 RM rev 1.4 p.31: XA_OFFSET_H 0x77,
-    /// YA 0x7A, ZA 0x7D, "15 bit, 0.98-mg steps", bit 0 reserved; K `INV_MPU6500_REG_ACCEL_OFFSET 0x77`).
+    /// YA 0x7A, ZA 0x7D, "15 bit, 0.98-mg steps", bit 0 reserved: three words 3 registers apart,
+    /// which the kernel's one base address and 2-byte stride would not give).
     static let mpu6500AccelOffsets = OffsetRegisters(
         x: 0x77, y: 0x7A, z: 0x7D, bytesPerAxis: 2, unitPerLSB: 1 / MPU6050Scale.accelOffsetLSBPerG, reservedMask: 1)
     /// Gyro offsets XG/YG/ZG_OFFS_USR 0x13–0x18 on every variant (MPU-9250 RM p.11): ±1000 °/s format.
@@ -96,14 +97,15 @@ extension MPU6050Variant {
     static let mpu6500Motion = MotionInterruptRegisters(
         thresholdRegister: MPU6500Register.wakeOnMotionThreshold, thresholdGPerLSB: MPU6500Scale.wakeOnMotionGPerLSB,
         enableRegister: MPU6050Register.intEnable, enableMask: 0x40,
-        statusRegister: MPU6050Register.intStatus, statusMask: 0x40)
+        statusRegister: MPU6050Register.intStatus, statusMask: 0x40, thresholdStepG: MPU6500Scale.wakeThresholdStepG)
     /// ICM-20689: ACCEL_WOM_X/Y/Z_THR 0x20–0x22, 4 mg/LSB, WOM_X/Y/Z_INT_EN bits 7:5 of INT_ENABLE
     /// and WOM_X/Y/Z_INT bits 7:5 of INT_STATUS (ICM-20689 DS rev 1.0 registers 32–34, 56, 58;
     /// K `INV_ICM20609_REG_ACCEL_WOM_X_THR 0x20`, `INV_ICM20608_BIT_WOM_INT_EN`).
     static let icm20689Motion = MotionInterruptRegisters(
         thresholdRegister: MPU6500Register.icmWakeOnMotionXThreshold, thresholdGPerLSB: MPU6500Scale.wakeOnMotionGPerLSB,
         enableRegister: MPU6050Register.intEnable, enableMask: 0xE0,
-        statusRegister: MPU6050Register.intStatus, statusMask: 0xE0, thresholdRegisterCount: 3)
+        statusRegister: MPU6050Register.intStatus, statusMask: 0xE0, thresholdRegisterCount: 3,
+        thresholdStepG: MPU6500Scale.wakeThresholdStepG)
 
     /// The genuine part: FIFO 1024 B (K hw_info `fifo_size = 1024`), raw/340 + 36.53 °C (RM;
     /// K offset 12420, scale 2.941176 m°C/LSB).

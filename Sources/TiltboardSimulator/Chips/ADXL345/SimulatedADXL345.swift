@@ -8,7 +8,10 @@ import TiltboardDrivers
 /// the ticks since the previous one, so results match a free-running part at
 /// `clock.nowNanoseconds()`. In FIFO, stream and trigger mode the data registers present the
 /// oldest unread entry and every transaction touching DATAX0…DATAZ1 pops one; FIFO_STATUS counts
-/// the unread entries (0–32). Trigger mode behaves as stream (no trigger events are generated).
+/// the unread entries (0–32). While the FIFO is full one more sample waits at the output filter
+/// and moves in when an entry is read, so 33 samples can be read from a full FIFO (DS Register
+/// 0x39: "a maximum of 33 entries available at any given time"); FIFO mode keeps the first 33,
+/// stream mode the newest 33. Trigger mode behaves as stream (no trigger events are generated).
 ///
 /// Activity detection (sensors.md §2.2, §2.6, simplified): with Activity enabled in INT_ENABLE,
 /// each sample tick compares the output acceleration of every axis ACT_INACT_CTL enables with
@@ -41,7 +44,8 @@ public final class SimulatedADXL345: SimulatedChip {
     public let deviceID: UInt8
     /// The part: the driver's description, whose register map this simulation follows.
     static let variant = ADXL345Variant()
-    /// FIFO depth in samples (DS "FIFO"; the driver's `FIFOGeometry`).
+    /// FIFO depth in samples (DS "FIFO"; the driver's `FIFOGeometry`); one more can wait at the
+    /// output filter (DS Register 0x39).
     public static let fifoDepth = variant.fifo!.capacityBytes / variant.fifo!.frameBytes
 
     /// The clock the part samples on.
@@ -54,9 +58,12 @@ public final class SimulatedADXL345: SimulatedChip {
     public var imperfections: SensorImperfections
 
     private var regs = [UInt8](repeating: 0, count: 256)
-    private var fifo = [UInt8](repeating: 0, count: SimulatedADXL345.fifoDepth * 6)
+    /// The FIFO's 32 entries, then the slot of the sample waiting at the output filter.
+    private var fifo = [UInt8](repeating: 0, count: (SimulatedADXL345.fifoDepth + 1) * 6)
     private var fifoHead = 0
     private var fifoCount = 0
+    /// A sample waits at the output filter (only while the FIFO is full).
+    private var waiting = false
     private var dataReady = false
     private var overrun = false
     private var measuring = false
@@ -104,7 +111,7 @@ public final class SimulatedADXL345: SimulatedChip {
         for i in regs.indices { regs[i] = 0 }
         for (register, value) in Self.variant.registerMap.powerOnValues { regs[Int(register)] = value }
         regs[Int(Reg.devid)] = deviceID
-        fifoHead = 0; fifoCount = 0
+        fifoHead = 0; fifoCount = 0; waiting = false
         dataReady = false; overrun = false; measuring = false
         ticksDone = 0
         activityReference = nil
@@ -116,10 +123,9 @@ public final class SimulatedADXL345: SimulatedChip {
     /// The output data rate selected by BW_RATE, in Hz: 3200 / 2^(15 − code).
     public var outputRateHz: Double { 1e9 / Double(samplePeriodNs) }
 
-    /// Unread FIFO entries as of the last bus transaction.
-    public var fifoEntries: Int { fifoCount }
-    /// Unread FIFO entries (samples) as of the last bus transaction.
-    public var queuedFIFOFrames: Int { fifoCount }
+    /// Unread samples as of the last bus transaction: the FIFO's entries and the one waiting.
+    public var fifoEntries: Int { fifoCount + (waiting ? 1 : 0) }
+    public var queuedFIFOFrames: Int { fifoEntries }
 
     // MARK: Bus side
 
@@ -198,7 +204,7 @@ public final class SimulatedADXL345: SimulatedChip {
         case Reg.fifoControl:
             regs[Int(r)] = value
             if value >> 6 == 0 {
-                fifoHead = 0; fifoCount = 0  // bypass empties the FIFO
+                fifoHead = 0; fifoCount = 0; waiting = false  // bypass empties the FIFO
             }
         default:
             regs[Int(r)] = value
@@ -234,8 +240,8 @@ public final class SimulatedADXL345: SimulatedChip {
             storeSample(atNs: originNs &+ due &* period, into: Int(Reg.dataX0), ofRegisters: true)
             dataReady = true
         case 1:
-            // FIFO mode: collects until full, then drops new samples.
-            let room = UInt64(Self.fifoDepth - fifoCount)
+            // FIFO mode: collects until full (and one waiting), then drops new samples.
+            let room = UInt64(Self.fifoDepth - fifoCount + (waiting ? 0 : 1))
             if newTicks > room { overrun = true }
             var k = ticksDone + 1
             while k <= ticksDone + min(newTicks, room) {
@@ -243,9 +249,9 @@ public final class SimulatedADXL345: SimulatedChip {
                 k += 1
             }
         default:
-            // Stream (and trigger, without trigger events): keeps the newest 32.
-            if UInt64(fifoCount) + newTicks > UInt64(Self.fifoDepth) { overrun = true }
-            var k = due - min(newTicks, UInt64(Self.fifoDepth)) + 1
+            // Stream (and trigger, without trigger events): keeps the newest 33.
+            if UInt64(fifoEntries) + newTicks > UInt64(Self.fifoDepth + 1) { overrun = true }
+            var k = due - min(newTicks, UInt64(Self.fifoDepth + 1)) + 1
             while k <= due {
                 pushSample(atNs: originNs &+ k &* period)
                 k += 1
@@ -255,13 +261,30 @@ public final class SimulatedADXL345: SimulatedChip {
         if mode != 0 { dataReady = fifoCount > 0 }
     }
 
+    /// Adds a sample: into the FIFO while it has room, else to the output filter; a sample
+    /// already waiting there moves into the FIFO first, over its oldest entry (stream mode).
     private func pushSample(atNs t: UInt64) {
-        if fifoCount == Self.fifoDepth {
+        if fifoCount < Self.fifoDepth {
+            storeSample(atNs: t, into: ((fifoHead + fifoCount) % Self.fifoDepth) * 6, ofRegisters: false)
+            fifoCount += 1
+            return
+        }
+        if waiting {
             fifoHead = (fifoHead + 1) % Self.fifoDepth
             fifoCount -= 1
+            moveWaitingIntoFIFO()
         }
-        storeSample(atNs: t, into: ((fifoHead + fifoCount) % Self.fifoDepth) * 6, ofRegisters: false)
+        storeSample(atNs: t, into: Self.waitingSlot, ofRegisters: false)
+        waiting = true
+    }
+
+    private static let waitingSlot = fifoDepth * 6
+
+    private func moveWaitingIntoFIFO() {
+        let tail = ((fifoHead + fifoCount) % Self.fifoDepth) * 6
+        for i in 0..<6 { fifo[tail + i] = fifo[Self.waitingSlot + i] }
         fifoCount += 1
+        waiting = false
     }
 
     /// Moves the oldest FIFO entry to the data registers and clears the data-read flags.
@@ -271,6 +294,7 @@ public final class SimulatedADXL345: SimulatedChip {
             for i in 0..<6 { regs[Int(Reg.dataX0) + i] = fifo[base + i] }
             fifoHead = (fifoHead + 1) % Self.fifoDepth
             fifoCount -= 1
+            if waiting { moveWaitingIntoFIFO() }
         }
         overrun = false
         dataReady = mode != 0 && fifoCount > 0

@@ -31,38 +31,18 @@ import TiltboardDrivers
 /// Not modelled: CYCLE mode, self-test, free-fall and zero-motion, MOT_DETECT_STATUS,
 /// the auxiliary I²C master, the DMP, LP_ACCEL_ODR.
 public final class SimulatedMPU6050: SimulatedChip {
-    /// Register addresses the simulation gives meaning to (sensors.md §1.3).
-    enum Reg {
-        static let gyroOffsetX: UInt8 = 0x13
-        static let smplrtDiv: UInt8 = 0x19
-        static let config: UInt8 = 0x1A
-        static let gyroConfig: UInt8 = 0x1B
-        static let accelConfig: UInt8 = 0x1C
-        static let fifoEnable: UInt8 = 0x23
-        static let motThr: UInt8 = 0x1F
-        static let motDur: UInt8 = 0x20
-        static let intPinConfig: UInt8 = 0x37
-        static let intEnable: UInt8 = 0x38
-        static let motDetectCtrl: UInt8 = 0x69
-        static let intStatus: UInt8 = 0x3A
-        static let accelXH: UInt8 = 0x3B
-        static let signalPathReset: UInt8 = 0x68
-        static let userControl: UInt8 = 0x6A
-        static let powerManagement1: UInt8 = 0x6B
-        static let powerManagement2: UInt8 = 0x6C
-        static let fifoCountH: UInt8 = 0x72
-        static let fifoCountL: UInt8 = 0x73
-        static let fifoData: UInt8 = 0x74
-        static let whoAmI: UInt8 = 0x75
-    }
+    /// The drivers' register map (sensors.md §1.3): one declaration for driver and part.
+    private typealias Reg = MPU6050Register
 
-    /// Factory-trimmed registers of this simulated part (non-zero on real silicon, §1.2):
-    /// gyro TC with OTP_BNK_VLD (bit 0 of 0x00) set, fine gain, accel offsets, self-test codes.
+    /// Factory-trimmed registers of this simulated part besides its accel offsets (non-zero on
+    /// real silicon, §1.2): gyro TC with OTP_BNK_VLD (bit 0 of 0x00) set, fine gain, self-test codes.
     public static let factoryRegisters: [(register: UInt8, value: UInt8)] = [
         (0x00, 0x81), (0x01, 0x03), (0x02, 0x85), (0x03, 0x00), (0x04, 0x00), (0x05, 0x00),
-        (0x06, 0xF8), (0x07, 0x6B), (0x08, 0x05), (0x09, 0x12), (0x0A, 0x13), (0x0B, 0x8D),
         (0x0D, 0x6E), (0x0E, 0x70), (0x0F, 0x8D), (0x10, 0x55),
     ]
+    /// The factory accel trim, X Y Z, in whichever registers the variant keeps its accel offsets
+    /// (0x06–0x0B on the 6050, 0x77/0x7A/0x7D on the 6500 family).
+    public static let factoryAccelOffsets: [UInt16] = [0xF86B, 0x0512, 0x138D]
 
     /// FIFO capacity in bytes: the variant's (1024 on the 6050, PS 7.17), or on a part with
     /// ACCEL_CONFIG2 FIFO_SIZE (ICM-20689, DS20689 Register 29) 512 B << FIFO_SIZE.
@@ -73,9 +53,6 @@ public final class SimulatedMPU6050: SimulatedChip {
     /// The part this simulates: the driver's description of its WHO_AM_I.
     public let variant: MPU6050Variant
 
-    private static let accelBandwidthHz: [Double] = [260, 184, 94, 44, 21, 10, 5, 260]
-    private static let gyroBandwidthHz: [Double] = [256, 188, 98, 42, 20, 10, 5, 256]
-    private static let gyroLSBPerDps: [Double] = [131, 65.5, 32.8, 16.4]
 
     /// The clock the part samples on.
     public let clock: MonotonicClock
@@ -89,8 +66,9 @@ public final class SimulatedMPU6050: SimulatedChip {
     public let whoAmI: UInt8
     /// The temperature sensor's transfer function (the variant's).
     private let temperature: TemperatureFormula
-    /// The accel offset registers (the variant's).
+    /// The accel and gyro offset registers (the variant's).
     private let accelOffsets: OffsetRegisters
+    private let gyroOffsets: OffsetRegisters
 
     private var regs = [UInt8](repeating: 0, count: 256)
     /// Power-on values of the accel offset words, the reference user offsets are relative to.
@@ -143,6 +121,7 @@ public final class SimulatedMPU6050: SimulatedChip {
         variant = MPU6050Chip().variant(chipID: whoAmI) ?? .mpu6050
         temperature = variant.temperature!
         accelOffsets = variant.accelOffsets!
+        gyroOffsets = variant.gyroOffsets!
         fifo = [UInt8](repeating: 0, count: variant.fifo!.capacityBytes)
         interruptPin = SimulatedInterruptPin(name: "simulated \(variant.part) INT", clock: clock)
         resetRegisters()
@@ -224,7 +203,7 @@ public final class SimulatedMPU6050: SimulatedChip {
             // A new FIFO_SIZE empties the FIFO (its capacity changes under it).
             if (value ^ regs[Int(r)]) & variant.fifoSizeBits != 0 { fifoHead = 0; fifoCount = 0 }
             regs[Int(r)] = value
-        case Reg.smplrtDiv, Reg.config:
+        case Reg.sampleRateDivider, Reg.config:
             reanchor()
             regs[Int(r)] = value
         case Reg.signalPathReset:
@@ -235,7 +214,7 @@ public final class SimulatedMPU6050: SimulatedChip {
         case Reg.userControl:
             if value & 0x04 != 0 { fifoHead = 0; fifoCount = 0 }
             if value & 0x01 != 0 {
-                for i in Int(Reg.accelXH)...0x48 { regs[i] = 0 }
+                for i in Int(Reg.accelXOutH)...0x48 { regs[i] = 0 }
                 heldSample = RawSample()
             }
             regs[Int(r)] = value & ~0x07  // FIFO_RESET, I2C_MST_RESET, SIG_COND_RESET self-clear
@@ -269,11 +248,10 @@ public final class SimulatedMPU6050: SimulatedChip {
         for i in regs.indices { regs[i] = 0 }
         for (register, value) in variant.registerMap.powerOnValues { regs[Int(register)] = value }
         for (register, value) in Self.factoryRegisters { regs[Int(register)] = value }
-        // The factory accel trim (the 6050's words at 0x06–0x0B) sits in this part's own offset registers.
         for axis in 0..<3 {
-            let r = Int(accelOffsets.register(axis: axis))
-            regs[r] = regs[0x06 + 2 * axis]
-            regs[r + 1] = regs[0x07 + 2 * axis]
+            let r = Int(accelOffsets.register(axis: axis)), trim = Self.factoryAccelOffsets[axis]
+            regs[r] = UInt8(trim >> 8)
+            regs[r + 1] = UInt8(trim & 0xFF)
         }
         regs[Int(Reg.whoAmI)] = whoAmI
         fifoHead = 0; fifoCount = 0; lastFIFOByte = 0; latchedFIFOCount = 0
@@ -291,7 +269,7 @@ public final class SimulatedMPU6050: SimulatedChip {
     private var samplePeriodNs: UInt64 {
         let dlpf = regs[Int(Reg.config)] & 0x07
         let base: UInt64 = (dlpf == 0 || dlpf == 7) ? 125_000 : 1_000_000
-        return base * (1 + UInt64(regs[Int(Reg.smplrtDiv)]))
+        return base * (1 + UInt64(regs[Int(Reg.sampleRateDivider)]))
     }
 
     /// Restarts tick counting at the last tick so a rate change applies from now on.
@@ -362,8 +340,6 @@ public final class SimulatedMPU6050: SimulatedChip {
         return regs[Int(Reg.intEnable)] & 0x40 != 0 && ((1...4).contains(hpf) || hpf == 7)
     }
 
-    /// ACCEL_HPF 1…4 → cutoff in Hz (5, 2.5, 1.25, 0.63: halving, rounded in the sources).
-    private static func highPassCutoffHz(_ code: Int) -> Double { code == 4 ? 0.63 : 10 / Double(1 << code) }
 
     /// Runs the detector over sample ticks `first…last` (only the newest ones after a long gap).
     private func detectMotion(ticks first: UInt64, through last: UInt64, period: UInt64) {
@@ -372,20 +348,20 @@ public final class SimulatedMPU6050: SimulatedChip {
             k = last - Self.detectorReplayLimit + 1
             highPassPrimed = false
         }
-        let accelLSB = Double(16384 >> Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03))
+        let accelLSB = MPU6050Scale.accelLSBPerG[Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)]
         let hpf = Int(regs[Int(Reg.accelConfig)] & 0x07)
         let dt = Double(period) / 1e9
         let alpha: Double
         if hpf == 7 {
             alpha = 1  // hold: output = input − the sample when the filter was set
         } else {
-            let rc = 1 / (2 * Double.pi * Self.highPassCutoffHz(hpf))
+            let rc = 1 / (2 * Double.pi * MPU6050Scale.highPassCutoffHz(hpf))
             alpha = rc / (rc + dt)
         }
-        let threshold = Double(regs[Int(Reg.motThr)]) * 0.032
-        let duration = Double(Swift.max(1, regs[Int(Reg.motDur)]))
+        let threshold = Double(regs[Int(variant.motion.thresholdRegister)]) * variant.motion.thresholdGPerLSB
+        let duration = Double(Swift.max(1, regs[Int(Reg.motionDuration)]))
         // MOT_COUNT 0…3: reset, or count down 1, 2, 4 per quiet sample.
-        let count = Int(regs[Int(Reg.motDetectCtrl)] & 0x03)
+        let count = Int(regs[Int(Reg.motionDetectControl)] & 0x03)
         let decrement = count == 0 ? 0 : Double(1 << (count - 1))
         while k <= last {
             let s = sample(atNs: originNs &+ k &* period)
@@ -427,7 +403,7 @@ public final class SimulatedMPU6050: SimulatedChip {
             previousAccel = nil
         }
         let motion = variant.motion
-        let accelLSB = Double(16384 >> Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03))
+        let accelLSB = MPU6050Scale.accelLSBPerG[Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)]
         var thresholds = [0.0, 0.0, 0.0]
         for axis in 0..<3 {
             let register = motion.thresholdRegister &+ UInt8(motion.thresholdRegisterCount > 1 ? axis : 0)
@@ -477,14 +453,15 @@ public final class SimulatedMPU6050: SimulatedChip {
         let afs = Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)
         let fs = Int((regs[Int(Reg.gyroConfig)] >> 3) & 0x03)
         let dieC = imperfections.dieTempC(ambientC: state.tempC, secondsSincePowerOn: motionSeconds(t))
-        let a = imperfections.measuredAccel(accelState.accelG, tempC: dieC, bandwidthHz: Self.accelBandwidthHz[dlpf],
+        let a = imperfections.measuredAccel(accelState.accelG, tempC: dieC, bandwidthHz: MPU6050Scale.dlpfAccelBandwidthHz[dlpf],
                                             index: accelNs / 1000)
-        let g = imperfections.measuredGyro(state.gyroDps, tempC: dieC, bandwidthHz: Self.gyroBandwidthHz[dlpf], index: t / 1000)
-        let accelLSB = Double(16384 >> afs)
-        let gyroLSB = Self.gyroLSBPerDps[fs]
-        // Offset registers are in ±16 g units (2048 LSB/g) relative to the factory trim, bit 0 excluded.
-        let accelOffsetScale = 8.0 / Double(1 << afs)
-        let gyroOffsetScale = 4.0 / Double(1 << fs)
+        let g = imperfections.measuredGyro(state.gyroDps, tempC: dieC, bandwidthHz: MPU6050Scale.dlpfGyroBandwidthHz[dlpf], index: t / 1000)
+        let accelLSB = MPU6050Scale.accelLSBPerG[afs]
+        let gyroLSB = MPU6050Scale.gyroLSBPerDps[fs]
+        // Output LSB per offset-register LSB, from the offset registers' own unit (accel relative
+        // to the factory trim, reserved bit excluded).
+        let accelOffsetScale = accelOffsets.unitPerLSB * accelLSB
+        let gyroOffsetScale = gyroOffsets.unitPerLSB * gyroLSB
         var out = heldSample
         let standby = regs[Int(Reg.powerManagement2)]
         if standby & 0x20 == 0 { out.ax = Self.clamp(a.x * accelLSB + Double(accelOffsetDelta(0)) * accelOffsetScale)
@@ -510,7 +487,7 @@ public final class SimulatedMPU6050: SimulatedChip {
         return (word(at: Int(accelOffsets.register(axis: axis))) & ~reserved) - (factoryAccelOffsets[axis] & ~reserved)
     }
 
-    private func gyroOffset(_ axis: Int) -> Int { word(at: Int(Reg.gyroOffsetX) + 2 * axis) }
+    private func gyroOffset(_ axis: Int) -> Int { word(at: Int(gyroOffsets.register(axis: axis))) }
 
     @inline(__always)
     private static func clamp(_ v: Double) -> Int16 {
@@ -521,7 +498,7 @@ public final class SimulatedMPU6050: SimulatedChip {
     }
 
     private func writeDataRegisters(_ s: RawSample) {
-        var r = Int(Reg.accelXH)
+        var r = Int(Reg.accelXOutH)
         putWord(s.ax, &r); putWord(s.ay, &r); putWord(s.az, &r); putWord(s.temp, &r)
         putWord(s.gx, &r); putWord(s.gy, &r); putWord(s.gz, &r)
     }
