@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Layers, arrows pointing down only:
+//   TiltboardCLI ─▶ TiltboardServer ─▶ Tiltboard, FlyingSocks (the web server of `tiltboard serve`)
 //   TiltboardCLI ─▶ Tiltboard ─▶ TiltboardLinux ─▶ CI2C, CGPIODShim ─▶ CGPIOD (Debian's libi2c, libgpiod)
 //                            ├─▶ TiltboardSimulator ─▶ TiltboardDrivers ─▶ TiltboardCore
 //                            └─▶ TiltboardDrivers, TiltboardCore
@@ -19,8 +20,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // HTTP and WebSocket for `tiltboard serve`: swift-tools 6.0, no dependencies of its own.
-        // On Linux it imports FoundationNetworking, so the link needs libcurl (libcurl4-openssl-dev).
+        // Sockets and their event loop for `tiltboard serve` (FlyingFox's FlyingSocks layer):
+        // swift-tools 6.0, no dependencies of its own.
         .package(url: "https://github.com/swhitty/FlyingFox", .upToNextMinor(from: "0.27.1")),
     ],
     targets: [
@@ -46,12 +47,16 @@ let package = Package(
             name: "Tiltboard",
             dependencies: ["TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux"]
         ),
+        // `tiltboard serve`'s HTTP and WebSocket server: kept out of the library products.
+        .target(
+            name: "TiltboardServer",
+            dependencies: ["Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardLinux", .product(name: "FlyingSocks", package: "FlyingFox")]
+        ),
         .executableTarget(
             name: "TiltboardCLI",
             dependencies: [
-                "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+                "Tiltboard", "TiltboardServer", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
         .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore"]),
@@ -60,6 +65,9 @@ let package = Package(
         .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers", "TiltboardCore", "CI2C"]),
         .testTarget(name: "TiltboardTests", dependencies: [
             "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+        ]),
+        .testTarget(name: "TiltboardServerTests", dependencies: [
+            "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
         ]),
         .testTarget(name: "TiltboardCLITests", dependencies: [
             "TiltboardCLI", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",

@@ -4,6 +4,7 @@ import Foundation
 import Tiltboard
 import TiltboardCore
 import TiltboardLinux
+import TiltboardServer
 
 struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,6 +40,9 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Parts per chip for --hold-still (seeds 1…N).", valueName: "n"))
     var parts = 20
 
+    @Flag(help: "Instead: loop lateness at 500 Hz with 20 web clients of `serve` connected (one never reading) and without, in 5 interleaved pairs of --seconds runs.")
+    var serve = false
+
     func validate() throws {
         guard seconds > 0 && seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, got \(seconds)") }
         guard parts >= 1 && parts <= 1000 else { throw ValidationError("--parts must be 1 to 1000, got \(parts)") }
@@ -48,26 +52,38 @@ struct BenchCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         if holdStill {
             let summaries = try HoldStillBenchmark.run(parts: parts, progress: { Console.note($0) })
-            if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                Console.out(String(decoding: try encoder.encode(summaries), as: UTF8.self) + "\n")
-            } else {
-                Console.out(HoldStillBenchmark.render(summaries))
-            }
-            return
+            return try print(summaries) { HoldStillBenchmark.render(summaries) }
         }
         let board = try boardOptions.loadBoard(defaultScript: "demo")
+        if serve { return try runServe(board) }
         let report = try BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime,
                                      progress: { Console.note($0) }).run()
+        try print(report) { BenchText.render(report) }
+    }
+}
+
+extension BenchCommand {
+    /// Loop rate for `--serve`: the rate the plain lateness figures use.
+    static let serveRateHz = 500.0
+
+    private func runServe(_ board: BoardDescription) throws {
+        let clock = CommandClock.system()
+        let report = try ServeBenchmark.run(
+            open: { try CommandBoard.open(board, clock: clock, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
+                                          rateHz: Self.serveRateHz, fifo: false) },
+            rateHz: Self.serveRateHz, seconds: seconds, realtime: realtime, residentBytes: { ResourceUsage.currentResidentBytes() },
+            progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested })
+        try print(report) { BenchText.render(report) }
+    }
+
+    /// `report` as one JSON object with --json, else as `text` renders it.
+    private func print(_ report: some Encodable, text: () -> String) throws {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            var text = String(decoding: try encoder.encode(report), as: UTF8.self)
-            text += "\n"
-            Console.out(text)
+            Console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         } else {
-            Console.out(BenchText.render(report))
+            Console.out(text())
         }
     }
 }
@@ -149,6 +165,24 @@ enum BenchText {
         s += "sensor read + pipeline, no sleeping:             \(millions(r.readAndPipelineSamplesPerSecond)) samples/s\n"
         if let rss = r.peakResidentBytes { s += "peak resident set: \(decimal(Double(rss) / 1_048_576, 1)) MiB\n" }
         if let note = r.realtimeNote { s += "realtime: \(note)\n" }
+        return s
+    }
+
+    static func render(_ r: ServeBenchmarkReport) -> String {
+        var s = "loop at \(Int(r.rateHz)) Hz, \(decimal(r.secondsPerRun, 1)) s per run, frames at \(Int(r.uiRateHz)) Hz\n"
+        s += "run                 clients   ticks  missed   p50 µs   p99 µs   received KiB  frames dropped   RSS MiB\n"
+        for (i, (a, b)) in zip(r.without, r.with).enumerated() {
+            for run in [a, b] {
+                s += pad("pair \(i + 1) " + (run.clients == 0 ? "alone" : "served"), 18, left: true) + pad("\(run.clients)", 9)
+                s += pad("\(run.ticks)", 8) + pad("\(run.missedTicks)", 8)
+                s += pad(fixed(run.latenessP50Microseconds, 1), 9) + pad(fixed(run.latenessP99Microseconds, 1), 9)
+                s += pad(decimal(Double(run.bytesReceived) / 1024, 0), 15) + pad("\(run.framesDropped)", 16)
+                s += pad(run.residentBytesAfter.map { decimal(Double($0) / 1_048_576, 1) } ?? "-", 10) + "\n"
+            }
+        }
+        s += "median p50: \(fixed(r.medianP50Without, 1)) µs alone, \(fixed(r.medianP50With, 1)) µs served (ratio \(decimal(r.p50Ratio, 3)))\n"
+        s += "median p99: \(fixed(r.medianP99Without, 1)) µs alone, \(fixed(r.medianP99With, 1)) µs served (ratio \(decimal(r.p99Ratio, 3)))\n"
+        if let note = (r.without + r.with).compactMap(\.realtimeNote).first { s += "realtime: \(note)\n" }
         return s
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Tiltboard
 import TiltboardCore
+import TiltboardDrivers
 import TiltboardLinux
 
 /// `tiltboard calibrate`: the neutral pose (default), its reset (`--zero`) or the six-face
@@ -19,7 +20,7 @@ struct CalibrateCommand: ParsableCommand {
 
         --sensor: lay the board on each of its six faces in turn (any order) and keep it still on each; \
         faces are recognised automatically, a repeated or unclear one is reported and skipped. Offset \
-        and scale per axis (and the MPU-6050's gyro bias) are fitted and saved; --write-chip also \
+        and scale per axis (and the gyro bias on the \(ChipRegistry.partNames("and") { $0.gyroscope != nil })) are fitted and saved; --write-chip also \
         programs the offsets into the chip's own offset registers, and every later session programs \
         them again. On a simulated board the built-in six-faces motion is played (about 30 s).
 

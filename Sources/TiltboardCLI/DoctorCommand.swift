@@ -32,9 +32,11 @@ struct DoctorCommand: ParsableCommand {
 
     func run() throws {
         let board = try boardOptions.loadBoard()
+        let clock = try CommandClock.clock(for: board)
         let doctor = Doctor(board: board, system: SystemInspector(root: systemRoot),
                             profilePath: boardOptions.profile ?? ProfileStore.defaultPath(boardName: board.name),
-                            clock: LinuxMonotonicClock(), advice: Advice.doctorFix(for:))
+                            clock: clock, backend: try CommandBoard.backend(for: board, clock: clock, devicesBelow: systemRoot),
+                            advice: Advice.doctorFix(for:))
         let checks = doctor.run()
         let code: Int32
         switch Doctor.firstFailure(checks) {

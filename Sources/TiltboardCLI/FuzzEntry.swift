@@ -2,6 +2,7 @@
 import ArgumentParser
 import Tiltboard
 import TiltboardCore
+import TiltboardServer
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,12 +26,14 @@ private func llvmFuzzerRunDriver(_ argc: UnsafeMutablePointer<Int32>,
 
 /// libFuzzer's entry, compiled only into the fuzzing build (Tests/fuzz/run-fuzz.sh). The first
 /// byte chooses what the rest feeds: the board-file parser, the profile decoder, the haptic
-/// effect and pattern parsers, or the command line (NUL-separated arguments, parsed and validated
-/// as `runMapped` does, with the usage line it would print). Any trap is a finding.
+/// effect and pattern parsers, the command line (NUL-separated arguments, parsed and validated
+/// as `runMapped` does, with the usage line it would print), serve's request parser with the
+/// access rules and the WebSocket handshake, or serve's JSON bodies and client frames. Any trap
+/// is a finding.
 func tiltboardFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data + 1, count: size - 1))
-    switch data[0] % 4 {
+    switch data[0] % 6 {
     case 0:
         do { _ = try BoardDescription.parse(json: bytes, source: "fuzz.json") } catch { _ = "\(error)" }
     case 1:
@@ -40,7 +43,7 @@ func tiltboardFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         _ = try? HapticEffect.parse(name: text)
         _ = try? HapticEffect.pattern(text, repeat: 2, strength: 0.5)
         _ = ProfileStore.slug(text)
-    default:
+    case 3:
         let arguments = joiningNegativeValues(bytes.split(separator: 0, omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) })
         do {
@@ -48,6 +51,20 @@ func tiltboardFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             _ = try TiltboardCommand.parseAsRoot(arguments)
         } catch {
             _ = usageLine(TiltboardCommand.self, TiltboardCommand.message(for: error), arguments)
+        }
+    case 4:
+        if case let .complete(head, length) = HTTPRequestHead.parse(bytes, maxBytes: 8192) {
+            precondition(length <= bytes.count)
+            _ = AccessPolicy(ownNames: ["pi", "pi.local"], token: "0123456789abcdef0123456789abcdef").refusal(head)
+            _ = AccessPolicy(ownNames: [], token: nil).refusal(head)
+            _ = WebSocketFrames.handshakeKey(head)
+            _ = (head.keepAlive, head.queryItem("token"))
+        }
+    default:
+        _ = ServeAPI.emptyObjectProblem(bytes)
+        _ = ServeAPI.effect(fromBody: bytes)
+        if case let .frame(_, _, payload, length) = WebSocketFrames.parseClientFrame(bytes) {
+            precondition(length <= bytes.count && payload.count <= WebSocketFrames.maxClientPayload)
         }
     }
     return 0

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Tiltboard
 import TiltboardCore
+import TiltboardDrivers
 import TiltboardLinux
 
 struct ReadCommand: ParsableCommand {
@@ -9,7 +10,7 @@ struct ReadCommand: ParsableCommand {
         abstract: "Print samples from the sensor.",
         discussion: """
         Acceleration in g (after the mount matrix and the calibration profile), rotation rate in °/s \
-        and die temperature in °C (MPU-6050). Each sample is one burst read of the chip's data \
+        and die temperature in °C (\(ChipRegistry.partNames("and") { $0.variants.allSatisfy { $0.temperature != nil } })). Each sample is one burst read of the chip's data \
         registers, taken at a fixed rate. The sensor is put to sleep when done.
 
         With --json, one object per line: {"t": s, "accel": [x, y, z], "gyro": [x, y, z], "tempC": c}.

@@ -8,7 +8,8 @@ struct RecordCommand: ParsableCommand {
         commandName: "record",
         abstract: "Record calibrated samples to a CSV trace the simulator can replay.",
         discussion: """
-        Writes `t,ax,ay,az,gx,gy,gz` (MPU-6050) or `t,ax,ay,az` (ADXL345): seconds since the start, \
+        Writes `t,ax,ay,az,gx,gy,gz` (\(ChipRegistry.partNames("and") { $0.gyroscope != nil })) or `t,ax,ay,az` \
+        (\(ChipRegistry.partNames("and") { $0.gyroscope == nil })): seconds since the start, \
         acceleration in g and rotation rate in °/s, in the board frame after the mount and the \
         calibration profile. Replay it with a board file whose simulation section names it: \
         {"sensor": {"bus": "simulated", …}, "simulation": {"trace": "FILE.csv"}}.

@@ -21,8 +21,8 @@ struct ShakeCommand: ParsableCommand {
         {"event":"end","t":2.31,"durationS":1.29,"peakG":2.6}. Times are seconds since sampling began.
 
         With --wake-on-motion (needs the board's "interrupt" section), sampling stops after 2 s of \
-        stillness: the chip's own motion detector (MPU-6050 motion interrupt, ADXL345 activity) is \
-        armed and the loop sleeps on the interrupt line until motion, then samples at full rate \
+        stillness: the chip's own motion detector is armed at --wake-threshold (a change within a \
+        quarter second) and the loop sleeps on the interrupt line until motion, then samples at full rate \
         again; each sleep and wake is noted on stderr.
 
         Exit codes: 0 done, also when stopped by SIGINT/SIGTERM/SIGHUP (motor off), 64 bad flag, 65 bad \

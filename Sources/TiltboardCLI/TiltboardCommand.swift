@@ -18,7 +18,7 @@ struct TiltboardCommand: ParsableCommand {
         """,
         version: TiltboardVersion.string,
         subcommands: [ProbeCommand.self, ReadCommand.self, CalibrateCommand.self, ProfileCommand.self,
-                      HapticsCommand.self, ShakeCommand.self, RunCommand.self, MonitorCommand.self,
+                      HapticsCommand.self, ShakeCommand.self, RunCommand.self, ServeCommand.self, MonitorCommand.self,
                       RecordCommand.self, BenchCommand.self, DoctorCommand.self,
                       GamepadCommand.self]
     )

@@ -29,6 +29,25 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("tiltboard: loop at 1000 Hz with the FIFO"), r.stderr)
     }
 
+    func testServeReportPairsTheLoopAloneWithTheLoopServed() throws {
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.run(["bench", "--serve", "--json", "--seconds", "0.3"], environment: ["XDG_CONFIG_HOME": folder])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let alone = try XCTUnwrap(report["without"] as? [[String: Any]])
+        let served = try XCTUnwrap(report["with"] as? [[String: Any]])
+        XCTAssertEqual(alone.map { $0["clients"] as? Int }, [0, 0, 0, 0, 0])
+        XCTAssertEqual(served.map { $0["clients"] as? Int }, [20, 20, 20, 20, 20])
+        for run in served {
+            XCTAssertGreaterThan(run["bytesReceived"] as? Int ?? 0, 0, "the reading clients got frames: \(run)")
+            XCTAssertGreaterThan(run["ticks"] as? Int ?? 0, 0)
+        }
+        for key in ["medianP50Without", "medianP50With", "medianP99Without", "medianP99With"] {
+            XCTAssertGreaterThan(report[key] as? Double ?? 0, 0, key)
+        }
+        XCTAssertEqual(r.stderr.components(separatedBy: "with 20 clients for 0.3 s").count, 6, r.stderr)
+    }
+
     func testTextReport() throws {
         let folder = try makeScratchFolder(self)
         let r = try CLIRunner.run(["bench", "--seconds", "0.1"], environment: ["XDG_CONFIG_HOME": folder])

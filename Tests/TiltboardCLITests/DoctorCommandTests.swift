@@ -1,5 +1,9 @@
 import Foundation
 import XCTest
+import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+@testable import TiltboardCLI
 
 /// `tiltboard doctor` by its output and exit code, on staged machines (`--system-root`).
 final class DoctorCommandTests: XCTestCase {
@@ -61,6 +65,14 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertEqual(checks[0]["detail"] as? String, "I²C enabled: /dev/i2c-1 not found (no /dev/i2c-* at all)")
         XCTAssertEqual(checks[4]["status"] as? String, "skip")
         XCTAssertEqual(checks[4]["detail"] as? String, "profile: none at \(env["XDG_CONFIG_HOME"]!)/tiltboard/profiles/doctor-cli.json yet")
+    }
+
+    func testTheDoctorsBusComesFromTheCommandsOnePlaceBelowTheStagedRoot() throws {
+        let board = BoardDescription(name: "doctor test", source: "test", sensor: .init(chip: .mpu6050, bus: "/dev/i2c-1", address: 0x68))
+        let backend = try CommandBoard.backend(for: board, clock: ManualClock(), devicesBelow: "/staged")
+        XCTAssertEqual((backend as? LinuxBoard)?.busPath, "/staged/dev/i2c-1")
+        let simulated = try BoardDescription.load(path: packageRoot + "/Boards/simulated-adxl345.json")
+        XCTAssertTrue(try CommandBoard.backend(for: simulated, clock: ManualClock(), devicesBelow: "/staged") is SimulatedBoard)
     }
 
     func testSimulatedBoardPasses() throws {

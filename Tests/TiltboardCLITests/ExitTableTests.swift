@@ -76,6 +76,14 @@ final class ExitTableTests: XCTestCase {
                        "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds")
     }
 
+    func testHelpNamesTheRegisteredChips() {
+        // Built from the registry: the accelerometer-only chips together, the gyro and
+        // thermometer on the MPU-6050 family.
+        XCTAssertTrue(RecordCommand.configuration.discussion.contains("`t,ax,ay,az,gx,gy,gz` (MPU-6050) or `t,ax,ay,az` (ADXL345 and LIS3DH)"))
+        XCTAssertTrue(ReadCommand.configuration.discussion.contains("die temperature in °C (MPU-6050)"))
+        XCTAssertTrue(CalibrateCommand.configuration.discussion.contains("(and the gyro bias on the MPU-6050)"))
+    }
+
     func testEveryPublicErrorTypeNamesItsCategory() throws {
         // Every public type of the package that conforms to Error, by its declaration, and every
         // type declared or extended as CategorizedError: a public error without a category would

@@ -44,12 +44,20 @@ final class DoctorTests: XCTestCase {
                         at address: UInt8 = 0x68, opened: OpenedPaths = OpenedPaths()) -> Doctor {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         return Doctor(board: board, system: SystemInspector(root: root), profilePath: profileDir + "/p.json",
-                      clock: clock, openBus: { path in
-            opened.paths.append(path)
+                      clock: clock, backend: StagedBus {
+            opened.paths.append(board.sensor.bus)
             let bus = SimulatedI2CBus(name: "/dev/i2c-1")
             if let device { bus.attach(device(clock), at: address) }
             return bus
         })
+    }
+
+    /// A board backend whose bus is `open()`; its lines are never opened by the doctor.
+    private struct StagedBus: BoardBackend {
+        var open: () throws -> I2CBus
+        func openBus() throws -> I2CBus { try open() }
+        func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine { fatalError("not opened") }
+        func openInterruptLine(_ interrupt: BoardDescription.InterruptSection) throws -> GPIOInputLine? { nil }
     }
     private final class OpenedPaths { var paths: [String] = [] }
 
@@ -192,7 +200,7 @@ final class DoctorTests: XCTestCase {
     func testABusFailureGetsTheProgramsFix() throws {
         try stagedBus()
         var d = doctor(board())
-        d.openBus = { _ in throw I2CError(kind: .bus, device: "/dev/i2c-1", errno: EIO, detail: "Input/output error") }
+        d.backend = StagedBus { throw I2CError(kind: .bus, device: "/dev/i2c-1", errno: EIO, detail: "Input/output error") }
         d.advice = { ($0 as? I2CError)?.kind == .bus ? "check the pull-ups" : nil }
         let c = try check("sensor", in: d.run())
         XCTAssertEqual(c.status, .fail)
@@ -224,13 +232,13 @@ final class DoctorTests: XCTestCase {
         XCTAssertNil(Doctor.firstFailure(checks), checks.map(\.detail).joined(separator: "\n"))
     }
 
-    func testGenuineChipOpensTheStagedDevicePath() throws {
+    func testGenuineChipIsOpenedOnceThroughTheBackend() throws {
         try stagedBus()
         let box = OpenedPaths()
         let d = doctor(board(.adxl345), device: { SimulatedADXL345(clock: $0, motion: self.flat) }, at: 0x53, opened: box)
         let c = try check("sensor", in: d.run())
         XCTAssertEqual(c.detail, "sensor: ADXL345 at 0x53 on /dev/i2c-1 (ID 0xe5)")
-        XCTAssertEqual(box.paths, [root + "/dev/i2c-1"])
+        XCTAssertEqual(box.paths, ["/dev/i2c-1"])
     }
 
     // MARK: - GPIO, profile

@@ -3,6 +3,7 @@ import Tiltboard
 import TiltboardSimulator
 import XCTest
 import TiltboardCore
+import TiltboardDrivers
 
 /// Worst-case simulated parts, the gyro bias in the neutral capture, zeroing, and the
 /// hold-still figures on the simulated clock.
@@ -32,6 +33,24 @@ final class HoldStillBoardTests: XCTestCase {
         XCTAssertEqual((worst.device as? SimulatedMPU6050)?.imperfections, .worstCase(chip: .mpu6050, seed: 4))
         let typical = try SimulatedBoard(board: board(part: #""typical""#), clock: clock)
         XCTAssertEqual((typical.device as? SimulatedMPU6050)?.imperfections, .datasheet(chip: .mpu6050, seed: 4))
+    }
+
+    func testEachChipsChainAbsorbsAtMostItsOwnDataSheetDrift() throws {
+        // Zero-g tempco and operating range by chip, from the data sheets (independent of the
+        // descriptions): ADXL345 rev E Table 1, LIS3DH DocID17530 Table 4; the MPU-6050 has a gyro
+        // and a thermometer, so nothing is absorbed.
+        let expected: [(ChipKind, Vector3, Double)] = [
+            (.mpu6050, .zero, 0), (.adxl345, Vector3(0.0008, 0.0008, 0.0045), 125),
+            (ChipKind(rawValue: "lis3dh")!, Vector3(0.0005, 0.0005, 0.0005), 125),
+        ]
+        for (chip, tempco, range) in expected {
+            let session = try BoardSession(board: board(part: #""typical""#, chip: chip.rawValue), clock: ManualClock(),
+                                           useProfile: false)
+            defer { session.close() }
+            let settings = session.makeTiltChain().holdStill.settings
+            XCTAssertEqual(settings.driftGPerC, tempco, "\(chip)")
+            XCTAssertEqual(settings.driftLimitG, tempco * range, "\(chip)")
+        }
     }
 
     func testTheNeutralCaptureMeasuresTheGyroBiasAndZeroKeepsIt() throws {

@@ -25,35 +25,51 @@ public struct NeutralCalibration: Sendable {
     public func run(on session: BoardSession, shouldStop: () -> Bool = { false },
                     events: (CalibrationEvent) -> Void = { _ in }) throws -> NeutralCalibrationResult {
         let chain = session.makeTiltChain()
-        var capture = NeutralCapture(settings: settings)
+        var stepper = Stepper(settings: settings)
         var pose: NeutralPose?
         try session.sampleRaw(shouldStop: shouldStop) { raw in
-            switch capture.feed(chain.boardSample(raw)) {
-            case let .capturing(progress):
-                events(.progress(progress))
-                return false
-            case let .restarted(why):
-                events(.restarted(why))
-                return false
-            case let .done(p):
-                events(.progress(1))
-                pose = p
-                return true
-            case let .timedOut(last):
-                throw CalibrationError.captureTimedOut(seconds: settings.still.timeout, lastFailure: last)
-            }
+            let step = try stepper.feed(chain.boardSample(raw))
+            events(step.event)
+            pose = step.pose
+            return pose != nil
         }
         guard let pose else { throw CalibrationStopped() }
-        let stats = capture.capture.accel
-        // The still gyro's mean is what the current correction left of the bias, in the board
-        // frame; the profile keeps the whole bias in the sensor frame.
-        let gyroBias = capture.capture.gyro.map { residual in
-            (chain.calibration.gyroBiasDps ?? .zero) + session.chipOffsets.gyroDps + chain.mount.transposed * residual.mean
+        return stepper.result(pose: pose, chain: chain, session: session)
+    }
+
+    /// One capture fed sample by sample, by `run` or by a loop that is already sampling (the
+    /// samples must be corrected by the session's sensor calibration but not by any neutral pose,
+    /// as `PipelineOutput.accel` is). Allocates nothing.
+    public struct Stepper: Sendable {
+        public private(set) var capture: NeutralCapture
+
+        public init(settings: NeutralCapture.Settings) { capture = NeutralCapture(settings: settings) }
+
+        /// Adds one board-frame sample: what to report, and the pose once the capture is done.
+        /// Throws `CalibrationError.captureTimedOut` after the timeout.
+        public mutating func feed(_ sample: Sample) throws -> (event: CalibrationEvent, pose: NeutralPose?) {
+            switch capture.feed(sample) {
+            case let .capturing(progress): return (.progress(progress), nil)
+            case let .restarted(why): return (.restarted(why), nil)
+            case let .done(pose): return (.progress(1), pose)
+            case let .timedOut(last):
+                throw CalibrationError.captureTimedOut(seconds: capture.settings.still.timeout, lastFailure: last)
+            }
         }
-        return NeutralCalibrationResult(
-            pose: pose,
-            capture: CaptureSummary(sampleCount: stats.count, noiseMg: stats.stdDev * 1000,
-                                    temperatureC: capture.capture.meanTempC, gyroBiasDps: gyroBias),
-            restarts: capture.restarts)
+
+        /// The finished capture's result; `chain` is the one the samples went through.
+        public func result(pose: NeutralPose, chain: TiltChain, session: BoardSession) -> NeutralCalibrationResult {
+            let stats = capture.capture.accel
+            // The still gyro's mean is what the current correction left of the bias, in the board
+            // frame; the profile keeps the whole bias in the sensor frame.
+            let gyroBias = capture.capture.gyro.map { residual in
+                (chain.calibration.gyroBiasDps ?? .zero) + session.chipOffsets.gyroDps + chain.mount.transposed * residual.mean
+            }
+            return NeutralCalibrationResult(
+                pose: pose,
+                capture: CaptureSummary(sampleCount: stats.count, noiseMg: stats.stdDev * 1000,
+                                        temperatureC: capture.capture.meanTempC, gyroBiasDps: gyroBias),
+                restarts: capture.restarts)
+        }
     }
 }

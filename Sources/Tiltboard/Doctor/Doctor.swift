@@ -34,24 +34,23 @@ public struct DoctorCheck: Sendable, Equatable, Codable {
 
 /// Walks every step a Raspberry Pi user trips on, for one board file.
 ///
-/// The machine is seen through `SystemInspector` (a staged folder in tests) and the bus through
-/// `openBus`, so every outcome can be produced without hardware.
+/// The machine is seen through `SystemInspector` (a staged folder in tests) and the board's bus
+/// through the backend the program chose, so every outcome can be produced without hardware.
 public struct Doctor {
     public var board: BoardDescription
     public var system: SystemInspector
     public var profilePath: String
     public var clock: MonotonicClock
-    /// Opens the bus device (a path already below the inspector's root).
-    public var openBus: (String) throws -> I2CBus
+    /// The board's bus and lines, opened as the program decided (`LinuxBoard`, `SimulatedBoard`).
+    public var backend: BoardBackend
     /// The fix for a failure a check meets (the bus, the chip, a GPIO line), as the program
     /// tells its user; nil when it has none.
     public var advice: (Error) -> String?
 
     public init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
-                clock: MonotonicClock, openBus: ((String) throws -> I2CBus)? = nil,
-                advice: @escaping (Error) -> String? = { _ in nil }) {
+                clock: MonotonicClock, backend: BoardBackend, advice: @escaping (Error) -> String? = { _ in nil }) {
         self.board = board; self.system = system; self.profilePath = profilePath; self.clock = clock
-        self.openBus = openBus ?? { try LinuxI2CBus(path: $0) }
+        self.backend = backend
         self.advice = advice
     }
 
@@ -65,7 +64,10 @@ public struct Doctor {
         var chipID: UInt8?
         if board.isSimulated {
             checks.append(DoctorCheck(id: "i2c-enabled", status: .pass, detail: "simulated board: no I²C bus needed"))
-            chipID = simulatedChipID()
+            // The simulated chip answers for the profile check; a failure to open it is shown.
+            let (check, id) = sensor()
+            if check.status == .fail { checks.append(check) }
+            chipID = id
         } else {
             let enabled = i2cEnabled()
             checks.append(enabled)
@@ -201,7 +203,7 @@ public struct Doctor {
         let id = "sensor"
         let where_ = "\(board.sensor.address.hex) on \(busDevice)"
         do {
-            let bus = try openBus(system.path(busDevice))
+            let bus = try backend.openBus()
             let sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
             let identity = sensor.identity
             if identity.warning != nil {
@@ -224,13 +226,6 @@ public struct Doctor {
         } catch {
             return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error)", cause: .unavailable), nil)
         }
-    }
-
-    private func simulatedChipID() -> UInt8? {
-        guard let simulated = try? SimulatedBoard(board: board, clock: clock),
-              let sensor = try? board.sensor.chip.openSensor(bus: simulated.bus, address: board.sensor.address, clock: clock)
-        else { return nil }
-        return sensor.identity.chipID
     }
 
     // MARK: - GPIO

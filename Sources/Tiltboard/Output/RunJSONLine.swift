@@ -5,8 +5,15 @@ extension JSONLineWriter {
     /// dropped so far because a reader fell behind, written as `"dropped":N` once there are any.
     public mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
         reset()
-        let tilt = out.tilt
         beginObject()
+        writeRunFields(out, haptic: haptic, dropped: dropped)
+        endObject()
+        newline()
+    }
+
+    /// The fields of a `tiltboard run` line, appended to an object the caller has begun.
+    public mutating func writeRunFields(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
+        let tilt = out.tilt
         number("t", out.t, fractionDigits: 4)
         beginObject("tilt")
         number("pitchDeg", tilt.pitchDeg, fractionDigits: 2)
@@ -22,7 +29,5 @@ extension JSONLineWriter {
         bool("shake", out.shaking)
         bool("haptic", haptic)
         if dropped > 0 { integer("dropped", Int(clamping: dropped)) }
-        endObject()
-        newline()
     }
 }

@@ -29,9 +29,12 @@ extension BoardSession {
     }
 
     /// Saves `pose` as the board's neutral pose, keeping any sensor calibration already stored,
-    /// and applies the new profile to this session. Written atomically.
+    /// and applies the new profile to this session (unless `applying` is false: a loop running on
+    /// the session has the pose already, and the chip must not be written from another thread).
+    /// Written atomically.
     @discardableResult
-    public func saveNeutral(_ pose: NeutralPose, capture: CaptureSummary, now: Date = Date()) throws -> CalibrationProfile {
+    public func saveNeutral(_ pose: NeutralPose, capture: CaptureSummary, now: Date = Date(),
+                            applying: Bool = true) throws -> CalibrationProfile {
         let existing = try profileForEditing().profile
         let profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
                                          temperatureC: capture.temperatureC ?? existing?.temperatureC,
@@ -39,14 +42,15 @@ extension BoardSession {
                                          neutral: pose, sensor: existing?.sensor,
                                          gyroBiasDps: capture.gyroBiasDps ?? existing?.gyroBiasDps)
         try ProfileStore.save(profile, path: profilePath)
-        try apply(profile: profile)
+        if applying { try apply(profile: profile) }
         return profile
     }
 
     /// Resets the stored neutral pose to level (keeping any sensor calibration and gyro bias)
-    /// and applies it. Works on a board with no profile yet, or a corrupt one (kept in `.bak`).
+    /// and applies it (unless `applying` is false, as for `saveNeutral`). Works on a board with no
+    /// profile yet, or a corrupt one (kept in `.bak`).
     @discardableResult
-    public func zeroNeutral(now: Date = Date()) throws -> CalibrationProfile {
+    public func zeroNeutral(now: Date = Date(), applying: Bool = true) throws -> CalibrationProfile {
         let existing = try profileForEditing().profile
         let level = NeutralPose.level
         let profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
@@ -55,7 +59,7 @@ extension BoardSession {
                                          noiseMg: existing?.noiseMg ?? .zero,
                                          neutral: level, sensor: existing?.sensor, gyroBiasDps: existing?.gyroBiasDps)
         try ProfileStore.save(profile, path: profilePath)
-        try apply(profile: profile)
+        if applying { try apply(profile: profile) }
         return profile
     }
 }

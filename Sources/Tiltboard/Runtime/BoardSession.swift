@@ -129,12 +129,17 @@ public final class BoardSession {
     /// and the estimator suited to the chip (gyro-aided on the MPU-6050).
     public func makeTiltChain(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltChain {
         let calibration = softwareCalibration
+        var hold = HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC)
+        if let drift = board.sensor.chip.chip.zeroGDrift {
+            hold.settings.driftGPerC = drift.tempcoGPerC
+            hold.settings.temperatureRangeC = drift.operatingRangeC
+        }
         return TiltChain(calibration: calibration,
                          mount: board.mount,
                          estimator: TiltEstimator(mode: board.sensor.chip.chip.gyroscope != nil ? .complementary() : .lowPass()),
                          neutral: profile?.neutral ?? .level,
                          controller: TiltController(settings: controller),
-                         holdStill: HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC))
+                         holdStill: hold)
     }
 
     /// Opens the motor line (once); nil when the board has no motor.

@@ -6,9 +6,13 @@ import TiltboardLinux
 /// The one place the commands decide what a board's parts are: the Linux devices its file names,
 /// or the simulator for `"bus": "simulated"`; with the clock `CommandClock` gives them.
 enum CommandBoard {
-    /// The bus and GPIO lines of `board`, on `clock`.
-    static func backend(for board: BoardDescription, clock: MonotonicClock) throws -> BoardBackend {
-        board.isSimulated ? try SimulatedBoard(board: board, clock: clock) : LinuxBoard(board: board)
+    /// The bus and GPIO lines of `board`, on `clock`; a Linux bus device below `root` (doctor's
+    /// staged machine in tests).
+    static func backend(for board: BoardDescription, clock: MonotonicClock, devicesBelow root: String = "") throws -> BoardBackend {
+        if board.isSimulated { return try SimulatedBoard(board: board, clock: clock) }
+        var linux = LinuxBoard(board: board)
+        linux.busPath = SystemInspector(root: root).path(linux.busPath)
+        return linux
     }
 
     /// Opens `board` on its own clock (see `BoardSession.init`).

@@ -19,7 +19,7 @@ extension ShakeCommand: WritesStandardOutput {}
 extension BenchCommand: WritesStandardOutput {}
 extension RunCommand: WritesStandardOutput {
     /// With --udp and no --json the datagrams are the output; the status line is only a view.
-    var needsStandardOutput: Bool { json || udp == nil }
+    var needsStandardOutput: Bool { job.json || job.udp == nil }
 }
 
 /// Fails with 74 before any work when `command` prints its results on standard output and that

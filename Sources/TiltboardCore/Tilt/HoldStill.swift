@@ -70,17 +70,16 @@ public struct HoldStill: Sendable {
         /// the spell, g (≈ 0.3°).
         public var departureG = 0.005
         /// Accelerometer-only parts (no gyro, no temperature in the samples): the zero-g change
-        /// per °C per board axis (`TiltChain` turns the sensor's axes into the board's), g/°C;
-        /// `.zero` turns the drift absorber off. ADXL345 data sheet
-        /// rev E, Table 1, "0 g Offset vs. Temperature": ±0.8 mg/°C X/Y, ±4.5 mg/°C Z (typical
-        /// figures: the table names no limit, so these are the largest it gives).
-        public var driftGPerC = HoldStill.adxl345ZeroGTempcoGPerC
+        /// per °C per board axis (`TiltChain` turns the sensor's axes into the board's), g/°C,
+        /// the chip's data-sheet figure (`ChipDescription.zeroGDrift`); `.zero`, the default,
+        /// turns the drift absorber off.
+        public var driftGPerC = Vector3.zero
         /// The fastest die warm-up the absorber follows, °C/s: 10 °C with a 20 s time constant
         /// starts at 0.5 °C/s (a bare board in still air warms by a few °C over minutes).
         public var warmUpRateCPerS = 0.5
-        /// The part's operating range, °C: ADXL345 rev E, −40…+85 °C. `driftGPerC` over it is the
-        /// most the absorber ever takes for drift.
-        public var temperatureRangeC = 125.0
+        /// The part's operating range, °C (the chip's, with `driftGPerC`). `driftGPerC` over it
+        /// is the most the absorber ever takes for drift.
+        public var temperatureRangeC = 0.0
         /// Time constant with which the absorbed drift is given back while the board moves, s.
         public var driftDecaySeconds = 600.0
 
@@ -91,9 +90,6 @@ public struct HoldStill: Sendable {
 
         public init() {}
     }
-
-    /// ADXL345 zero-g tempco per axis, g/°C (rev E, Table 1; see `Settings.driftGPerC`).
-    public static let adxl345ZeroGTempcoGPerC = Vector3(0.0008, 0.0008, 0.0045)
 
     public var settings: Settings
     /// The zero-g drift absorbed so far on an accelerometer-only part, g per board axis; it is

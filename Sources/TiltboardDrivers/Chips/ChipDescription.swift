@@ -93,6 +93,11 @@ public protocol ChipDescription: Sendable {
     /// nil when it names none.
     var maxRateHzBelowFastBus: Double? { get }
 
+    /// How far the accelerometer's zero-g output may move with temperature, from the data
+    /// sheet: what the hold-still stage may absorb as drift on a part without a gyro. nil (the
+    /// default) when the description gives no figure: nothing is absorbed.
+    var zeroGDrift: ZeroGDrift? { get }
+
     /// Identifies the chip at `address` (reading `idRegister`) and returns its driver.
     /// Throws `SensorError.wrongChip` for an ID not in `variants`, `I2CError` when the bus fails.
     func makeDriver(bus: any I2CBus, address: UInt8, clock: any MonotonicClock) throws -> any MotionSensor
@@ -121,6 +126,18 @@ public protocol ChipVariant: Sendable {
     var temperature: TemperatureFormula? { get }
     /// The registers of the motion (wake-on-motion / activity) interrupt.
     var motion: MotionInterruptRegisters { get }
+}
+
+/// An accelerometer's zero-g change with temperature, as its data sheet bounds it.
+public struct ZeroGDrift: Sendable, Equatable {
+    /// Largest zero-g change per °C, per sensor axis, g/°C.
+    public var tempcoGPerC: Vector3
+    /// The operating temperature range, °C: the tempco over it is the most drift there can be.
+    public var operatingRangeC: Double
+
+    public init(tempcoGPerC: Vector3, operatingRangeC: Double) {
+        self.tempcoGPerC = tempcoGPerC; self.operatingRangeC = operatingRangeC
+    }
 }
 
 /// What a gyroscope can be set to.
@@ -225,6 +242,9 @@ public struct MotionInterruptRegisters: Sendable, Equatable {
 }
 
 extension ChipDescription {
+    /// No data-sheet figure given: the hold-still stage absorbs no drift.
+    public var zeroGDrift: ZeroGDrift? { nil }
+
     /// The accepted part answering with `chipID`, if any.
     public func variant(chipID: UInt8) -> Variant? { variants.first { $0.chipID == chipID } }
 

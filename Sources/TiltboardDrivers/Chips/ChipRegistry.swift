@@ -13,9 +13,10 @@ public enum ChipRegistry {
     /// The registered names, quoted, for messages: `"mpu6050", "adxl345"`.
     public static var names: String { all.map { "\"\($0.kind.rawValue)\"" }.joined(separator: ", ") }
 
-    /// The registered parts for help text, `"MPU-6050, ADXL345 and …"` (`conjunction` "and" or "or").
-    public static func partNames(_ conjunction: String) -> String {
-        let names = all.map(\.partName)
+    /// The registered parts for help text, `"MPU-6050, ADXL345 and …"` (`conjunction` "and" or
+    /// "or"), those that `include` says only.
+    public static func partNames(_ conjunction: String, where include: (any ChipDescription) -> Bool = { _ in true }) -> String {
+        let names = all.filter(include).map(\.partName)
         guard names.count > 1 else { return names.joined() }
         return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
     }

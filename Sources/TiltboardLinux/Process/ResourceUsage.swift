@@ -12,6 +12,19 @@ public enum ResourceUsage {
         return UInt64(max(0, usage.ru_maxrss)) * 1024
     }
 
+    /// The resident set now, in bytes (the second field of /proc/self/statm, in pages); nil if unreadable.
+    public static func currentResidentBytes() -> UInt64? {
+        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        let fields = buffer[..<n].split(separator: UInt8(ascii: " "))
+        guard fields.count > 1, let pages = UInt64(String(decoding: fields[1], as: UTF8.self)) else { return nil }
+        return pages * UInt64(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
     /// CPU time the calling thread has used, in nanoseconds (CLOCK_THREAD_CPUTIME_ID): throughput
     /// per CPU second stays meaningful when other processes share the cores.
     public static func threadCPUNanoseconds() -> UInt64 {

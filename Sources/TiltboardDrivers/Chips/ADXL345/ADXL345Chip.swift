@@ -64,6 +64,9 @@ public struct ADXL345Chip: ChipDescription {
     public var maxBusClockHz: Int { 400_000 }
     /// At 100 kHz, output rates above 200 Hz are not recommended (DS rev E, p.18).
     public var maxRateHzBelowFastBus: Double? { 200 }
+    /// DS rev E, Table 1, "0 g Offset vs. Temperature": ±0.8 mg/°C X/Y, ±4.5 mg/°C Z (typical
+    /// figures: the table names no limit, so these are the largest it gives); −40…+85 °C.
+    public var zeroGDrift: ZeroGDrift? { ZeroGDrift(tempcoGPerC: Vector3(0.0008, 0.0008, 0.0045), operatingRangeC: 125) }
 
     public func makeDriver(bus: any I2CBus, address: UInt8, clock: any MonotonicClock) throws -> any MotionSensor {
         try ADXL345(bus: bus, address: address, clock: clock)

@@ -59,6 +59,9 @@ public struct LIS3DHChip: ChipDescription {
     /// I²C fast mode, 400 kHz (DS, I²C timing).
     public var maxBusClockHz: Int { 400_000 }
     public var maxRateHzBelowFastBus: Double? { nil }
+    /// DS DocID17530 Rev 2, Table 4: "Zero-g level change vs. temperature" ±0.5 mg/°C (maximum
+    /// delta from 25 °C); operating range −40…+85 °C.
+    public var zeroGDrift: ZeroGDrift? { ZeroGDrift(tempcoGPerC: Vector3(0.0005, 0.0005, 0.0005), operatingRangeC: 125) }
 
     public func makeDriver(bus: any I2CBus, address: UInt8, clock: any MonotonicClock) throws -> any MotionSensor {
         try LIS3DH(bus: bus, address: address, clock: clock)

@@ -31,12 +31,12 @@ extension DatasheetLimits {
     /// - "0 g Output" −150…+150 mg X/Y, −250…+250 mg Z (the minimum/maximum columns);
     /// - "0 g Offset vs. Temperature" ±0.8 mg/°C X/Y, ±4.5 mg/°C Z — typical figures: the
     ///   table gives no limit for them, so these are the largest the data sheet names (the
-    ///   hold-still stage's figure, `HoldStill.adxl345ZeroGTempcoGPerC`, which its drift
-    ///   absorber is bounded by);
+    ///   chip description's `zeroGDrift`, which the hold-still stage's drift absorber is
+    ///   bounded by);
     /// - sensitivity 230…282 LSB/g at ±2 g around 256: −10 %…+10 %; ±3 % is used, as the
     ///   neutral pose and the hold-still figures do not depend on scale.
     public static let adxl345 = DatasheetLimits(
         zeroGOffsetG: Vector3(0.150, 0.150, 0.250),
-        zeroGTempcoGPerC: HoldStill.adxl345ZeroGTempcoGPerC,
+        zeroGTempcoGPerC: ADXL345Chip().zeroGDrift!.tempcoGPerC,
         scaleError: 0.03, gyroBiasDps: 0, gyroBiasTempcoDpsPerC: 0)
 }

@@ -33,7 +33,7 @@ extension DatasheetLimits {
     /// - sensitivity: typical values only; ±3 % as for the other parts.
     public static let lis3dh = DatasheetLimits(
         zeroGOffsetG: Vector3(0.040, 0.040, 0.040),
-        zeroGTempcoGPerC: Vector3(0.0005, 0.0005, 0.0005),
+        zeroGTempcoGPerC: LIS3DHChip().zeroGDrift!.tempcoGPerC,
         scaleError: 0.03, gyroBiasDps: 0, gyroBiasTempcoDpsPerC: 0)
 
     /// LIS3DH noise density, µg/√Hz: the data sheet as read here names none; 220 µg/√Hz is

@@ -1,0 +1,182 @@
+import ArgumentParser
+import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+import TiltboardLinux
+
+/// The main job — board, profile, tilt loop, shake, haptics, output, fault handling — with the
+/// options that shape it. `run` is this job alone; `serve` runs the same job and hooks a web
+/// server onto it.
+struct RunJob: ParsableArguments {
+    @OptionGroup var boardOptions: BoardOptions
+
+    @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
+    var rate: Double?
+
+    @Flag(help: "Drain the chip's FIFO each tick (automatic above 400 Hz).")
+    var fifo = false
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "s"))
+    var duration: Double?
+
+    @Flag(help: "One JSON object per line on stdout.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Lines (and datagrams) per second (default: every sample with --json, 10 otherwise).", valueName: "hz"))
+    var outputRate: Double?
+
+    @Option(help: ArgumentHelp("Also send each JSON object as a UDP datagram to HOST:PORT.", valueName: "host:port"))
+    var udp: String?
+
+    @Flag(help: "Ask for SCHED_FIFO priority and locked memory (needs CAP_SYS_NICE or root; a note says if refused).")
+    var realtime = false
+
+    @OptionGroup(title: "Controller") var controller: RunControllerOptions
+
+    @OptionGroup(title: "Wake on motion") var wake: WakeOptions
+
+    @OptionGroup(title: "Bus failures") var bus: BusOptions
+
+    @Flag(help: "Also appear as a gamepad, as `tiltboard gamepad` does (--dead-zone and --response apply to its stick).")
+    var gamepad = false
+
+    @OptionGroup(title: "Gamepad (with --gamepad)") var pad: GamepadOptions
+
+    func validate() throws {
+        try validateRate(rate)
+        try validateRate(outputRate, name: "--output-rate")
+        try wake.validate()
+        if gamepad, let problem = pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response).problem {
+            throw ValidationError(problem)
+        }
+        try validateDuration(duration)
+    }
+
+    /// What a command running the job adds to it.
+    struct Hooks {
+        /// Once the board, the motor and the loop are ready, just before the loop starts.
+        var prepared: (BoardSession, Motor?, TiltLoop) throws -> Void = { _, _, _ in }
+        /// On the loop thread, after the job's own output, for every sample.
+        var tick: (PipelineOutput, TickContext) -> Void = { _, _ in }
+        /// The human status line on stdout when there is no --json (off when the command prints something else there).
+        var statusLine = true
+    }
+
+    func run(hooks: Hooks = Hooks()) throws {
+        try SignalWatcher.shared.start()
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: fifo, defaultScript: "demo")
+        defer { session.close() }
+        let sender = try udp.map { try UDPSender(destination: $0) }
+        let motor = try Motor.open(session, announceChanges: true)
+        defer { motor?.shutdown() }
+        let link = try gamepad ? GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response),
+                                             session: session, motor: motor) : nil
+        defer { link?.close() }
+        let loop = RunPlan.makeLoop(session, haptics: motor?.engine, controller: controller.settings)
+        try wake.enable(on: loop, session)
+        bus.apply(to: loop)
+        SignalWatcher.shared.onStop { _ in loop.stop() }
+        announce(session, motor: motor != nil, sender: sender)
+        try hooks.prepared(session, motor, loop)
+
+        let state = RunOutputState(json: json, statusLine: hooks.statusLine, interval: outputRate.map { 1 / $0 } ?? (json ? 0 : 0.1),
+                                   sender: sender, engine: motor?.engine)
+        let ran = Result {
+            try loop.run(duration: duration, realtime: realtime,
+                         shouldStop: { SignalWatcher.shared.stopRequested }) { out, tick in
+                link?.update(out, loop: loop)
+                state.emit(out)
+                hooks.tick(out, tick)
+            }
+        }
+        motor?.shutdown()
+        state.finish()
+        if case let .success(note) = ran {
+            if let note { Console.note(note) } else if realtime { Console.note("the loop ran with SCHED_FIFO priority and locked memory") }
+        }
+        // The totals also when the sensor was given up on, before the error line.
+        RunPlan.noteTotals(loop, motor: motor)
+        _ = try ran.get()
+        wake.report(loop)
+        state.report()
+        try link?.finish()
+    }
+
+    private func announce(_ session: BoardSession, motor: Bool, sender: UDPSender?) {
+        let until = RunPlan.describeDuration(duration)
+        let part = session.board.name.contains(session.sensor.identity.part) ? "" : " (\(session.sensor.identity.part))"
+        Console.note("running \(session.board.name)\(part) at \(RunPlan.describeRate(session)) \(until)")
+        if boardOptions.board == nil {
+            Console.note("the demo: tilt left, right, forward and back (30° each), level, then a shake that starts the motor; about 12.5 s")
+        }
+        if session.profile == nil {
+            Console.note(boardOptions.ignoreProfile ? "calibration profile ignored" : "no calibration profile at \(session.profilePath): raw sensor values (see `tiltboard calibrate`)")
+        }
+        if !motor { Console.note("the board has no motor: shakes are shown but not felt") }
+        if let sender { Console.note("sending JSON datagrams to \(sender.destination)") }
+        if gamepad { Console.note("gamepad \"\(pad.name)\" created") }
+    }
+}
+
+/// What the output closure needs on the loop thread; built once before the loop starts. Lines
+/// and datagrams go through queues to writer threads, so a slow reader never delays a tick.
+private final class RunOutputState {
+    /// Longest wait at the end for a slow reader to take what is still queued.
+    static let drainSeconds = 2.0
+
+    let json: Bool
+    let statusLine: Bool
+    let interval: Double
+    let engine: HapticEngine?
+    let stdout: DropOldestWriter
+    let udp: (sender: UDPSender, queue: DropOldestWriter)?
+    var line = JSONLineWriter(capacity: 512)
+    var status = RunStatusLine()
+    var nextT = -Double.infinity
+
+    init(json: Bool, statusLine: Bool, interval: Double, sender: UDPSender?, engine: HapticEngine?) {
+        self.json = json; self.statusLine = statusLine; self.interval = interval; self.engine = engine
+        stdout = DropOldestWriter(name: "tiltboard-stdout") { Console.out($0) }
+        udp = sender.map { sender in
+            (sender, DropOldestWriter(name: "tiltboard-udp") { bytes in
+                guard sender.send(bytes), let reason = sender.firstFailureReason else { return }
+                Console.note("udp: \(sender.destination) refused a datagram (\(reason)): nobody listening? Still sending")
+            })
+        }
+    }
+
+    /// Lines and datagrams dropped so far, as the JSON objects report them.
+    var dropped: UInt64 { stdout.dropped + (udp?.queue.dropped ?? 0) }
+
+    func emit(_ out: PipelineOutput) {
+        // Decimated by sample time, so the output rate does not depend on the sample rate.
+        guard out.t >= nextT else { return }
+        nextT = nextT.isFinite && out.t - nextT < interval ? nextT + interval : out.t + interval
+        let haptic = engine?.isActive ?? false
+        if json || udp != nil { line.writeRunLine(out, haptic: haptic, dropped: dropped) }
+        if let udp { line.bytes.withUnsafeBytes { udp.queue.push(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }
+        if json {
+            line.bytes.withUnsafeBytes { stdout.push($0) }
+        } else if statusLine {
+            status.make(out, haptic: haptic)
+            status.bytes.withUnsafeBytes { stdout.push($0) }
+        }
+    }
+
+    /// Gives the writers a moment to pass on what is queued.
+    func finish() {
+        stdout.finish(timeoutSeconds: Self.drainSeconds)
+        udp?.queue.finish(timeoutSeconds: Self.drainSeconds)
+    }
+
+    /// The output totals on stderr.
+    func report() {
+        if json {
+            let dropped = stdout.dropped
+            Console.note("output: \(stdout.written) lines written, \(dropped) dropped\(dropped > 0 ? " (the reader fell behind)" : "")")
+        }
+        if let (sender, queue) = udp {
+            Console.note("udp: \(queue.written) datagrams to \(sender.destination), \(queue.dropped) dropped, \(sender.failedSends) refused")
+        }
+    }
+}

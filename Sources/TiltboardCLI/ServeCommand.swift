@@ -1,0 +1,166 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Tiltboard
+import TiltboardCore
+import TiltboardLinux
+import TiltboardServer
+
+/// `tiltboard serve`: the main job, as `run` does it, plus the calibration page and its API.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the tilt controller and serve a live calibration page (and a JSON API) to a browser.",
+        discussion: """
+        Runs the main job exactly as `tiltboard run` does (profile, tilt control, shake, haptics, bus \
+        failures; all of run's options apply) and serves a page where the board's marker moves as it \
+        tilts, with Calibrate, Zero and Test motor, plus the API under /api/ (see the README).
+
+        At start the URL(s) to open are printed on stdout, one per line. Bound to loopback (the \
+        default, 127.0.0.1:8080) only this machine can open it, and no token is needed; a phone \
+        reaches it only with --host 0.0.0.0 (or the machine's address), and then every request needs \
+        the token printed in the URL (kept in serve-token, mode 0600, beside the profile). The Host \
+        and Origin headers are checked on every bind.
+
+        Ctrl-C or SIGTERM: the clients are told, the motor goes off, exit 0.
+        """
+    )
+
+    @OptionGroup var job: RunJob
+
+    @Option(help: ArgumentHelp("Address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 (every network), or one address.", valueName: "addr"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("TCP port (0: any free port).", valueName: "n"))
+    var port = 8080
+
+    @Option(help: ArgumentHelp("State frames per second to each page, at most.", valueName: "hz"))
+    var uiRate = 60.0
+
+    @Option(help: ArgumentHelp("Connections served at once; more are refused (503).", valueName: "n"))
+    var maxClients = 32
+
+    @Flag(help: "Beyond loopback, serve without a token (anyone on the network can calibrate and buzz the board).")
+    var noAuth = false
+
+    @Flag(help: "Replace the stored token with a new one.")
+    var newToken = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
+        guard uiRate >= 1 && uiRate <= 60 else { throw ValidationError("--ui-rate must be 1…60 frames per second, got \(uiRate)") }
+        guard maxClients >= 1 && maxClients <= 1000 else { throw ValidationError("--max-clients must be 1…1000, got \(maxClients)") }
+        guard host == "localhost" || host.contains(":") || host.split(separator: ".").count == 4 else {
+            throw ValidationError("--host must be an IP address (127.0.0.1, 0.0.0.0, ::, or one of this machine's) or localhost, got \"\(host)\"")
+        }
+    }
+
+    func run() throws {
+        var hooks = RunJob.Hooks()
+        hooks.statusLine = false
+        let served = ServedBoard()
+        hooks.prepared = { session, motor, loop in
+            let feed = BoardFeed(session: session, haptics: motor?.engine)
+            let previous = loop.sensorEvents
+            loop.sensorEvents = { event in
+                previous(event)
+                feed.sensorEvent(event)
+            }
+            let (server, token) = try makeServer(session: session, feed: feed, motor: motor)
+            let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
+            for url in urls(port: port, token: token) { Console.out(url + "\n") }
+            served.feed = feed
+            served.loop = loop
+        }
+        hooks.tick = { [served] out, tick in
+            if let feed = served.feed, let loop = served.loop { feed.tick(out, tick, loop: loop) }
+        }
+        defer { served.stop() }
+        try job.run(hooks: hooks)
+    }
+
+    private func makeServer(session: BoardSession, feed: BoardFeed, motor: Motor?) throws -> (WebServer, String?) {
+        let loopback = WebServer.isLoopback(host)
+        var token: String?
+        if newToken || (!loopback && !noAuth) {
+            let path = ServeToken.path(forProfile: session.profilePath)
+            do {
+                let (value, created) = try ServeToken.loadOrCreate(path: path, renew: newToken)
+                if created { Console.note("new token stored in \(path) (mode 0600)") }
+                if !loopback && !noAuth { token = value }
+            } catch {
+                throw CLIError(message: "cannot keep the token in \(path): \(error); choose a writable --profile folder", category: .cannotCreate)
+            }
+        }
+        if noAuth && !loopback {
+            Console.warn("--no-auth: anyone who can reach \(host) on port \(port) can calibrate the board and run its motor")
+        }
+        let hub = ServeHub(session: session, feed: feed, haptics: motor?.engine)
+        let api = ServeAPI(hub: hub, policy: AccessPolicy(ownNames: MachineNames.current(), token: token), page: WebPage.html)
+        var limits = WebServer.Limits()
+        limits.maxClients = maxClients
+        return (WebServer(host: host, port: UInt16(port), limits: limits, api: api), token)
+    }
+
+    /// The one-line error for an address that cannot be listened on.
+    private func bindFailure(_ error: ServeBindError) -> CLIError {
+        let at = "\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        switch error.errno {
+        case EADDRINUSE:
+            return CLIError(message: "cannot listen on \(at): the port is in use (another serve?); choose another --port, or --port 0 for any free one", category: .unavailable)
+        case EACCES, EPERM:
+            return CLIError(message: "cannot listen on \(at): permission denied (ports below 1024 need CAP_NET_BIND_SERVICE); choose a --port of 1024 or more", category: .permissionDenied)
+        case EADDRNOTAVAIL:
+            return CLIError(message: "cannot listen on \(at): \(host) is not an address of this machine; use 127.0.0.1, 0.0.0.0 or one of its own addresses", category: .unavailable)
+        case 0:
+            return CLIError(message: "cannot listen on \(at): \(host) is not an IP address; use 127.0.0.1, 0.0.0.0, :: or one of this machine's addresses", category: .invalidRequest)
+        default:
+            return CLIError(message: "\(error)", category: .unavailable)
+        }
+    }
+
+    /// The URLs to open, one per line.
+    func urls(port: UInt16, token: String?) -> [String] {
+        let suffix = token.map { "/?token=\($0)" } ?? "/"
+        if WebServer.isLoopback(host) {
+            return ["http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(suffix)"]
+        }
+        let name = MachineNames.current().first { $0.hasSuffix(".local") } ?? "localhost"
+        var list = ["http://\(name):\(port)\(suffix)"]
+        if host != "0.0.0.0" && host != "::" { list.append("http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(suffix)") }
+        return list
+    }
+}
+
+/// The server's parts as `serve` starts them from the job's hook; the loop thread reads `feed`
+/// and `loop`, set before the loop starts.
+private final class ServedBoard: @unchecked Sendable {
+    var feed: BoardFeed?
+    var loop: TiltLoop?
+    private var server: WebServer?
+    private var pacing: Task<Void, Never>?
+
+    /// Binds and starts serving; the port bound.
+    func start(_ server: WebServer, uiRate: Double, describe: (ServeBindError) -> CLIError) throws -> UInt16 {
+        let port: UInt16
+        do {
+            port = try runBlocking { try await server.start() }
+        } catch let error as ServeBindError {
+            throw describe(error)
+        }
+        self.server = server
+        let hub = server.api.hub
+        pacing = Task { await hub.run(rateHz: uiRate, clock: SystemServerClock()) }
+        return port
+    }
+
+    /// Clients told and connections closed (a second at most).
+    func stop() {
+        guard let server else { return }
+        self.server = nil
+        pacing?.cancel()
+        runBlocking { await server.stop() }
+    }
+}

@@ -1,0 +1,158 @@
+import Synchronization
+import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+
+/// What the loop publishes after every sample for the web clients: plain values only.
+public struct LoopFrame: Sendable {
+    public var output = PipelineOutput()
+    /// The motor is playing an effect.
+    public var haptic = false
+    public var samples: UInt64 = 0
+    /// Ticks skipped so far because one overran.
+    public var missedTicks: UInt64 = 0
+    /// Shakes started so far.
+    public var shakes: UInt64 = 0
+    /// The neutral capture running now, if any.
+    public var calibration = CalibrationProgress()
+
+    public init() {}
+}
+
+/// A neutral capture's state as the loop sees it.
+public struct CalibrationProgress: Sendable, Equatable {
+    /// Counts captures started; 0 before the first.
+    public var attempt: UInt64 = 0
+    public var running = false
+    /// 0…1 of the still duration.
+    public var progress = 0.0
+    /// How often movement restarted it, and the latest reason.
+    public var restarts = 0
+    public var lastFailure: StillnessFailure?
+}
+
+/// How a neutral capture over the web ended, handed from the loop to the server.
+public enum CalibrationOutcome: Sendable {
+    /// Applied on the loop already; the server saves it.
+    case captured(NeutralCalibrationResult)
+    /// Gave up (`CalibrationError.captureTimedOut`) or the sensor failed.
+    case failed(any Error & Sendable)
+}
+
+/// The loop thread's side of `serve`: publishes each sample into a latest-wins slot, runs the
+/// neutral capture the page asked for on the samples the loop takes anyway, and sets the neutral
+/// pose. Nothing here blocks or allocates per tick; requests arrive through atomics, and the
+/// rare results (a finished capture, a lost sensor) go back under a lock the loop takes only then.
+public final class BoardFeed: @unchecked Sendable {
+    public let slot = LatestSlot(LoopFrame())
+    /// The capture's settings: the same defaults as `tiltboard calibrate` (2 s still within 30 s).
+    public let captureSettings: NeutralCapture.Settings
+    private let haptics: HapticEngine?
+    private let session: BoardSession
+
+    private enum Request: Int { case none = 0, capture = 1, level = 2 }
+    private let request = Atomic<Int>(Request.none.rawValue)
+    /// True from a capture's request until the server took its outcome.
+    private let capturing = Atomic<Bool>(false)
+    private let outcome = Mutex<CalibrationOutcome?>(nil)
+    private let sensorEvents = Mutex<[SensorEvent]>([])
+
+    // Loop thread only.
+    private var frame = LoopFrame()
+    private var stepper: NeutralCalibration.Stepper?
+
+    public init(session: BoardSession, haptics: HapticEngine?, captureSettings: NeutralCapture.Settings = NeutralCapture.Settings()) {
+        self.session = session
+        self.haptics = haptics
+        self.captureSettings = captureSettings
+    }
+
+    // MARK: loop thread
+
+    /// For every sample, from the loop's output.
+    public func tick(_ out: PipelineOutput, _ tick: TickContext, loop: TiltLoop) {
+        switch Request(rawValue: request.exchange(Request.none.rawValue, ordering: .acquiringAndReleasing)) ?? .none {
+        case .none: break
+        case .capture:
+            stepper = NeutralCalibration.Stepper(settings: captureSettings)
+            frame.calibration = CalibrationProgress(attempt: frame.calibration.attempt &+ 1, running: true)
+        case .level:
+            loop.setNeutral(.level)
+        }
+        if stepper != nil { feedCapture(out, loop: loop) }
+        frame.output = out
+        frame.haptic = haptics?.isActive ?? false
+        frame.samples &+= 1
+        frame.missedTicks &+= tick.missedTicks
+        if let event = out.shakeEvent, event.phase == .started { frame.shakes &+= 1 }
+        slot.publish(frame)
+    }
+
+    private func feedCapture(_ out: PipelineOutput, loop: TiltLoop) {
+        do {
+            let step = try stepper!.feed(Sample(t: out.t, accel: out.accel, gyro: out.gyro, tempC: out.tempC))
+            switch step.event {
+            case let .progress(p): frame.calibration.progress = p
+            case let .restarted(why):
+                frame.calibration.restarts += 1
+                frame.calibration.lastFailure = why
+                frame.calibration.progress = 0
+            default: break
+            }
+            guard let pose = step.pose else { return }
+            let result = stepper!.result(pose: pose, chain: loop.pipeline.chain, session: session)
+            loop.setNeutral(pose)
+            finishCapture(.captured(result))
+        } catch {
+            finishCapture(.failed(error))
+        }
+    }
+
+    private func finishCapture(_ result: CalibrationOutcome) {
+        stepper = nil
+        frame.calibration.running = false
+        outcome.withLock { $0 = result }
+    }
+
+    /// When the sensor is lost or back, from the loop's `sensorEvents`.
+    public func sensorEvent(_ event: SensorEvent) {
+        sensorEvents.withLock { $0.append(event) }
+    }
+
+    // MARK: any other thread
+
+    /// Starts a neutral capture at the next sample; false while one is running.
+    public func requestCapture() -> Bool {
+        guard capturing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return false
+        }
+        request.store(Request.capture.rawValue, ordering: .releasing)
+        return true
+    }
+
+    /// Sets the neutral pose to level at the next sample.
+    public func requestLevel() {
+        request.store(Request.level.rawValue, ordering: .releasing)
+    }
+
+    /// A capture is running or its outcome has not been taken yet.
+    public var isCapturing: Bool { capturing.load(ordering: .acquiring) }
+
+    /// The finished capture's outcome, once.
+    public func takeOutcome() -> CalibrationOutcome? {
+        let taken = outcome.withLock { o in
+            defer { o = nil }
+            return o
+        }
+        if taken != nil { capturing.store(false, ordering: .releasing) }
+        return taken
+    }
+
+    /// Sensor losses and returns since the last call.
+    public func takeSensorEvents() -> [SensorEvent] {
+        sensorEvents.withLock { events in
+            defer { events.removeAll() }
+            return events
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Tiltboard
+import TiltboardCore
+
+/// The routes: the page at `/` and the JSON API under `/api/`. Every request passes the access
+/// policy first (Host, Origin, token), the WebSocket upgrade included.
+public final class ServeAPI: Sendable {
+    public let hub: ServeHub
+    public let policy: AccessPolicy
+    private let page: [UInt8]
+
+    public enum Outcome: Sendable {
+        case respond(HTTPResponse)
+        /// Complete the WebSocket handshake with this key and stream.
+        case upgrade(key: String)
+    }
+
+    /// Paths and the methods each takes.
+    static let routes: [String: Set<String>] = [
+        "/": ["GET"], "/api/state": ["GET"], "/api/stream": ["GET"], "/api/profile": ["GET"],
+        "/api/calibrate": ["POST"], "/api/zero": ["POST"], "/api/haptics": ["POST"],
+    ]
+
+    public init(hub: ServeHub, policy: AccessPolicy, page: String) {
+        self.hub = hub; self.policy = policy; self.page = Array(page.utf8)
+    }
+
+    public func handle(_ head: HTTPRequestHead, body: [UInt8]) -> Outcome {
+        if let refusal = policy.refusal(head) { return .respond(refusal) }
+        guard let methods = Self.routes[head.path] else { return .respond(.error(404, "no such page: \(AccessPolicy.quoted(head.path))")) }
+        guard methods.contains(head.method) else {
+            var r = HTTPResponse.error(405, "\(head.path) takes \(methods.sorted().joined(separator: ", ")), not \(head.method)")
+            r.headers.append(("Allow", methods.sorted().joined(separator: ", ")))
+            return .respond(r)
+        }
+        switch head.path {
+        case "/": return .respond(pageResponse(head))
+        case "/api/stream":
+            switch WebSocketFrames.handshakeKey(head) {
+            case let .success(key): return .upgrade(key: key)
+            case let .failure(error): return .respond(.error(400, error.message))
+            }
+        case "/api/state":
+            return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: hub.snapshotJSON()))
+        case "/api/profile": return .respond(profile())
+        case "/api/calibrate":
+            if let bad = Self.emptyObjectProblem(body) { return .respond(.error(400, bad)) }
+            switch hub.startCapture() {
+            case .started:
+                return .respond(.json(202, ["started": true, "durationSeconds": hub.feed.captureSettings.still.duration,
+                                            "timeoutSeconds": hub.feed.captureSettings.still.timeout]))
+            case .alreadyRunning: return .respond(.error(409, "a calibration is already running: wait for its result on the stream"))
+            }
+        case "/api/zero":
+            if let bad = Self.emptyObjectProblem(body) { return .respond(.error(400, bad)) }
+            do {
+                try hub.zero()
+                return .respond(.json(200, ["profile": hub.profileInfo()]))
+            } catch {
+                return .respond(.error(500, "the neutral pose is level now but was not saved: \(error)"))
+            }
+        case "/api/haptics": return .respond(haptics(body))
+        default: return .respond(.error(404, "no such page"))
+        }
+    }
+
+    private func pageResponse(_ head: HTTPRequestHead) -> HTTPResponse {
+        var r = HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"),
+                                                    ("Content-Security-Policy", "default-src 'self'; connect-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; img-src 'self' data:"),
+                                                    ("Referrer-Policy", "no-referrer")], body: page)
+        // The token from the printed URL becomes a cookie, so the page's own requests carry it.
+        if let token = policy.token, head.queryItem("token") != nil {
+            r.headers.append(("Set-Cookie", "\(AccessPolicy.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
+        }
+        return r
+    }
+
+    private func profile() -> HTTPResponse {
+        let path = hub.profilePath
+        do {
+            guard let p = try ProfileStore.load(path: path, expectedBoard: hub.identity) else {
+                return .json(200, ["path": path, "profile": NSNull()])
+            }
+            let data = try JSONEncoder().encode(p)
+            let object = try JSONSerialization.jsonObject(with: data)
+            return .json(200, ["path": path, "profile": object])
+        } catch {
+            return .error(500, "\(error)")
+        }
+    }
+
+    private func haptics(_ body: [UInt8]) -> HTTPResponse {
+        let asked: (name: String, effect: HapticEffect)
+        switch Self.effect(fromBody: body) {
+        case let .success(e): asked = e
+        case let .failure(problem): return .error(400, problem.message)
+        }
+        guard hub.haptics != nil else { return .error(409, "the board has no motor (add a \"motor\" section to its board file)") }
+        hub.play(asked.effect)
+        return .json(200, ["effect": asked.name])
+    }
+
+    /// What a body did wrong.
+    public struct BodyProblem: CategorizedError, Sendable, Equatable {
+        public var message: String
+        public var description: String { message }
+        public var category: ErrorCategory { .invalidRequest }
+    }
+
+    /// The effect `{"effect": NAME}` asks for (a preset or `pulse:MS`).
+    public static func effect(fromBody body: [UInt8]) -> Result<(name: String, effect: HapticEffect), BodyProblem> {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            return .failure(BodyProblem(message: "the body must be a JSON object: {\"effect\": NAME}"))
+        }
+        guard Set(object.keys) == ["effect"], let name = object["effect"] as? String else {
+            return .failure(BodyProblem(message: "the body must be {\"effect\": NAME} with NAME one of \(HapticEffect.presetNames.joined(separator: ", ")) or pulse:MS"))
+        }
+        do { return .success((name, try HapticEffect.parse(name: name))) } catch { return .failure(BodyProblem(message: "\(error)")) }
+    }
+
+    /// Nil when `body` is empty or a JSON object with no members, else what is wrong.
+    public static func emptyObjectProblem(_ body: [UInt8]) -> String? {
+        guard !body.isEmpty else { return nil }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
+            return "the body must be empty or a JSON object"
+        }
+        return object.isEmpty ? nil : "unknown field \(AccessPolicy.quoted(object.keys.sorted()[0])): this takes no fields"
+    }
+}

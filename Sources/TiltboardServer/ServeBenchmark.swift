@@ -1,0 +1,170 @@
+import Foundation
+import FlyingSocks
+import Synchronization
+import Tiltboard
+import TiltboardCore
+
+/// One timed loop run for the serve benchmark.
+public struct ServeBenchmarkRun: Sendable, Codable, Equatable {
+    /// WebSocket clients connected (one of them never reads); 0 for the run without a server.
+    public var clients: Int
+    public var ticks: UInt64
+    public var missedTicks: UInt64
+    public var latenessP50Microseconds: Double
+    public var latenessP99Microseconds: Double
+    /// Bytes the reading clients received.
+    public var bytesReceived: Int
+    /// State frames the clients' mailboxes replaced before they were sent, all clients.
+    public var framesDropped: UInt64
+    /// Resident set after the run, bytes.
+    public var residentBytesAfter: UInt64?
+    /// Why SCHED_FIFO was not used, when asked for and refused.
+    public var realtimeNote: String?
+}
+
+/// Loop lateness with web clients and without, run in interleaved pairs so drift on a shared
+/// machine hits both alike.
+public struct ServeBenchmarkReport: Sendable, Codable, Equatable {
+    public var rateHz: Double
+    public var secondsPerRun: Double
+    public var uiRateHz: Double
+    /// (without, with) per pair, in the order run.
+    public var without: [ServeBenchmarkRun]
+    public var with: [ServeBenchmarkRun]
+    public var medianP50Without: Double
+    public var medianP50With: Double
+    public var medianP99Without: Double
+    public var medianP99With: Double
+    /// with / without.
+    public var p50Ratio: Double { medianP50With / medianP50Without }
+    public var p99Ratio: Double { medianP99With / medianP99Without }
+}
+
+/// `tiltboard bench --serve`: the tilt loop on its own, then the same loop publishing to a served
+/// page with `clients` WebSocket clients on loopback (one connected but never reading), `pairs`
+/// times over, and the median lateness of each kind.
+public enum ServeBenchmark {
+    public static func run(open: () throws -> BoardSession, rateHz: Double, seconds: Double, pairs: Int = 5,
+                           clients: Int = 20, uiRateHz: Double = 60, realtime: Bool = false,
+                           residentBytes: @escaping () -> UInt64?,
+                           progress: (String) -> Void,
+                           shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkReport {
+        var without: [ServeBenchmarkRun] = []
+        var with: [ServeBenchmarkRun] = []
+        for pair in 1...pairs {
+            if shouldStop() { break }
+            progress("pair \(pair)/\(pairs): the loop alone for \(seconds) s…")
+            without.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: 0, uiRateHz: uiRateHz, realtime: realtime,
+                                       residentBytes: residentBytes, shouldStop: shouldStop))
+            if shouldStop() { break }
+            progress("pair \(pair)/\(pairs): with \(clients) clients for \(seconds) s…")
+            with.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: clients, uiRateHz: uiRateHz, realtime: realtime,
+                                    residentBytes: residentBytes, shouldStop: shouldStop))
+        }
+        return ServeBenchmarkReport(rateHz: rateHz, secondsPerRun: seconds, uiRateHz: uiRateHz, without: without, with: with,
+                                    medianP50Without: median(without.map(\.latenessP50Microseconds)),
+                                    medianP50With: median(with.map(\.latenessP50Microseconds)),
+                                    medianP99Without: median(without.map(\.latenessP99Microseconds)),
+                                    medianP99With: median(with.map(\.latenessP99Microseconds)))
+    }
+
+    static func median(_ xs: [Double]) -> Double {
+        guard !xs.isEmpty else { return 0 }
+        let s = xs.sorted()
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    private static func runOnce(open: () throws -> BoardSession, rateHz: Double, seconds: Double, clients: Int,
+                                uiRateHz: Double, realtime: Bool, residentBytes: () -> UInt64?,
+                                shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkRun {
+        let session = try open()
+        defer { session.close() }
+        let loop = session.makeLoop(rateHz: rateHz, haptics: nil)
+        let feed = BoardFeed(session: session, haptics: nil)
+        var served: (server: WebServer, pacing: Task<Void, Never>, clients: BenchClients)?
+        if clients > 0 {
+            let hub = ServeHub(session: session, feed: feed, haptics: nil)
+            var limits = WebServer.Limits()
+            limits.maxClients = clients + 4
+            let server = WebServer(host: "127.0.0.1", port: 0, limits: limits,
+                                   api: ServeAPI(hub: hub, policy: AccessPolicy(ownNames: [], token: nil), page: WebPage.html))
+            let port = try runBlocking { try await server.start() }
+            let pacing = Task { await hub.run(rateHz: uiRateHz, clock: SystemServerClock()) }
+            let group = try runBlocking { try await BenchClients.connect(port: port, readers: clients - 1, stalled: 1) }
+            served = (server, pacing, group)
+        }
+        let note = try loop.run(duration: seconds, realtime: realtime, shouldStop: shouldStop) { out, tick in feed.tick(out, tick, loop: loop) }
+        let stats = loop.scheduler.statistics
+        var received = 0
+        var dropped: UInt64 = 0
+        if let served {
+            received = served.clients.bytesReceived
+            dropped = served.server.api.hub.droppedFrames
+            served.pacing.cancel()
+            runBlocking {
+                await served.clients.close()
+                await served.server.stop(graceSeconds: 0)
+            }
+        }
+        return ServeBenchmarkRun(clients: clients, ticks: stats.ticks, missedTicks: stats.missedTicks,
+                                 latenessP50Microseconds: Double(stats.latenessP50Nanoseconds) / 1000,
+                                 latenessP99Microseconds: Double(stats.latenessP99Nanoseconds) / 1000,
+                                 bytesReceived: received, framesDropped: dropped, residentBytesAfter: residentBytes(),
+                                 realtimeNote: note)
+    }
+}
+
+/// WebSocket clients on loopback for the benchmark: readers take everything as it comes; stalled
+/// ones complete the handshake and never read again.
+final class BenchClients: @unchecked Sendable {
+    let received = Atomic<Int>(0)
+    // Set once in `connect`, before anything else reads them.
+    private var sockets: [AsyncSocket] = []
+    private var tasks: [Task<Void, Never>] = []
+
+    var bytesReceived: Int { received.load(ordering: .relaxed) }
+
+    static func connect(port: UInt16, readers: Int, stalled: Int) async throws -> BenchClients {
+        let clients = BenchClients()
+        let pool = SocketPool.make()
+        try await pool.prepare()
+        clients.tasks.append(Task { _ = try? await pool.run() })
+        let request = "GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        for i in 0..<(readers + stalled) {
+            let socket = try await AsyncSocket.connected(to: try sockaddr_in.inet(ip4: "127.0.0.1", port: port), pool: pool)
+            try await socket.write(Data(request.utf8))
+            clients.sockets.append(socket)
+            guard i < readers else { continue }
+            clients.tasks.append(Task {
+                while !Task.isCancelled {
+                    guard let bytes = try? await socket.read(atMost: 65536) else { return }
+                    clients.received.add(bytes.count, ordering: .relaxed)
+                }
+            })
+        }
+        return clients
+    }
+
+    func close() async {
+        for socket in sockets { try? socket.close() }
+        for task in tasks { task.cancel() }
+    }
+}
+
+/// Runs `work` on the concurrency pool and waits for it on this thread (which must not be one of
+/// the pool's): how the synchronous commands start and stop the server.
+public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var result: Result<T, Error>?
+    Task {
+        do { result = .success(try await work()) } catch { result = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try result!.get()
+}
+
+public func runBlocking(_ work: @escaping @Sendable () async -> Void) {
+    _ = try? runBlocking { await work(); return true }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import Synchronization
+import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
+
+/// The server's side of the board: takes the loop's newest frame at the page's rate, turns it into
+/// JSON once for every client, notices events (a shake, the motor, a capture's progress and end, the
+/// sensor lost and back), saves what the page changes in the profile, and hands each client its
+/// frames through its own latest-wins mailbox. Sendable: its mutable state is under locks, and of
+/// the session it only reads the board and writes the profile file (the loop applies the pose).
+public final class ServeHub: @unchecked Sendable {
+    public let session: BoardSession
+    public let feed: BoardFeed
+    public let haptics: HapticEngine?
+
+    private struct State {
+        var clients: [ObjectIdentifier: ClientMailbox] = [:]
+        var last = LoopFrame()
+        var lastJSON: [UInt8]?
+        var reportedProgress = -1.0
+        var reportedRestarts = 0
+        /// Loop time of the last restart reported: a moving board restarts every few samples, and
+        /// one message a second says enough (as `calibrate` does).
+        var lastRestartT = -Double.infinity
+    }
+
+    private let state = Mutex(State())
+    /// Profile writes one at a time (`saveNeutral` and `zeroNeutral` read the file again first).
+    private let profileLock = Mutex(())
+
+    /// What the board is, read once: the loop owns the session's sensor from now on.
+    private let board: [String: Any]
+    public let identity: ProfileBoardIdentity
+    public let profilePath: String
+
+    public init(session: BoardSession, feed: BoardFeed, haptics: HapticEngine?) {
+        self.session = session; self.feed = feed; self.haptics = haptics
+        identity = session.identity
+        profilePath = session.profilePath
+        var board: [String: Any] = ["name": session.board.name, "chip": session.sensor.identity.part,
+                                    "simulated": session.board.isSimulated, "motor": haptics != nil,
+                                    "rateHz": session.sensor.actualRateHz]
+        if let cap = session.board.motor?.cap { board["maxOnSeconds"] = cap.maxOnSeconds }
+        self.board = board
+    }
+
+    // MARK: clients
+
+    /// A new client, sent the full state at once.
+    public func connect() -> ClientMailbox {
+        let box = ClientMailbox()
+        box.offerQueued(WebSocketFrames.frame(.text, snapshotJSON()))
+        state.withLock { $0.clients[ObjectIdentifier(box)] = box }
+        return box
+    }
+
+    public func disconnect(_ box: ClientMailbox) {
+        _ = state.withLock { $0.clients.removeValue(forKey: ObjectIdentifier(box)) }
+    }
+
+    /// State frames replaced before they were sent, summed over the clients connected now.
+    public var droppedFrames: UInt64 { state.withLock { Array($0.clients.values) }.reduce(0) { $0 &+ $1.dropped } }
+
+    /// WebSocket clients connected now.
+    public var clientCount: Int { state.withLock { $0.clients.count } }
+
+    /// Tells every client the server is stopping and closes their streams.
+    public func closeAll() {
+        let farewell = WebSocketFrames.frame(.text, Self.json(["type": "stopping"])) + WebSocketFrames.close(1001, reason: "tiltboard serve is stopping")
+        for box in state.withLock({ Array($0.clients.values) }) { box.close(farewell: farewell) }
+    }
+
+    // MARK: the loop's frames
+
+    /// Takes the newest frame (if the loop published one since) and passes it and any events on.
+    /// Called at the page's rate by `run(rateHz:clock:)`, or directly by tests.
+    public func pump() {
+        var events: [[UInt8]] = []
+        for event in feed.takeSensorEvents() {
+            switch event {
+            case let .lost(t, reason): events.append(Self.json(["type": "sensor-lost", "t": t, "reason": reason]))
+            case let .back(t, reconfigured): events.append(Self.json(["type": "sensor-back", "t": t, "reconfigured": reconfigured]))
+            }
+        }
+        let frame = feed.slot.take()
+        if let frame { events += frameEvents(frame) }
+        if let outcome = feed.takeOutcome() { events.append(finish(outcome)) }
+        let json = frame.map(Self.stateJSON)
+        let clients = state.withLock { s -> [ClientMailbox] in
+            if let frame { s.last = frame }
+            if let json { s.lastJSON = json }
+            return Array(s.clients.values)
+        }
+        let frames = events.map { WebSocketFrames.frame(.text, $0) }
+        for box in clients {
+            for event in frames { box.offerQueued(event) }
+            if let json { box.offerState(json) }
+        }
+    }
+
+    /// Pumps `rateHz` times a second until cancelled.
+    public func run(rateHz: Double, clock: any ServerClock) async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(seconds: 1 / rateHz) } catch { return }
+            pump()
+        }
+    }
+
+    private func frameEvents(_ frame: LoopFrame) -> [[UInt8]] {
+        state.withLock { s in
+            var events: [[UInt8]] = []
+            let t = frame.output.t
+            if frame.shakes != s.last.shakes { events.append(Self.json(["type": "shake", "t": t, "shakes": frame.shakes])) }
+            if frame.haptic != s.last.haptic { events.append(Self.json(["type": "motor", "t": t, "on": frame.haptic])) }
+            let c = frame.calibration
+            if c.running {
+                if c.attempt != s.last.calibration.attempt { s.reportedProgress = -1; s.reportedRestarts = 0; s.lastRestartT = -.infinity }
+                if c.restarts != s.reportedRestarts, let why = c.lastFailure, t - s.lastRestartT >= 1 {
+                    s.reportedRestarts = c.restarts
+                    s.lastRestartT = t
+                    s.reportedProgress = 0
+                    events.append(Self.json(["type": "calibration", "state": "restarted", "progress": 0.0,
+                                             "restarts": c.restarts, "message": "moved — starting again (\(why))"]))
+                }
+                // Every 5 %: enough for a smooth bar.
+                if abs(c.progress - s.reportedProgress) >= 0.05 {
+                    s.reportedProgress = c.progress
+                    events.append(Self.json(["type": "calibration", "state": "running", "progress": c.progress, "restarts": c.restarts]))
+                }
+            }
+            return events
+        }
+    }
+
+    /// Saves a finished capture (re-reading the profile on disk first) and says how it ended.
+    private func finish(_ outcome: CalibrationOutcome) -> [UInt8] {
+        switch outcome {
+        case let .captured(result):
+            do {
+                try profileLock.withLock { _ in _ = try session.saveNeutral(result.pose, capture: result.capture, applying: false) }
+                broadcastSnapshot()
+                var event: [String: Any] = ["type": "calibration", "state": "done", "progress": 1.0,
+                                            "tiltDeg": result.pose.tiltDeg, "clamped": result.pose.clamped,
+                                            "restarts": result.restarts, "path": profilePath]
+                if result.pose.clamped { event["message"] = "held \(Self.rounded(result.pose.tiltDeg))° from level: only \(Self.rounded(feed.captureSettings.maxTiltDeg))° is compensated" }
+                return Self.json(event)
+            } catch {
+                return Self.json(["type": "calibration", "state": "failed", "message": "the neutral pose applies but was not saved: \(error)"])
+            }
+        case let .failed(error):
+            return Self.json(["type": "calibration", "state": "failed", "message": "\(error)"])
+        }
+    }
+
+    // MARK: what the API does
+
+    public enum CaptureStart { case started, alreadyRunning }
+
+    /// Starts a neutral capture on the loop.
+    public func startCapture() -> CaptureStart {
+        feed.requestCapture() ? .started : .alreadyRunning
+    }
+
+    /// Sets the neutral pose to level and saves it (re-reading the profile on disk first).
+    public func zero() throws {
+        feed.requestLevel()
+        try profileLock.withLock { _ in _ = try session.zeroNeutral(applying: false) }
+        broadcastSnapshot()
+    }
+
+    /// Plays `effect` on the motor, within the board's on-time cap.
+    public func play(_ effect: HapticEffect) { haptics?.play(effect) }
+
+    private func broadcastSnapshot() {
+        let frame = WebSocketFrames.frame(.text, snapshotJSON())
+        for box in state.withLock({ Array($0.clients.values) }) { box.offerQueued(frame) }
+    }
+
+    // MARK: JSON
+
+    /// `GET /api/state` and a client's first message: the latest frame and what it is about.
+    public func snapshotJSON() -> [UInt8] {
+        let (frame, hasFrame) = state.withLock { ($0.last, $0.lastJSON != nil) }
+        var object = (try? JSONSerialization.jsonObject(with: Data(Self.stateJSON(frame)))) as? [String: Any] ?? [:]
+        if !hasFrame { object["t"] = NSNull() }
+        object["type"] = "snapshot"
+        object["board"] = board
+        object["profile"] = profileInfo()
+        object["effects"] = HapticEffect.presetNames
+        object["calibration"] = ["running": feed.isCapturing, "progress": frame.calibration.progress]
+        return Self.json(object)
+    }
+
+    /// The profile as on disk: path, whether there is one, when it was made and its neutral tilt.
+    public func profileInfo() -> [String: Any] {
+        var info: [String: Any] = ["path": profilePath]
+        do {
+            if let p = try ProfileStore.load(path: profilePath, expectedBoard: identity) {
+                info["calibrated"] = true
+                info["createdAt"] = p.createdAt
+                info["neutralTiltDeg"] = p.neutral.tiltDeg
+                info["sensorCalibrated"] = p.sensor != nil
+                if let t = p.temperatureC { info["temperatureC"] = t }
+            } else {
+                info["calibrated"] = false
+            }
+        } catch {
+            info["calibrated"] = false
+            info["problem"] = "\(error)"
+        }
+        return info
+    }
+
+    /// A state frame: the fields of a `run --json` line plus `type`, the raw tilt (before the
+    /// neutral pose), the shake count and the loop's health.
+    static func stateJSON(_ frame: LoopFrame) -> [UInt8] {
+        var w = JSONLineWriter(capacity: 400)
+        w.beginObject()
+        w.plainString("type", "state")
+        w.writeRunFields(frame.output, haptic: frame.haptic)
+        let raw = TiltAngles(gravity: frame.output.accel)
+        w.beginObject("raw")
+        w.number("pitchDeg", raw.pitchDeg, fractionDigits: 2)
+        w.number("rollDeg", raw.rollDeg, fractionDigits: 2)
+        w.endObject()
+        w.integer("shakes", Int(clamping: frame.shakes))
+        w.beginObject("loop")
+        w.integer("samples", Int(clamping: frame.samples))
+        w.integer("missedTicks", Int(clamping: frame.missedTicks))
+        w.endObject()
+        w.endObject()
+        return w.bytes
+    }
+
+    static func json(_ object: [String: Any]) -> [UInt8] {
+        Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
+    }
+
+    static func rounded(_ x: Double) -> String { String(format: "%.1f", x) }
+}
+
+/// Time for the server's limits and pacing: the system's, or a manual one in tests.
+public protocol ServerClock: Sendable {
+    /// Seconds since some fixed start.
+    func now() -> Double
+    /// Returns after `seconds`, or throws `CancellationError` when the task is cancelled.
+    func sleep(seconds: Double) async throws
+}
+
+public struct SystemServerClock: ServerClock {
+    public init() {}
+    public func now() -> Double { ProcessInfo.processInfo.systemUptime }
+    public func sleep(seconds: Double) async throws {
+        try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import XCTest
+@testable import Tiltboard
+@testable import TiltboardServer
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Host, Origin and token rules, the client limit, the idle and request deadlines, slow clients and
+/// the goodbye at stop, over real sockets on 127.0.0.1 with the server's time in the test's hands.
+final class ServeSecurityTests: XCTestCase {
+    private let token = "0123456789abcdef0123456789abcdef"
+
+    func testHostMustBeOwnNameLocalhostOrAnIPLiteral() async throws {
+        let board = try await ServedBoard(self)
+        for host in ["127.0.0.1:\(board.port)", "localhost:\(board.port)", "LOCALHOST", "testpi.local:8080", "testpi",
+                     "192.168.1.20:8080", "[::1]:8080", "[fe80::1]"] {
+            XCTAssertEqual(try board.request("GET", "/api/state", host: host).status, 200, host)
+        }
+        for host in ["evil.example:8080", "attacker.com", "127.0.0.1.evil.com", "testpi.local.evil.com", "[::1", "a:b:c", "1.2.3.4:99999999"] {
+            let r = try board.request("GET", "/api/state", host: host)
+            XCTAssertEqual(r.status, 403, host)
+            XCTAssertTrue((r.json["error"] as? String ?? "").hasPrefix("refused Host"), host)
+        }
+        XCTAssertEqual(try board.request("GET", "/api/state", host: "").status, 400)
+        let c = try TestConnection(port: board.port)
+        c.send("GET /api/state HTTP/1.0\r\n\r\n")
+        XCTAssertEqual(try c.response().status, 400, "no Host at all")
+        await board.close()
+    }
+
+    func testOriginWhenSentMustMatchTheHost() async throws {
+        let board = try await ServedBoard(self)
+        let host = "127.0.0.1:\(board.port)"
+        XCTAssertEqual(try board.request("POST", "/api/zero", host: host, headers: "Origin: http://\(host)\r\n").status, 200)
+        for origin in ["http://evil.example", "null", "https://\(host)", "http://127.0.0.1:1", "http://localhost:\(board.port)"] {
+            let r = try board.request("POST", "/api/haptics", host: host, headers: "Origin: \(origin)\r\n", body: #"{"effect":"buzz"}"#)
+            XCTAssertEqual(r.status, 403, origin)
+            XCTAssertTrue((r.json["error"] as? String ?? "").hasPrefix("refused Origin"), origin)
+        }
+        XCTAssertEqual(board.engine?.isActive, false, "no refused request reached the motor")
+        // The WebSocket is refused before the upgrade.
+        let ws = try TestConnection(port: board.port)
+        XCTAssertEqual(try ws.upgrade(host: host, extraHeaders: "Origin: http://evil.example\r\n").status, 403)
+        XCTAssertEqual(board.hub.clientCount, 0)
+        await board.close()
+    }
+
+    func testBeyondLoopbackEveryRequestNeedsTheToken() async throws {
+        let board = try await ServedBoard(self, token: token)
+        for path in ["/", "/api/state", "/api/profile"] {
+            let r = try board.request("GET", path)
+            XCTAssertEqual(r.status, 401, path)
+            XCTAssertNotNil(r.json["error"] as? String)
+        }
+        XCTAssertEqual(try board.request("POST", "/api/calibrate").status, 401)
+        XCTAssertEqual(try board.request("GET", "/api/state", headers: "Authorization: Bearer \(token.uppercased())\r\n").status, 401)
+        XCTAssertEqual(try board.request("GET", "/api/state", headers: "Authorization: Bearer \(token)x\r\n").status, 401)
+        XCTAssertEqual(try board.request("GET", "/api/state?token=nope").status, 401)
+        XCTAssertFalse(board.feed.isCapturing, "no capture started without the token")
+
+        XCTAssertEqual(try board.request("GET", "/api/state", headers: "Authorization: Bearer \(token)\r\n").status, 200)
+        XCTAssertEqual(try board.request("GET", "/api/state", headers: "Cookie: a=b; tiltboard-token=\(token)\r\n").status, 200)
+        let page = try board.request("GET", "/?token=\(token)")
+        XCTAssertEqual(page.status, 200)
+        XCTAssertEqual(page.headers["set-cookie"], "tiltboard-token=\(token); Path=/; HttpOnly; SameSite=Strict")
+        // The stream needs it too, before the upgrade.
+        let ws = try TestConnection(port: board.port)
+        XCTAssertEqual(try ws.upgrade(host: "testpi.local:8080").status, 401)
+        let ok = try TestConnection(port: board.port)
+        XCTAssertEqual(try ok.upgrade(host: "testpi.local:8080", extraHeaders: "Cookie: tiltboard-token=\(token)\r\n").status, 101)
+        await board.close()
+    }
+
+    func testTokenFileIsPrivateAndKept() throws {
+        let folder = NSTemporaryDirectory() + "tiltboard-token-" + UUID().uuidString
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let path = ServeToken.path(forProfile: folder + "/profiles/board.json")
+        XCTAssertEqual(path, folder + "/profiles/serve-token")
+        let first = try ServeToken.loadOrCreate(path: path, renew: false)
+        XCTAssertTrue(first.created)
+        XCTAssertEqual(first.token.count, 32)
+        let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o777, 0o600)
+        let again = try ServeToken.loadOrCreate(path: path, renew: false)
+        XCTAssertEqual(again.token, first.token)
+        XCTAssertFalse(again.created)
+        let renewed = try ServeToken.loadOrCreate(path: path, renew: true)
+        XCTAssertNotEqual(renewed.token, first.token)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), renewed.token + "\n")
+    }
+
+    func testOverTheClientLimitIs503UntilOneLeaves() async throws {
+        var limits = WebServer.Limits()
+        limits.maxClients = 2
+        let board = try await ServedBoard(self, limits: limits)
+        let a = try TestConnection(port: board.port)
+        let b = try TestConnection(port: board.port)
+        waitUntil("two connections are open") { board.server.counts.open == 2 }
+        let r = try board.request("GET", "/api/state")
+        XCTAssertEqual(r.status, 503)
+        XCTAssertTrue((r.json["error"] as? String ?? "").contains("--max-clients"))
+        // The open ones still work.
+        a.send("GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        XCTAssertEqual(try a.response().status, 200)
+        b.send("GET /api/state HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(try b.response().status, 200)
+        XCTAssertTrue(b.readToEnd())
+        waitUntil("one connection left") { board.server.counts.open == 1 }
+        XCTAssertEqual(try board.request("GET", "/api/state").status, 200)
+        _ = a
+        await board.close()
+    }
+
+    func testIdleConnectionsAreClosedAndSlowRequestsGet408() async throws {
+        let board = try await ServedBoard(self)
+        let idle = try TestConnection(port: board.port)
+        waitUntil("the server waits on the idle connection") { board.serverClock.sleepers >= 1 }
+        board.serverClock.advance(by: board.server.limits.idleSeconds - 1)
+        idle.send("GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        XCTAssertEqual(try idle.response().status, 200, "still open just before the idle limit")
+        waitUntil("the server waits again") { board.serverClock.sleepers >= 1 }
+        board.serverClock.advance(by: board.server.limits.idleSeconds + 1)
+        XCTAssertTrue(idle.readToEnd())
+        XCTAssertTrue(idle.received.isEmpty, "closed without a response")
+
+        var waits = board.serverClock.waits
+        let slow = try TestConnection(port: board.port)
+        slow.send("GET /api/state HTTP/1.1\r\nHost: local")
+        // Two waits: for the first bytes (the idle limit), then for the rest (the request's deadline).
+        waitUntil("the server waits for the rest") { board.serverClock.waits >= waits + 2 && board.serverClock.sleepers == 1 }
+        // The head trickles in: a byte now and then does not extend the request's deadline.
+        for _ in 0..<3 {
+            board.serverClock.advance(by: board.server.limits.requestSeconds / 4)
+            waits = board.serverClock.waits
+            slow.send("h")
+            waitUntil("the server took the byte and waits again") { board.serverClock.waits > waits && board.serverClock.sleepers == 1 }
+        }
+        board.serverClock.advance(by: board.server.limits.requestSeconds / 2)
+        XCTAssertEqual(try slow.response().status, 408)
+        await board.close()
+    }
+
+    func testAClientThatNeverReadsGetsOnlyTheNewestFrame() async throws {
+        let board = try await ServedBoard(self, script: "tilt-left")
+        let box = board.hub.connect()
+        try board.runLoop(seconds: 3, pumpEvery: 1)
+        // 301 frames published, none taken: the snapshot queued at connect, then one state.
+        guard case .queued = await box.next() else { return XCTFail("the snapshot comes first") }
+        guard case let .state(json, dropped) = await box.next() else { return XCTFail("then the newest state") }
+        XCTAssertEqual(dropped, 300)
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+        XCTAssertEqual(object["t"] as? Double ?? 0, 3, accuracy: 0.011)
+        XCTAssertEqual(object["type"] as? String, "state")
+        board.hub.disconnect(box)
+        await board.close()
+    }
+
+    func testAStalledStreamDoesNotStallTheServer() async throws {
+        var limits = WebServer.Limits()
+        limits.writeSeconds = 5
+        let board = try await ServedBoard(self, script: "tilt-left", limits: limits)
+        let stalled = try TestConnection(port: board.port)
+        var size: Int32 = 4096
+        setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        XCTAssertEqual(try stalled.upgrade(host: "localhost").status, 101)
+        waitUntil("the stream is registered") { board.hub.clientCount == 1 }
+        // Frames of about 300 bytes until the socket buffers are full and a write waits.
+        var seconds = 0.0
+        while board.server.stalledWrites == 0 && seconds < 3600 {
+            try board.runLoop(seconds: 5, pumpEvery: 1)
+            seconds += 5
+        }
+        XCTAssertEqual(board.server.stalledWrites, 1)
+        XCTAssertEqual(try board.request("GET", "/api/state").status, 200, "others are served meanwhile")
+        try board.runLoop(seconds: 5, pumpEvery: 1)
+        XCTAssertEqual(board.hub.clientCount, 1)
+        // The stalled writer is cut at its write limit, and the stream closed.
+        waitUntil("the stalled write waits on its deadline") { board.serverClock.sleepers >= 1 }
+        board.serverClock.advance(by: limits.writeSeconds + 1)
+        waitUntil("the stalled client is dropped") { board.hub.clientCount == 0 }
+        _ = stalled
+        await board.close()
+    }
+
+    func testStopTellsTheClientsAndClosesTheStream() async throws {
+        let board = try await ServedBoard(self)
+        let ws = try TestConnection(port: board.port)
+        XCTAssertEqual(try ws.upgrade(host: "localhost").status, 101)
+        XCTAssertEqual(ws.message()?["type"] as? String, "snapshot")
+        // A ping is answered.
+        ws.send(TestConnection.clientFrame(opcode: 9, Array("hi".utf8)))
+        var pong: (UInt8, [UInt8])?
+        while let f = ws.frame() { if f.opcode == 10 { pong = f; break } }
+        XCTAssertEqual(pong?.1, Array("hi".utf8))
+        await board.server.stop(graceSeconds: 5)
+        var sawStopping = false
+        var close: [UInt8]?
+        while let f = ws.frame() {
+            if f.opcode == 1, String(decoding: f.payload, as: UTF8.self).contains("\"stopping\"") { sawStopping = true }
+            if f.opcode == 8 { close = f.payload; break }
+        }
+        XCTAssertTrue(sawStopping)
+        XCTAssertEqual(close.map { Array($0.prefix(2)) }, [0x03, 0xE9], "close code 1001, going away")
+        XCTAssertTrue(ws.readToEnd())
+        await board.close()
+    }
+
+    func testAnOversizedClientFrameClosesTheStream() async throws {
+        let board = try await ServedBoard(self)
+        let ws = try TestConnection(port: board.port)
+        XCTAssertEqual(try ws.upgrade(host: "localhost").status, 101)
+        ws.send([0x82, 0xFF, 0, 0, 0, 0, 0x10, 0, 0, 0, 1, 2, 3, 4])
+        var close: [UInt8]?
+        while let f = ws.frame() { if f.opcode == 8 { close = f.payload; break } }
+        XCTAssertEqual(close.map { Array($0.prefix(2)) }, [0x03, 0xF1], "close code 1009, too big")
+        XCTAssertTrue(ws.readToEnd())
+        waitUntil("the stream is gone") { board.hub.clientCount == 0 }
+        await board.close()
+    }
+}
