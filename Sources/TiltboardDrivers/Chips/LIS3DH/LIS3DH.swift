@@ -126,7 +126,8 @@ public final class LIS3DH: MotionSensor {
     /// The LIS3DH has no offset registers (`chipVariant.accelOffsets` is nil): offsets are
     /// corrected in software only.
     public func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws {
-        throw SensorError.unsupportedSetting("the \(identity.part) has no offset registers")
+        throw SensorError.unsupportedSetting(setting: "offset registers", value: nil, chip: identity.part,
+                                             allowed: "it has none; the profile corrects in software")
     }
 
     /// Interrupt generator 1 on high-pass-filtered data (HP_IA1; the filter restarts from the
