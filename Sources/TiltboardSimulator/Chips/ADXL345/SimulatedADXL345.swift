@@ -20,7 +20,7 @@ import TiltboardDrivers
 /// the axes in ACT_TAP_STATUS) until INT_SOURCE is read. `interruptPin` is INT1: high while an
 /// event enabled in INT_ENABLE and mapped to INT1 is set (low with INT_INVERT).
 /// Not modelled: tap, inactivity, free-fall, Link, Sleep/AUTO_SLEEP, INT2, self-test.
-public final class SimulatedADXL345: SimulatedChip {
+public final class SimulatedADXL345: SimulatedPart, SimulatedChip {
     /// Register addresses the simulation gives meaning to (sensors.md §2.2).
     enum Reg {
         static let devid: UInt8 = 0x00
@@ -48,15 +48,6 @@ public final class SimulatedADXL345: SimulatedChip {
     /// output filter (DS Register 0x39).
     public static let fifoDepth = variant.fifo!.capacityBytes / variant.fifo!.frameBytes
 
-    /// The clock the part samples on.
-    public let clock: MonotonicClock
-    /// What the part feels; may be replaced at any time.
-    public var motion: MotionSource
-    /// Clock time at which the motion starts (its t = 0): when the chip was created, so a
-    /// script plays from the start whatever the clock's origin, and resets don't restart it.
-    public var motionStartNanoseconds: UInt64
-    public var imperfections: SensorImperfections
-
     private var regs = [UInt8](repeating: 0, count: 256)
     /// The FIFO's 32 entries, then the slot of the sample waiting at the output filter.
     private var fifo = [UInt8](repeating: 0, count: (SimulatedADXL345.fifoDepth + 1) * 6)
@@ -67,53 +58,27 @@ public final class SimulatedADXL345: SimulatedChip {
     private var dataReady = false
     private var overrun = false
     private var measuring = false
-    private var originNs: UInt64 = 0
-    private var ticksDone: UInt64 = 0
 
-    /// Conversions made since power-on.
-    public private(set) var samplesTaken: UInt64 = 0
-
-    /// INT1, for a board whose `interrupt` section wires it to a GPIO input.
-    public let interruptPin: SimulatedInterruptPin
     /// The ac-coupled activity reference, in g; nil until the first sample after (re)enabling.
     private var activityReference: Vector3?
-    /// Longest stretch of ticks the detector replays in one catch-up.
-    private static let detectorReplayLimit: UInt64 = 10_000
-
-    /// A powered-on part in standby with registers at their reset values.
-    /// Seconds into the motion at clock time `ns`.
-    @inline(__always) private func motionSeconds(_ ns: UInt64) -> Double {
-        ns > motionStartNanoseconds ? Double(ns - motionStartNanoseconds) / 1e9 : 0
-    }
 
     /// A part in standby answering DEVID `deviceID` (another value than 0xE5 only to exercise
     /// how drivers reject a wrong chip).
     public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 deviceID: UInt8 = ADXL345.deviceID) {
-        self.clock = clock
         self.deviceID = deviceID
-        self.motion = motion
-        motionStartNanoseconds = clock.nowNanoseconds()
-        self.imperfections = imperfections
-        interruptPin = SimulatedInterruptPin(name: "simulated ADXL345 INT1", clock: clock)
-        resetRegisters()
-        interruptPin.source = self
-    }
-
-    public func powerOnReset() {
-        resetRegisters()
-        updateInterruptPin()
+        super.init(clock: clock, motion: motion, imperfections: imperfections, pinName: "simulated ADXL345 INT1")
     }
 
     /// The register map's power-on values (INT_SOURCE's Watermark is derived live anyway), an
     /// empty FIFO, standby.
-    private func resetRegisters() {
+    override func resetRegisters() {
         for i in regs.indices { regs[i] = 0 }
         for (register, value) in Self.variant.registerMap.powerOnValues { regs[Int(register)] = value }
         regs[Int(Reg.devid)] = deviceID
         fifoHead = 0; fifoCount = 0; waiting = false
         dataReady = false; overrun = false; measuring = false
-        ticksDone = 0
+        clearTicks()
         activityReference = nil
     }
 
@@ -121,7 +86,7 @@ public final class SimulatedADXL345: SimulatedChip {
     public var isInStandby: Bool { !measuring }
 
     /// The output data rate selected by BW_RATE, in Hz: 3200 / 2^(15 − code).
-    public var outputRateHz: Double { 1e9 / Double(samplePeriodNs) }
+    public var outputRateHz: Double { 1e9 / Double(ratePeriodNs) }
 
     /// Unread samples as of the last bus transaction: the FIFO's entries and the one waiting.
     public var fifoEntries: Int { fifoCount + (waiting ? 1 : 0) }
@@ -184,16 +149,15 @@ public final class SimulatedADXL345: SimulatedChip {
         guard Self.variant.registerMap.isWritable(r) else { return }  // read-only, reserved or absent
         switch r {
         case Reg.bwRate:
-            reanchor()
+            reanchorTicks(oldPeriodNs: ratePeriodNs)
             regs[Int(r)] = value & 0x1F
         case Reg.powerControl:
             regs[Int(r)] = value & 0x3F
             let shouldMeasure = value & 0x08 != 0 && value & 0x04 == 0
             if shouldMeasure && !measuring {
-                originNs = clock.nowNanoseconds()
-                ticksDone = 0
+                restartTicks()
+                activityReference = nil
             }
-            if shouldMeasure && !measuring { activityReference = nil }
             measuring = shouldMeasure
         case Reg.intEnable:
             if value & 0x10 != 0 && regs[Int(r)] & 0x10 == 0 { activityReference = nil }
@@ -213,51 +177,42 @@ public final class SimulatedADXL345: SimulatedChip {
 
     // MARK: Sampling
 
-    private var samplePeriodNs: UInt64 {
+    /// The BW_RATE output rate's period, in ns: 3200 / 2^(15 − code) Hz.
+    private var ratePeriodNs: UInt64 {
         312_500 << UInt64(15 - Int(regs[Int(Reg.bwRate)] & 0x0F))
     }
 
-    private func reanchor() {
-        originNs &+= ticksDone &* samplePeriodNs
-        ticksDone = 0
-    }
+    override var samplePeriodNs: UInt64? { measuring ? ratePeriodNs : nil }
 
-    private func catchUp() {
-        guard measuring else { return }
-        let now = clock.nowNanoseconds()
-        guard now > originNs else { return }
-        let period = samplePeriodNs
-        let due = (now - originNs) / period
-        guard due > ticksDone else { return }
-        let newTicks = due - ticksDone
-        samplesTaken &+= newTicks
+    override func catchUp() {
+        guard let ticks = takeDueTicks() else { return }
+        let newTicks = ticks.count
         if regs[Int(Reg.intEnable)] & 0x10 != 0 && regs[Int(Reg.actInactCtl)] & 0x70 != 0 {
-            detectActivity(ticks: ticksDone + 1, through: due, period: period)
+            detectActivity(ticks)
         }
         switch mode {
         case 0:
             if dataReady || newTicks > 1 { overrun = true }
-            storeSample(atNs: originNs &+ due &* period, into: Int(Reg.dataX0), ofRegisters: true)
+            storeSample(atNs: ticks.time(ticks.last), into: Int(Reg.dataX0), ofRegisters: true)
             dataReady = true
         case 1:
             // FIFO mode: collects until full (and one waiting), then drops new samples.
             let room = UInt64(Self.fifoDepth - fifoCount + (waiting ? 0 : 1))
             if newTicks > room { overrun = true }
-            var k = ticksDone + 1
-            while k <= ticksDone + min(newTicks, room) {
-                pushSample(atNs: originNs &+ k &* period)
+            var k = ticks.first
+            while k < ticks.first + min(newTicks, room) {
+                pushSample(atNs: ticks.time(k))
                 k += 1
             }
         default:
             // Stream (and trigger, without trigger events): keeps the newest 33.
             if UInt64(fifoEntries) + newTicks > UInt64(Self.fifoDepth + 1) { overrun = true }
-            var k = due - min(newTicks, UInt64(Self.fifoDepth + 1)) + 1
-            while k <= due {
-                pushSample(atNs: originNs &+ k &* period)
+            var k = ticks.firstOfNewest(UInt64(Self.fifoDepth + 1))
+            while k <= ticks.last {
+                pushSample(atNs: ticks.time(k))
                 k += 1
             }
         }
-        ticksDone = due
         if mode != 0 { dataReady = fifoCount > 0 }
     }
 
@@ -341,17 +296,17 @@ public final class SimulatedADXL345: SimulatedChip {
         if format & 0x04 != 0 { v <<= (16 - bits) }
         return UInt16(truncatingIfNeeded: v)
     }
-}
 
-extension SimulatedADXL345: SimulatedInterruptSource {
-    /// Runs activity detection over ticks `first…last` (only the newest after a long gap).
-    private func detectActivity(ticks first: UInt64, through last: UInt64, period: UInt64) {
+    // MARK: Interrupts
+
+    /// Runs activity detection over the due ticks (only the newest after a long gap).
+    private func detectActivity(_ ticks: DueTicks) {
         let control = regs[Int(Reg.actInactCtl)]
         let ac = control & 0x80 != 0
         let threshold = Double(regs[Int(Reg.threshAct)]) * 0.0625
-        var k = last - first + 1 > Self.detectorReplayLimit ? last - Self.detectorReplayLimit + 1 : first
-        while k <= last {
-            let a = outputG(atNs: originNs &+ k &* period)
+        var k = ticks.firstOfNewest(Self.detectorReplayLimit)
+        while k <= ticks.last {
+            let a = outputG(atNs: ticks.time(k))
             k += 1
             if ac && activityReference == nil {
                 activityReference = a
@@ -370,20 +325,8 @@ extension SimulatedADXL345: SimulatedInterruptSource {
     }
 
     /// INT1: any event enabled in INT_ENABLE and mapped to INT1, inverted by INT_INVERT.
-    private func updateInterruptPin() {
+    override func updateInterruptPin() {
         let active = interruptSource & regs[Int(Reg.intEnable)] & ~regs[Int(Reg.intMap)] != 0
         interruptPin.drive(high: active != (regs[Int(Reg.dataFormat)] & 0x20 != 0))
-    }
-
-    public func serviceInterruptPin() {
-        catchUp()
-        updateInterruptPin()
-    }
-
-    public func nextSampleNanoseconds(after now: UInt64) -> UInt64? {
-        guard measuring else { return nil }
-        guard now >= originNs else { return originNs }
-        let period = samplePeriodNs
-        return originNs &+ ((now - originNs) / period + 1) &* period
     }
 }

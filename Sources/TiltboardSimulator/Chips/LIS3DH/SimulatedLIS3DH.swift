@@ -29,18 +29,7 @@ import TiltboardDrivers
 ///   new data, watermark and overrun to it, active high unless INT_POLARITY.
 /// Not modelled: the auxiliary ADC and temperature sensor (OUT_ADC1…3 read 0), self-test,
 /// click, 6D/4D, interrupt generator 2, INT2, the reference and autoreset high-pass modes.
-public final class SimulatedLIS3DH: SimulatedChip {
-    /// The clock the part samples on.
-    public let clock: MonotonicClock
-    /// What the part feels; may be replaced at any time.
-    public var motion: MotionSource
-    /// Clock time at which the motion starts (its t = 0): when the chip was created.
-    public var motionStartNanoseconds: UInt64
-    public var imperfections: SensorImperfections
-    /// INT1, for a board whose `interrupt` section wires it to a GPIO input.
-    public let interruptPin: SimulatedInterruptPin
-    /// Conversions made since power-on.
-    public private(set) var samplesTaken: UInt64 = 0
+public final class SimulatedLIS3DH: SimulatedPart, SimulatedChip {
     /// The WHO_AM_I value it answers with.
     public let whoAmI: UInt8
     /// The part's register map, the driver's.
@@ -53,10 +42,8 @@ public final class SimulatedLIS3DH: SimulatedChip {
     private var words = [UInt8](repeating: 0, count: 6)
     private var fifoHead = 0
     private var fifoCount = 0
-    /// Sampling state: the ODR's period, the clock time of tick 0 and the ticks done.
+    /// The ODR's period while sampling, else 0.
     private var periodNs: UInt64 = 0
-    private var originNs: UInt64 = 0
-    private var ticksDone: UInt64 = 0
     /// STATUS_REG: new data not yet read, and data overwritten before it was read.
     private var dataAvailable = false
     private var dataOverrun = false
@@ -67,33 +54,20 @@ public final class SimulatedLIS3DH: SimulatedChip {
     private var highPassOutput = Vector3.zero
     private var eventTicks = 0
     private var int1Source: UInt8 = 0
-    /// Longest stretch of ticks the generator replays in one catch-up.
-    private static let detectorReplayLimit: UInt64 = 10_000
 
     /// A powered part in power-down, registers at their power-on values, answering `whoAmI`.
     public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = LIS3DH.deviceID) {
-        self.clock = clock
         self.whoAmI = whoAmI
-        self.motion = motion
-        motionStartNanoseconds = clock.nowNanoseconds()
-        self.imperfections = imperfections
-        interruptPin = SimulatedInterruptPin(name: "simulated LIS3DH INT1", clock: clock)
-        resetRegisters()
-        interruptPin.source = self
+        super.init(clock: clock, motion: motion, imperfections: imperfections, pinName: "simulated LIS3DH INT1")
     }
 
-    public func powerOnReset() {
-        resetRegisters()
-        updateInterruptPin()
-    }
-
-    private func resetRegisters() {
+    override func resetRegisters() {
         for i in regs.indices { regs[i] = 0 }
         for (register, value) in Self.map.powerOnValues { regs[Int(register)] = value }
         regs[Int(R.whoAmI)] = whoAmI
         fifoHead = 0; fifoCount = 0
-        periodNs = 0; ticksDone = 0
+        periodNs = 0; clearTicks()
         dataAvailable = false; dataOverrun = false; halfRead = 0
         highPassInput = nil; highPassOutput = .zero; eventTicks = 0; int1Source = 0
     }
@@ -205,40 +179,34 @@ public final class SimulatedLIS3DH: SimulatedChip {
         let newPeriod = outputRateHz.map { UInt64((1e9 / $0).rounded()) } ?? 0
         if newPeriod == 0 { periodNs = 0; return }
         if restart || newPeriod != periodNs {
-            originNs = periodNs == 0 ? clock.nowNanoseconds() : originNs &+ ticksDone &* periodNs
-            ticksDone = 0
+            if periodNs == 0 { restartTicks() } else { reanchorTicks(oldPeriodNs: periodNs) }
             periodNs = newPeriod
         }
     }
 
-    private func catchUp() {
-        guard periodNs != 0 else { return }
-        let now = clock.nowNanoseconds()
-        guard now > originNs else { return }
-        let due = (now - originNs) / periodNs
-        guard due > ticksDone else { return }
-        let newTicks = due - ticksDone
-        samplesTaken &+= newTicks
+    override var samplePeriodNs: UInt64? { periodNs == 0 ? nil : periodNs }
+
+    override func catchUp() {
+        guard let ticks = takeDueTicks() else { return }
+        let newTicks = ticks.count
         if regs[Int(R.int1Config)] & 0x3F != 0 {
-            let first = newTicks > Self.detectorReplayLimit ? due - Self.detectorReplayLimit + 1 : ticksDone + 1
-            for k in first...due { runGenerator1(atNs: originNs &+ k &* periodNs) }
+            for k in ticks.firstOfNewest(Self.detectorReplayLimit)...ticks.last { runGenerator1(atNs: ticks.time(k)) }
         }
         if fifoMode == 0 {
             if dataAvailable || newTicks > 1 { dataOverrun = true }
-            storeOutput(atNs: originNs &+ due &* periodNs)
+            storeOutput(atNs: ticks.time(ticks.last))
         } else {
             let keep = fifoMode == LIS3DHFIFOMode.fifo.rawValue
                 ? Swift.min(newTicks, UInt64(LIS3DHScale.fifoDepth - fifoCount))
                 : Swift.min(newTicks, UInt64(LIS3DHScale.fifoDepth))
-            let start = fifoMode == LIS3DHFIFOMode.fifo.rawValue ? ticksDone + 1 : due - keep + 1
+            let start = fifoMode == LIS3DHFIFOMode.fifo.rawValue ? ticks.first : ticks.last - keep + 1
             var k = start
             while k < start + keep {
-                pushSample(atNs: originNs &+ k &* periodNs)
+                pushSample(atNs: ticks.time(k))
                 k += 1
             }
         }
         dataAvailable = true
-        ticksDone = due
     }
 
     private func pushSample(atNs t: UInt64) {
@@ -274,7 +242,7 @@ public final class SimulatedLIS3DH: SimulatedChip {
 
     /// The acceleration the part outputs at `t`, in g, before conversion.
     private func outputG(atNs t: UInt64) -> Vector3 {
-        let seconds = t > motionStartNanoseconds ? Double(t - motionStartNanoseconds) / 1e9 : 0
+        let seconds = motionSeconds(t)
         let state = motion.state(at: seconds)
         let dieC = imperfections.dieTempC(ambientC: state.tempC, secondsSincePowerOn: seconds)
         let bandwidth = (outputRateHz ?? 0) * LIS3DHScale.bandwidthFraction(mode)
@@ -298,9 +266,9 @@ public final class SimulatedLIS3DH: SimulatedChip {
             words[2 * axis + 1] = second
         }
     }
-}
 
-extension SimulatedLIS3DH: SimulatedInterruptSource {
+    // MARK: Interrupts
+
     /// Reading REFERENCE in the default high-pass mode restarts the filter at the current input.
     private func restartHighPass() {
         highPassInput = nil
@@ -340,7 +308,7 @@ extension SimulatedLIS3DH: SimulatedInterruptSource {
     }
 
     /// INT1: the sources CTRL_REG3 routes to it, inverted by INT_POLARITY.
-    private func updateInterruptPin() {
+    override func updateInterruptPin() {
         let routing = regs[Int(R.control3)]
         let source = fifoSource
         let active = (routing & LIS3DHInterrupt.int1FromGenerator1 != 0 && int1Source & LIS3DHInterrupt.active != 0)
@@ -348,16 +316,5 @@ extension SimulatedLIS3DH: SimulatedInterruptSource {
             || (routing & 0x04 != 0 && source & LIS3DHFIFOSource.watermark != 0)
             || (routing & 0x02 != 0 && source & LIS3DHFIFOSource.overrun != 0)
         interruptPin.drive(high: active != (regs[Int(R.control6)] & 0x02 != 0))
-    }
-
-    public func serviceInterruptPin() {
-        catchUp()
-        updateInterruptPin()
-    }
-
-    public func nextSampleNanoseconds(after now: UInt64) -> UInt64? {
-        guard periodNs != 0 else { return nil }
-        guard now >= originNs else { return originNs }
-        return originNs &+ ((now - originNs) / periodNs + 1) &* periodNs
     }
 }

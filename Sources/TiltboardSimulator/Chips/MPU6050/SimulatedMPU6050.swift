@@ -30,7 +30,7 @@ import TiltboardDrivers
 /// WHO_AM_I, so the driver and this part share one register map.
 /// Not modelled: CYCLE mode, self-test, free-fall and zero-motion, MOT_DETECT_STATUS,
 /// the auxiliary I²C master, the DMP, LP_ACCEL_ODR.
-public final class SimulatedMPU6050: SimulatedChip {
+public final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
     /// The drivers' register map (sensors.md §1.3): one declaration for driver and part.
     private typealias Reg = MPU6050Register
 
@@ -53,15 +53,6 @@ public final class SimulatedMPU6050: SimulatedChip {
     /// The part this simulates: the driver's description of its WHO_AM_I.
     public let variant: MPU6050Variant
 
-
-    /// The clock the part samples on.
-    public let clock: MonotonicClock
-    /// What the part feels; may be replaced at any time.
-    public var motion: MotionSource
-    /// Clock time at which the motion starts (its t = 0): when the chip was created, so a
-    /// script plays from the start whatever the clock's origin, and resets don't restart it.
-    public var motionStartNanoseconds: UInt64
-    public var imperfections: SensorImperfections
     /// The WHO_AM_I value (0x68 genuine; clones answer 0x70, 0x72, 0x98…).
     public let whoAmI: UInt8
     /// The temperature sensor's transfer function (the variant's).
@@ -79,17 +70,9 @@ public final class SimulatedMPU6050: SimulatedChip {
     private var lastFIFOByte: UInt8 = 0
     private var latchedFIFOCount: UInt16 = 0
     private var awake = false
-    /// Clock time of sample tick 0 (waking, or the last rate change).
-    private var originNs: UInt64 = 0
-    private var ticksDone: UInt64 = 0
     /// The last sample produced; sensors in standby repeat their part of it.
     private var heldSample = RawSample()
 
-    /// Sample ticks taken since power-on (FIFO frames skipped during a long catch-up included).
-    public private(set) var samplesTaken: UInt64 = 0
-
-    /// The INT pin, for a board whose `interrupt` section wires it to a GPIO input.
-    public let interruptPin: SimulatedInterruptPin
     /// INT_STATUS bits raised since the pin was last updated (for the unlatched pulse).
     private var raisedSincePinUpdate: UInt8 = 0
     /// The motion detector's high-pass state: last input and output per axis, in g.
@@ -100,40 +83,26 @@ public final class SimulatedMPU6050: SimulatedChip {
     private var motionCounterMs = 0.0
     /// Wake-on-motion: the previous sample's acceleration, in g (nil until one was taken).
     private var previousAccel: Vector3?
-    /// Longest stretch of ticks the detector replays in one catch-up (10 s at 1 kHz).
-    private static let detectorReplayLimit: UInt64 = 10_000
-
-    /// A powered-on part: asleep, registers at their reset values.
-    /// Seconds into the motion at clock time `ns`.
-    @inline(__always) private func motionSeconds(_ ns: UInt64) -> Double {
-        ns > motionStartNanoseconds ? Double(ns - motionStartNanoseconds) / 1e9 : 0
-    }
 
     /// A part answering `whoAmI`: an accepted ID simulates that variant; any other ID (for
     /// testing how drivers reject it) an MPU-6050 answering with it.
     public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = 0x68) {
-        self.clock = clock
-        self.motion = motion
-        motionStartNanoseconds = clock.nowNanoseconds()
-        self.imperfections = imperfections
         self.whoAmI = whoAmI
         variant = MPU6050Chip().variant(chipID: whoAmI) ?? .mpu6050
         temperature = variant.temperature!
         accelOffsets = variant.accelOffsets!
         gyroOffsets = variant.gyroOffsets!
         fifo = [UInt8](repeating: 0, count: variant.fifo!.capacityBytes)
-        interruptPin = SimulatedInterruptPin(name: "simulated \(variant.part) INT", clock: clock)
-        resetRegisters()
+        super.init(clock: clock, motion: motion, imperfections: imperfections, pinName: "simulated \(variant.part) INT")
         for axis in 0..<3 { factoryAccelOffsets[axis] = word(at: Int(accelOffsets.register(axis: axis))) }
-        interruptPin.source = self
     }
 
     /// True while SLEEP is set (or the clock is stopped): no samples are taken.
     public var isAsleep: Bool { !awake }
 
     /// The current sample rate in Hz: base / (1 + SMPLRT_DIV).
-    public var sampleRateHz: Double { 1e9 / Double(samplePeriodNs) }
+    public var sampleRateHz: Double { 1e9 / Double(ratePeriodNs) }
 
     /// Bytes waiting in the FIFO as of the last bus transaction.
     public var fifoByteCount: Int { fifoCount }
@@ -204,7 +173,7 @@ public final class SimulatedMPU6050: SimulatedChip {
             if (value ^ regs[Int(r)]) & variant.fifoSizeBits != 0 { fifoHead = 0; fifoCount = 0 }
             regs[Int(r)] = value
         case Reg.sampleRateDivider, Reg.config:
-            reanchor()
+            reanchorTicks(oldPeriodNs: ratePeriodNs)
             regs[Int(r)] = value
         case Reg.signalPathReset:
             regs[Int(r)] = 0  // self-clearing; the sensor paths restart without clearing data
@@ -225,10 +194,7 @@ public final class SimulatedMPU6050: SimulatedChip {
             }
             regs[Int(r)] = value
             let shouldRun = value & 0x40 == 0 && value & 0x07 != 0x07
-            if shouldRun && !awake {
-                originNs = clock.nowNanoseconds()
-                ticksDone = 0
-            }
+            if shouldRun && !awake { restartTicks() }
             awake = shouldRun
         case Reg.fifoData:
             pushFIFO(value)
@@ -237,14 +203,9 @@ public final class SimulatedMPU6050: SimulatedChip {
         }
     }
 
-    public func powerOnReset() {
-        resetRegisters()
-        updateInterruptPin()
-    }
-
     /// Power-on / DEVICE_RESET state (§1.2): the register map's power-on values, this part's
     /// factory trim and its own WHO_AM_I.
-    private func resetRegisters() {
+    override func resetRegisters() {
         for i in regs.indices { regs[i] = 0 }
         for (register, value) in variant.registerMap.powerOnValues { regs[Int(register)] = value }
         for (register, value) in Self.factoryRegisters { regs[Int(register)] = value }
@@ -256,7 +217,7 @@ public final class SimulatedMPU6050: SimulatedChip {
         regs[Int(Reg.whoAmI)] = whoAmI
         fifoHead = 0; fifoCount = 0; lastFIFOByte = 0; latchedFIFOCount = 0
         awake = false
-        ticksDone = 0
+        clearTicks()
         heldSample = RawSample()
         highPassPrimed = false
         motionCounterMs = 0
@@ -266,17 +227,14 @@ public final class SimulatedMPU6050: SimulatedChip {
 
     // MARK: Sampling
 
-    private var samplePeriodNs: UInt64 {
+    /// The sample clock's period in ns: 8 or 1 kHz base (DLPF_CFG) divided by 1 + SMPLRT_DIV.
+    private var ratePeriodNs: UInt64 {
         let dlpf = regs[Int(Reg.config)] & 0x07
         let base: UInt64 = (dlpf == 0 || dlpf == 7) ? 125_000 : 1_000_000
         return base * (1 + UInt64(regs[Int(Reg.sampleRateDivider)]))
     }
 
-    /// Restarts tick counting at the last tick so a rate change applies from now on.
-    private func reanchor() {
-        originNs &+= ticksDone &* samplePeriodNs
-        ticksDone = 0
-    }
+    override var samplePeriodNs: UInt64? { awake ? ratePeriodNs : nil }
 
     /// Bytes per FIFO frame for the enabled groups, or 0 when the FIFO is off.
     private var fifoFrameSize: Int {
@@ -291,20 +249,14 @@ public final class SimulatedMPU6050: SimulatedChip {
         return n
     }
 
-    private func catchUp() {
-        guard awake else { return }
-        let now = clock.nowNanoseconds()
-        guard now > originNs else { return }
-        let period = samplePeriodNs
-        let due = (now - originNs) / period
-        guard due > ticksDone else { return }
-        let newTicks = due - ticksDone
-        samplesTaken &+= newTicks
+    override func catchUp() {
+        guard let ticks = takeDueTicks() else { return }
+        let newTicks = ticks.count
         switch variant.motionEngine {
         case .motionDetect:
-            if motionDetectorOn { detectMotion(ticks: ticksDone + 1, through: due, period: period) }
+            if motionDetectorOn { detectMotion(ticks) }
         case .wakeOnMotion:
-            if wakeOnMotionOn { detectWakeOnMotion(ticks: ticksDone + 1, through: due, period: period) }
+            if wakeOnMotionOn { detectWakeOnMotion(ticks) }
         }
         let frame = fifoFrameSize
         var latest = RawSample()
@@ -312,17 +264,15 @@ public final class SimulatedMPU6050: SimulatedChip {
             if UInt64(fifoCount) + newTicks * UInt64(frame) > UInt64(fifoCapacity) {
                 raise(0x10)
             }
-            let keep = min(newTicks, UInt64(fifoCapacity / frame + 1))
-            var k = due - keep + 1
-            while k <= due {
-                latest = sample(atNs: originNs &+ k &* period)
+            var k = ticks.firstOfNewest(UInt64(fifoCapacity / frame + 1))
+            while k <= ticks.last {
+                latest = sample(atNs: ticks.time(k))
                 pushFrame(latest)
                 k += 1
             }
         } else {
-            latest = sample(atNs: originNs &+ due &* period)
+            latest = sample(atNs: ticks.time(ticks.last))
         }
-        ticksDone = due
         writeDataRegisters(latest)
         raise(0x01)
     }
@@ -341,16 +291,13 @@ public final class SimulatedMPU6050: SimulatedChip {
     }
 
 
-    /// Runs the detector over sample ticks `first…last` (only the newest ones after a long gap).
-    private func detectMotion(ticks first: UInt64, through last: UInt64, period: UInt64) {
-        var k = first
-        if last - first + 1 > Self.detectorReplayLimit {
-            k = last - Self.detectorReplayLimit + 1
-            highPassPrimed = false
-        }
+    /// Runs the detector over the due ticks (only the newest ones after a long gap).
+    private func detectMotion(_ ticks: DueTicks) {
+        var k = ticks.firstOfNewest(Self.detectorReplayLimit)
+        if k != ticks.first { highPassPrimed = false }
         let accelLSB = MPU6050Scale.accelLSBPerG[Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)]
         let hpf = Int(regs[Int(Reg.accelConfig)] & 0x07)
-        let dt = Double(period) / 1e9
+        let dt = Double(ticks.periodNs) / 1e9
         let alpha: Double
         if hpf == 7 {
             alpha = 1  // hold: output = input − the sample when the filter was set
@@ -363,8 +310,8 @@ public final class SimulatedMPU6050: SimulatedChip {
         // MOT_COUNT 0…3: reset, or count down 1, 2, 4 per quiet sample.
         let count = Int(regs[Int(Reg.motionDetectControl)] & 0x03)
         let decrement = count == 0 ? 0 : Double(1 << (count - 1))
-        while k <= last {
-            let s = sample(atNs: originNs &+ k &* period)
+        while k <= ticks.last {
+            let s = sample(atNs: ticks.time(k))
             let a = Vector3(Double(s.ax), Double(s.ay), Double(s.az)) / accelLSB
             if !highPassPrimed {
                 highPassInput = a
@@ -394,14 +341,11 @@ public final class SimulatedMPU6050: SimulatedChip {
             && regs[Int(variant.motion.enableRegister)] & variant.motion.enableMask != 0
     }
 
-    /// Runs wake-on-motion over sample ticks `first…last`: each sample against the previous one,
-    /// per axis against its threshold register (one register for all axes on the 6500 family).
-    private func detectWakeOnMotion(ticks first: UInt64, through last: UInt64, period: UInt64) {
-        var k = first
-        if last - first + 1 > Self.detectorReplayLimit {
-            k = last - Self.detectorReplayLimit + 1
-            previousAccel = nil
-        }
+    /// Runs wake-on-motion over the due ticks: each sample against the previous one, per axis
+    /// against its threshold register (one register for all axes on the 6500 family).
+    private func detectWakeOnMotion(_ ticks: DueTicks) {
+        var k = ticks.firstOfNewest(Self.detectorReplayLimit)
+        if k != ticks.first { previousAccel = nil }
         let motion = variant.motion
         let accelLSB = MPU6050Scale.accelLSBPerG[Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)]
         var thresholds = [0.0, 0.0, 0.0]
@@ -409,8 +353,8 @@ public final class SimulatedMPU6050: SimulatedChip {
             let register = motion.thresholdRegister &+ UInt8(motion.thresholdRegisterCount > 1 ? axis : 0)
             thresholds[axis] = Double(regs[Int(register)]) * motion.thresholdGPerLSB
         }
-        while k <= last {
-            let s = sample(atNs: originNs &+ k &* period)
+        while k <= ticks.last {
+            let s = sample(atNs: ticks.time(k))
             let a = Vector3(Double(s.ax), Double(s.ay), Double(s.az)) / accelLSB
             if let previous = previousAccel {
                 var bits: UInt8 = 0
@@ -426,7 +370,7 @@ public final class SimulatedMPU6050: SimulatedChip {
     }
 
     /// INT follows INT_PIN_CFG: latched, the enabled status bits; unlatched, a pulse per event.
-    private func updateInterruptPin() {
+    override func updateInterruptPin() {
         let config = regs[Int(Reg.intPinConfig)]
         let enabled = regs[Int(Reg.intEnable)]
         let activeLow = config & 0x80 != 0
@@ -537,19 +481,5 @@ public final class SimulatedMPU6050: SimulatedChip {
         }
         fifo[(fifoHead + fifoCount) % fifoCapacity] = b
         fifoCount += 1
-    }
-}
-
-extension SimulatedMPU6050: SimulatedInterruptSource {
-    public func serviceInterruptPin() {
-        catchUp()
-        updateInterruptPin()
-    }
-
-    public func nextSampleNanoseconds(after now: UInt64) -> UInt64? {
-        guard awake else { return nil }
-        guard now >= originNs else { return originNs }
-        let period = samplePeriodNs
-        return originNs &+ ((now - originNs) / period + 1) &* period
     }
 }
