@@ -33,6 +33,25 @@ public protocol SimulatedChipFactory: Sendable {
     func typicalPart(seed: UInt64) -> SensorImperfections
 }
 
+/// Reproducible draws in −1…1 (`SplitMix64.symmetric`) for a typical part seeded with `seed`.
+/// Every family draws its zero-g offsets from draws 0–2 and its scale errors from 3–5.
+struct TypicalPartDraws {
+    let seed: UInt64
+
+    func callAsFunction(_ i: UInt64) -> Double { SplitMix64.symmetric(seed: seed ^ 0x5EED_0FF5E7, index: i) }
+
+    /// Draws `first`…`first` + 2, each axis within ±`bound`.
+    func within(_ bound: Vector3, from first: UInt64) -> Vector3 {
+        bound.scaled(by: Vector3(self(first), self(first + 1), self(first + 2)))
+    }
+
+    /// Zero-g offsets within ±`bound` g (draws 0–2).
+    func zeroGOffsetG(within bound: Vector3) -> Vector3 { within(bound, from: 0) }
+
+    /// Scale errors within ±`fraction` on every axis (draws 3–5).
+    func scaleError(within fraction: Double) -> Vector3 { within(Vector3(fraction, fraction, fraction), from: 3) }
+}
+
 /// The simulated parts, one per entry of `ChipRegistry.all`.
 public enum SimulatedChipRegistry {
     /// Every simulated chip family.

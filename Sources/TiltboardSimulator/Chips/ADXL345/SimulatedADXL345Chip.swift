@@ -13,13 +13,13 @@ public struct SimulatedADXL345Chip: SimulatedChipFactory {
                          deviceID: chipID ?? ADXL345Chip().referenceVariant.chipID)
     }
 
-    /// Data sheet rev E Table 1: zero-g within the typical ±40 mg X/Y, ±80 mg Z; scale ±3 %;
+    /// Data sheet rev E Table 1: zero-g within the typical ±40 mg X/Y, ±80 mg Z; scale ±3 % (`limits.scaleError`);
     /// 290 µg/√Hz X/Y, 430 µg/√Hz Z.
     public func typicalPart(seed: UInt64) -> SensorImperfections {
-        func draw(_ i: UInt64) -> Double { SplitMix64.symmetric(seed: seed ^ 0x5EED_0FF5E7, index: i) }
+        let draws = TypicalPartDraws(seed: seed)
         return SensorImperfections(
-            zeroGOffsetG: Vector3(0.040 * draw(0), 0.040 * draw(1), 0.080 * draw(2)),
-            scaleError: Vector3(0.03 * draw(3), 0.03 * draw(4), 0.03 * draw(5)),
+            zeroGOffsetG: draws.zeroGOffsetG(within: Vector3(0.040, 0.040, 0.080)),
+            scaleError: draws.scaleError(within: limits.scaleError),
             accelNoiseDensityUgPerRootHz: 290,
             accelNoiseDensityZUgPerRootHz: 430,
             seed: seed)

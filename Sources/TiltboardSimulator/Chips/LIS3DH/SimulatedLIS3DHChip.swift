@@ -13,13 +13,13 @@ public struct SimulatedLIS3DHChip: SimulatedChipFactory {
                         whoAmI: chipID ?? LIS3DHChip().referenceVariant.chipID)
     }
 
-    /// Zero-g drawn within the typical ±40 mg (DS Table 4), scale ±3 %, and the noise density
-    /// of `DatasheetLimits.lis3dhNoiseDensityUgPerRootHz`.
+    /// Zero-g drawn within the typical ±40 mg (DS Table 4), scale ±3 % (`limits.scaleError`),
+    /// and the noise density of `DatasheetLimits.lis3dhNoiseDensityUgPerRootHz`.
     public func typicalPart(seed: UInt64) -> SensorImperfections {
-        func draw(_ i: UInt64) -> Double { SplitMix64.symmetric(seed: seed ^ 0x5EED_0FF5E7, index: i) }
+        let draws = TypicalPartDraws(seed: seed)
         return SensorImperfections(
-            zeroGOffsetG: DatasheetLimits.lis3dh.zeroGOffsetG.scaled(by: Vector3(draw(0), draw(1), draw(2))),
-            scaleError: Vector3(0.03 * draw(3), 0.03 * draw(4), 0.03 * draw(5)),
+            zeroGOffsetG: draws.zeroGOffsetG(within: limits.zeroGOffsetG),
+            scaleError: draws.scaleError(within: limits.scaleError),
             accelNoiseDensityUgPerRootHz: DatasheetLimits.lis3dhNoiseDensityUgPerRootHz,
             seed: seed)
     }

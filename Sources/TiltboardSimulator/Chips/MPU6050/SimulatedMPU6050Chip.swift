@@ -13,16 +13,16 @@ public struct SimulatedMPU6050Chip: SimulatedChipFactory {
                          whoAmI: chipID ?? MPU6050Chip().referenceVariant.chipID)
     }
 
-    /// Zero-g within ±50 mg X/Y, ±80 mg Z and scale ±3 % (PS rev 3.4 §6.2); 400 µg/√Hz (§6.2);
+    /// Zero-g within ±50 mg X/Y, ±80 mg Z and scale ±3 % (`limits`, PS rev 3.4 §6.2); 400 µg/√Hz (§6.2);
     /// gyro bias within ±3 °/s (well inside the ±20 °/s limit of §6.1, which `worstCase`
     /// uses); 0.005 °/s/√Hz (§6.1).
     public func typicalPart(seed: UInt64) -> SensorImperfections {
-        func draw(_ i: UInt64) -> Double { SplitMix64.symmetric(seed: seed ^ 0x5EED_0FF5E7, index: i) }
+        let draws = TypicalPartDraws(seed: seed)
         return SensorImperfections(
-            zeroGOffsetG: Vector3(0.050 * draw(0), 0.050 * draw(1), 0.080 * draw(2)),
-            scaleError: Vector3(0.03 * draw(3), 0.03 * draw(4), 0.03 * draw(5)),
+            zeroGOffsetG: draws.zeroGOffsetG(within: limits.zeroGOffsetG),
+            scaleError: draws.scaleError(within: limits.scaleError),
             accelNoiseDensityUgPerRootHz: 400,
-            gyroBiasDps: Vector3(3 * draw(6), 3 * draw(7), 3 * draw(8)),
+            gyroBiasDps: draws.within(Vector3(3, 3, 3), from: 6),
             gyroNoiseDps: 0.005,
             seed: seed)
     }
