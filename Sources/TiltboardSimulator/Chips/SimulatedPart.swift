@@ -17,7 +17,7 @@ public class SimulatedPart: SimulatedInterruptSource {
     public var imperfections: SensorImperfections
     /// The INT pin, for a board whose `interrupt` section wires it to a GPIO input.
     public let interruptPin: SimulatedInterruptPin
-    /// Sample ticks taken since power-on.
+    /// Sample ticks taken since power-on (ticks skipped in a long catch-up included).
     public private(set) var samplesTaken: UInt64 = 0
 
     /// Clock time of sample tick 0 (starting to sample, or the last rate change).
