@@ -53,6 +53,18 @@ final class ADXL345RegisterTests: XCTestCase {
         XCTAssertEqual(chip.outputRateHz, 100, accuracy: 1e-9)
     }
 
+    func testRateChangeWhileMeasuringCountsFromTheLastTick() throws {
+        make()
+        try w(ADXL.POWER_CTL, ADXL.measure)
+        clock.advance(ms: 105)
+        try w(ADXL.BW_RATE, 0x09)  // 100 → 50 Hz after ticks at 10…100 ms
+        XCTAssertEqual(chip.samplesTaken, 10)
+        XCTAssertEqual(chip.nextSampleNanoseconds(after: clock.nowNanoseconds()), 120_000_000)
+        clock.advance(ms: 20)  // 125 ms: one 50 Hz tick since 100 ms, at 120 ms
+        _ = try r(ADXL.INT_SOURCE)
+        XCTAssertEqual(chip.samplesTaken, 11)
+    }
+
     func testDevidIsReadOnly() throws {
         make()
         try w(ADXL.DEVID, 0x12)
