@@ -18,9 +18,11 @@ public final class ServerExecutor: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
 
     public init(name: String) {
-        let thread = Thread { [self] in work() }
-        thread.name = name
-        thread.start()
+        Thread { [self] in
+            // Named from inside: a name given before start does not always reach the kernel's.
+            Thread.current.name = name
+            work()
+        }.start()
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {

@@ -66,12 +66,15 @@ final class ServeURLsTests: XCTestCase {
 
     /// The server's tasks run on its own thread, below the loop's priority.
     func testServerTasksRunOnTheLowerPriorityThread() async {
-        let (name, nice) = await Task(executorPreference: ServerExecutor.shared) {
-            errno = 0
-            return (Thread.current.name, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gettid())))
-        }.value
-        XCTAssertEqual(name, "tiltboard-serve")
-        XCTAssertEqual(nice, ServerExecutor.nice)
+        let thread = await Task(executorPreference: ServerExecutor.shared) { CallingThread() }.value
+        XCTAssertEqual(thread.name, "tiltboard-serve")
+        XCTAssertEqual(thread.nice, ServerExecutor.nice)
         XCTAssertEqual(ServerExecutor.nice, 10)
     }
+}
+
+/// The calling thread's name and nice value (PRIO_PROCESS with 0: the calling thread's own on Linux).
+private struct CallingThread: Sendable {
+    var name = Thread.current.name
+    var nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
 }
