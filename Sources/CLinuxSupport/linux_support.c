@@ -15,3 +15,7 @@ int tiltboard_set_thread_nice(int nice) {
        no privilege. */
     return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice) == 0 ? 0 : -errno;
 }
+
+int tiltboard_set_thread_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0) == 0 ? 0 : -errno;
+}

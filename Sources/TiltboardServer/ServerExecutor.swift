@@ -19,8 +19,8 @@ public final class ServerExecutor: TaskExecutor, @unchecked Sendable {
 
     public init(name: String) {
         Thread { [self] in
-            // Named from inside: a name given before start does not always reach the kernel's.
-            Thread.current.name = name
+            // Named from inside: Foundation's name, set before start, does not always reach the kernel.
+            Realtime.nameCallingThread(name)
             work()
         }.start()
     }

@@ -239,7 +239,10 @@ public final class WebServer: Sendable {
     /// without waiting (the usual case, and the cheap one); while the client's socket is full the
     /// rest waits, counted in `stalledWrites`, until the limit.
     private func write(_ bytes: [UInt8], to socket: AsyncSocket) async throws {
-        let data = Data(bytes)
+        try await write(Data(bytes), to: socket)
+    }
+
+    private func write(_ data: Data, to socket: AsyncSocket) async throws {
         var index = data.startIndex
         while index < data.endIndex {
             do {
@@ -299,15 +302,16 @@ public final class WebServer: Sendable {
 
     private func writeFrames(_ socket: AsyncSocket, box: ClientMailbox) async {
         while let next = await box.next() {
-            let bytes: [UInt8]
+            let data: Data
             switch next {
-            case let .queued(b): bytes = b
-            case let .state(json, dropped): bytes = WebSocketFrames.frame(.text, Self.withDropped(json, dropped))
+            case let .queued(b): data = Data(b)
+            // The frame every client shares, unless this one has missed some.
+            case let .state(json, dropped, framed): data = dropped == 0 ? framed : Data(WebSocketFrames.frame(.text, Self.withDropped(json, dropped)))
             case let .farewell(b):
                 try? await write(b, to: socket)
                 return
             }
-            do { try await write(bytes, to: socket) } catch { return }
+            do { try await write(data, to: socket) } catch { return }
         }
     }
 

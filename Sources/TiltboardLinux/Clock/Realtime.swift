@@ -51,6 +51,11 @@ public enum Realtime {
         tiltboard_set_thread_nice(value) == 0
     }
 
+    /// Names the calling thread for `top -H`, `ps -L` and debuggers (15 bytes at most are kept).
+    public static func nameCallingThread(_ name: String) {
+        _ = tiltboard_set_thread_name(name)
+    }
+
     /// Returns the calling thread to normal scheduling and unlocks memory.
     public static func disable() {
         var param = sched_param()
