@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds tiltboard_<version>_<arch>.deb with Debian's own dpkg-deb: a release build of `tiltboard`
-# with the Swift standard library linked in (so it depends only on libc, libi2c, libcurl and the
-# libgpiod it was built against), the udev rules, the systemd unit and its settings file, the board files,
+# with the Swift standard library linked in (so it depends only on libc, libi2c and the libgpiod
+# it was built against), the udev rules, the systemd unit and its settings file, the board files,
 # a man page from the argument parser (swift-argument-parser's generate-manual plugin) and
 # bash/zsh/fish completions (its --generate-completion-script).
 #
@@ -47,7 +47,6 @@ need=()
 command -v readelf >/dev/null || need+=(binutils)
 dpkg -s libi2c-dev >/dev/null 2>&1 || need+=(libi2c-dev)
 dpkg -s libgpiod-dev >/dev/null 2>&1 || need+=(libgpiod-dev)
-dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || need+=(libcurl4-openssl-dev)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     as_root apt-get update -qq
@@ -106,14 +105,6 @@ say "binary ready ($(elapsed))"
 
 # --- Depends, from the libraries the binary needs ----------------------------------------------
 # Each soname maps to its Debian package; libc6 gets the newest glibc symbol version used.
-# libcurl.so.4 (FoundationNetworking's) is libcurl4 on Debian 12 and libcurl4t64 on Debian 13: a
-# build for this machine depends on the package that holds it here, the arm64 cross-build (Debian
-# 13's sysroot) on libcurl4t64.
-if [ "$arch" = "$host_arch" ]; then
-    libcurl=$(dpkg-query -S '*/libcurl.so.4' 2>/dev/null | sed -n "s/^\([^:]*\):$arch: .*/\1/p" | head -n 1)
-else
-    libcurl=libcurl4t64
-fi
 depends=()
 for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     case $lib in
@@ -124,7 +115,6 @@ for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
         libgpiod.so.2) pkg=libgpiod2 ;;
         libgpiod.so.3) pkg=libgpiod3 ;;
         libz.so.1) pkg=zlib1g ;;
-        libcurl.so.4) pkg=$libcurl; [ -n "$pkg" ] || die "no installed package holds libcurl.so.4 for $arch (apt-get install libcurl4-openssl-dev)" ;;
         *) die "$bin needs $lib, which this script does not map to a Debian package (is the Swift runtime linked in?)" ;;
     esac
     [[ " ${depends[*]:-} " == *" $pkg "* ]] || depends+=("$pkg")
@@ -151,6 +141,20 @@ else
 fi
 install -D -m 0644 udev/60-tiltboard.rules "$stage/usr/lib/udev/rules.d/60-tiltboard.rules"
 install -D -m 0644 packaging/tiltboard.service "$stage/usr/lib/systemd/system/tiltboard.service"
+# tiltboard-serve.service: the same service running `serve` (the main job plus the calibration
+# page) in place of `run`, with serve's own options and its stdout (the page's URLs) in the journal;
+# starting one stops the other. Made from tiltboard.service so that the two never differ otherwise.
+serve_unit=$stage/usr/lib/systemd/system/tiltboard-serve.service
+{
+    echo "# Made from tiltboard.service by packaging/build-deb.sh: \`tiltboard serve\` in place of \`run\`."
+    sed -e 's|^\(ExecStart=/usr/bin/tiltboard\) run \(.*\)$|\1 serve \2 $TILTBOARD_SERVE_OPTIONS|' \
+        -e 's|^StandardOutput=null$|StandardOutput=journal|' \
+        -e 's|^Description=.*$|& and its calibration page|' \
+        -e 's|^Documentation=.*$|&\nConflicts=tiltboard.service|' packaging/tiltboard.service
+} > "$serve_unit"
+chmod 0644 "$serve_unit"
+[ "$(diff packaging/tiltboard.service "$serve_unit" | grep -c '^>')" = 5 ] \
+    || die "tiltboard-serve.service was not made from tiltboard.service as expected: $(diff packaging/tiltboard.service "$serve_unit")"
 install -D -m 0644 packaging/tiltboard.conf "$stage/etc/tiltboard/tiltboard.conf"
 install -d "$stage/usr/share/tiltboard/boards/scripts"
 install -m 0644 Boards/*.json Boards/README.md "$stage/usr/share/tiltboard/boards/"

@@ -26,6 +26,7 @@ command -v man >/dev/null || need+=(man-db)
 command -v readelf >/dev/null || need+=(binutils)
 command -v setpriv >/dev/null || need+=(util-linux)
 command -v strace >/dev/null || need+=(strace)
+command -v curl >/dev/null || need+=(curl)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     as_root apt-get update -qq
@@ -40,6 +41,9 @@ x=$work/root
 dpkg-deb -x "$deb" "$x"
 dpkg-deb -e "$deb" "$work/DEBIAN"
 unit=$x/usr/lib/systemd/system/tiltboard.service
+serve_unit=$x/usr/lib/systemd/system/tiltboard-serve.service
+conf=$x/etc/tiltboard/tiltboard.conf
+board=$x/usr/share/tiltboard/boards/simulated-mpu6050.json
 field() { dpkg-deb -f "$deb" "$1"; }
 arch=$(field Architecture)
 version=$(field Version)
@@ -69,17 +73,11 @@ control_fields() {
     [[ "$depends" =~ (^|, )libc6\ \(\>=\ 2\.[0-9]+\) ]] || return 1
     [[ "$depends" =~ (^|, )libi2c0(,|$) ]] || return 1
     [[ "$depends" =~ (^|, )libgpiod[23](,|$) ]] || return 1
-    # libcurl.so.4 (FoundationNetworking's): libcurl4 on Debian 12, libcurl4t64 on Debian 13, the
-    # release of the arm64 cross-build's sysroot. A package for this machine is checked against its
-    # own release by depends_installable below.
-    [[ "$depends" =~ (^|, )libcurl4(t64)?(,|$) ]] || { echo "no libcurl4 or libcurl4t64"; return 1; }
-    [ "$arch" = "$(dpkg --print-architecture)" ] || [[ "$depends" =~ (^|, )libcurl4t64(,|$) ]] \
-        || { echo "an $arch package is cross-built against Debian 13: libcurl4t64"; return 1; }
     ! [[ "$depends" =~ swift ]]
 }
 
-# Every package the Depends name exists on this machine's release (libcurl4 or libcurl4t64 above all):
-# apt resolves an install of the .deb, without installing anything.
+# Every package the Depends name exists on this machine's release (several were renamed between
+# Debian 12 and 13): apt resolves an install of the .deb, without installing anything.
 depends_installable() {
     apt-get install --simulate --no-install-recommends -q "$deb" 2>&1 | tail -n 15
     [ "${PIPESTATUS[0]}" = 0 ]
@@ -89,6 +87,7 @@ file_list() {
     local expected=(
         ./etc/tiltboard/tiltboard.conf
         ./usr/bin/tiltboard
+        ./usr/lib/systemd/system/tiltboard-serve.service
         ./usr/lib/systemd/system/tiltboard.service
         ./usr/lib/udev/rules.d/60-tiltboard.rules
         ./usr/share/bash-completion/completions/tiltboard
@@ -121,6 +120,10 @@ maintainer_scripts() {
     done
     grep -q 'groupadd --system "$group"' "$work/DEBIAN/postinst" || { echo "postinst creates no groups"; return 1; }
     grep -q 'udevadm control --reload' "$work/DEBIAN/postinst" || { echo "postinst does not reload udev"; return 1; }
+    # Both units: restarted on upgrade when running, stopped before removal, forgotten on purge.
+    grep -q 'try-restart tiltboard.service tiltboard-serve.service' "$work/DEBIAN/postinst" \
+        && grep -q 'stop tiltboard.service tiltboard-serve.service' "$work/DEBIAN/prerm" \
+        && grep -q 'wants/tiltboard-serve.service' "$work/DEBIAN/postrm" || { echo "a maintainer script leaves out one of the units"; return 1; }
     # Installing starts nothing the user did not enable (try-restart only restarts a running unit).
     ! grep -nE '^[^#]*(systemctl +(--[a-z-]+ +)*(enable|start|restart|reload-or-restart)( |$)|deb-systemd-invoke +start)' "$work"/DEBIAN/post* "$work/DEBIAN/prerm"
 }
@@ -147,10 +150,11 @@ maintainer_scripts_run() {
     ! grep -E '^systemctl (enable|start|restart)' "$fake/calls"
 }
 
+# unit_security UNIT, unit_verify UNIT
 unit_security() {
     local report score
-    report=$(systemd-analyze security --offline=true "$unit" 2>&1) || true
-    score=$(echo "$report" | sed -n 's/.*Overall exposure level for tiltboard.service: \([0-9.]*\).*/\1/p')
+    report=$(systemd-analyze security --offline=true "$1" 2>&1) || true
+    score=$(echo "$report" | sed -n "s/.*Overall exposure level for $(basename "$1"): \([0-9.]*\).*/\1/p")
     echo "exposure $score"
     [ -n "$score" ] || { echo "$report" | tail -n 5; return 1; }
     awk -v s="$score" 'BEGIN { exit !(s <= 2.0) }' || { echo "$report" | grep '✗'; return 1; }
@@ -161,8 +165,8 @@ unit_verify() {
     # verify checks that the commands exist and that `man tiltboard(1)` finds the page: the unit
     # is checked with the packaged binary's path, and MANPATH points at the packaged page.
     mkdir -p "$work/verify"
-    sed "s|/usr/bin/tiltboard|$x/usr/bin/tiltboard|g" "$unit" > "$work/verify/tiltboard.service"
-    out=$(MANPATH=$x/usr/share/man systemd-analyze verify "$work/verify/tiltboard.service" 2>&1)
+    sed "s|/usr/bin/tiltboard|$x/usr/bin/tiltboard|g" "$1" > "$work/verify/$(basename "$1")"
+    out=$(MANPATH=$x/usr/share/man systemd-analyze verify "$work/verify/$(basename "$1")" 2>&1)
     rc=$?
     [ -z "$out" ] && [ "$rc" = 0 ] || { echo "exit $rc: $out"; return 1; }
 }
@@ -235,28 +239,47 @@ binary_runs() {
     [ "$(grep -c '^{"t":.*"accel":\[.*\],"gyro":\[.*\]' <<<"$out")" = 3 ] && [ "$(wc -l <<<"$out")" = 3 ]
 }
 
+# tiltboard-serve.service is tiltboard.service with `serve` and its options in ExecStart, its stdout
+# in the journal and a Conflicts= on the other: the same sandbox, nothing else changed.
+serve_unit_made() {
+    diff "$unit" "$serve_unit" > "$work/units.diff"
+    cat "$work/units.diff"
+    [ "$(grep -c '^>' "$work/units.diff")" = 5 ] && [ "$(grep -c '^<' "$work/units.diff")" = 3 ] || return 1
+    grep -qx 'ExecStart=/usr/bin/tiltboard serve --board ${TILTBOARD_BOARD} $TILTBOARD_RUN_OPTIONS $TILTBOARD_SERVE_OPTIONS' "$serve_unit" \
+        && grep -qx 'StandardOutput=journal' "$serve_unit" && grep -qx 'Conflicts=tiltboard.service' "$serve_unit" \
+        && grep -qx 'StandardOutput=null' "$unit"
+}
+
+# command_of UNIT KEY: the unit's KEY= line as words, the settings file's values, the simulated
+# board and the packaged binary filled in.
+setting() { sed -n "s/^$1=//p" "$conf"; }
+command_of() {
+    local line
+    line=$(sed -n "s/^$2=//p" "$1")
+    line=${line//\$\{TILTBOARD_BOARD\}/$board}
+    line=${line//\$TILTBOARD_RUN_OPTIONS/$(setting TILTBOARD_RUN_OPTIONS)}
+    line=${line//\$TILTBOARD_SERVE_OPTIONS/$(setting TILTBOARD_SERVE_OPTIONS)}
+    line=${line//\/usr\/bin\/tiltboard/$x/usr/bin/tiltboard}
+    echo "$line"
+}
+# service_user STATE-DIR: makes STATE-DIR and sets $as_user, the command prefix that runs a command
+# as the service's user would: another uid, no groups, a clean environment, $STATE_DIRECTORY for the
+# profile (and serve's token).
+service_user() {
+    mkdir -p "$1"; chown 65534:65534 "$1"; chmod 0750 "$1"
+    as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin STATE_DIRECTORY="$1")
+}
+
 # The unit's ExecStart and ExecStopPost, with the settings file's values and a simulated board, as
-# the service's user would run them: another uid, its groups, $STATE_DIRECTORY for the profile.
+# the service's user would run them.
 as_the_service() {
-    local state=$work/state board=$x/usr/share/tiltboard/boards/simulated-mpu6050.json
-    mkdir -p "$state"; chown 65534:65534 "$state"; chmod 0750 "$state"
-    local options
-    options=$(sed -n 's/^TILTBOARD_RUN_OPTIONS=//p' "$x/etc/tiltboard/tiltboard.conf")
-    [ -n "$options" ] || { echo "tiltboard.conf sets no TILTBOARD_RUN_OPTIONS"; return 1; }
-    grep -q '^TILTBOARD_BOARD=/usr/share/tiltboard/boards/[a-z0-9-]*\.json$' "$x/etc/tiltboard/tiltboard.conf" || { echo "TILTBOARD_BOARD is not a packaged board"; return 1; }
-    [ -f "$x$(sed -n 's/^TILTBOARD_BOARD=//p' "$x/etc/tiltboard/tiltboard.conf")" ] || { echo "TILTBOARD_BOARD names a file the package lacks"; return 1; }
-    # command KEY: the unit's KEY= line as words, the variables filled in.
-    command_of() {
-        local line
-        line=$(sed -n "s/^$1=//p" "$unit")
-        line=${line//\$\{TILTBOARD_BOARD\}/$board}
-        line=${line//\$TILTBOARD_RUN_OPTIONS/$options}
-        line=${line//\/usr\/bin\/tiltboard/$x/usr/bin/tiltboard}
-        echo "$line"
-    }
+    local state=$work/state
+    service_user "$state"
+    [ -n "$(setting TILTBOARD_RUN_OPTIONS)" ] || { echo "tiltboard.conf sets no TILTBOARD_RUN_OPTIONS"; return 1; }
+    grep -q '^TILTBOARD_BOARD=/usr/share/tiltboard/boards/[a-z0-9-]*\.json$' "$conf" || { echo "TILTBOARD_BOARD is not a packaged board"; return 1; }
+    [ -f "$x$(setting TILTBOARD_BOARD)" ] || { echo "TILTBOARD_BOARD names a file the package lacks"; return 1; }
     local start stop
-    start=$(command_of ExecStart) stop=$(command_of ExecStopPost)
-    local as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups env -i PATH=/usr/bin:/bin STATE_DIRECTORY="$state")
+    start=$(command_of "$unit" ExecStart) stop=$(command_of "$unit" ExecStopPost)
     # A profile first, written by that user into the state directory.
     "${as_user[@]}" "$x/usr/bin/tiltboard" calibrate --yes --duration 0.5 --board "$board" > "$work/cal.out" 2>&1 \
         || { cat "$work/cal.out"; return 1; }
@@ -271,8 +294,79 @@ as_the_service() {
     grep -q '^tiltboard: motor off: ' "$work/stop.out" || { cat "$work/stop.out"; return 1; }
 }
 
-# The system calls the unit's command lines make (strace, on the simulated board) are all inside its
-# SystemCallFilter= (allowed sets minus ~denied sets), or the service would die on the first one.
+# serve_up NAME COMMAND…: COMMAND (a `serve`) in the background, its stdout and stderr in
+# $work/NAME.out and .err; waits (30 s at most) for the first URL on its stdout and sets $serve_pid
+# and $serve_port from it.
+serve_up() {
+    local name=$1 i; shift
+    "$@" > "$work/$name.out" 2> "$work/$name.err" &
+    serve_pid=$!
+    for i in $(seq 300); do
+        serve_port=$(sed -nE 's|^https?://[^/]*:([0-9]+)/.*|\1|p' "$work/$name.out" | head -n 1)
+        [ -n "$serve_port" ] && return 0
+        kill -0 "$serve_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "$name: no URL on stdout"; cat "$work/$name.out" "$work/$name.err"
+    kill "$serve_pid" 2>/dev/null; wait "$serve_pid"
+    return 1
+}
+# status_of PATH [CURL-OPTIONS…]: the HTTP status of GET http://127.0.0.1:$serve_port/PATH; the body in $work/body.
+status_of() {
+    local path=$1; shift
+    curl -s -m 10 -o "$work/body" -w '%{http_code}' "$@" "http://127.0.0.1:$serve_port/$path"
+}
+# serve_down NAME PID: SIGTERM to PID; NAME (the process waited for) must then exit 0.
+serve_down() {
+    kill -TERM "$2" && wait "$serve_pid" || { echo "$1: exit $? after SIGTERM"; cat "$work/$1.err"; return 1; }
+}
+
+# tiltboard-serve's ExecStart as the service's user. On loopback (the settings file's default): the
+# page's URL on stdout (the journal), /api/state answered without a token, exit 0 on SIGTERM, and
+# ExecStopPost after it. With --host 0.0.0.0: the token kept 0600 beside the profile
+# ($STATE_DIRECTORY/profiles/serve-token) and printed in the URL, a call without it refused (401),
+# with it answered.
+serve_as_the_service() {
+    local state=$work/serve-state start code problem=""
+    service_user "$state"
+    # --duration: nothing outlives an interrupted check.
+    start="$(command_of "$serve_unit" ExecStart) --port 0 --duration 120"
+    # shellcheck disable=SC2086 # the unit splits the options on spaces too
+    serve_up serve "${as_user[@]}" $start || return 1
+    if ! grep -qE "^http://(127\.0\.0\.1|localhost):$serve_port/\$" "$work/serve.out"; then
+        problem="no loopback URL: $(cat "$work/serve.out")"
+    elif code=$(status_of api/state) && ! { [ "$code" = 200 ] && grep -q '"control"' "$work/body"; }; then
+        problem="GET /api/state: $code $(head -c 300 "$work/body")"
+    fi
+    serve_down serve "$serve_pid" || return 1
+    [ -z "$problem" ] || { echo "$problem"; return 1; }
+    # shellcheck disable=SC2086
+    "${as_user[@]}" $(command_of "$serve_unit" ExecStopPost) > "$work/serve-stop.out" 2>&1 \
+        && grep -q '^tiltboard: motor off: ' "$work/serve-stop.out" || { echo "ExecStopPost:"; cat "$work/serve-stop.out"; return 1; }
+
+    # shellcheck disable=SC2086
+    serve_up serve-lan "${as_user[@]}" $start --host 0.0.0.0 || return 1
+    local token=$state/profiles/serve-token
+    if [ "$(stat -c '%a %u' "$token" 2>&1)" != "600 65534" ]; then
+        problem="$token: $(stat -c '%a %u' "$token" 2>&1), not 600 owned by the service's user"
+    elif ! grep -q "token=$(cat "$token")" "$work/serve-lan.out"; then
+        problem="no URL with the token: $(cat "$work/serve-lan.out")"
+    elif code=$(status_of api/state) && [ "$code" != 401 ]; then
+        problem="GET /api/state without the token: $code, not 401"
+    elif code=$(status_of api/state -H "Authorization: Bearer $(cat "$token")") && [ "$code" != 200 ]; then
+        problem="GET /api/state with the token: $code, not 200"
+    fi
+    serve_down serve-lan "$serve_pid" || return 1
+    [ -z "$problem" ] || { echo "$problem"; return 1; }
+}
+
+# The system calls the units' command lines make (strace, on the simulated board; serve answering a
+# request) are all inside their SystemCallFilter= (allowed sets minus ~denied sets; serve_unit_made
+# checked that the two units' sandboxes are the same), and the socket
+# address families inside RestrictAddressFamilies=, or the service would fail on the first one
+# (SystemCallErrorNumber=EPERM). One refusal is harmless: setpriority, with which libdispatch's
+# worker threads (serve's async server) take their QoS class's nice value, carrying on when refused
+# as they must for any unprivileged user.
 syscalls_allowed() {
     command -v strace >/dev/null || { echo "strace is not installed"; return 1; }
     expand() { # expand SET-OR-CALL...: the system calls, @groups resolved
@@ -291,24 +385,41 @@ syscalls_allowed() {
     [ -n "$allow" ] || { echo "the unit has no SystemCallFilter= allow list"; return 1; }
     # shellcheck disable=SC2086
     comm -23 <(expand $allow | sort -u) <(expand $deny | sort -u) > "$work/permitted"
-    local board=$x/usr/share/tiltboard/boards/simulated-mpu6050.json
-    STATE_DIRECTORY=$work/strace-state strace -f -qq -c -o "$work/trace.run" "$x/usr/bin/tiltboard" run --board "$board" \
+    export STATE_DIRECTORY=$work/strace-state
+    strace -f -qq -o "$work/trace.run" "$x/usr/bin/tiltboard" run --board "$board" \
         --udp 127.0.0.1:7700 --duration 1 >/dev/null 2>&1 || { echo "run failed under strace"; return 1; }
-    strace -f -qq -c -o "$work/trace.off" "$x/usr/bin/tiltboard" haptics --off --board "$board" >/dev/null 2>&1 \
+    strace -f -qq -o "$work/trace.off" "$x/usr/bin/tiltboard" haptics --off --board "$board" >/dev/null 2>&1 \
         || { echo "haptics --off failed under strace"; return 1; }
-    awk '$NF ~ /^[a-z_0-9]+$/ && $NF != "total" && $NF != "syscall" { print $NF }' "$work/trace.run" "$work/trace.off" | sort -u > "$work/used"
+    serve_up serve-traced strace -f -qq -o "$work/trace.serve" "$x/usr/bin/tiltboard" serve --board "$board" --port 0 --duration 120 || return 1
+    local code
+    code=$(status_of api/state)
+    # strace passes no SIGTERM on: the signal goes to the traced serve, its child.
+    serve_down serve-traced "$(ps -o pid= --ppid "$serve_pid")" || return 1
+    [ "$code" = 200 ] || { echo "GET /api/state under strace: $code"; return 1; }
+    local traces=("$work/trace.run" "$work/trace.off" "$work/trace.serve")
+    sed -nE 's/^[0-9]+ +([a-z_0-9]+)\(.*/\1/p' "${traces[@]}" | sort -u > "$work/used"
     echo "$(wc -l < "$work/used") system calls used, $(wc -l < "$work/permitted") permitted"
     local outside
-    outside=$(comm -23 "$work/used" "$work/permitted")
+    outside=$(comm -23 "$work/used" "$work/permitted" | grep -vx setpriority)
     [ -z "$outside" ] || { echo "outside the filter: $outside"; return 1; }
+    local families allowed
+    families=$(sed -nE 's/^[0-9]+ +socket\((AF_[A-Z0-9]+),.*/\1/p' "${traces[@]}" | sort -u)
+    allowed=$(sed -n 's/^RestrictAddressFamilies=//p' "$unit")
+    echo "address families used: $(echo $families); allowed: $allowed"
+    for f in $families; do
+        [[ " $allowed " == *" $f "* ]] || { echo "$f is outside RestrictAddressFamilies="; return 1; }
+    done
 }
 
-check "control fields: Package, Version from the source, Depends on libc6, libi2c0, libgpiod, libcurl" control_fields
+check "control fields: Package, Version from the source, Depends on libc6, libi2c0, libgpiod" control_fields
 check "file list: binary, udev rules, unit, settings, boards, man page, completions, all root's" file_list
-check "maintainer scripts: conffile, groups, udev reload, nothing started" maintainer_scripts
+check "maintainer scripts: conffile, groups, udev reload, both units, nothing started" maintainer_scripts
 check "postinst configure creates the groups and the user, enables nothing" maintainer_scripts_run
-check "systemd-analyze security --offline=true: exposure at most 2.0" unit_security
-check "systemd-analyze verify prints nothing" unit_verify
+check "tiltboard-serve.service is tiltboard.service running serve, its stdout in the journal" serve_unit_made
+for u in "$unit" "$serve_unit"; do
+    check "$(basename "$u"): systemd-analyze security --offline=true: exposure at most 2.0" unit_security "$u"
+    check "$(basename "$u"): systemd-analyze verify prints nothing" unit_verify "$u"
+done
 check "man -l renders tiltboard.1 without warnings" man_page
 check "bash completion loads and completes commands and options" bash_completion
 check "zsh and fish completion scripts" other_completions
@@ -318,7 +429,8 @@ if [ "$arch" = "$(dpkg --print-architecture)" ]; then
     check "packaged binary runs: --version, read on the simulated board" binary_runs
     if [ "$(id -u)" = 0 ]; then
         check "the unit's ExecStart and ExecStopPost run as an unprivileged user with STATE_DIRECTORY" as_the_service
-        check "the system calls of run and haptics --off are inside the unit's SystemCallFilter" syscalls_allowed
+        check "tiltboard-serve's ExecStart as that user: the URL on stdout, loopback without a token, the LAN with one" serve_as_the_service
+        check "the system calls of run, serve and haptics --off are inside the units' SystemCallFilter, their sockets inside RestrictAddressFamilies" syscalls_allowed
     else
         skip "the unit's command lines as another user (needs root for setpriv)"
     fi

@@ -120,7 +120,7 @@ struct RunJob: ParsableArguments {
 
 /// What the output closure needs on the loop thread; built once before the loop starts. Lines
 /// and datagrams go through queues to writer threads, so a slow reader never delays a tick.
-private final class RunOutputState {
+final class RunOutputState {
     /// Longest wait at the end for a slow reader to take what is still queued.
     static let drainSeconds = 2.0
 
@@ -134,9 +134,11 @@ private final class RunOutputState {
     var status = RunStatusLine()
     var nextT = -Double.infinity
 
-    init(json: Bool, statusLine: Bool, interval: Double, sender: UDPSender?, engine: HapticEngine?) {
+    /// `write`: where the lines go (standard output).
+    init(json: Bool, statusLine: Bool, interval: Double, sender: UDPSender?, engine: HapticEngine?,
+         write: @escaping (UnsafeRawBufferPointer) -> Void = { Console.out($0) }) {
         self.json = json; self.statusLine = statusLine; self.interval = interval; self.engine = engine
-        stdout = DropOldestWriter(name: "tiltboard-stdout") { Console.out($0) }
+        stdout = DropOldestWriter(name: "tiltboard-stdout", sink: write)
         udp = sender.map { sender in
             (sender, DropOldestWriter(name: "tiltboard-udp") { bytes in
                 guard sender.send(bytes), let reason = sender.firstFailureReason else { return }
@@ -149,9 +151,12 @@ private final class RunOutputState {
     var dropped: UInt64 { stdout.dropped + (udp?.queue.dropped ?? 0) }
 
     func emit(_ out: PipelineOutput) {
-        // Decimated by sample time, so the output rate does not depend on the sample rate.
-        guard out.t >= nextT else { return }
-        nextT = nextT.isFinite && out.t - nextT < interval ? nextT + interval : out.t + interval
+        // Decimated by sample time, so the output rate does not depend on the sample rate. Without
+        // an output rate every sample is a line.
+        if interval > 0 {
+            guard out.t >= nextT else { return }
+            nextT = nextT.isFinite && out.t - nextT < interval ? nextT + interval : out.t + interval
+        }
         let haptic = engine?.isActive ?? false
         if json || udp != nil { line.writeRunLine(out, haptic: haptic, dropped: dropped) }
         if let udp { line.bytes.withUnsafeBytes { udp.queue.push(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }

@@ -1,6 +1,7 @@
 import Tiltboard
 import TiltboardCore
 import TiltboardDrivers
+import TiltboardLinux
 
 /// How the commands that run the loop open the board and pace it.
 enum RunPlan {
@@ -32,7 +33,9 @@ enum RunPlan {
     /// The loop over `session`'s sensor at `tickRate`, the shake effect played on `haptics`.
     static func makeLoop(_ session: BoardSession, haptics: HapticEngine?,
                          controller: TiltControllerSettings = TiltControllerSettings()) -> TiltLoop {
-        session.makeLoop(rateHz: tickRate(session), haptics: haptics, controller: controller)
+        let loop = session.makeLoop(rateHz: tickRate(session), haptics: haptics, controller: controller)
+        loop.stoppedNanoseconds = { SignalWatcher.shared.stoppedNanoseconds }
+        return loop
     }
 
     /// `100 Hz` or `1000 Hz (FIFO drained at 200 Hz)`.

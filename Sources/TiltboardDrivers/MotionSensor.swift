@@ -39,8 +39,10 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
     case wrongChip(found: UInt8, address: UInt8, bus: String, expected: String)
     /// A register read back differently from what was written.
     case verifyFailed(register: UInt8, wrote: UInt8, read: UInt8, bus: String, address: UInt8)
-    /// A setting the chip cannot take.
-    case unsupportedSetting(String)
+    /// A setting the chip cannot take: which setting (`"accelerometer range"`), the value asked
+    /// for with its unit (nil when the chip has no such thing at all), the part, and what it
+    /// can take instead.
+    case unsupportedSetting(setting: String, value: String?, chip: String, allowed: String)
     /// A register `configure` set reads back at another value: the chip reset (a brown-out or
     /// power glitch returns it to its power-on state) or something else rewrote it.
     case configurationLost(register: UInt8, configured: UInt8, read: UInt8, bus: String, address: UInt8)
@@ -51,8 +53,8 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
             return "found \(found.hex) at \(address.hex) on \(bus), expected \(expected)"
         case let .verifyFailed(register, wrote, read, bus, address):
             return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads back \(read.hex) after writing \(wrote.hex): the chip is not keeping its configuration (power, wiring or a clone part)"
-        case let .unsupportedSetting(text):
-            return text
+        case let .unsupportedSetting(setting, value, chip, allowed):
+            return "\(chip) cannot use \(setting)\(value.map { " " + $0 } ?? ""): \(allowed)"
         case let .configurationLost(register, configured, read, bus, address):
             return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads \(read.hex), not the configured \(configured.hex): the chip reset (a power glitch or brown-out) and lost its configuration"
         }
@@ -81,8 +83,10 @@ public protocol MotionSensor: AnyObject {
     func configure(_ configuration: SensorConfiguration) throws
     /// Reads one coherent sample (one burst). `t` is stamped by the caller's clock.
     func read(at t: Double) throws -> Sample
-    /// Reads every sample waiting in the FIFO, oldest first, calling `body` for each.
-    /// Sample times are spaced by the output period, ending at `t`. Returns how many were read.
+    /// Reads every sample waiting in the FIFO, oldest first, calling `body` for each. `t` is the
+    /// caller's time for now. Sample times are spaced by the output period, ending when the FIFO
+    /// count was read (`t` plus the driver's clock since the call), and increase strictly from
+    /// call to call while `t` does not go back (`FIFOTimestamps`). Returns how many were read.
     @discardableResult
     func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int
     /// Puts the chip into sleep / standby.

@@ -45,7 +45,8 @@ extension ChipKind {
 
 private func identify(_ bus: I2CBus, _ address: UInt8) throws -> ProbeResult? {
     for chip in ChipRegistry.candidates(at: address) {
-        let id = try bus.readByte(address: address, register: chip.idRegister)
+        let device = RegisterDevice(bus: bus, address: address, map: chip.referenceVariant.registerMap)
+        let id = try device.readByte(chip.idRegister)
         if let variant = chip.anyVariant(chipID: id) {
             return ProbeResult(address: address, chip: chip.kind, part: variant.part, chipID: id)
         }

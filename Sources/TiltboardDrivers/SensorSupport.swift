@@ -81,8 +81,8 @@ func wait(_ clock: MonotonicClock, nanoseconds: UInt64) {
 func tableIndex(of value: Int, in table: [Int], setting: String, unit: String, chip: String) throws -> Int {
     guard let index = table.firstIndex(of: value) else {
         let allowed = table.map(String.init).joined(separator: ", ")
-        throw SensorError.unsupportedSetting(
-            "\(chip) cannot use \(setting) \(value) \(unit): choose one of \(allowed) \(unit)")
+        throw SensorError.unsupportedSetting(setting: setting, value: "\(value) \(unit)", chip: chip,
+                                             allowed: "choose one of \(allowed) \(unit)")
     }
     return index
 }
@@ -90,7 +90,8 @@ func tableIndex(of value: Int, in table: [Int], setting: String, unit: String, c
 /// Rejects rates that are not positive finite numbers.
 func checkRate(_ rate: Double, chip: String) throws {
     guard rate.isFinite, rate > 0 else {
-        throw SensorError.unsupportedSetting("\(chip) cannot sample at \(rate) Hz: give a positive rate in Hz")
+        throw SensorError.unsupportedSetting(setting: "a sample rate of", value: "\(rate) Hz", chip: chip,
+                                             allowed: "give a positive rate in Hz")
     }
 }
 
@@ -100,8 +101,8 @@ func checkRate(_ rate: Double, chip: String) throws {
 func motionThresholdCode(_ thresholdG: Double, gPerLSB: Double, maxCode: UInt8 = 255, chip: String) throws -> UInt8 {
     let most = Double(maxCode) * gPerLSB
     guard thresholdG.isFinite, thresholdG > 0, thresholdG <= most else {
-        throw SensorError.unsupportedSetting(
-            "\(chip) cannot use a motion threshold of \(thresholdG) g: give more than 0 and at most \(most) g")
+        throw SensorError.unsupportedSetting(setting: "a motion threshold of", value: "\(thresholdG) g", chip: chip,
+                                             allowed: "give more than 0 and at most \(most) g")
     }
     return UInt8(Swift.min(Swift.max((thresholdG / gPerLSB).rounded(), 1), Double(maxCode)))
 }

@@ -8,6 +8,9 @@ public struct LoopFrame: Sendable {
     public var output = PipelineOutput()
     /// The motor is playing an effect.
     public var haptic = false
+    /// The loop's clock when it woke for this sample, nanoseconds (CLOCK_MONOTONIC on a real
+    /// clock): a client on the same machine measures a frame's age from it.
+    public var wakeTimeNs: UInt64 = 0
     public var samples: UInt64 = 0
     /// Ticks skipped so far because one overran.
     public var missedTicks: UInt64 = 0
@@ -81,6 +84,7 @@ public final class BoardFeed: @unchecked Sendable {
         }
         if stepper != nil { feedCapture(out, loop: loop) }
         frame.output = out
+        frame.wakeTimeNs = tick.wakeTime
         frame.haptic = haptics?.isActive ?? false
         frame.samples &+= 1
         frame.missedTicks &+= tick.missedTicks

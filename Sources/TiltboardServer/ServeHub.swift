@@ -226,6 +226,7 @@ public final class ServeHub: @unchecked Sendable {
         w.number("rollDeg", raw.rollDeg, fractionDigits: 2)
         w.endObject()
         w.integer("shakes", Int(clamping: frame.shakes))
+        w.integer("monotonicNs", Int(clamping: frame.wakeTimeNs))
         w.beginObject("loop")
         w.integer("samples", Int(clamping: frame.samples))
         w.integer("missedTicks", Int(clamping: frame.missedTicks))

@@ -89,6 +89,12 @@ public final class SimulatedI2CBus: I2CBus {
         let data = write.isEmpty ? UnsafeRawBufferPointer(start: nil, count: 0)
             : UnsafeRawBufferPointer(start: write.baseAddress! + 1, count: write.count - 1)
         let count = isRead ? read.count : data.count
+        if isRead && data.count > 0 {
+            // A write phase with data before the repeated start: no driver does it, and where the
+            // read would start is the part's business; refused rather than half done.
+            throw I2CError(kind: .unsupported, device: name, address: address, register: sub,
+                           detail: "the simulated bus takes only a sub-address before a repeated-start read, not \(data.count) data bytes")
+        }
         let device = try begin(isRead ? .read : .write, address: address, register: sub, count: count,
                                written: isRead ? nil : data)
         lastSubAddress[Int(address & 0x7F)] = sub

@@ -212,6 +212,26 @@ final class ShakeDetectorTests: XCTestCase {
         XCTAssertGreaterThan(worst, 0.05)
     }
 
+    func testASampleStampedBeforeThePreviousMovesNoFilterAndSetsNoClockBack() throws {
+        let tilted = Vector3(0.1, 0, 0.995)  // inside the gravity gate: the estimate follows
+        var inOrder = ShakeDetector()
+        var steppedBack = ShakeDetector()
+        for i in 0...100 {
+            _ = inOrder.update(t: Double(i) / 100, accel: .unitZ)
+            _ = steppedBack.update(t: Double(i) / 100, accel: .unitZ)
+        }
+        for t in [1.01, 1.02] {
+            _ = inOrder.update(t: t, accel: tilted)
+            _ = steppedBack.update(t: t, accel: tilted)
+            if t == 1.01 { _ = steppedBack.update(t: 1.008, accel: tilted) }  // 2 ms back
+        }
+        let expected = try XCTUnwrap(inOrder.gravityEstimate)
+        let estimate = try XCTUnwrap(steppedBack.gravityEstimate)
+        XCTAssertGreaterThan(expected.x, 0.001, "the estimate moved towards the tilt")
+        XCTAssertEqual(estimate.x, expected.x, accuracy: 1e-12)
+        XCTAssertEqual(estimate.z, expected.z, accuracy: 1e-12)
+    }
+
     func testSettingsRoundTripThroughJSON() throws {
         var s = ShakeDetectorSettings()
         s.thresholdG = 1.1

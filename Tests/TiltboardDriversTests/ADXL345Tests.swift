@@ -122,7 +122,7 @@ final class ADXL345Tests: XCTestCase {
 
     func testUnsupportedRange() throws {
         let sensor = try open()
-        assertThrows(SensorError.unsupportedSetting("ADXL345 cannot use accelerometer range 32 g: choose one of 2, 4, 8, 16 g")) {
+        assertThrows(SensorError.unsupportedSetting(setting: "accelerometer range", value: "32 g", chip: "ADXL345", allowed: "choose one of 2, 4, 8, 16 g")) {
             try sensor.configure(SensorConfiguration(accelRangeG: 32))
         }
         bus.assertDone()

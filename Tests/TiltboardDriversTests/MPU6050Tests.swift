@@ -149,13 +149,13 @@ final class MPU6050Tests: XCTestCase {
     func testUnsupportedRangeIsRefusedBeforeAnyTransaction() throws {
         let sensor = try open()
         let before = bus.transactions
-        assertThrows(SensorError.unsupportedSetting("MPU-6050 cannot use accelerometer range 3 g: choose one of 2, 4, 8, 16 g")) {
+        assertThrows(SensorError.unsupportedSetting(setting: "accelerometer range", value: "3 g", chip: "MPU-6050", allowed: "choose one of 2, 4, 8, 16 g")) {
             try sensor.configure(SensorConfiguration(accelRangeG: 3))
         }
-        assertThrows(SensorError.unsupportedSetting("MPU-6050 cannot use gyro range 300 °/s: choose one of 250, 500, 1000, 2000 °/s")) {
+        assertThrows(SensorError.unsupportedSetting(setting: "gyro range", value: "300 °/s", chip: "MPU-6050", allowed: "choose one of 250, 500, 1000, 2000 °/s")) {
             try sensor.configure(SensorConfiguration(gyroRangeDps: 300))
         }
-        assertThrows(SensorError.unsupportedSetting("MPU-6050 cannot sample at 0.0 Hz: give a positive rate in Hz")) {
+        assertThrows(SensorError.unsupportedSetting(setting: "a sample rate of", value: "0.0 Hz", chip: "MPU-6050", allowed: "give a positive rate in Hz")) {
             try sensor.configure(SensorConfiguration(rateHz: 0))
         }
         XCTAssertEqual(bus.transactions, before)

@@ -30,6 +30,18 @@ final class RegisterDeviceTests: XCTestCase {
         XCTAssertFalse(stMap.decode(subAddress: 0x28).increments)
     }
 
+    func testABusFailureNamesTheRegisterNotTheAutoIncrementFlag() throws {
+        let bus = ScriptedBus(clock: clock)
+        let device = RegisterDevice(bus: bus, address: 0x18, map: stMap)
+        let nack = I2CError(kind: .noAcknowledgeData, device: "scripted", address: 0x18, register: 0xA8)
+        bus.expect(.readFails(0x18, 0xA8, count: 6, nack))
+        var burst = [UInt8](repeating: 0, count: 6)
+        XCTAssertThrowsError(try burst.withUnsafeMutableBytes { try device.read(0x28, into: $0) }) { error in
+            XCTAssertEqual((error as? I2CError)?.register, 0x28)
+        }
+        bus.assertDone()
+    }
+
     func testConfigurationIsReadBackInRunsUnderTheMaskAndVolatileRegistersAreNot() throws {
         let bus = ScriptedBus(clock: clock)
         let device = RegisterDevice(bus: bus, address: 0x18, map: stMap)

@@ -56,6 +56,9 @@ final class DropOldestWriterTests: XCTestCase {
         XCTAssertEqual(writer.dropped, 96)
     }
 
+    /// The line stuck in the sink is dropped once: not again when `finish` gives up a second
+    /// time, and not also written when the reader takes it afterwards. Written plus dropped stays
+    /// the number of lines pushed.
     func testFinishCountsWhatAReaderNeverTookAsDropped() {
         let sink = GatedSink()
         let writer = DropOldestWriter(capacity: 8, name: "test-writer") { sink.take($0) }
@@ -66,7 +69,13 @@ final class DropOldestWriterTests: XCTestCase {
         XCTAssertEqual(writer.dropped, 5)
         XCTAssertEqual(writer.written, 0)
         push(writer, "after finish")
+        XCTAssertFalse(writer.finish(timeoutSeconds: 0))
+        XCTAssertEqual(writer.dropped, 5)
+        // The reader takes line 0 after all; the writer thread then ends.
         sink.open()
+        XCTAssertTrue(writer.finish(timeoutSeconds: 30))
+        XCTAssertEqual(sink.received, ["line 0"])
+        XCTAssertEqual(writer.written, 0)
         XCTAssertEqual(writer.dropped, 5)
     }
 

@@ -16,6 +16,19 @@ final class BusTests: XCTestCase {
         return (bus, clock)
     }
 
+    func testAWritePhaseWithDataBeforeAReadIsRefusedNotDropped() throws {
+        let clock = ManualClock()
+        let bus = SimulatedI2CBus()
+        bus.attach(SimulatedMPU6050(clock: clock, motion: MotionScript.builtIn(named: "flat")!), at: 0x68)
+        var read: UInt8 = 0
+        XCTAssertThrowsError(try [UInt8(0x1B), 0x18].withUnsafeBytes { write in
+            try withUnsafeMutableBytes(of: &read) { try bus.transfer(address: 0x68, write: write, read: $0, pattern: .incrementing) }
+        }) { error in
+            XCTAssertEqual((error as? I2CError)?.kind, .unsupported)
+        }
+        XCTAssertEqual(try bus.readByte(address: 0x68, register: 0x1B), 0, "GYRO_CONFIG untouched")
+    }
+
     func testUnattachedAddressIsNoAcknowledge() {
         let (bus, _) = makeBus()
         XCTAssertThrowsError(try bus.readByte(address: 0x53, register: 0x00)) { error in

@@ -4,8 +4,8 @@ import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
 
-/// When the marker first reaches the left edge while the board tilts left, in seconds.
-func leftEdgeTime() throws -> Double? {
+/// When the marker first reaches the left edge while the board tilts left (s), and the roll then (°).
+func leftEdge() throws -> (t: Double, rollDeg: Double)? {
     let clock = ManualClock()
     let bus = SimulatedI2CBus()
     bus.attach(SimulatedMPU6050(clock: clock, motion: MotionScript.builtIn(named: "tilt-left")!), at: 0x68)
@@ -13,11 +13,11 @@ func leftEdgeTime() throws -> Double? {
     try sensor.configure(SensorConfiguration(accelRangeG: 2, rateHz: 100))
     let pipeline = TiltPipeline(chain: TiltChain(estimator: TiltEstimator(mode: .complementary())))
     let loop = TiltLoop(sensor: sensor, clock: clock, pipeline: pipeline, rateHz: 100)
-    var edgeAt: Double?
+    var edge: (t: Double, rollDeg: Double)?
     _ = try loop.run(duration: 3) { out, _ in
-        if edgeAt == nil, out.control.atEdgeX { edgeAt = out.t }
+        if edge == nil, out.control.atEdgeX { edge = (out.t, out.tilt.rollDeg) }
     }
-    return edgeAt
+    return edge
 }
 
 /// Every error of the package names its category; the message says what failed, and where.
@@ -48,10 +48,11 @@ final class ReadmeExampleTests: XCTestCase {
     }
 
     func testTheExampleReachesTheLeftEdgeOnTheTiltedBoard() throws {
-        let t = try XCTUnwrap(try leftEdgeTime(), "the marker never reached the edge")
+        let edge = try XCTUnwrap(try leftEdge(), "the marker never reached the edge")
         // tilt-left holds the board flat for 0.5 s, then leans it 30° to the left over a second.
-        XCTAssertGreaterThan(t, 0.5)
-        XCTAssertLessThan(t, 3)
+        XCTAssertGreaterThan(edge.t, 0.5)
+        XCTAssertLessThan(edge.t, 3)
+        XCTAssertLessThan(edge.rollDeg, -15, "the board is tilted left when the marker arrives")
     }
 
     func testTheExampleNamesTheCategoryOfAMissingSensor() throws {

@@ -28,8 +28,8 @@ fail_step() { host_fail+=("$1"); say "step failed: $1"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # --- host tools --------------------------------------------------------------------------------
-# qemu, a static busybox for the guest, cpio, kmod (depmod/modprobe -d), the compiler Debian's
-# kernel headers name (gcc-12) for the gpio-sim module, and what tiltboard's build links.
+# qemu, a static busybox for the guest, cpio, kmod (depmod/modprobe -d), and the compiler Debian's
+# kernel headers name (gcc-12) for the gpio-sim module.
 need=()
 command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
@@ -40,7 +40,6 @@ command -v make >/dev/null || need+=(make)
 [ -e /usr/include/stdio.h ] || need+=(libc6-dev)
 dpkg -s libgpiod-dev >/dev/null 2>&1 || need+=(libgpiod-dev)
 dpkg -s libi2c-dev >/dev/null 2>&1 || need+=(libi2c-dev)
-dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || need+=(libcurl4-openssl-dev)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     as_root apt-get update -qq

@@ -85,7 +85,7 @@ cp "$binary" "$ird/usr/bin/tiltboard"
 for t in i2ctransfer i2cdetect; do cp "$guest/usr/sbin/$t" "$ird/usr/sbin/"; done
 for t in gpioset gpioinfo gpiodetect; do cp "$guest/usr/bin/$t" "$ird/usr/bin/"; done
 # Runtime libraries from the sysroot: every DT_NEEDED entry of the binaries, and of those
-# libraries in turn (glibc, libstdc++, libi2c, libgpiod 2.x, libcurl and what it needs).
+# libraries in turn (glibc, libstdc++, libi2c, libgpiod 2.x).
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 todo=$(for b in "$ird"/usr/bin/* "$ird"/usr/sbin/*; do needed "$b"; done | sort -u)
 while [ -n "$todo" ]; do

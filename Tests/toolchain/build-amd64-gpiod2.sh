@@ -39,10 +39,9 @@ trap 'echo "gpiod2: FAILED: interrupted"; exit 130' INT
 trap 'echo "gpiod2: FAILED: terminated"; exit 143' TERM
 
 chroot_enter
-# The static Swift stdlib links libstdc++ statically (libstdc++-14-dev) and FoundationNetworking
-# links libcurl (libcurl4-openssl-dev). build-with-swift-6.0.sh --libgpiod=1 may have left Debian
-# 12's libgpiod 1.6 in the chroot: apt puts 2.x back.
-tools=(swiftlang libc6-dev libstdc++-14-dev libi2c-dev libgpiod-dev libcurl4-openssl-dev git ca-certificates)
+# The static Swift stdlib links libstdc++ statically (libstdc++-14-dev). build-with-swift-6.0.sh
+# --libgpiod=1 may have left Debian 12's libgpiod 1.6 in the chroot: apt puts 2.x back.
+tools=(swiftlang libc6-dev libstdc++-14-dev libi2c-dev libgpiod-dev git ca-certificates)
 gpiod=$("${in_chroot[@]}" dpkg-query -W -f='${Version}' libgpiod-dev 2>/dev/null || true)
 case $gpiod in 2.*) chroot_has "${tools[@]}" || chroot_install "${tools[@]}" ;; *) chroot_install "${tools[@]}" libgpiod3 ;; esac
 gpiod=$("${in_chroot[@]}" dpkg-query -W -f='${Version}' libgpiod-dev)
@@ -68,8 +67,8 @@ cp "$chroot_dir$bin" "$out.new/tiltboard"
 "${in_chroot[@]}" ldd "$bin" | awk '/=> \// { print $3 } /^\t\/lib64/ { print $1 }' | while read -r lib; do
     cp -L "$chroot_dir$lib" "$out.new/"
 done
-[ -e "$out.new/ld-linux-x86-64.so.2" ] && [ -e "$out.new/libgpiod.so.3" ] && [ -e "$out.new/libcurl.so.4" ] \
-    || die "ldd in the chroot named no loader, libgpiod.so.3 or libcurl.so.4: $(ls "$out.new" | tr '\n' ' ')"
+[ -e "$out.new/ld-linux-x86-64.so.2" ] && [ -e "$out.new/libgpiod.so.3" ] \
+    || die "ldd in the chroot named no loader or no libgpiod.so.3: $(ls "$out.new" | tr '\n' ' ')"
 rm -rf "$out"; mv "$out.new" "$out"
 say "built $(du -sh "$out" | cut -f1): $(ls "$out" | tr '\n' ' ')($(elapsed))"
 echo "$out"

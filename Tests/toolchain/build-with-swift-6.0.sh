@@ -58,9 +58,8 @@ chroot_enter
 
 # --- 2. Swift 6.0.3, libi2c and libgpiod in the chroot -----------------------------------------
 # libc6-dev is only a Recommends of gcc, which --no-install-recommends leaves out, yet Swift's
-# Glibc module and every C target need its headers. FoundationNetworking (the HTTP server's
-# dependency imports it) links libcurl.
-wanted=(swiftlang libi2c-dev libc6-dev libcurl4-openssl-dev git ca-certificates)
+# Glibc module and every C target need its headers.
+wanted=(swiftlang libi2c-dev libc6-dev git ca-certificates)
 [ "$libgpiod" = 2 ] && wanted+=(libgpiod-dev)
 gpiod_now=$("${in_chroot[@]}" dpkg-query -W -f='${Version}' libgpiod-dev 2>/dev/null || true)
 missing=0

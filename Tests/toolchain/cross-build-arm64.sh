@@ -50,23 +50,16 @@ chroot_has "${tools[@]}" || chroot_install "${tools[@]}"
 say "toolchain ready ($(elapsed))"
 
 # --- the arm64 sysroot: Debian 13's arm64 packages, extracted (never installed) ----------------
-# linux-libc-dev is `all` in trixie; everything else is the arm64 build. FoundationNetworking (the
-# HTTP server's dependency imports it) links libcurl: its -dev package for the link, and libcurl4t64
-# with every library it depends on, so that the linker and the tests under qemu-user find them all.
+# linux-libc-dev is `all` in trixie; everything else is the arm64 build.
 sysroot_pkgs=(libc6 libc6-dev libgcc-s1 libgcc-14-dev libstdc++6 libstdc++-14-dev libcrypt1 libcrypt-dev
-    libi2c0 libi2c-dev libgpiod3 libgpiod-dev libswiftlang swiftlang libcurl4-openssl-dev libcurl4t64)
+    libi2c0 libi2c-dev libgpiod3 libgpiod-dev libswiftlang swiftlang)
 sysroot=/sysroot-arm64
 stamp="${sysroot_pkgs[*]} linux-libc-dev"
 if [ "$(cat "$chroot_dir$sysroot/.done" 2>/dev/null)" != "$stamp" ]; then
     say "downloading Debian 13 arm64 packages for the sysroot"
     chroot_add_arm64
-    chroot_apt_update
-    # libcurl4t64's run-time dependencies, recursively (the arm64 ones; virtual packages left out).
-    curl_deps=$("${in_chroot[@]}" apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
-        --no-breaks --no-replaces --no-enhances libcurl4t64:arm64 | sed -n 's/^\([a-z0-9.+-]*\):arm64$/\1/p')
-    [ -n "$curl_deps" ] || die "apt-cache depends libcurl4t64:arm64 named nothing"
     debs=/var/cache/tiltboard-arm64-debs
-    chroot_download $debs $(printf '%s:arm64\n' "${sysroot_pkgs[@]}" $curl_deps | sort -u) linux-libc-dev
+    chroot_download $debs $(printf '%s:arm64 ' "${sysroot_pkgs[@]}") linux-libc-dev
     rm -rf "${chroot_dir:?}$sysroot"; mkdir -p "$chroot_dir$sysroot"
     for d in "$chroot_dir$debs"/*.deb; do dpkg-deb -x "$d" "$chroot_dir$sysroot"; done
     ln -sfn usr/lib "$chroot_dir$sysroot/lib"

@@ -79,8 +79,9 @@ final class SensorRecovery {
     /// Gets a lost sensor back (`TiltLoop.restoreSensor`).
     var restore: () throws -> Bool
     private let stats = Mutex(BusStatistics())
-    /// Time the process has spent stopped by job control so far: not the sensor's outage.
-    var stoppedNanoseconds: () -> UInt64 = { SignalWatcher.shared.stoppedNanoseconds }
+    /// Time the process has spent stopped by job control so far: not the sensor's outage. None
+    /// unless the program says (the library watches no signals of its own).
+    var stoppedNanoseconds: () -> UInt64 = { 0 }
     /// Clock time the sensor was lost, nil while it delivers.
     private var lostSince: UInt64?
     private var stoppedAtLoss: UInt64 = 0

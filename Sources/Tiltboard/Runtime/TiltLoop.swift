@@ -37,7 +37,8 @@ public final class TiltLoop: @unchecked Sendable {
         set { sensorLink.settings = newValue }
     }
     /// Time the process has spent stopped by job control (Ctrl-Z) so far, which an outage does not
-    /// count towards `recovery.giveUpAfterSeconds`; the signal watcher's by default. Set before `run`.
+    /// count towards `recovery.giveUpAfterSeconds`: none by default; a program that watches job
+    /// control gives its count (the CLI: `SignalWatcher.shared`). Set before `run`.
     public var stoppedNanoseconds: () -> UInt64 {
         get { sensorLink.stoppedNanoseconds }
         set { sensorLink.stoppedNanoseconds = newValue }

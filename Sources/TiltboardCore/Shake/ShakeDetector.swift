@@ -50,8 +50,9 @@ public struct ShakeDetector: Sendable {
     /// gravity reaction in g from a better estimator (e.g. gyro-aided fusion) — without it the
     /// detector keeps its own low-pass estimate. Returns an event when a shake starts or ends.
     public mutating func update(t: Double, accel: Vector3, gravity: Vector3? = nil) -> ShakeEvent? {
-        let dt = lastT.map { t - $0 } ?? 0
-        lastT = t
+        // A sample stamped before the previous one moves no filter and sets no clock back.
+        let dt = lastT.map { Swift.max(0, t - $0) } ?? 0
+        lastT = Swift.max(lastT ?? t, t)
 
         let linear: Vector3
         if let gravity {

@@ -42,12 +42,6 @@ public final class RegisterDevice {
         try transfer(register, into: buffer, pattern: map.isPort(register) ? .repeating(period: 1) : .incrementing)
     }
 
-    /// Reads whole `frameBytes`-byte frames from a FIFO whose read pointer walks a frame's
-    /// registers and rolls back to `register` (or a data port, `frameBytes` any), one transaction.
-    public func readFrames(_ register: UInt8, frameBytes: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
-        try transfer(register, into: buffer, pattern: .repeating(period: map.isPort(register) ? 1 : frameBytes))
-    }
-
     /// Reads one register.
     public func readByte(_ register: UInt8) throws -> UInt8 {
         let one = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<1])
@@ -59,8 +53,18 @@ public final class RegisterDevice {
                           pattern: I2CReadPattern) throws {
         guard !buffer.isEmpty else { return }
         var sub = map.subAddress(register, count: buffer.count)
-        try withUnsafeBytes(of: &sub) {
-            try bus.transfer(address: address, write: $0, read: buffer, pattern: pattern)
+        try withUnsafeBytes(of: &sub) { try transact(write: $0, read: buffer, pattern: pattern) }
+    }
+
+    /// The bus's one transaction; a failure names the register rather than the sub-address byte
+    /// (on an ST part bit 7 is the auto-increment flag, not part of the register).
+    private func transact(write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
+                          pattern: I2CReadPattern) throws {
+        do {
+            try bus.transfer(address: address, write: write, read: read, pattern: pattern)
+        } catch var error as I2CError {
+            if let sub = error.register { error.register = map.decode(subAddress: sub).register }
+            throw error
         }
     }
 
@@ -138,7 +142,7 @@ public final class RegisterDevice {
     /// Sends the sub-address for `count` bytes at `register` and the `count` data bytes staged at scratch[1...].
     private func send(_ register: UInt8, count: Int) throws {
         scratch[0] = map.subAddress(register, count: count)
-        try bus.transfer(address: address, write: UnsafeRawBufferPointer(rebasing: scratch[0..<(count + 1)]),
-                         read: UnsafeMutableRawBufferPointer(start: nil, count: 0), pattern: .incrementing)
+        try transact(write: UnsafeRawBufferPointer(rebasing: scratch[0..<(count + 1)]),
+                     read: UnsafeMutableRawBufferPointer(start: nil, count: 0), pattern: .incrementing)
     }
 }

@@ -51,7 +51,7 @@ public final class LinuxI2CBus: I2CBus {
         guard let readMode, let writeMode else {
             io.close(fd)
             throw I2CError(kind: .unsupported, device: path,
-                           detail: "adapter offers neither plain I²C nor SMBus byte-data transfers (functionality 0x\(String(mask, radix: 16)))")
+                           detail: "adapter offers neither plain I²C nor SMBus byte-data transfers (functionality \(UInt32(truncatingIfNeeded: mask).hex))")
         }
         self.name = path; self.io = io; self.fd = fd; self.functionality = mask
         self.readMode = readMode; self.writeMode = writeMode

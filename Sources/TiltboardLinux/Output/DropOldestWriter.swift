@@ -86,9 +86,11 @@ public final class DropOldestWriter: @unchecked Sendable {
             if !condition.wait(until: deadline) { break }
         }
         let done = writerDone
-        // What never reached the reader, including a line stuck in the sink, was dropped.
-        abandoned = writing
-        droppedCount.add(UInt64(count + (writing ? 1 : 0)), ordering: .relaxed)
+        // What never reached the reader, including a line stuck in the sink, was dropped (once,
+        // however often `finish` gives up on it).
+        let stuck = writing && !abandoned
+        abandoned = abandoned || writing
+        droppedCount.add(UInt64(count + (stuck ? 1 : 0)), ordering: .relaxed)
         count = 0
         return done
     }

@@ -1,37 +1,406 @@
 /// The page `tiltboard serve` shows at `/`: one HTML file with its CSS and JavaScript inline,
-/// compiled into the binary (no files to install, no network needed).
+/// compiled into the binary (no resource bundle to install, no CDN, works with no internet).
+///
+/// Stable element ids for tests and scripts: `area`, `marker`, `status` (text `live` or
+/// `reconnecting`), `roll`, `pitch`, `calibrate`, `zero`, `test-motor`; the marker's `data-t` is
+/// the loop time (`t`, seconds) of the frame it shows.
+///
+/// The page follows `GET /api/stream` (a WebSocket: a snapshot, then state frames and events),
+/// drawing only the newest frame at each animation frame, and reconnects whenever the stream
+/// ends or goes quiet. A token in the page's own address (`?token=`) is passed on to every API
+/// call and to the stream, and taken out of the address bar (the server keeps it in a cookie).
 public enum WebPage {
-    public static let html = """
-    <!doctype html>
-    <html lang="en">
-    <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>tiltboard</title></head>
-    <body>
-    <p>Status: <span id="status">reconnecting</span> · roll <span id="roll">–</span>° · pitch <span id="pitch">–</span>°</p>
-    <div id="area" style="position:relative;width:300px;height:300px;border:1px solid #888">
-      <div id="marker" style="position:absolute;width:20px;height:20px;background:#06c;left:140px;top:140px"></div>
+    public static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<meta name="color-scheme" content="light dark">
+<title>Tiltboard</title>
+<style>
+:root {
+  --bg: #f4f5f7; --card: #fff; --ink: #1c2129; --muted: #5f6b7a; --line: #d5dae1;
+  --accent: #1f6feb; --ok: #1a7f37; --warn: #b35900; --bad: #cf222e; --flash: #ffd33d;
+  --area: #eef2f7; --grid: #d9e0ea;
+}
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #0d1117; --card: #161b22; --ink: #e6edf3; --muted: #8d96a0; --line: #30363d;
+          --accent: #4493f8; --ok: #3fb950; --warn: #d29922; --bad: #f85149; --area: #10161e; --grid: #222b36; }
+}
+* { box-sizing: border-box; }
+html, body { margin: 0; background: var(--bg); color: var(--ink);
+  font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif;
+  -webkit-text-size-adjust: 100%; }
+header { display: flex; align-items: center; gap: .6rem; padding: .6rem max(.8rem, env(safe-area-inset-left));
+  background: var(--card); border-bottom: 1px solid var(--line); position: sticky; top: 0; z-index: 2; }
+header h1 { font-size: 1.05rem; margin: 0; font-weight: 650; }
+header .board { color: var(--muted); font-size: .85rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; flex: 1; }
+#status { font-size: .8rem; font-weight: 600; padding: .15rem .6rem; border-radius: 1rem; color: #fff; background: var(--bad); }
+#status.live { background: var(--ok); }
+main { display: grid; gap: .8rem; padding: .8rem; max-width: 1100px; margin: 0 auto;
+  grid-template-columns: 1fr; }
+@media (min-width: 760px) and (orientation: landscape), (min-width: 980px) {
+  main { grid-template-columns: minmax(0, 1.15fr) minmax(300px, 1fr); align-items: start; }
+  #area-card { position: sticky; top: 3.4rem; }
+}
+.card { background: var(--card); border: 1px solid var(--line); border-radius: .7rem; padding: .8rem; }
+.card h2 { font-size: .8rem; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 0 0 .5rem; }
+#area { position: relative; width: 100%; max-width: min(100%, 72vh); margin: 0 auto; aspect-ratio: 1 / 1;
+  background: var(--area); border: 2px solid var(--line); border-radius: .5rem; overflow: hidden;
+  touch-action: manipulation; transition: border-color .25s, box-shadow .25s; }
+#area::before, #area::after { content: ""; position: absolute; background: var(--grid); }
+#area::before { left: 50%; top: 0; bottom: 0; width: 1px; }
+#area::after { top: 50%; left: 0; right: 0; height: 1px; }
+#area .ring { position: absolute; left: 50%; top: 50%; width: 12%; aspect-ratio: 1 / 1; transform: translate(-50%, -50%);
+  border: 1px dashed var(--muted); border-radius: 50%; opacity: .6; }
+#area .edge { position: absolute; font-size: .7rem; color: var(--muted); }
+#area .edge.up { top: .3rem; left: 50%; transform: translateX(-50%); }
+#area .edge.right { right: .4rem; top: 50%; transform: translateY(-50%); }
+#area.flash { border-color: var(--flash); box-shadow: 0 0 0 6px var(--flash) inset; }
+#area.stale #marker { opacity: .35; }
+/* The marker's centre travels over the field, inset by its radius, so at an edge it stays whole. */
+#field { position: absolute; inset: 4.5%; }
+#marker { position: absolute; left: 50%; top: 50%; width: 9.9%; aspect-ratio: 1 / 1; border-radius: 50%;
+  transform: translate(-50%, -50%); background: var(--accent); box-shadow: 0 2px 6px rgba(0,0,0,.35);
+  will-change: left, top; }
+.readouts { display: grid; grid-template-columns: repeat(4, 1fr); gap: .4rem; margin-top: .7rem; text-align: center; }
+.readouts div { background: var(--bg); border-radius: .4rem; padding: .3rem 0; }
+.readouts .v { font-variant-numeric: tabular-nums; font-size: 1.15rem; font-weight: 600; }
+.readouts .k { font-size: .72rem; color: var(--muted); }
+.switch { display: flex; gap: 0; margin-top: .7rem; border: 1px solid var(--line); border-radius: .5rem; overflow: hidden; }
+.switch label { flex: 1; text-align: center; padding: .45rem .2rem; cursor: pointer; font-size: .88rem; }
+.switch input { position: absolute; opacity: 0; pointer-events: none; }
+.switch input:checked + span { font-weight: 650; }
+.switch label:has(input:checked) { background: var(--accent); color: #fff; }
+.buttons { display: grid; grid-template-columns: 2fr 1fr; gap: .5rem; }
+button, select { font: inherit; min-height: 44px; border-radius: .5rem; border: 1px solid var(--line);
+  background: var(--bg); color: var(--ink); padding: 0 .8rem; }
+button { font-weight: 600; cursor: pointer; touch-action: manipulation; }
+button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+button:disabled { opacity: .5; cursor: default; }
+.motor-row { display: flex; gap: .5rem; grid-column: 1 / -1; }
+.motor-row select { flex: 1; min-width: 0; }
+#calibration { margin-top: .6rem; }
+#calibration-progress { width: 100%; height: .7rem; accent-color: var(--accent); }
+#calibration-message { min-height: 1.3em; font-size: .88rem; color: var(--muted); margin-top: .2rem; }
+#calibration-message.bad, #message.bad { color: var(--bad); }
+#calibration-message.ok, #message.ok { color: var(--ok); }
+#message { min-height: 1.3em; font-size: .88rem; margin-top: .4rem; color: var(--muted); }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem .8rem; margin: 0; font-size: .9rem; }
+dt { color: var(--muted); }
+dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
+#motor.on { color: var(--warn); font-weight: 700; }
+#motor-log { list-style: none; margin: .4rem 0 0; padding: 0; font: .8rem/1.35 ui-monospace, "SFMono-Regular", Menlo, monospace;
+  max-height: 7.5rem; overflow-y: auto; color: var(--muted); }
+</style>
+</head>
+<body>
+<header>
+  <h1>Tiltboard</h1>
+  <span class="board" id="board-title"></span>
+  <span id="status" role="status" aria-live="polite">reconnecting</span>
+</header>
+<main>
+  <section class="card" id="area-card">
+    <div id="area" aria-label="tilt area: the marker moves as the board tilts">
+      <div class="ring"></div>
+      <span class="edge up">forward</span><span class="edge right">right</span>
+      <div id="field"><div id="marker"></div></div>
     </div>
-    <button id="calibrate">Calibrate</button> <button id="zero">Zero</button> <button id="test-motor">Test motor</button>
-    <script>
-    const q = (id) => document.getElementById(id);
-    const post = (path, body) => fetch(path, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body || {})});
-    q('calibrate').onclick = () => post('/api/calibrate');
-    q('zero').onclick = () => post('/api/zero');
-    q('test-motor').onclick = () => post('/api/haptics', {effect: 'click'});
-    function connect() {
-      const ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/stream');
-      ws.onopen = () => { q('status').textContent = 'live'; };
-      ws.onclose = () => { q('status').textContent = 'reconnecting'; setTimeout(connect, 1000); };
-      ws.onmessage = (m) => {
-        const f = JSON.parse(m.data);
-        if (f.type !== 'state' && f.type !== 'snapshot') return;
-        if (f.tilt) { q('roll').textContent = f.tilt.rollDeg.toFixed(1); q('pitch').textContent = f.tilt.pitchDeg.toFixed(1); }
-        if (f.control) { q('marker').style.left = (140 + 140 * f.control.x) + 'px'; q('marker').style.top = (140 - 140 * f.control.y) + 'px'; }
-      };
+    <div class="readouts">
+      <div><div class="v" id="roll">–</div><div class="k">roll °</div></div>
+      <div><div class="v" id="pitch">–</div><div class="k">pitch °</div></div>
+      <div><div class="v" id="x">–</div><div class="k">x</div></div>
+      <div><div class="v" id="y">–</div><div class="k">y</div></div>
+    </div>
+    <div class="switch" role="radiogroup" aria-label="tilt shown">
+      <label><input type="radio" name="tilt-mode" id="mode-calibrated" value="calibrated" checked><span>Calibrated tilt</span></label>
+      <label><input type="radio" name="tilt-mode" id="mode-raw" value="raw"><span>Raw tilt</span></label>
+    </div>
+  </section>
+  <div style="display:grid; gap:.8rem">
+    <section class="card">
+      <h2>Calibration</h2>
+      <div class="buttons">
+        <button class="primary" id="calibrate" type="button">Calibrate</button>
+        <button id="zero" type="button">Zero</button>
+        <div class="motor-row">
+          <select id="effect" aria-label="motor effect"></select>
+          <button id="test-motor" type="button">Test motor</button>
+        </div>
+      </div>
+      <div id="calibration" hidden>
+        <progress id="calibration-progress" max="1" value="0"></progress>
+        <div id="calibration-message"></div>
+      </div>
+      <div id="message"></div>
+    </section>
+    <section class="card">
+      <h2>Board</h2>
+      <dl>
+        <dt>board</dt><dd id="board">–</dd>
+        <dt>chip</dt><dd id="chip">–</dd>
+        <dt>profile</dt><dd id="profile">–</dd>
+        <dt>loop</dt><dd id="loop">–</dd>
+        <dt>shakes</dt><dd id="shakes">0</dd>
+        <dt>motor</dt><dd id="motor">off</dd>
+      </dl>
+      <ul id="motor-log" aria-label="motor log"></ul>
+    </section>
+  </div>
+</main>
+<script>
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  // The server keeps the printed URL's token in a cookie: take it out of the address bar (and so
+  // out of bookmarks and screenshots); a reload still works.
+  const token = new URLSearchParams(location.search).get("token");
+  if (token) history.replaceState(null, "", location.pathname);
+  const view = { frame: null, dirty: false, mode: "calibrated", motorOn: false, calibrating: false,
+                 flashUntil: 0, rateFrom: null, rate: null, effectAsked: null, capture: null };
+  const stoppedNote = "tiltboard serve stopped; waiting for it to come back";
+  let socket = null, retryMs = 500, watchdog = 0;
+
+  // Rounded to `d` places, never "-0.0".
+  const fixed = (v, d) => (typeof v === "number" && isFinite(v)) ? (v.toFixed(d).replace(/^-(0\.?0*)$/, "$1")) : "–";
+  const setText = (id, text) => { const e = $(id); if (e.textContent !== text) e.textContent = text; };
+  const clamp = (v) => Math.max(-1, Math.min(1, typeof v === "number" && isFinite(v) ? v : 0));
+
+  async function api(method, path, body) {
+    const headers = { "Accept": "application/json" };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (token) headers["Authorization"] = "Bearer " + token;
+    let response;
+    try {
+      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (_) {
+      const error = new Error("no connection to tiltboard serve");
+      error.offline = true;
+      throw error;
     }
-    connect();
-    </script>
-    </body>
-    </html>
-    """
+    let data = null;
+    try { data = await response.json(); } catch (_) { data = null; }
+    if (!response.ok) throw new Error((data && data.error) || (response.status + " " + response.statusText));
+    return data;
+  }
+
+  function say(text, kind) {
+    const e = $("message");
+    e.textContent = text || "";
+    e.className = kind || "";
+  }
+
+  // ---- connection: `live` while frames arrive, else `reconnecting` and retrying ----
+  function setStatus(live) {
+    const s = $("status");
+    s.textContent = live ? "live" : "reconnecting";
+    s.classList.toggle("live", live);
+    $("area").classList.toggle("stale", !live);
+  }
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    const ws = new WebSocket(scheme + location.host + "/api/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
+    socket = ws;
+    ws.onmessage = (event) => {
+      if (ws !== socket) return;
+      retryMs = 500;
+      setStatus(true);
+      armWatchdog();
+      let message;
+      try { message = JSON.parse(event.data); } catch (_) { return; }
+      handle(message);
+    };
+    ws.onclose = () => { if (ws === socket) lost(); };
+  }
+  function lost() {
+    const ws = socket;
+    socket = null;
+    setStatus(false);
+    try { ws.close(); } catch (_) {}
+    clearTimeout(watchdog);
+    setTimeout(connect, retryMs);
+    // Still failing after a few tries: ask the API why (a wrong token, a refused Host) and say so.
+    if (retryMs >= 2000) api("GET", "/api/state").catch((e) => { if (!e.offline) say(e.message, "bad"); });
+    retryMs = Math.min(retryMs * 2, 4000);
+  }
+  // A stream that goes quiet (a half-open link after the Wi-Fi dropped) is given up and reopened.
+  function armWatchdog() {
+    clearTimeout(watchdog);
+    watchdog = setTimeout(() => { if (socket) lost(); }, 5000);
+  }
+
+  // ---- what the stream says ----
+  function handle(m) {
+    switch (m.type) {
+      case "state": takeFrame(m); break;
+      case "snapshot": takeSnapshot(m); break;
+      case "shake": flash(); setText("shakes", String(m.shakes)); break;
+      case "motor": motorEvent(m); break;
+      case "calibration": calibrationEvent(m); break;
+      case "sensor-lost": say("sensor lost at " + fixed(m.t, 2) + " s: " + m.reason + "; retrying", "bad"); break;
+      case "sensor-back": say("sensor back at " + fixed(m.t, 2) + " s" + (m.reconfigured ? " (reconfigured)" : ""), "ok"); break;
+      case "stopping": say(stoppedNote, "bad"); break;
+    }
+  }
+  function takeFrame(f) {
+    view.frame = f;
+    view.dirty = true;
+    if (f.haptic !== view.motorOn) { view.motorOn = f.haptic; showMotor(); }
+    setText("shakes", String(f.shakes));
+    showLoop(f);
+  }
+  function takeSnapshot(s) {
+    // A snapshot opens every connection: the server is back.
+    if ($("message").textContent === stoppedNote) say("");
+    if (s.t !== null) takeFrame(s);
+    showBoard(s.board);
+    showProfile(s.profile);
+    if (Array.isArray(s.effects) && s.effects.length) fillEffects(s.effects);
+    if (s.calibration.running) calibrationEvent({ state: "running", progress: s.calibration.progress });
+  }
+  function showBoard(b) {
+    setText("board", b.name);
+    setText("board-title", b.name);
+    setText("chip", b.chip + (b.simulated ? " · simulated" : "") + (b.motor ? "" : " · no motor"));
+  }
+  // When the profile was made and at what pose: the summary comes with the snapshot, the pose's
+  // pitch and roll from the stored profile itself.
+  function showProfile(p) {
+    if (p.problem) { setText("profile", p.problem); return; }
+    if (!p.calibrated) { setText("profile", "not calibrated yet (level) · " + p.path); return; }
+    const when = "calibrated " + new Date(p.createdAt).toLocaleString();
+    setText("profile", (p.neutralTiltDeg === 0 ? "level (zeroed " + new Date(p.createdAt).toLocaleString() + ")"
+                        : "neutral " + fixed(p.neutralTiltDeg, 1) + "° from level · " + when) + " · " + p.path);
+    if (p.neutralTiltDeg === 0) return;
+    api("GET", "/api/profile").then((r) => {
+      const n = r.profile && r.profile.neutral;
+      if (!n || n.tiltDeg === 0) return;
+      // The TiltAngles convention: pitch = atan2(−g.y, g.z), roll = atan2(−g.x, √(g.y² + g.z²)).
+      const [gx, gy, gz] = n.meanRawG, deg = 180 / Math.PI;
+      setText("profile", "neutral " + fixed(n.tiltDeg, 1) + "° from level (pitch " + fixed(Math.atan2(-gy, gz) * deg, 1)
+              + "°, roll " + fixed(Math.atan2(-gx, Math.hypot(gy, gz)) * deg, 1) + "°" + (n.clamped ? ", clamped" : "")
+              + ") · " + when + " · " + r.path);
+    }).catch(() => {});
+  }
+  // The loop's rate over the last second or more of its own time, and the ticks it missed.
+  function showLoop(f) {
+    const from = view.rateFrom;
+    if (!from || f.loop.samples < from.samples || f.t < from.t) { view.rateFrom = { t: f.t, samples: f.loop.samples }; }
+    else if (f.t - from.t >= 1) {
+      view.rate = (f.loop.samples - from.samples) / (f.t - from.t);
+      view.rateFrom = { t: f.t, samples: f.loop.samples };
+    }
+    setText("loop", (view.rate ? fixed(view.rate, 0) + " samples/s · " : "") + f.loop.missedTicks + " missed ticks");
+  }
+  function showMotor() {
+    const e = $("motor");
+    e.textContent = view.motorOn ? "on" : "off";
+    e.classList.toggle("on", view.motorOn);
+  }
+  function log(text) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    const list = $("motor-log");
+    list.prepend(li);
+    while (list.children.length > 20) list.lastChild.remove();
+  }
+  function motorEvent(m) {
+    view.motorOn = m.on;
+    showMotor();
+    const asked = m.on && view.effectAsked ? " (" + view.effectAsked + ")" : "";
+    if (m.on) view.effectAsked = null;
+    log(fixed(m.t, 2) + " s  motor " + (m.on ? "on" : "off") + asked);
+  }
+  function fillEffects(names) {
+    const select = $("effect");
+    const chosen = select.value || "buzz";
+    select.replaceChildren(...names.map((n) => { const o = document.createElement("option"); o.value = o.textContent = n; return o; }));
+    select.value = names.includes(chosen) ? chosen : names[0];
+  }
+  function flash() {
+    view.flashUntil = performance.now() + 300;
+    $("area").classList.add("flash");
+  }
+
+  // ---- calibration: the same capture as `tiltboard calibrate`, progress on the stream ----
+  function calibrationEvent(m) {
+    const bar = $("calibration-progress"), text = $("calibration-message");
+    $("calibration").hidden = false;
+    text.className = "";
+    text.title = m.message || "";
+    view.calibrating = m.state === "running" || m.state === "restarted";
+    bar.value = m.progress || 0;
+    switch (m.state) {
+      case "running":
+      case "restarted":
+        // After a restart the note stays up until the capture ends, so a person sees why it began again.
+        text.textContent = (m.restarts ? "moved — starting again" + (m.restarts > 1 ? " (" + m.restarts + "×)" : "") + " · " : "")
+          + "hold the board still… " + Math.floor((m.progress || 0) * 100) + " %"
+          + (view.capture ? " (" + view.capture.durationSeconds + " s; gives up after " + view.capture.timeoutSeconds + " s)" : "");
+        break;
+      case "done":
+        text.className = "ok";
+        text.textContent = "neutral pose saved: " + fixed(m.tiltDeg, 1) + "° from level" + (m.message ? " (" + m.message + ")" : "");
+        break;
+      default:
+        text.className = "bad";
+        text.textContent = m.message;
+    }
+    $("calibrate").disabled = view.calibrating;
+  }
+
+  // ---- drawing: the newest frame only, once per display refresh ----
+  function draw(now) {
+    if (view.flashUntil && now >= view.flashUntil) { view.flashUntil = 0; $("area").classList.remove("flash"); }
+    const f = view.frame;
+    if (f && view.dirty) {
+      view.dirty = false;
+      const marker = $("marker");
+      marker.dataset.t = f.t;
+      // x right → right; y forward → up the screen.
+      marker.style.left = ((clamp(f.control.x) + 1) * 50).toFixed(2) + "%";
+      marker.style.top = ((1 - clamp(f.control.y)) * 50).toFixed(2) + "%";
+      const tilt = view.mode === "raw" ? f.raw : f.tilt;
+      setText("roll", fixed(tilt.rollDeg, 1));
+      setText("pitch", fixed(tilt.pitchDeg, 1));
+      setText("x", fixed(f.control.x, 2));
+      setText("y", fixed(f.control.y, 2));
+    }
+    requestAnimationFrame(draw);
+  }
+
+  // ---- buttons ----
+  function press(button, request, done, failed = (e) => say(e.message, "bad")) {
+    button.disabled = true;
+    say("");
+    request.then(done, failed).finally(() => { button.disabled = button.id === "calibrate" && view.calibrating; });
+  }
+  $("calibrate").addEventListener("click", () => {
+    calibrationEvent({ state: "running", progress: 0 });
+    press($("calibrate"), api("POST", "/api/calibrate"),
+          (r) => { view.capture = r; },
+          (e) => calibrationEvent({ state: "failed", message: e.message }));
+  });
+  $("zero").addEventListener("click", () => {
+    press($("zero"), api("POST", "/api/zero"), (r) => { showProfile(r.profile); say("neutral pose reset to level", "ok"); });
+  });
+  $("test-motor").addEventListener("click", () => {
+    const effect = $("effect").value;
+    view.effectAsked = effect;
+    press($("test-motor"), api("POST", "/api/haptics", { effect }), () => log("test: " + effect));
+  });
+  for (const input of document.querySelectorAll("input[name=tilt-mode]")) {
+    input.addEventListener("change", () => { view.mode = input.value; view.dirty = true; });
+  }
+
+  fillEffects(["tick", "click", "double-click", "buzz", "alarm"]);
+  connect();
+  requestAnimationFrame(draw);
+})();
+</script>
+</body>
+</html>
+"""#
 }

@@ -21,6 +21,7 @@ public final class ADXL345: MotionSensor {
     private let buffer: UnsafeMutableRawBufferPointer
     /// POWER_CTL as `configure` left it (nil before): what `checkConfiguration` expects.
     private var configuredPower: UInt8?
+    private var stamps = FIFOTimestamps()
 
     /// Reads DEVID; throws `SensorError.wrongChip` unless it is 0xE5.
     public init(bus: I2CBus, address: UInt8 = 0x53, clock: MonotonicClock) throws {
@@ -79,16 +80,18 @@ public final class ADXL345: MotionSensor {
     /// A full FIFO (32 entries) has one more sample waiting at the output filter, which moves in
     /// as entries are read (DS Register 0x39: up to 33 available): FIFO_STATUS is read again after
     /// draining a full FIFO, and what it then holds is read too. The batch's times assume the
-    /// 33rd is there; when it is not, the full batch reads one period early.
+    /// 33rd is there; when it is not, the full batch reads one period early. Each batch ends
+    /// when its FIFO_STATUS was read (`FIFOTimestamps`).
     @discardableResult
     public func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int {
         let depth = Self.fifoDepth
+        stamps.beginDrain(at: t, clock: clock)
         let first = try fifoEntries()
-        let end = first == depth ? t - 1 / actualRateHz : t
-        try readSamples(first, endingAt: end, body)
+        let end = stamps.countRead(clock: clock)
+        try readSamples(first, endingAt: first == depth ? end - 1 / actualRateHz : end, body)
         guard first == depth else { return first }
         let more = try fifoEntries()
-        try readSamples(more, endingAt: t, body)
+        try readSamples(more, endingAt: stamps.countRead(clock: clock), body)
         return first + more
     }
 
@@ -104,7 +107,7 @@ public final class ADXL345: MotionSensor {
         let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
         for i in 0..<count {
             try device.read(ADXL345Register.dataX0, into: burst)
-            body(decode(t: t - Double(count - 1 - i) * period))
+            body(decode(t: stamps.stamp(i, of: count, endingAt: t, period: period)))
         }
     }
 

@@ -29,6 +29,7 @@ public final class LIS3DH: MotionSensor {
     private var configuredControl1: UInt8?
     private var mode: LIS3DHMode = .highResolution
     private var rangeCode = 0
+    private var stamps = FIFOTimestamps()
 
     /// Reads WHO_AM_I; throws `SensorError.wrongChip` unless it is 0x33.
     public init(bus: I2CBus, address: UInt8 = 0x18, clock: MonotonicClock) throws {
@@ -88,10 +89,13 @@ public final class LIS3DH: MotionSensor {
     }
 
     /// FIFO_SRC_REG gives the unread samples (FSS; OVRN_FIFO for a full 32), each read as one
-    /// 6-byte burst from OUT_X_L (DS §5.1: reading the output registers pops the oldest sample).
+    /// 6-byte burst from OUT_X_L (DS §5.1: reading the output registers pops the oldest sample),
+    /// the batch ending when FIFO_SRC_REG was read (`FIFOTimestamps`).
     @discardableResult
     public func drainFIFO(at t: Double, _ body: (Sample) -> Void) throws -> Int {
+        stamps.beginDrain(at: t, clock: clock)
         let source = try device.readByte(LIS3DHRegister.fifoSource)
+        let end = stamps.countRead(clock: clock)
         let entries = source & LIS3DHFIFOSource.empty != 0 ? 0
             : source & LIS3DHFIFOSource.overrun != 0 ? LIS3DHScale.fifoDepth
             : Int(source & LIS3DHFIFOSource.levelMask)
@@ -99,7 +103,7 @@ public final class LIS3DH: MotionSensor {
         let burst = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<6])
         for i in 0..<entries {
             try device.read(LIS3DHRegister.outXL, into: burst)
-            body(decode(t: t - Double(entries - 1 - i) * period))
+            body(decode(t: stamps.stamp(i, of: entries, endingAt: end, period: period)))
         }
         return entries
     }
@@ -122,7 +126,8 @@ public final class LIS3DH: MotionSensor {
     /// The LIS3DH has no offset registers (`chipVariant.accelOffsets` is nil): offsets are
     /// corrected in software only.
     public func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws {
-        throw SensorError.unsupportedSetting("the \(identity.part) has no offset registers")
+        throw SensorError.unsupportedSetting(setting: "offset registers", value: nil, chip: identity.part,
+                                             allowed: "it has none; the profile corrects in software")
     }
 
     /// Interrupt generator 1 on high-pass-filtered data (HP_IA1; the filter restarts from the

@@ -28,6 +28,7 @@ public final class MPU6050: MotionSensor {
     private var configurationTell: (register: UInt8, value: UInt8)?
     /// SMPLRT_DIV and DLPF_CFG as `configure` set them, put back after wake-on-motion.
     private var rateSetting: (divider: UInt8, dlpf: UInt8) = (0, 0)
+    private var stamps = FIFOTimestamps()
     // One buffer for bursts and FIFO batches, allocated once so reads never touch the heap.
     private let buffer: UnsafeMutableRawBufferPointer
 
@@ -138,7 +139,9 @@ public final class MPU6050: MotionSensor {
         // Two transactions per batch: the count, then every whole frame. An overflow needs no
         // INT_STATUS read: it leaves the count at the FIFO's size, past the threshold below.
         let countBytes = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<2])
+        stamps.beginDrain(at: t, clock: clock)
         try device.read(MPU6050Register.fifoCountH, into: countBytes)
+        let end = stamps.countRead(clock: clock)
         let count = Int(buffer[0]) << 8 | Int(buffer[1])
         let threshold = MPU6050Scale.fifoOverflowThreshold(fifoSize: variant.fifo!.capacityBytes, frameBytes: frame)
         if count >= threshold {
@@ -156,7 +159,7 @@ public final class MPU6050: MotionSensor {
         fifoFramesSkipped += skipped
         let period = 1 / actualRateHz
         for i in skipped..<frames {
-            body(decodeFrame(at: i * frame, t: t - Double(frames - 1 - i) * period))
+            body(decodeFrame(at: i * frame, t: stamps.stamp(i, of: frames, endingAt: end, period: period)))
         }
         return frames - skipped
     }

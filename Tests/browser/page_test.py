@@ -1,0 +1,256 @@
+"""The page of `tiltboard serve` in a real browser (headless Chromium), against a simulated board
+playing Tests/browser/tour.json in real time: flat 5 s, right edge down 20°, front edge down 20°,
+then held at pitch −15°, roll −20°.
+
+Usage: page_test.py TILTBOARD_BINARY [--screenshots DIR]
+Prints PASS:/FAIL: per check and ends with `browser: N passed, M failed`; exits 1 on a failure.
+Every wait is on a condition (WebDriverWait), none on a fixed time.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+import traceback
+
+import harness
+from harness import marker, number, text, wait_until
+
+passed = failed = 0
+
+
+def check(name, body):
+    global passed, failed
+    try:
+        body()
+        passed += 1
+        print(f"PASS: {name}", flush=True)
+    except Exception as error:  # noqa: BLE001 — every failure is reported and counted
+        failed += 1
+        detail = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        print(f"FAIL: {name}: {detail}", flush=True)
+        traceback.print_exc(file=sys.stderr)
+
+
+def near(driver, element_id, value, tolerance):
+    """The readout `element_id` shows a number within `tolerance` of `value`."""
+    shown = number(driver, element_id)
+    return shown is not None and abs(shown - value) < tolerance
+
+
+def save(driver, path):
+    # Selenium reports a file it could not write by returning False.
+    assert driver.save_screenshot(path), f"could not write {path}"
+
+
+def frame_time(driver):
+    return float(driver.find_element("id", "marker").get_attribute("data-t") or "nan")
+
+
+def read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary")
+    parser.add_argument("--screenshots", help="folder for page-desktop.png and page-phone.png")
+    args = parser.parse_args()
+
+    tmp = tempfile.mkdtemp(prefix="tiltboard-browser-")
+    motor_log = os.path.join(tmp, "motor.log")
+    profile = os.path.join(tmp, "profile.json")
+    board = harness.write_board(tmp, os.path.join(harness.HERE, "tour.json"), motor_log)
+    env = dict(os.environ, HOME=tmp, XDG_CONFIG_HOME=os.path.join(tmp, "config"))
+    server = harness.Server(args.binary, board, profile, env, os.path.join(tmp, "serve.log"))
+    shots = args.screenshots or tmp
+    os.makedirs(shots, exist_ok=True)
+    # The browser first, so the board's tour (which starts with the server) is not half over
+    # by the time the page opens.
+    driver = harness.browser(os.path.join(tmp, "chromium"), harness.DESKTOP)
+    # Bound to every address, serve asks for a token; run-browser.sh runs this in a network
+    # namespace of its own, so that address is this test's loopback and nothing else.
+    lan = harness.Server(args.binary, board, os.path.join(tmp, "lan", "profile.json"), env,
+                         os.path.join(tmp, "serve-lan.log"), host="0.0.0.0")
+    try:
+        urls = []
+        check("serve starts and prints its URL", lambda: urls.append(server.start()))
+        if urls:
+            driver.get(urls[0])
+            run_checks(driver, server, profile, motor_log, shots)
+            check("beyond loopback: the token opens the page, leaves the address bar, and a reload needs no token",
+                  lambda: token_checks(driver, lan))
+    finally:
+        driver.quit()
+        server.kill()
+        lan.kill()
+    if failed and os.path.exists(server.log_path):
+        with open(server.log_path) as log:
+            sys.stderr.write("the server's stderr, last lines:\n" + "".join(log.readlines()[-20:]))
+    print(f"browser: {passed} passed, {failed} failed", flush=True)
+    return 1 if failed else 0
+
+
+def run_checks(driver, server, profile, motor_log, shots):
+    def live():
+        wait_until(driver, "#status reads live", lambda: text(driver, "status") == "live")
+    check("the page connects: #status reads live", live)
+
+    def ids():
+        for element_id in ("marker", "area", "calibrate", "zero", "test-motor", "status", "roll", "pitch"):
+            driver.find_element("id", element_id)
+    check("the stable element ids are all there", ids)
+
+    def flat():
+        wait_until(driver, "flat board: roll and pitch within 2°, marker in the centre",
+                   lambda: near(driver, "roll", 0, 2) and near(driver, "pitch", 0, 2)
+                   and all(abs(v - 0.5) < 0.03 for v in marker(driver)))
+    check("flat board: the marker rests in the centre", flat)
+
+    def right():
+        wait_until(driver, "roll above 10° (right edge down)", lambda: (number(driver, "roll") or 0) > 10)
+        x0, y0 = marker(driver)
+        wait_until(driver, "the marker 0.25 of the area to the right of where the tilt found it, the roll still above 10°",
+                   lambda: marker(driver)[0] > x0 + 0.25 and (number(driver, "roll") or 0) > 10)
+        x1, y1 = marker(driver)
+        assert abs(y1 - y0) < 0.05, f"the marker also moved vertically: {y0:.3f} → {y1:.3f}"
+    check("right edge down: the marker moves right, not up or down", right)
+
+    def forward():
+        wait_until(driver, "pitch above 10° (front edge down)", lambda: (number(driver, "pitch") or 0) > 10)
+        x0, y0 = marker(driver)
+        wait_until(driver, "the marker 0.25 of the area higher up the screen, the pitch still above 10°",
+                   lambda: marker(driver)[1] < y0 - 0.25 and (number(driver, "pitch") or 0) > 10)
+        x1, _ = marker(driver)
+        assert abs(x1 - x0) < 0.05, f"the marker also moved sideways: {x0:.3f} → {x1:.3f}"
+    check("front edge down: the marker moves up the screen, not sideways", forward)
+
+    def tilted():
+        wait_until(driver, "held at pitch −15°, roll −20°",
+                   lambda: near(driver, "pitch", -15, 2) and near(driver, "roll", -20, 2))
+        # Tilted left and back: the marker heads for the bottom-left corner.
+        wait_until(driver, "the marker in the bottom-left quarter",
+                   lambda: marker(driver)[0] < 0.3 and marker(driver)[1] > 0.7)
+    check("held tilted left and back: the marker goes left and down", tilted)
+
+    def calibrate():
+        driver.find_element("id", "calibrate").click()
+        wait_until(driver, "the calibration progress bar shows progress",
+                   lambda: float(driver.find_element("id", "calibration-progress").get_attribute("value") or 0) > 0)
+        wait_until(driver, "a saved profile on disk", lambda: (read_json(profile) or {}).get("neutral"))
+        neutral = read_json(profile)["neutral"]
+        g = neutral["meanRawG"]
+        # The pose's gravity reaction: (−sin r, −sin p·cos r, cos p·cos r) for p = −15°, r = −20°.
+        p, r = math.radians(-15), math.radians(-20)
+        want = (-math.sin(r), -math.sin(p) * math.cos(r), math.cos(p) * math.cos(r))
+        assert all(abs(a - b) < 0.03 for a, b in zip(g, want)), f"neutral meanRawG {g}, expected ≈ {want}"
+        assert abs(neutral["tiltDeg"] - 24.8) < 1.5, f"neutral tiltDeg {neutral['tiltDeg']}, expected ≈ 24.8"
+        wait_until(driver, "roll and pitch within 1.5° of the new neutral, the marker back in the centre",
+                   lambda: near(driver, "roll", 0, 1.5) and near(driver, "pitch", 0, 1.5)
+                   and all(abs(v - 0.5) < 0.03 for v in marker(driver)))
+    check("Calibrate at the tilted pose: profile written, marker back in the centre", calibrate)
+
+    def stays():
+        # A second of the loop's time later (the frame's `t`, kept on the marker), still centred.
+        t0 = frame_time(driver)
+        wait_until(driver, "frames a second of loop time later", lambda: frame_time(driver) > t0 + 1)
+        assert all(abs(v - 0.5) < 0.03 for v in marker(driver)), f"marker drifted to {marker(driver)}"
+    check("after Calibrate the marker stays in the centre", stays)
+
+    def raw_toggle():
+        driver.find_element("css selector", "label:has(#mode-raw)").click()
+        wait_until(driver, "raw tilt: roll about −20°", lambda: near(driver, "roll", -20, 2.5))
+        driver.find_element("css selector", "label:has(#mode-calibrated)").click()
+        wait_until(driver, "calibrated tilt: roll about 0°", lambda: near(driver, "roll", 0, 1.5))
+    check("the raw/calibrated switch shows the tilt before and after the neutral pose", raw_toggle)
+
+    def zero():
+        driver.find_element("id", "zero").click()
+        wait_until(driver, "a level neutral in the profile", lambda: ((read_json(profile) or {}).get("neutral") or {}).get("tiltDeg") == 0)
+        wait_until(driver, "roll back to about −20° against level", lambda: near(driver, "roll", -20, 2))
+        wait_until(driver, "the marker leaves the centre for the bottom left",
+                   lambda: marker(driver)[0] < 0.4 and marker(driver)[1] > 0.6)
+    check("Zero: the profile's neutral is level again and the tilt reads against level", zero)
+
+    def motor():
+        before = open(motor_log).read().splitlines() if os.path.exists(motor_log) else []
+        driver.execute_script("document.getElementById('effect').value = 'buzz'")
+        driver.find_element("id", "test-motor").click()
+        wait_until(driver, "an on and an off line in the motor log file",
+                   lambda: [line.split()[1] for line in open(motor_log).read().splitlines()[len(before):]][-2:] == ["1", "0"])
+        wait_until(driver, "the page's motor log shows the effect",
+                   lambda: "buzz" in text(driver, "motor-log") or " on" in text(driver, "motor-log"))
+    check("Test motor: the motor log shows it", motor)
+
+    def reconnect():
+        status = server.stop()
+        assert status == 0, f"serve exited {status} on SIGTERM, expected 0"
+        lines = open(motor_log).read().splitlines()
+        assert lines and lines[-1].endswith(" 0"), f"motor log ends {lines[-1:]}, expected the motor off"
+        wait_until(driver, "#status reads reconnecting", lambda: text(driver, "status") == "reconnecting")
+        server.start()
+        wait_until(driver, "#status reads live again", lambda: text(driver, "status") == "live")
+        # The restarted board plays its tour from the start: flat.
+        wait_until(driver, "fresh frames: roll within 2° of level", lambda: near(driver, "roll", 0, 2))
+    check("server stopped: reconnecting; started again: live", reconnect)
+
+    def screenshots():
+        # The restarted tour tilts right again: the marker on its way, the log and profile filled in.
+        wait_until(driver, "the marker on the right", lambda: marker(driver)[0] > 0.75)
+        save(driver, os.path.join(shots, "page-desktop.png"))
+        harness.emulate(driver, harness.PHONE, phone=True)
+        try:
+            width = driver.execute_script("return document.documentElement.scrollWidth")
+            assert width <= harness.PHONE["width"], f"the phone page is {width} px wide, wider than the screen"
+            area = driver.find_element("id", "area").rect
+            assert 0 <= area["x"] and area["x"] + area["width"] <= harness.PHONE["width"], f"#area {area} is off the screen"
+            for element_id in ("calibrate", "zero", "test-motor"):
+                box = driver.find_element("id", element_id).rect
+                assert box["height"] >= 44, f"#{element_id} is {box['height']} px tall, too small to tap"
+            save(driver, os.path.join(shots, "page-phone.png"))
+        finally:
+            harness.emulate(driver, harness.DESKTOP, phone=False)
+    check("phone-sized page (390×844, touch) fits the screen, buttons big enough to tap; screenshots saved", screenshots)
+
+    def moved():
+        # A fresh tour; Calibrate 1.5 s before the board turns right at 5 s (loop time ≈ tour time).
+        server.stop()
+        wait_until(driver, "#status reads reconnecting", lambda: text(driver, "status") == "reconnecting")
+        server.start()
+        wait_until(driver, "a frame of the new tour", lambda: text(driver, "status") == "live" and frame_time(driver) < 3)
+        wait_until(driver, "loop time 3.5 s", lambda: frame_time(driver) >= 3.5)
+        driver.find_element("id", "calibrate").click()
+        wait_until(driver, "the page says the board moved",
+                   lambda: "moved — starting again" in text(driver, "calibration-message"))
+        wait_until(driver, "the capture saved at the new pose", lambda: "neutral pose saved" in text(driver, "calibration-message"))
+        g = read_json(profile)["neutral"]["meanRawG"]
+        assert abs(g[0] + math.sin(math.radians(20))) < 0.03, f"neutral meanRawG {g}: not the right-edge-down pose"
+    check("Calibrate while the board turns: \"moved — starting again\", then saved at the pose it settled in", moved)
+
+
+def token_checks(driver, lan):
+    printed = lan.start()
+    token = re.search(r"[?&]token=([0-9a-f]{32})", printed)
+    assert token, f"serve --host 0.0.0.0 printed {printed}, with no token"
+    # The printed name (NAME.local) means nothing inside the namespace; an IP literal is allowed.
+    local = f"http://127.0.0.1:{lan.port}/"
+    driver.get(local + "?token=" + token.group(1))
+    wait_until(driver, "#status reads live", lambda: text(driver, "status") == "live")
+    assert "token" not in driver.current_url, f"the address bar still shows the token: {driver.current_url}"
+    driver.refresh()
+    wait_until(driver, "#status reads live after a reload", lambda: text(driver, "status") == "live")
+    driver.delete_all_cookies()
+    driver.get(local)
+    wait_until(driver, "without the token: 401 with the server's advice",
+               lambda: "missing or wrong token" in driver.find_element("tag name", "body").text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
