@@ -123,14 +123,7 @@ struct ServeCommand: ParsableCommand {
 
     /// The URLs to open, one per line.
     func urls(port: UInt16, token: String?) -> [String] {
-        let suffix = token.map { "/?token=\($0)" } ?? "/"
-        if WebServer.isLoopback(host) {
-            return ["http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(suffix)"]
-        }
-        let name = MachineNames.current().first { $0.hasSuffix(".local") } ?? "localhost"
-        var list = ["http://\(name):\(port)\(suffix)"]
-        if host != "0.0.0.0" && host != "::" { list.append("http://\(host.contains(":") ? "[\(host)]" : host):\(port)\(suffix)") }
-        return list
+        ServeURLs.make(host: host, port: port, token: token, names: MachineNames.current(), interfaces: InterfaceAddress.current())
     }
 }
 
@@ -152,7 +145,7 @@ private final class ServedBoard: @unchecked Sendable {
         }
         self.server = server
         let hub = server.api.hub
-        pacing = Task { await hub.run(rateHz: uiRate, clock: SystemServerClock()) }
+        pacing = server.background { await hub.run(rateHz: uiRate, clock: SystemServerClock()) }
         return port
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// What one WebSocket client has yet to be sent: the newest state frame only (a newer one replaces
@@ -9,7 +10,7 @@ public final class ClientMailbox: Sendable {
     public static let maxQueued = 64
 
     private struct State {
-        var state: [UInt8]?
+        var state: (json: [UInt8], framed: Data)?
         var queued: [[UInt8]] = []
         var dropped: UInt64 = 0
         var closing: [UInt8]?
@@ -24,11 +25,12 @@ public final class ClientMailbox: Sendable {
     /// Frames replaced before they were sent.
     public var dropped: UInt64 { box.withLock { $0.dropped } }
 
-    /// A new state (its JSON text, framed when sent); replaces one not yet sent.
-    public func offerState(_ json: [UInt8]) {
+    /// A new state: its JSON text and the same as a WebSocket frame, made once for every client;
+    /// replaces one not yet sent.
+    public func offerState(_ json: [UInt8], framed: Data) {
         wake { s in
             if s.state != nil { s.dropped &+= 1 }
-            s.state = json
+            s.state = (json, framed)
         }
     }
 
@@ -55,11 +57,11 @@ public final class ClientMailbox: Sendable {
         waiter?.resume()
     }
 
-    /// What to send next: queued items first, then the state frame (with the dropped count so far);
+    /// What to send next: queued items first, then the state (with the dropped count so far);
     /// nil once closed. Waits while there is nothing; a cancelled task gets nil.
     public enum Next: Sendable, Equatable {
         case queued([UInt8])
-        case state([UInt8], dropped: UInt64)
+        case state([UInt8], dropped: UInt64, framed: Data)
         case farewell([UInt8])
     }
 
@@ -69,7 +71,7 @@ public final class ClientMailbox: Sendable {
             let ready = box.withLock { s -> Next?? in
                 if s.closed { return .some(nil) }
                 if !s.queued.isEmpty { return .some(.queued(s.queued.removeFirst())) }
-                if let state = s.state { s.state = nil; return .some(.state(state, dropped: s.dropped)) }
+                if let state = s.state { s.state = nil; return .some(.state(state.json, dropped: s.dropped, framed: state.framed)) }
                 if let farewell = s.closing { s.closed = true; return .some(.farewell(farewell)) }
                 return .none
             }

@@ -89,7 +89,7 @@ public enum ServeBenchmark {
             let server = WebServer(host: "127.0.0.1", port: 0, limits: limits,
                                    api: ServeAPI(hub: hub, policy: AccessPolicy(ownNames: [], token: nil), page: WebPage.html))
             let port = try runBlocking { try await server.start() }
-            let pacing = Task { await hub.run(rateHz: uiRateHz, clock: SystemServerClock()) }
+            let pacing = server.background { await hub.run(rateHz: uiRateHz, clock: SystemServerClock()) }
             let group = try runBlocking { try await BenchClients.connect(port: port, readers: clients - 1, stalled: 1) }
             served = (server, pacing, group)
         }
@@ -115,8 +115,10 @@ public enum ServeBenchmark {
 }
 
 /// WebSocket clients on loopback for the benchmark: readers take everything as it comes; stalled
-/// ones complete the handshake and never read again.
+/// ones complete the handshake and never read again. They stand for phones, which run elsewhere:
+/// here they run on a thread of their own at the server's lower priority.
 final class BenchClients: @unchecked Sendable {
+    private static let executor = ServerExecutor(name: "tiltboard-bench-clients")
     let received = Atomic<Int>(0)
     // Set once in `connect`, before anything else reads them.
     private var sockets: [AsyncSocket] = []
@@ -128,7 +130,7 @@ final class BenchClients: @unchecked Sendable {
         let clients = BenchClients()
         let pool = SocketPool.make()
         try await pool.prepare()
-        clients.tasks.append(Task { _ = try? await pool.run() })
+        clients.tasks.append(Task(executorPreference: executor) { _ = try? await pool.run() })
         let request = "GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         for i in 0..<(readers + stalled) {
@@ -136,7 +138,7 @@ final class BenchClients: @unchecked Sendable {
             try await socket.write(Data(request.utf8))
             clients.sockets.append(socket)
             guard i < readers else { continue }
-            clients.tasks.append(Task {
+            clients.tasks.append(Task(executorPreference: executor) {
                 while !Task.isCancelled {
                     guard let bytes = try? await socket.read(atMost: 65536) else { return }
                     clients.received.add(bytes.count, ordering: .relaxed)

@@ -93,9 +93,10 @@ public final class ServeHub: @unchecked Sendable {
             return Array(s.clients.values)
         }
         let frames = events.map { WebSocketFrames.frame(.text, $0) }
+        let framed = json.map { Data(WebSocketFrames.frame(.text, $0)) }
         for box in clients {
             for event in frames { box.offerQueued(event) }
-            if let json { box.offerState(json) }
+            if let json, let framed { box.offerState(json, framed: framed) }
         }
     }
 

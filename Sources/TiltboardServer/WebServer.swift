@@ -29,6 +29,8 @@ public final class WebServer: Sendable {
 
     public let limits: Limits
     public let api: ServeAPI
+    /// The thread the server's tasks run on, below the loop's priority.
+    public let executor: ServerExecutor
     private let clock: any ServerClock
     private let host: String
     private let requestedPort: UInt16
@@ -50,8 +52,10 @@ public final class WebServer: Sendable {
     private let refused = Atomic<Int>(0)
     private let stalled = Atomic<Int>(0)
 
-    public init(host: String, port: UInt16, limits: Limits = Limits(), api: ServeAPI, clock: any ServerClock = SystemServerClock()) {
+    public init(host: String, port: UInt16, limits: Limits = Limits(), api: ServeAPI, clock: any ServerClock = SystemServerClock(),
+                executor: ServerExecutor = .shared) {
         self.host = host; self.requestedPort = port; self.limits = limits; self.api = api; self.clock = clock
+        self.executor = executor
         pool = SocketPool.make()
     }
 
@@ -66,6 +70,11 @@ public final class WebServer: Sendable {
     /// The port bound (the one chosen when 0 was asked for).
     public var port: UInt16 { state.withLock { $0.port } }
 
+    /// Runs `work` on the server's thread until it ends or is cancelled (the hub's pacing).
+    public func background(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        Task(executorPreference: executor, operation: work)
+    }
+
     /// Binds and listens, then accepts connections in the background until `stop`. Throws
     /// `ServeBindError` when the address cannot be bound.
     @discardableResult
@@ -79,8 +88,8 @@ public final class WebServer: Sendable {
         case .unix: port = 0
         }
         let pool = self.pool
-        let poolTask = Task { _ = try? await pool.run() }
-        let acceptTask = Task { await self.acceptLoop(listener) }
+        let poolTask = Task(executorPreference: executor) { _ = try? await pool.run() }
+        let acceptTask = Task(executorPreference: executor) { await self.acceptLoop(listener) }
         state.withLock {
             $0.listener = listener; $0.port = port; $0.poolTask = poolTask; $0.acceptTask = acceptTask
         }
@@ -100,7 +109,7 @@ public final class WebServer: Sendable {
         api.hub.closeAll()
         let tasks = state.withLock { Array($0.tasks.values) }
         let clock = self.clock
-        let cutter = Task {
+        let cutter = Task(executorPreference: executor) {
             if graceSeconds > 0 { try? await clock.sleep(seconds: graceSeconds) }
             for task in tasks { task.cancel() }
         }
@@ -139,7 +148,7 @@ public final class WebServer: Sendable {
             }
             // Registered under the lock the task takes to remove itself, so it cannot end first.
             state.withLock { s in
-                s.tasks[id] = Task {
+                s.tasks[id] = Task(executorPreference: executor) { [self] in
                     if over {
                         refused.add(1, ordering: .relaxed)
                         await refuseBusy(socket)
@@ -230,7 +239,10 @@ public final class WebServer: Sendable {
     /// without waiting (the usual case, and the cheap one); while the client's socket is full the
     /// rest waits, counted in `stalledWrites`, until the limit.
     private func write(_ bytes: [UInt8], to socket: AsyncSocket) async throws {
-        let data = Data(bytes)
+        try await write(Data(bytes), to: socket)
+    }
+
+    private func write(_ data: Data, to socket: AsyncSocket) async throws {
         var index = data.startIndex
         while index < data.endIndex {
             do {
@@ -290,15 +302,16 @@ public final class WebServer: Sendable {
 
     private func writeFrames(_ socket: AsyncSocket, box: ClientMailbox) async {
         while let next = await box.next() {
-            let bytes: [UInt8]
+            let data: Data
             switch next {
-            case let .queued(b): bytes = b
-            case let .state(json, dropped): bytes = WebSocketFrames.frame(.text, Self.withDropped(json, dropped))
+            case let .queued(b): data = Data(b)
+            // The frame every client shares, unless this one has missed some.
+            case let .state(json, dropped, framed): data = dropped == 0 ? framed : Data(WebSocketFrames.frame(.text, Self.withDropped(json, dropped)))
             case let .farewell(b):
                 try? await write(b, to: socket)
                 return
             }
-            do { try await write(bytes, to: socket) } catch { return }
+            do { try await write(data, to: socket) } catch { return }
         }
     }
 

@@ -147,8 +147,9 @@ final class ServeSecurityTests: XCTestCase {
         try board.runLoop(seconds: 3, pumpEvery: 1)
         // 301 frames published, none taken: the snapshot queued at connect, then one state.
         guard case .queued = await box.next() else { return XCTFail("the snapshot comes first") }
-        guard case let .state(json, dropped) = await box.next() else { return XCTFail("then the newest state") }
+        guard case let .state(json, dropped, framed) = await box.next() else { return XCTFail("then the newest state") }
         XCTAssertEqual(dropped, 300)
+        XCTAssertEqual(Array(framed), WebSocketFrames.frame(.text, json), "the shared frame carries the same text")
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
         XCTAssertEqual(object["t"] as? Double ?? 0, 3, accuracy: 0.011)
         XCTAssertEqual(object["type"] as? String, "state")

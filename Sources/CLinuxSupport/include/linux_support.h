@@ -4,6 +4,13 @@
 /// 50 µs by default). prctl is variadic, so Swift cannot call it directly. Returns 0 or -errno.
 int tiltboard_set_timer_slack(unsigned long nanoseconds);
 
+/// Sets the calling thread's nice value (not the whole process's: Linux applies setpriority with a
+/// thread id to that thread). Raising it needs no privilege. Returns 0 or -errno.
+int tiltboard_set_thread_nice(int nice);
+
+/// Names the calling thread (the first 15 bytes). Returns 0 or -errno.
+int tiltboard_set_thread_name(const char *name);
+
 #include <stdint.h>
 
 /// Creates a uinput gamepad on `fd` (an open /dev/uinput): BUS_VIRTUAL with no USB vendor or

@@ -43,6 +43,19 @@ public enum Realtime {
         tiltboard_set_timer_slack(1) == 0
     }
 
+    /// Gives the calling thread a lower priority than the loop's: nice `value` (1–19; the loop runs
+    /// at 0), so the kernel lets the loop run first whenever both are ready. Needs no privilege.
+    /// Returns false if the kernel refused.
+    @discardableResult
+    public static func lowerCallingThread(nice value: Int32) -> Bool {
+        tiltboard_set_thread_nice(value) == 0
+    }
+
+    /// Names the calling thread for `top -H`, `ps -L` and debuggers (15 bytes at most are kept).
+    public static func nameCallingThread(_ name: String) {
+        _ = tiltboard_set_thread_name(name)
+    }
+
     /// Returns the calling thread to normal scheduling and unlocks memory.
     public static func disable() {
         var param = sched_param()
