@@ -364,9 +364,7 @@ serve_as_the_service() {
 # request) are all inside their SystemCallFilter= (allowed sets minus ~denied sets; serve_unit_made
 # checked that the two units' sandboxes are the same), and the socket
 # address families inside RestrictAddressFamilies=, or the service would fail on the first one
-# (SystemCallErrorNumber=EPERM). One refusal is harmless: setpriority, with which libdispatch's
-# worker threads (serve's async server) take their QoS class's nice value, carrying on when refused
-# as they must for any unprivileged user.
+# (SystemCallErrorNumber=EPERM).
 syscalls_allowed() {
     command -v strace >/dev/null || { echo "strace is not installed"; return 1; }
     expand() { # expand SET-OR-CALL...: the system calls, @groups resolved
@@ -379,12 +377,19 @@ syscalls_allowed() {
             esac
         done
     }
-    local allow deny
-    allow=$(sed -n 's/^SystemCallFilter=\([^~].*\)/\1/p' "$unit")
-    deny=$(sed -n 's/^SystemCallFilter=~//p' "$unit")
-    [ -n "$allow" ] || { echo "the unit has no SystemCallFilter= allow list"; return 1; }
-    # shellcheck disable=SC2086
-    comm -23 <(expand $allow | sort -u) <(expand $deny | sort -u) > "$work/permitted"
+    # The lines in order, as systemd merges them: an allow list first, then each ~ line takes
+    # calls away and each later plain line gives calls back.
+    grep -q '^SystemCallFilter=[^~]' "$unit" || { echo "the unit has no SystemCallFilter= allow list"; return 1; }
+    : > "$work/permitted"
+    local line
+    while read -r line; do
+        # shellcheck disable=SC2086
+        case $line in
+            '~'*) expand ${line#'~'} | sort -u | comm -23 "$work/permitted" - > "$work/permitted.new" ;;
+            *) expand $line | sort -u - "$work/permitted" > "$work/permitted.new" ;;
+        esac
+        mv "$work/permitted.new" "$work/permitted"
+    done < <(sed -n 's/^SystemCallFilter=//p' "$unit")
     export STATE_DIRECTORY=$work/strace-state
     strace -f -qq -o "$work/trace.run" "$x/usr/bin/tiltboard" run --board "$board" \
         --udp 127.0.0.1:7700 --duration 1 >/dev/null 2>&1 || { echo "run failed under strace"; return 1; }
@@ -400,7 +405,7 @@ syscalls_allowed() {
     sed -nE 's/^[0-9]+ +([a-z_0-9]+)\(.*/\1/p' "${traces[@]}" | sort -u > "$work/used"
     echo "$(wc -l < "$work/used") system calls used, $(wc -l < "$work/permitted") permitted"
     local outside
-    outside=$(comm -23 "$work/used" "$work/permitted" | grep -vx setpriority)
+    outside=$(comm -23 "$work/used" "$work/permitted")
     [ -z "$outside" ] || { echo "outside the filter: $outside"; return 1; }
     local families allowed
     families=$(sed -nE 's/^[0-9]+ +socket\((AF_[A-Z0-9]+),.*/\1/p' "${traces[@]}" | sort -u)
