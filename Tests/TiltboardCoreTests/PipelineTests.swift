@@ -2,7 +2,7 @@ import XCTest
 import TiltboardCore
 
 /// The per-sample chain on a synthetic MPU-6050-like trace: six-face calibration, neutral capture,
-/// complementary tilt estimate, neutral rotation, controller.
+/// gyro-aided tilt estimate, neutral rotation, controller.
 final class PipelineTests: XCTestCase {
     let offset = Vector3(0.040, -0.030, 0.060)
     let scale = Vector3(1.02, 0.98, 1.015)
@@ -41,7 +41,7 @@ final class PipelineTests: XCTestCase {
         XCTAssertEqual(neutral.tiltDeg, 25, accuracy: 0.2)
 
         func drive(pitch: Double) -> ControlOutput {
-            var estimator = TiltEstimator(mode: .complementary())
+            var estimator = TiltEstimator(mode: .gyroAided())
             var controller = TiltController()
             var out = ControlOutput(x: 0, y: 0, vx: 0, vy: 0, headingDeg: 0, atEdgeX: false, atEdgeY: false)
             for i in 0..<100 {

@@ -25,9 +25,9 @@ final class TiltChainTests: XCTestCase {
 
     func testChainMatchesTheStagesComposedByHand() {
         let neutral = NeutralPose.capture(meanGravity: gravity(pitch: 25))
-        var chain = TiltChain(calibration: cal, mount: mount, estimator: TiltEstimator(mode: .complementary()),
+        var chain = TiltChain(calibration: cal, mount: mount, estimator: TiltEstimator(mode: .gyroAided()),
                               neutral: neutral)
-        var estimator = TiltEstimator(mode: .complementary())
+        var estimator = TiltEstimator(mode: .gyroAided())
         var controller = TiltController()
         var out = ControlOutput(x: 0, y: 0, vx: 0, vy: 0, headingDeg: 0, atEdgeX: false, atEdgeY: false)
         var expected = out
@@ -45,7 +45,7 @@ final class TiltChainTests: XCTestCase {
 
     func testAStallDoesNotLurchTheMarker() {
         var chain = TiltChain(calibration: cal, mount: mount,
-                              estimator: TiltEstimator(mode: .lowPass(timeConstant: 0.0001)))
+                              estimator: TiltEstimator(mode: .accelerometerOnly))
         _ = chain.process(raw(0, board: gravity(pitch: 0, roll: 30)))
         let out = chain.process(raw(10, board: gravity(pitch: 0, roll: 30)))
         var reference = TiltController()

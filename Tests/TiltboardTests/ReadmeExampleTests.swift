@@ -11,7 +11,7 @@ func leftEdge() throws -> (t: Double, rollDeg: Double)? {
     bus.attach(SimulatedMPU6050(clock: clock, motion: MotionScript.builtIn(named: "tilt-left")!), at: 0x68)
     let sensor = try MPU6050(bus: bus, address: 0x68, clock: clock)
     try sensor.configure(SensorConfiguration(accelRangeG: 2, rateHz: 100))
-    let pipeline = TiltPipeline(chain: TiltChain(estimator: TiltEstimator(mode: .complementary())))
+    let pipeline = TiltPipeline(chain: TiltChain(estimator: TiltEstimator(mode: .gyroAided())))
     let loop = TiltLoop(sensor: sensor, clock: clock, pipeline: pipeline, rateHz: 100)
     var edge: (t: Double, rollDeg: Double)?
     _ = try loop.run(duration: 3) { out, _ in

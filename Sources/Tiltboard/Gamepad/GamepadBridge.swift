@@ -22,7 +22,7 @@ public final class GamepadBridge {
 
     /// Reports `out` on the stick and button, then takes the game's requests and sets the motor.
     public func update(_ out: PipelineOutput) throws {
-        let (x, y) = axes.values(out.tilt)
+        let (x, y) = axes.values(out.controlTilt)
         try device.report(x: x, y: y, button: button.update(t: out.t, shaking: out.shaking))
         try serviceRumble()
     }

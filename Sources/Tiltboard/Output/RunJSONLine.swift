@@ -1,7 +1,8 @@
 extension JSONLineWriter {
     /// One `tiltboard run` line into the buffer, replacing what was there:
-    /// `{"t":…,"tilt":{"pitchDeg":…,"rollDeg":…},"control":{"x":…,"y":…,"vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}`
-    /// and a newline. `haptic`: the motor is playing an effect. `dropped`: lines the output has
+    /// `{"t":…,"tilt":{"pitchDeg":…,"rollDeg":…,"trusted":bool},"control":{"x":…,"y":…,"vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}`
+    /// and a newline. `trusted` is false while the tilt cannot be gravity (an accelerometer-only
+    /// chip under linear acceleration); the control values then hold. `haptic`: the motor is playing an effect. `dropped`: lines the output has
     /// dropped so far because a reader fell behind, written as `"dropped":N` once there are any.
     public mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
         reset()
@@ -18,6 +19,7 @@ extension JSONLineWriter {
         beginObject("tilt")
         number("pitchDeg", tilt.pitchDeg, fractionDigits: 2)
         number("rollDeg", tilt.rollDeg, fractionDigits: 2)
+        bool("trusted", out.tiltTrusted)
         endObject()
         beginObject("control")
         number("x", out.control.x, fractionDigits: 4)

@@ -136,7 +136,7 @@ public final class BoardSession {
         }
         return TiltChain(calibration: calibration,
                          mount: board.mount,
-                         estimator: TiltEstimator(mode: board.sensor.chip.chip.gyroscope != nil ? .complementary() : .lowPass()),
+                         estimator: TiltEstimator(mode: board.sensor.chip.chip.gyroscope != nil ? .gyroAided() : .accelerometerOnly),
                          neutral: profile?.neutral ?? .level,
                          controller: TiltController(settings: controller),
                          holdStill: hold)

@@ -18,6 +18,14 @@ public struct PipelineOutput: Sendable, Equatable {
         set { neutralGravity = newValue.gravity }
     }
     public var control: ControlOutput
+    /// False while the tilt cannot be trusted (an accelerometer-only chip under linear
+    /// acceleration): `controlTilt` then holds the last trusted tilt.
+    public var tiltTrusted = true
+    /// What the marker and the gamepad steer by, in the neutral pose's frame: `neutralGravity`,
+    /// held at its last trusted value while `tiltTrusted` is false.
+    public var controlGravity: Vector3?
+    /// The tilt of `controlGravity`.
+    public var controlTilt: TiltAngles { TiltAngles(gravity: controlGravity ?? neutralGravity) }
     /// A shake started or ended with this sample.
     public var shakeEvent: ShakeEvent?
     /// A shake is in progress.
@@ -56,9 +64,12 @@ public struct TiltPipeline: Sendable {
         let control = chain.process(board: s)
         // With a gyro the estimator's gravity is better than the detector's own low-pass.
         let event = shake.update(t: s.t, accel: s.accel, gravity: s.gyro == nil ? nil : chain.estimator.gravity)
-        return PipelineOutput(t: s.t, accel: s.accel, gyro: s.gyro, tempC: s.tempC,
-                              neutralGravity: chain.neutral.apply(chain.estimator.gravity),
-                              control: control, shakeEvent: event, shaking: shake.isShaking)
+        var out = PipelineOutput(t: s.t, accel: s.accel, gyro: s.gyro, tempC: s.tempC,
+                                 neutralGravity: chain.neutral.apply(chain.estimator.gravity),
+                                 control: control, shakeEvent: event, shaking: shake.isShaking)
+        out.tiltTrusted = chain.estimator.isTrusted
+        out.controlGravity = chain.controlGravity
+        return out
     }
 
     /// Continues after the loop slept: no step over the gap, filter state and marker kept.

@@ -25,10 +25,16 @@ public struct TiltChain: Sendable {
     public var maxStepSeconds: Double = 0.1
     /// Time of the previous sample, nil before the first.
     public private(set) var lastTime: Double?
+    /// The last gravity estimate the estimator trusted (board frame): what the controller steers
+    /// by while the estimate cannot be trusted, so the marker holds instead of flying to an edge.
+    public private(set) var trustedGravity: Vector3?
 
-    /// A chain from its parts; the defaults do nothing beyond a 0.1 s low-pass.
+    /// The gravity the controller steers by, in the neutral pose's frame.
+    @inlinable public var controlGravity: Vector3 { neutral.apply(trustedGravity ?? estimator.gravity) }
+
+    /// A chain from its parts; the defaults estimate from the accelerometer alone.
     public init(calibration: SensorCalibration = .identity, mount: Matrix3 = .identity,
-                estimator: TiltEstimator = TiltEstimator(mode: .lowPass()), neutral: NeutralPose = .level,
+                estimator: TiltEstimator = TiltEstimator(mode: .accelerometerOnly), neutral: NeutralPose = .level,
                 controller: TiltController = TiltController(), holdStill: HoldStill? = nil) {
         self.calibration = calibration; self.mount = mount; self.estimator = estimator
         var hold = holdStill ?? HoldStill(biasKnown: calibration.gyroBiasDps != nil)
@@ -61,7 +67,8 @@ public struct TiltChain: Sendable {
         lastTime = s.t
         let c = holdStill.correct(s, dt: dt)
         let g = estimator.update(accel: c.accel, gyroDps: c.gyro, dt: dt)
-        return controller.update(gravity: neutral.apply(g), dt: dt)
+        if estimator.isTrusted { trustedGravity = g }
+        return controller.update(gravity: controlGravity, dt: dt)
     }
 
     /// Continues after a pause in sampling (the loop slept): the next sample is a first step
@@ -74,6 +81,7 @@ public struct TiltChain: Sendable {
     /// Forgets the filter state and re-centres the marker; calibration and neutral stay.
     public mutating func reset() {
         estimator.reset()
+        trustedGravity = nil
         holdStill.resumeAfterGap()
         controller.reset()
         lastTime = nil

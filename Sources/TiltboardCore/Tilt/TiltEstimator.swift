@@ -8,31 +8,90 @@ import Darwin
 
 /// Estimates the direction of gravity in the board frame from accelerometer (and gyro) samples.
 ///
-/// All filter constants are time constants in seconds and the per-step weights are derived from
-/// each sample's `dt`, so the response does not change with the sample rate: exactly for the
-/// low-pass (α from e^(−dt/τ)), to first order in dt/τ for the complementary blend.
+/// With a gyro (`gyroAided`) it follows the structure of VQF (D. Laidig and T. Seel, "VQF: Highly
+/// accurate IMU orientation estimation with bias estimation and magnetic disturbance rejection",
+/// Information Fusion 91, 2023, §3.2–3.3):
+/// - the gyro is integrated into an orientation relative to an *almost inertial* frame I, which
+///   drifts only as slowly as the residual gyro bias lets it;
+/// - every accelerometer sample is rotated into I and low-pass filtered there (second-order
+///   Butterworth, time constant `timeConstant`, 3 s): linear acceleration, which averages to
+///   nothing over a few seconds of hand motion, cancels, while gravity, which does not move in I,
+///   stays — so no linear acceleration drags the estimate and no gain has to be tuned against it;
+/// - a correction rotation aligns that filtered vector with the vertical at each sample, so the
+///   correction's time constant is the filter's, the same at every sample rate.
+///
+/// While the board rests (rotation rate and acceleration both steady for `restMinSeconds`), the
+/// filtered vector is replaced by the running mean of the accelerometer in I since the rest
+/// began, so the estimate settles onto gravity within a second of the board coming to rest and
+/// then holds as still as the average allows. Gyro bias is not estimated here: `HoldStill` learns
+/// it at rest within the data sheet's drift and hands over corrected rates, so there is one bias
+/// estimate.
+///
+/// Without a gyro (`accelerometerOnly`) nothing can tell linear acceleration from tilt, and any
+/// smoothing only adds lag, so the estimate is the measured direction itself (no lag);
+/// `isTrusted` says when it cannot be gravity (|a| away from 1 g), and callers hold their last
+/// trusted value meanwhile.
+///
+/// Every per-step constant is derived from the sample's `dt`; nothing is allocated per sample.
 public struct TiltEstimator: Sendable {
     /// How samples are combined.
     public enum Mode: Sendable, Equatable, Codable {
-        /// Accelerometer only: exponential low-pass of the gravity vector, α = 1 − e^(−dt/τ).
-        case lowPass(timeConstant: Double = 0.1)
-        /// Gyro propagation (dg/dt = −ω × g) corrected toward the accelerometer with
-        /// α = τ/(τ + dt). Without gyro data it degrades to a low-pass with the same τ.
-        case complementary(timeConstant: Double = 0.5)
+        /// The accelerometer's direction, untouched; see `isTrusted`.
+        case accelerometerOnly
+        /// Gyro-propagated orientation corrected toward the accelerometer filtered in the almost
+        /// inertial frame with this time constant, s.
+        case gyroAided(timeConstant: Double = 3.0)
+    }
+
+    /// Rest detection and the accelerometer-only trust band.
+    public struct Settings: Sendable, Equatable {
+        /// Time constant of the low-pass that rest is judged against, s.
+        public var restFilterSeconds = 0.3
+        /// Steady this long before the board counts as resting, s.
+        public var restMinSeconds = 0.7
+        /// Largest departure of the rotation rate from its low-pass while resting, °/s, and the
+        /// largest low-passed rate itself (a steady slow turn is no rest).
+        public var restGyroDps = 2.0
+        /// Largest departure of the acceleration from its low-pass while resting, g (0.5 m/s²).
+        public var restAccelG = 0.051
+        /// Weight, in samples, of the short low-pass the rest mean starts from.
+        public var restSeedSamples = 30.0
+        /// The rest mean spans at most this long, s: long enough to average the noise, short
+        /// enough that a turn too slow to end the rest, or a residual gyro bias, moves it little.
+        public var restMeanSeconds = 1.0
+        /// Accelerometer only: | |a| − 1 g | beyond this and the direction cannot be gravity, g.
+        public var trustBandG = 0.15
+
+        public init() {}
     }
 
     /// The filter in use.
     public let mode: Mode
-    /// In complementary mode, the accelerometer's weight falls linearly to zero as | |a| − 1 g |
-    /// grows to this many g, so a shake does not drag the estimate.
-    public var accelRejectionG: Double = 0.3
-    @usableFromInline var filtered: Vector3 = .unitZ
-    @usableFromInline var initialised = false
-    /// `filtered` normalised, kept up to date by `update` so reading `gravity` costs nothing.
+    public var settings: Settings
+
     @usableFromInline var unitGravity: Vector3 = .unitZ
+    @usableFromInline var initialised = false
+    /// False while the accelerometer-only estimate cannot be gravity, or before the first sample.
+    public private(set) var isTrusted = false
+    /// True while the board rests (gyro-aided mode).
+    public private(set) var isResting = false
+
+    // Gyro-aided state: board → I, and I → earth (vertical +Z).
+    private var gyroOrientation = Quaternion.identity
+    private var correction = Quaternion.identity
+    private var accelFilter = LowPass2()
+    private var filtersStarted = false
+    private var restGyroFilter = LowPass2()
+    private var restAccelFilter = LowPass2()
+    private var restSeconds = 0.0
+    private var restSum = Vector3.zero
+    private var restCount = 0.0
 
     /// A filter that initialises from its first sample.
-    public init(mode: Mode) { self.mode = mode }
+    public init(mode: Mode, settings: Settings = Settings()) {
+        self.mode = mode
+        self.settings = settings
+    }
 
     /// The current unit gravity reaction in the board frame (+Z when flat, face up).
     @inlinable public var gravity: Vector3 { unitGravity }
@@ -41,53 +100,105 @@ public struct TiltEstimator: Sendable {
     @inlinable public var angles: TiltAngles { TiltAngles(gravity: gravity) }
 
     /// Forgets the state; the next sample initialises directly.
-    public mutating func reset() { filtered = .unitZ; unitGravity = .unitZ; initialised = false }
+    public mutating func reset() { self = TiltEstimator(mode: mode, settings: settings) }
 
-    @inlinable mutating func setFiltered(_ v: Vector3) {
-        filtered = v
-        let n = v.normalized
-        unitGravity = n == .zero ? .unitZ : n
-    }
-
-    /// Folds in one sample (accel in g, gyro in °/s, `dt` seconds since the previous sample) and
-    /// returns the unit gravity estimate. A non-positive or non-finite `dt` only re-reads.
-    @inlinable @discardableResult
+    /// Folds in one sample (accel in g, gyro in °/s with its bias already removed, `dt` seconds
+    /// since the previous sample) and returns the unit gravity estimate. A non-positive or
+    /// non-finite `dt` only re-reads; a non-finite or zero acceleration is skipped.
+    @discardableResult
     public mutating func update(accel: Vector3, gyroDps: Vector3?, dt: Double) -> Vector3 {
         guard accel.x.isFinite, accel.y.isFinite, accel.z.isFinite else { return gravity }
+        let a = accel.length
+        guard a > 1e-9 else { return gravity }
+        if case .accelerometerOnly = mode {
+            unitGravity = accel / a
+            initialised = true
+            isTrusted = Swift.abs(a - 1) <= settings.trustBandG
+            return gravity
+        }
+        guard case let .gyroAided(tau) = mode else { return gravity }
         if !initialised {
-            if accel.lengthSquared > 1e-12 { setFiltered(accel); initialised = true }
+            // Start level-corrected on the first sample: I is the board's frame, and the
+            // correction tips the measured direction onto the vertical.
+            correction = Quaternion(from: accel / a, to: .unitZ)
+            unitGravity = accel / a
+            initialised = true
+            isTrusted = true
             return gravity
         }
         guard dt > 0, dt.isFinite else { return gravity }
-        switch mode {
-        case let .lowPass(tau):
-            let alpha = tau > 0 ? 1 - exp(-dt / tau) : 1
-            setFiltered(filtered + (accel - filtered) * alpha)
-        case let .complementary(tau):
-            var g = gravity
-            if let w = gyroDps {
-                let omega = Vector3(radians(w.x), radians(w.y), radians(w.z))
-                let rate = omega.length
-                if rate > 0 {
-                    // Exact solution of dg/dt = −ω × g for constant ω: rotate by −|ω|·dt about ω.
-                    // The quaternion is built here from ω and its known length (no second
-                    // normalisation, no call out of line): this runs for every sample.
-                    let half = -0.5 * rate * dt
-                    let (sinHalf, cosHalf) = Self.sinCos(half)
-                    let s = sinHalf / rate
-                    g = Quaternion(w: cosHalf, x: omega.x * s, y: omega.y * s, z: omega.z * s).rotate(g)
-                }
-            }
-            let a = accel.length
-            var weight = tau > 0 ? dt / (tau + dt) : 1
-            if accelRejectionG > 0 {
-                weight *= Swift.max(0, 1 - Swift.abs(a - 1) / accelRejectionG)
-            }
-            if a > 1e-9 { g = g * (1 - weight) + (accel / a) * weight }
-            let n = g.normalized
-            if n != .zero { setFiltered(n) }
+        if !filtersStarted {
+            // The filters start in the steady state of the first sample's direction.
+            filtersStarted = true
+            accelFilter.settle(at: unitGravity, timeConstant: tau, dt: dt)
+            restGyroFilter.settle(at: gyroDps ?? .zero, timeConstant: settings.restFilterSeconds, dt: dt)
+            restAccelFilter.settle(at: unitGravity, timeConstant: settings.restFilterSeconds, dt: dt)
         }
+
+        if let w = gyroDps, w.x.isFinite, w.y.isFinite, w.z.isFinite {
+            updateRest(gyroDps: w, accel: accel, dt: dt)
+            let omega = Vector3(radians(w.x), radians(w.y), radians(w.z))
+            let rate = omega.length
+            if rate > 0 {
+                // q ← q ⊗ exp(ω dt / 2): the exact step for a constant rate over dt.
+                let (sinHalf, cosHalf) = Self.sinCos(0.5 * rate * dt)
+                let s = sinHalf / rate
+                gyroOrientation = (gyroOrientation * Quaternion(w: cosHalf, x: omega.x * s, y: omega.y * s, z: omega.z * s)).normalized
+            }
+        } else {
+            isResting = false
+        }
+
+        let inertial = gyroOrientation.rotate(accel)
+        var filtered = accelFilter.step(inertial, timeConstant: tau, dt: dt)
+        if isResting {
+            if restCount == 0 {
+                restCount = settings.restSeedSamples
+                restSum = gyroOrientation.rotate(restAccelFilter.output) * restCount
+            } else {
+                let most = Swift.max(settings.restSeedSamples, settings.restMeanSeconds / dt)
+                if restCount >= most {
+                    restSum = restSum * ((most - 1) / restCount)
+                    restCount = most - 1
+                }
+                restSum += inertial
+                restCount += 1
+            }
+            filtered = restSum / restCount
+            accelFilter.settle(at: filtered, timeConstant: tau, dt: dt)
+        } else {
+            restCount = 0
+        }
+
+        // The smallest rotation that takes the filtered vector, seen from earth, to the vertical.
+        let e = correction.rotate(filtered).normalized
+        if e != .zero {
+            let qw = ((e.z + 1) / 2).squareRoot()
+            let step = qw > 1e-6 ? Quaternion(w: qw, x: 0.5 * e.y / qw, y: -0.5 * e.x / qw, z: 0)
+                                 : Quaternion(w: 0, x: 1, y: 0, z: 0)
+            correction = (step * correction).normalized
+        }
+        let g = (correction * gyroOrientation).conjugate.rotate(.unitZ).normalized
+        if g != .zero { unitGravity = g }
         return gravity
+    }
+
+    /// Rest: both the rate and the acceleration stay close to their short low-pass, and the
+    /// low-passed rate itself is small, for `restMinSeconds` (VQF §3.4, with its thresholds).
+    private mutating func updateRest(gyroDps w: Vector3, accel: Vector3, dt: Double) {
+        let gyroMean = restGyroFilter.step(w, timeConstant: settings.restFilterSeconds, dt: dt)
+        let accelMean = restAccelFilter.step(accel, timeConstant: settings.restFilterSeconds, dt: dt)
+        let gate = settings.restGyroDps
+        let steady = (w - gyroMean).lengthSquared < gate * gate
+            && gyroMean.maxAbsComponent <= gate
+            && (accel - accelMean).lengthSquared < settings.restAccelG * settings.restAccelG
+        if steady {
+            restSeconds += dt
+            isResting = restSeconds >= settings.restMinSeconds
+        } else {
+            restSeconds = 0
+            isResting = false
+        }
     }
 
     /// sin and cos of `x`; per-sample rotation angles are tiny (|ω|·dt ≪ 0.05 rad), where the
@@ -97,5 +208,43 @@ public struct TiltEstimator: Sendable {
         let x2 = x * x
         return (x * (1 - x2 / 6 * (1 - x2 / 20 * (1 - x2 / 42))),
                 1 - x2 / 2 * (1 - x2 / 12 * (1 - x2 / 30)))
+    }
+}
+
+/// Second-order Butterworth low-pass on a vector, in transposed direct form II, whose cut-off
+/// follows a time constant: f_c = √2 / (2π τ), the bilinear transform prewarped at f_c (as VQF's
+/// reference filter). It starts at zero; `settle` starts it in the steady state of a value.
+struct LowPass2: Sendable {
+    private var b0 = 0.0, b1 = 0.0, b2 = 0.0, a1 = 0.0, a2 = 0.0
+    private var designedFor = (tau: 0.0, dt: 0.0)
+    private var s0 = Vector3.zero, s1 = Vector3.zero
+    private(set) var output = Vector3.zero
+
+    private mutating func design(_ tau: Double, _ dt: Double) {
+        guard tau != designedFor.tau || dt != designedFor.dt else { return }
+        designedFor = (tau, dt)
+        let fc = 2.0.squareRoot() / (2 * Double.pi * tau)
+        let c = tan(Double.pi * fc * dt)
+        let d = c * c + 2.0.squareRoot() * c + 1
+        b0 = c * c / d; b1 = 2 * b0; b2 = b0
+        a1 = 2 * (c * c - 1) / d
+        a2 = (1 - 2.0.squareRoot() * c + c * c) / d
+    }
+
+    mutating func step(_ x: Vector3, timeConstant tau: Double, dt: Double) -> Vector3 {
+        design(tau, dt)
+        let y = x * b0 + s0
+        s0 = x * b1 - y * a1 + s1
+        s1 = x * b2 - y * a2
+        output = y
+        return y
+    }
+
+    /// Puts the filter in the steady state of a constant input `x`.
+    mutating func settle(at x: Vector3, timeConstant tau: Double, dt: Double) {
+        design(tau, dt)
+        s0 = x * (1 - b0)
+        s1 = x * (b2 - a2)
+        output = x
     }
 }
