@@ -40,6 +40,8 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup(title: "Bus failures") var bus: BusOptions
 
+    @OptionGroup var speed: FastOption
+
     func validate() throws {
         try validateRate(rate)
         try validateDuration(duration)
@@ -47,7 +49,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo")
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo", fast: speed.fast)
         defer { session.close() }
         let file: OutputFile
         do {

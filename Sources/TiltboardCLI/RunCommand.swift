@@ -34,8 +34,14 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var job: RunJob
 
+    @OptionGroup var speed: FastOption
+
+    func validate() throws {
+        if speed.fast, job.realtime { throw ValidationError("--fast runs on a virtual clock: --realtime does not apply") }
+    }
+
     func run() throws {
-        try job.run()
+        try job.run(fast: speed.fast)
     }
 }
 
