@@ -84,7 +84,8 @@ struct RunJob: ParsableArguments {
         // real, so the loop waits for the reader and every line is written.
         let state = RunOutputState(json: json, statusLine: hooks.statusLine, interval: outputRate.map { 1 / $0 } ?? (json ? 0 : 0.1),
                                    sender: sender, engine: motor?.engine,
-                                   whenFull: CommandClock.isReal(session.clock) ? .dropOldest : .wait)
+                                   whenFull: CommandClock.isReal(session.clock) ? .dropOldest : .wait,
+                                   settle: CommandClock.settle(session.clock))
         let writers = state.writers
         SignalWatcher.shared.onStop { _ in for writer in writers { writer.stopWaiting() } }
         let ran = Result {
@@ -136,6 +137,9 @@ final class RunOutputState {
     let statusLine: Bool
     let interval: Double
     let engine: HapticEngine?
+    /// On a virtual clock: lets the motor's thread finish what is due at this instant before its
+    /// state is read, so `haptic` is the same on every run.
+    let settle: (() -> Void)?
     let stdout: DropOldestWriter
     let udp: (sender: UDPSender, queue: DropOldestWriter)?
     var line = JSONLineWriter(capacity: 512)
@@ -144,9 +148,10 @@ final class RunOutputState {
 
     /// `write`: where the lines go (standard output). `whenFull`: what a full queue does.
     init(json: Bool, statusLine: Bool, interval: Double, sender: UDPSender?, engine: HapticEngine?,
-         whenFull: DropOldestWriter.FullPolicy = .dropOldest,
+         whenFull: DropOldestWriter.FullPolicy = .dropOldest, settle: (() -> Void)? = nil,
          write: @escaping (UnsafeRawBufferPointer) -> Void = { Console.out($0) }) {
         self.json = json; self.statusLine = statusLine; self.interval = interval; self.engine = engine
+        self.settle = settle
         stdout = DropOldestWriter(name: "tiltboard-stdout", whenFull: whenFull, sink: write)
         udp = sender.map { sender in
             (sender, DropOldestWriter(name: "tiltboard-udp", whenFull: whenFull) { bytes in
@@ -169,6 +174,7 @@ final class RunOutputState {
             guard out.t >= nextT else { return }
             nextT = nextT.isFinite && out.t - nextT < interval ? nextT + interval : out.t + interval
         }
+        if engine != nil { settle?() }
         let haptic = engine?.isActive ?? false
         if json || udp != nil { line.writeRunLine(out, haptic: haptic, dropped: dropped) }
         if let udp { line.bytes.withUnsafeBytes { udp.queue.push(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }

@@ -33,6 +33,13 @@ enum CommandClock {
     /// instead). On any other clock no deadline is real, so every line is written.
     static func isReal(_ clock: MonotonicClock) -> Bool { clock is LinuxMonotonicClock }
 
+    /// On a virtual clock, what a thread calls before reading state that another thread changes
+    /// at the same instant (see `VirtualClock.settle()`); nil on any other clock.
+    static func settle(_ clock: MonotonicClock) -> (() -> Void)? {
+        guard let virtual = clock as? VirtualClock else { return nil }
+        return { virtual.settle() }
+    }
+
     /// The clock for a simulated or a real board or bus.
     static func clock(simulated: Bool) throws -> MonotonicClock {
         switch ProcessInfo.processInfo.environment[variable] {
