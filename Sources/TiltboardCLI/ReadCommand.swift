@@ -28,6 +28,8 @@ struct ReadCommand: ParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
+    @OptionGroup var speed: FastOption
+
     func validate() throws {
         guard count >= 0 else { throw ValidationError("--count must be 0 or more, got \(count)") }
         try validateRate(rate)
@@ -35,7 +37,7 @@ struct ReadCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let session = try boardOptions.openSession(rateHz: rate)
+        let session = try boardOptions.openSession(rateHz: rate, fast: speed.fast)
         defer { session.close() }
         let clock = session.clock
         let chain = session.makeTiltChain()

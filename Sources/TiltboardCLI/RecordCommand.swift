@@ -12,7 +12,8 @@ struct RecordCommand: ParsableCommand {
         (\(ChipRegistry.partNames("and") { $0.gyroscope == nil })): seconds since the start, \
         acceleration in g and rotation rate in °/s, in the board frame after the mount and the \
         calibration profile. Replay it with a board file whose simulation section names it: \
-        {"sensor": {"bus": "simulated", …}, "simulation": {"trace": "FILE.csv"}}.
+        {"sensor": {"bus": "simulated", …}, "simulation": {"trace": "FILE.csv"}}; with --fast, `run`, \
+        `shake`, `read` and `record` replay it as fast as the machine allows, the same on every run.
 
         The file is written as the recording goes (in blocks of about 4 KB, and completely on a \
         clean stop), so a killed recording keeps all but its last moments. An existing file is \
@@ -40,6 +41,8 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup(title: "Bus failures") var bus: BusOptions
 
+    @OptionGroup var speed: FastOption
+
     func validate() throws {
         try validateRate(rate)
         try validateDuration(duration)
@@ -47,7 +50,7 @@ struct RecordCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo")
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo", fast: speed.fast)
         defer { session.close() }
         let file: OutputFile
         do {

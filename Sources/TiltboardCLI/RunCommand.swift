@@ -15,7 +15,10 @@ struct RunCommand: ParsableCommand {
 
         Without --json, a status line about 10 times a second. With --json, one object per sample \
         (or per --output-rate): {"t":s,"tilt":{"pitchDeg":…,"rollDeg":…},"control":{"x":…,"y":…,\
-        "vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}. --udp sends the same objects as datagrams.
+        "vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}. --udp sends the same objects as datagrams. \
+        In real time a reader that falls behind costs the oldest lines (counted in "dropped"), never a tick; \
+        with --fast a simulated board runs on a virtual clock, the loop waits for the reader, and every \
+        line is written, the same on every run.
 
         --wake-on-motion (needs the board's "interrupt" section) stops sampling after 2 s of \
         stillness and sleeps on the sensor's interrupt line until the chip reports motion; each \
@@ -34,8 +37,14 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var job: RunJob
 
+    @OptionGroup var speed: FastOption
+
+    func validate() throws {
+        if speed.fast, job.realtime { throw ValidationError("--fast runs on a virtual clock: --realtime does not apply") }
+    }
+
     func run() throws {
-        try job.run()
+        try job.run(fast: speed.fast)
     }
 }
 

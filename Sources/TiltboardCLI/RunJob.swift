@@ -62,9 +62,10 @@ struct RunJob: ParsableArguments {
         var statusLine = true
     }
 
-    func run(hooks: Hooks = Hooks()) throws {
+    /// Runs the job; with `fast`, on the virtual clock (a simulated board only).
+    func run(hooks: Hooks = Hooks(), fast: Bool = false) throws {
         try SignalWatcher.shared.start()
-        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: fifo, defaultScript: "demo")
+        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: fifo, defaultScript: "demo", fast: fast)
         defer { session.close() }
         let sender = try udp.map { try UDPSender(destination: $0) }
         let motor = try Motor.open(session, announceChanges: true)
@@ -79,8 +80,14 @@ struct RunJob: ParsableArguments {
         announce(session, motor: motor != nil, sender: sender)
         try hooks.prepared(session, motor, loop)
 
+        // In real time a slow reader costs lines, never a tick; on a virtual clock no deadline is
+        // real, so the loop waits for the reader and every line is written.
         let state = RunOutputState(json: json, statusLine: hooks.statusLine, interval: outputRate.map { 1 / $0 } ?? (json ? 0 : 0.1),
-                                   sender: sender, engine: motor?.engine)
+                                   sender: sender, engine: motor?.engine,
+                                   whenFull: CommandClock.isReal(session.clock) ? .dropOldest : .wait,
+                                   settle: CommandClock.settle(session.clock))
+        let writers = state.writers
+        SignalWatcher.shared.onStop { _ in for writer in writers { writer.stopWaiting() } }
         let ran = Result {
             try loop.run(duration: duration, realtime: realtime,
                          shouldStop: { SignalWatcher.shared.stopRequested }) { out, tick in
@@ -119,7 +126,9 @@ struct RunJob: ParsableArguments {
 }
 
 /// What the output closure needs on the loop thread; built once before the loop starts. Lines
-/// and datagrams go through queues to writer threads, so a slow reader never delays a tick.
+/// and datagrams go through queues to writer threads, so a slow reader never delays a tick in
+/// real time (`whenFull: .dropOldest`); with `.wait` (a virtual clock) the loop waits for the
+/// reader instead and nothing is dropped.
 final class RunOutputState {
     /// Longest wait at the end for a slow reader to take what is still queued.
     static let drainSeconds = 2.0
@@ -128,24 +137,32 @@ final class RunOutputState {
     let statusLine: Bool
     let interval: Double
     let engine: HapticEngine?
+    /// On a virtual clock: lets the motor's thread finish what is due at this instant before its
+    /// state is read, so `haptic` is the same on every run.
+    let settle: (() -> Void)?
     let stdout: DropOldestWriter
     let udp: (sender: UDPSender, queue: DropOldestWriter)?
     var line = JSONLineWriter(capacity: 512)
     var status = RunStatusLine()
     var nextT = -Double.infinity
 
-    /// `write`: where the lines go (standard output).
+    /// `write`: where the lines go (standard output). `whenFull`: what a full queue does.
     init(json: Bool, statusLine: Bool, interval: Double, sender: UDPSender?, engine: HapticEngine?,
+         whenFull: DropOldestWriter.FullPolicy = .dropOldest, settle: (() -> Void)? = nil,
          write: @escaping (UnsafeRawBufferPointer) -> Void = { Console.out($0) }) {
         self.json = json; self.statusLine = statusLine; self.interval = interval; self.engine = engine
-        stdout = DropOldestWriter(name: "tiltboard-stdout", sink: write)
+        self.settle = settle
+        stdout = DropOldestWriter(name: "tiltboard-stdout", whenFull: whenFull, sink: write)
         udp = sender.map { sender in
-            (sender, DropOldestWriter(name: "tiltboard-udp") { bytes in
+            (sender, DropOldestWriter(name: "tiltboard-udp", whenFull: whenFull) { bytes in
                 guard sender.send(bytes), let reason = sender.firstFailureReason else { return }
                 Console.note("udp: \(sender.destination) refused a datagram (\(reason)): nobody listening? Still sending")
             })
         }
     }
+
+    /// The queues: standard output's, and the datagrams' with --udp.
+    var writers: [DropOldestWriter] { [stdout] + (udp.map { [$0.queue] } ?? []) }
 
     /// Lines and datagrams dropped so far, as the JSON objects report them.
     var dropped: UInt64 { stdout.dropped + (udp?.queue.dropped ?? 0) }
@@ -157,6 +174,7 @@ final class RunOutputState {
             guard out.t >= nextT else { return }
             nextT = nextT.isFinite && out.t - nextT < interval ? nextT + interval : out.t + interval
         }
+        if engine != nil { settle?() }
         let haptic = engine?.isActive ?? false
         if json || udp != nil { line.writeRunLine(out, haptic: haptic, dropped: dropped) }
         if let udp { line.bytes.withUnsafeBytes { udp.queue.push(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }

@@ -12,13 +12,14 @@ enum RunPlan {
     static let fifoTickHz = 200.0
 
     /// Opens the board (`defaultScript` on the built-in simulated board) at `rate` (default: the
-    /// board's), with the FIFO on when asked, when the board file says so, or above `fifoAboveHz`.
+    /// board's), with the FIFO on when asked, when the board file says so, or above `fifoAboveHz`;
+    /// on the virtual clock with `fast`.
     static func openSession(_ options: BoardOptions, rate: Double?, fifo: Bool,
-                            defaultScript: String) throws -> BoardSession {
+                            defaultScript: String, fast: Bool = false) throws -> BoardSession {
         let board = try options.loadBoard(defaultScript: defaultScript)
         let rateHz = rate ?? board.sensor.rateHz
         let useFIFO = fifo || board.sensor.fifo || rateHz > fifoAboveHz
-        let session = try CommandBoard.open(board, profilePath: options.profile, useProfile: !options.ignoreProfile,
+        let session = try CommandBoard.open(board, fast: fast, profilePath: options.profile, useProfile: !options.ignoreProfile,
                                             rateHz: rateHz, fifo: useFIFO)
         for warning in session.warnings { Console.warn(warning) }
         return session

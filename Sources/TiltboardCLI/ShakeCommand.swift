@@ -63,6 +63,8 @@ struct ShakeCommand: ParsableCommand {
 
     @OptionGroup(title: "Bus failures") var bus: BusOptions
 
+    @OptionGroup var speed: FastOption
+
     func validate() throws {
         try validateRate(rate)
         try wake.validate()
@@ -89,7 +91,7 @@ struct ShakeCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         var board = try boardOptions.loadBoard(defaultScript: "shake")
         board.shake = shakeSection(over: board.shake)
-        let session = try CommandBoard.open(board, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
+        let session = try CommandBoard.open(board, fast: speed.fast, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
                                             rateHz: rate)
         defer { session.close() }
         for warning in session.warnings { Console.warn(warning) }

@@ -69,6 +69,18 @@ public final class VirtualClock: MonotonicClock, @unchecked Sendable {
         return try body()
     }
 
+    /// Waits, without moving time, until every other taking-part thread waits on the clock: what
+    /// is due at this instant has then run everywhere. Threads woken at the same instant run in
+    /// any order; a thread that reads state another one changes at that instant (the motor going
+    /// off on the tick a line reports it) calls this first, so it sees the same state on every
+    /// run. Must not be called while holding anything another taking-part thread waits for.
+    public func settle() {
+        monitor.lock()
+        let own = callerTakesPart ? 1 : 0
+        while running > own { monitor.wait() }
+        monitor.unlock()
+    }
+
     /// Threads taking part that are not waiting on the clock; for tests.
     public var runningThreads: Int {
         monitor.lock(); defer { monitor.unlock() }

@@ -217,3 +217,38 @@ private final class Gate: @unchecked Sendable {
     /// Waits until every thread has arrived and the gate has stopped holding time.
     func open() { opened.wait() }
 }
+
+/// `settle()`: a thread sees what every other taking-part thread does at the same instant.
+final class VirtualClockSettleTests: XCTestCase {
+    func testSettleWaitsForEveryThreadDueAtTheSameInstant() {
+        for _ in 0..<50 {
+            let clock = VirtualClock()
+            let flag = Atomic<Bool>(false)
+            let seen = Atomic<Bool>(false)
+            let started = DispatchSemaphore(value: 0)
+            let done = DispatchGroup()
+            done.enter()
+            clock.takingPart {
+                // Both due at 10 ms: the other thread sets the flag after some work, this one
+                // settles, then reads it.
+                Thread {
+                    clock.takingPart {
+                        started.signal()
+                        clock.sleep(untilNanoseconds: 10 * ms)
+                        for _ in 0..<1000 { sched_yield() }
+                        flag.store(true, ordering: .releasing)
+                        clock.sleep(untilNanoseconds: 20 * ms)
+                    }
+                    done.leave()
+                }.start()
+                started.wait()
+                clock.sleep(untilNanoseconds: 10 * ms)
+                clock.settle()
+                seen.store(flag.load(ordering: .acquiring), ordering: .relaxed)
+                XCTAssertEqual(clock.nowNanoseconds(), 10 * ms, "settle moved time")
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
+            XCTAssertTrue(seen.load(ordering: .relaxed))
+        }
+    }
+}

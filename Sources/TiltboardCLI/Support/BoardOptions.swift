@@ -22,10 +22,11 @@ struct BoardOptions: ParsableArguments {
         return BoardDescription.builtInSimulated(script: defaultScript)
     }
 
-    /// Opens the board with its profile; prints the driver's warnings (clone chips) once.
-    func openSession(defaultScript: String = "flat", rateHz: Double? = nil, fifo: Bool? = nil) throws -> BoardSession {
+    /// Opens the board with its profile (on the virtual clock with `fast`); prints the driver's
+    /// warnings (clone chips) once.
+    func openSession(defaultScript: String = "flat", rateHz: Double? = nil, fifo: Bool? = nil, fast: Bool = false) throws -> BoardSession {
         let board = try loadBoard(defaultScript: defaultScript)
-        let session = try CommandBoard.open(board, profilePath: profile, useProfile: !ignoreProfile, rateHz: rateHz, fifo: fifo)
+        let session = try CommandBoard.open(board, fast: fast, profilePath: profile, useProfile: !ignoreProfile, rateHz: rateHz, fifo: fifo)
         for warning in session.warnings { Console.warn(warning) }
         return session
     }

@@ -15,11 +15,11 @@ enum CommandBoard {
         return linux
     }
 
-    /// Opens `board` on its own clock (see `BoardSession.init`).
-    static func open(_ board: BoardDescription, clock: MonotonicClock? = nil, profilePath: String? = nil,
+    /// Opens `board` on its own clock (see `BoardSession.init`; the virtual one with `fast`).
+    static func open(_ board: BoardDescription, clock: MonotonicClock? = nil, fast: Bool = false, profilePath: String? = nil,
                      useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
                      wrapBus: ((I2CBus) -> I2CBus)? = nil) throws -> BoardSession {
-        let clock = try clock ?? CommandClock.clock(for: board)
+        let clock = try clock ?? CommandClock.clock(for: board, fast: fast)
         return try BoardSession(board: board, backend: backend(for: board, clock: clock), clock: clock,
                                 profilePath: profilePath, useProfile: useProfile, rateHz: rateHz, fifo: fifo,
                                 wrapBus: wrapBus)

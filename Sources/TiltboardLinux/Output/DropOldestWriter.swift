@@ -8,11 +8,25 @@ import Synchronization
 /// allocating; when every slot is taken the oldest waiting line is dropped and counted, since a
 /// controller's newest state is worth more than an old one. The writer thread hands each line to
 /// `sink`, oldest first, and may block there for as long as the reader takes.
+///
+/// With `whenFull: .wait` (a loop on a virtual clock, where no deadline is real) nothing is
+/// dropped: a full queue makes `push` wait for the reader, and `finish` waits for every line,
+/// until `stopWaiting()` turns the queue back into a dropping one (on a stop request).
 public final class DropOldestWriter: @unchecked Sendable {
     // @unchecked: the ring and the flags are guarded by `condition`.
 
+    /// What `push` does when every slot is taken.
+    public enum FullPolicy: Sendable {
+        /// Drop the oldest waiting line and return at once.
+        case dropOldest
+        /// Wait until the writer has taken a line (or `stopWaiting()` is called).
+        case wait
+    }
+
     /// Lines that can wait at once.
     public let capacity: Int
+    /// What `push` does when every slot is taken.
+    public let whenFull: FullPolicy
     private let sink: (UnsafeRawBufferPointer) -> Void
     private let condition = NSCondition()
     private var slots: [[UInt8]]
@@ -26,15 +40,18 @@ public final class DropOldestWriter: @unchecked Sendable {
     private var writing = false
     /// `finish` gave up on the line in the sink and counted it as dropped.
     private var abandoned = false
+    /// `stopWaiting()` was called: a `.wait` queue drops from now on.
+    private var gaveUpWaiting = false
     private let droppedCount = Atomic<UInt64>(0)
     private let writtenCount = Atomic<UInt64>(0)
 
     /// Starts the writer thread. `lineCapacity`: bytes reserved per slot (longer lines still fit,
     /// at the cost of an allocation).
-    public init(capacity: Int = 256, lineCapacity: Int = 512, name: String,
+    public init(capacity: Int = 256, lineCapacity: Int = 512, name: String, whenFull: FullPolicy = .dropOldest,
                 sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         precondition(capacity > 0)
         self.capacity = capacity
+        self.whenFull = whenFull
         self.sink = sink
         slots = (0..<capacity).map { _ in
             var slot: [UInt8] = []
@@ -54,11 +71,15 @@ public final class DropOldestWriter: @unchecked Sendable {
     /// Lines handed to the sink so far.
     public var written: UInt64 { writtenCount.load(ordering: .relaxed) }
 
-    /// Queues a copy of `bytes`; drops the oldest waiting line when the queue is full. Never
-    /// blocks on the reader. Ignored after `finish`.
+    /// Queues a copy of `bytes`; when the queue is full, drops the oldest waiting line
+    /// (`.dropOldest`: never blocks on the reader) or waits for a free slot (`.wait`). Ignored
+    /// after `finish`.
     public func push(_ bytes: UnsafeRawBufferPointer) {
         condition.lock()
         defer { condition.unlock() }
+        if whenFull == .wait {
+            while count == capacity && !closing && !gaveUpWaiting { condition.wait() }
+        }
         guard !closing else { return }
         if count == capacity {
             head = (head + 1) % capacity
@@ -69,21 +90,39 @@ public final class DropOldestWriter: @unchecked Sendable {
         slots[index].removeAll(keepingCapacity: true)
         slots[index].append(contentsOf: bytes)
         count += 1
-        condition.signal()
+        // Waiters on a `.wait` queue include other pushers and `finish`: wake them all.
+        if whenFull == .wait { condition.broadcast() } else { condition.signal() }
+    }
+
+    /// A `.wait` queue stops waiting for the reader: a blocked `push` returns, later ones drop
+    /// the oldest line, and `finish` waits no longer than its timeout. For a stop request; a
+    /// `.dropOldest` queue is unchanged.
+    public func stopWaiting() {
+        condition.lock()
+        gaveUpWaiting = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Takes no more lines and waits up to `timeoutSeconds` for the waiting ones to be written;
     /// those still waiting then are counted as dropped. Returns true when everything was written.
-    /// A sink blocked on a reader that never reads is left behind (the process may exit).
+    /// A `.wait` queue waits for as long as the reader takes, unless `stopWaiting()` is called
+    /// (before or during the wait), then for up to `timeoutSeconds` from that moment. A sink
+    /// blocked on a reader that never reads is left behind (the process may exit).
     @discardableResult
     public func finish(timeoutSeconds: Double) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         closing = true
         condition.broadcast()
-        let deadline = Date(timeIntervalSinceNow: timeoutSeconds)
+        var deadline: Date? = whenFull == .wait ? nil : Date(timeIntervalSinceNow: timeoutSeconds)
         while !writerDone {
-            if !condition.wait(until: deadline) { break }
+            if deadline == nil && gaveUpWaiting { deadline = Date(timeIntervalSinceNow: timeoutSeconds) }
+            if let deadline {
+                if !condition.wait(until: deadline) { break }
+            } else {
+                condition.wait()
+            }
         }
         let done = writerDone
         // What never reached the reader, including a line stuck in the sink, was dropped (once,
@@ -104,6 +143,8 @@ public final class DropOldestWriter: @unchecked Sendable {
             head = (head + 1) % capacity
             count -= 1
             writing = true
+            // A `push` waiting for a free slot has one now.
+            if whenFull == .wait { condition.broadcast() }
             condition.unlock()
             spare.withUnsafeBytes { sink($0) }
             condition.lock()
