@@ -190,13 +190,21 @@ public struct MotionScript: MotionSource, Equatable {
     /// tapping trial (Laidig, Caruso, Cereatti, Seel, *Data* 6(7):72, 2021, CC BY 4.0; trial 24,
     /// 28 taps on a hand-held IMU, as converted to 100 Hz after a 40 Hz low-pass): a spike of
     /// 1.85 g median (p90 4.2 g, largest 7.1 g), 19 ms wide at half height (p10 15 ms, p90
-    /// 33 ms), then a rebound the other way of about 0.4 × the spike lasting about 80 ms and a
-    /// swing back of about 0.35 × the rebound over the next 100 ms (median profile −1.74 g,
-    /// +0.72 g, −0.25 g). The rebound is sized so the board ends at rest (∫a dt = 0).
+    /// 33 ms), then a rebound the other way lasting about 80 ms and a swing back of about 0.35 ×
+    /// the rebound over the next 100 ms (median profile −1.74 g, +0.72 g, −0.25 g). The rebound
+    /// grows with the spike up to about 1.2 g (taps of 5–7 g rebound by 0.8–1.1 g), lasting
+    /// longer beyond that; it is sized so the board ends at rest (∫a dt = 0).
     static func tapAccel(_ tau: Double, peakG: Double, spikeSeconds: Double) -> Double {
-        let reboundSeconds = 0.08, swingSeconds = 0.1, swingShare = 0.35
-        // Half-sine areas: peak·d = rebound·r − swing·s with swing = share·rebound.
-        let rebound = peakG * spikeSeconds / (reboundSeconds - swingShare * swingSeconds)
+        let swingSeconds = 0.1, swingShare = 0.35, largestRebound = 1.2
+        // Half-sine areas: peak·d = rebound·r − share·rebound·s.
+        let area = abs(peakG) * spikeSeconds
+        var reboundSeconds = 0.08
+        var rebound = area / (reboundSeconds - swingShare * swingSeconds)
+        if rebound > largestRebound {
+            rebound = largestRebound
+            reboundSeconds = area / largestRebound + swingShare * swingSeconds
+        }
+        if peakG < 0 { rebound = -rebound }
         if tau < 0 { return 0 }
         if tau < spikeSeconds { return peakG * sine(Double.pi * tau / spikeSeconds) }
         let r = tau - spikeSeconds
