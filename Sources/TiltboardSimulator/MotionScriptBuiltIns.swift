@@ -45,9 +45,9 @@ extension MotionScript {
                     .hold(flat, seconds: 1)]
         case "swing":
             // Vigorous back-and-forth by hand, as in BROAD's fast-translation trial (Laidig et al.,
-            // Data 6(7):72, 2021, CC BY 4.0; trial 15, three bouts of 4.5-48 s): 1.1-1.4 reversals
-            // of direction a second, linear acceleration along the main axis peaking at 1.2-2.1 g
-            // (median per bout; largest 2.7-3.9 g), 0.5-1.4 g (p95) across it. 1.3 Hz, 1.8 g, 4 s.
+            // Data 6(7):72, 2021, CC BY 4.0; trial 15, three bouts of 4.5-48 s): 1.1-1.4 back-and-forth
+            // cycles a second, linear acceleration along the main axis peaking at 1.2-2.1 g (median
+            // per bout; largest 2.7-3.9 g), 0.5-1.4 g (p95) across it. 1.3 Hz, 1.8 g, 4 s.
             return [.hold(flat, seconds: 1),
                     .shake(axis: Vector3(1, 0.4, 0), frequencyHz: 1.3, peakG: 1.8, seconds: 4),
                     .hold(flat, seconds: 1)]
