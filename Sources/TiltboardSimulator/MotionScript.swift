@@ -14,9 +14,9 @@ import TiltboardCore
 ///   {"hold":    {"pitchDeg": 0, "rollDeg": 0, "seconds": 1}},
 ///   {"rotate":  {"pitchDeg": 30, "rollDeg": 0, "seconds": 1.5}},
 ///   {"shake":   {"axis": [1, 0, 0], "frequencyHz": 4, "peakG": 2, "seconds": 1}},
-///   {"tap":     {"axis": [0, 0, 1], "peakG": 3, "spikeSeconds": 0.015, "seconds": 0.5}},
+///   {"tap":     {"axis": [0, 0, -1], "peakG": 3, "spikeSeconds": 0.02, "seconds": 0.5}},
 ///   {"putDown": {"impactG": 1.5, "seconds": 1}},
-///   {"walk":    {"bounceG": 0.3, "stepHz": 2, "seconds": 5}}]}
+///   {"walk":    {"bounceG": 0.67, "stepHz": 1.92, "seconds": 5}}]}
 /// ```
 /// `hold` without angles keeps the current pose.
 public struct MotionScript: MotionSource, Equatable {
@@ -29,11 +29,14 @@ public struct MotionScript: MotionSource, Equatable {
         /// Sinusoidal linear acceleration peak·sin(2π·f·(t − start)) along `axis` (sensor frame),
         /// at full amplitude from the first instant.
         case shake(axis: Vector3, frequencyHz: Double, peakG: Double, seconds: Double)
-        /// One half-sine spike of `peakG` lasting `spikeSeconds` along `axis`, then rest.
+        /// A tap: a half-sine spike of `peakG` lasting `spikeSeconds` along `axis`, the rebound
+        /// the other way and a smaller swing back (see `tapAccel`), then rest.
         case tap(axis: Vector3, peakG: Double, spikeSeconds: Double, seconds: Double)
         /// Lowered onto a table: a gentle downward acceleration, a ~20 ms impact of `impactG`, rest.
         case putDown(impactG: Double, seconds: Double)
-        /// Carried while walking: vertical bounce of `bounceG` at `stepHz` plus a slight sway.
+        /// Carried at the waist while walking (or on stairs): a heel strike each step whose
+        /// vertical peak is `bounceG` above gravity on a median step, at `stepHz` steps a second,
+        /// with fore-aft and sideways sway (see `walkAccel`).
         case walk(bounceG: Double, stepHz: Double, seconds: Double)
 
         /// How long the segment lasts.
@@ -172,16 +175,69 @@ public struct MotionScript: MotionSource, Equatable {
             let a = axis.normalized * (peak * sine(2 * Double.pi * f * tau))
             return PhysicalState(accelG: up + a, tempC: tempC)
         case let .tap(axis, peak, spike, _):
-            let a = tau < spike ? axis.normalized * (peak * sine(Double.pi * tau / spike)) : .zero
-            return PhysicalState(accelG: up + a, tempC: tempC)
+            return PhysicalState(accelG: up + axis.normalized * Self.tapAccel(tau, peakG: peak, spikeSeconds: spike),
+                                 tempC: tempC)
         case let .putDown(impact, _):
             return PhysicalState(accelG: up + step.from.conjugate.rotate(Self.putDownAccel(tau, impactG: impact)),
                                  tempC: tempC)
-        case let .walk(bounce, stepHz, _):
-            let world = Vector3(0.1 * bounce * sine(Double.pi * stepHz * tau), 0,
-                                bounce * sine(2 * Double.pi * stepHz * tau))
+        case let .walk(bounce, stepHz, seconds):
+            let world = Self.walkAccel(tau, bounceG: bounce, stepHz: stepHz, seconds: seconds)
             return PhysicalState(accelG: up + step.from.conjugate.rotate(world), tempC: tempC)
         }
+    }
+
+    /// Linear acceleration (g) along the tap's axis, `tau` seconds into a tap. Shaped on BROAD's
+    /// tapping trial (Laidig, Caruso, Cereatti, Seel, *Data* 6(7):72, 2021, CC BY 4.0; trial 24,
+    /// 28 taps on a hand-held IMU, as converted to 100 Hz after a 40 Hz low-pass): a spike of
+    /// 1.85 g median (p90 4.2 g, largest 7.1 g), 19 ms wide at half height (p10 15 ms, p90
+    /// 33 ms), then a rebound the other way lasting about 80 ms and a swing back of about 0.35 ×
+    /// the rebound over the next 100 ms (median profile −1.74 g, +0.72 g, −0.25 g). The rebound
+    /// grows with the spike up to about 1.2 g (taps of 5–7 g rebound by 0.8–1.1 g), lasting
+    /// longer beyond that; it is sized so the board ends at rest (∫a dt = 0).
+    static func tapAccel(_ tau: Double, peakG: Double, spikeSeconds: Double) -> Double {
+        let swingSeconds = 0.1, swingShare = 0.35, largestRebound = 1.2
+        // Half-sine areas: peak·d = rebound·r − share·rebound·s.
+        let area = abs(peakG) * spikeSeconds
+        var reboundSeconds = 0.08
+        var rebound = area / (reboundSeconds - swingShare * swingSeconds)
+        if rebound > largestRebound {
+            rebound = largestRebound
+            reboundSeconds = area / largestRebound + swingShare * swingSeconds
+        }
+        if peakG < 0 { rebound = -rebound }
+        if tau < 0 { return 0 }
+        if tau < spikeSeconds { return peakG * sine(Double.pi * tau / spikeSeconds) }
+        let r = tau - spikeSeconds
+        if r < reboundSeconds { return -rebound * sine(Double.pi * r / reboundSeconds) }
+        let w = r - reboundSeconds
+        if w < swingSeconds { return swingShare * rebound * sine(Double.pi * w / swingSeconds) }
+        return 0
+    }
+
+    /// World-frame linear acceleration (g), `tau` seconds into a walk of `seconds`. Shaped on UCI
+    /// HAPT (Reyes-Ortiz, Oneto, Samà, Parra, Anguita, *Neurocomputing* 171:754–767, 2016,
+    /// CC BY 4.0: a phone at the waist, accelerometer at 50 Hz; experiments 41–45, gravity taken
+    /// out with a 0.3 Hz low-pass):
+    /// - walking, 10 bouts, 175 s: 1.92 steps/s (1.86–2.05), vertical heel-strike peaks 0.67 g
+    ///   median, p90 0.86 g, largest 1.02 g; troughs −0.44 g; peaks 100 ms wide at half height;
+    /// - upstairs, 15 bouts, 175 s: 1.82 steps/s (1.47–1.95), peaks 0.71 g, p90 1.02 g;
+    /// - downstairs, 15 bouts, 165 s: 1.89 steps/s (1.56–2.18), peaks 0.93 g, p90 1.09 g,
+    ///   largest 1.30 g; troughs −0.51 g; 150 ms wide;
+    /// - horizontal: 0.21–0.25 g RMS, p95 0.41–0.49 g, at the step frequency and half of it.
+    /// The vertical is the mean step cycle's first four harmonics, all peaking at heel strike
+    /// (relative sizes 1, 0.35, 0.10, 0.05, as downstairs: the trough is −0.47 × the peak, the
+    /// peak 150 ms wide at half height), scaled so a median step peaks at `bounceG`; steps vary by
+    /// ±25 % (the spread of the measured peaks); sideways and fore-aft sway of 0.3 × `bounceG`
+    /// at half the step frequency and at it; the first and last step fade in and out.
+    static func walkAccel(_ tau: Double, bounceG: Double, stepHz: Double, seconds: Double) -> Vector3 {
+        let theta = 2 * Double.pi * stepHz * tau
+        let cycle = cosine(theta) + 0.35 * cosine(2 * theta) + 0.10 * cosine(3 * theta) + 0.05 * cosine(4 * theta)
+        let vertical = cycle / 1.5 * (1 + 0.25 * sine(theta / 2.7))
+        let foreAft = 0.3 * sine(theta)
+        let sideways = 0.3 * sine(theta / 2)
+        let edge = min(1, max(0, min(tau, seconds - tau) * stepHz))
+        let fade = (1 - cosine(Double.pi * edge)) / 2
+        return Vector3(sideways, foreAft, vertical) * (bounceG * fade)
     }
 
     /// World-frame linear acceleration (g) of a put-down. The downward push is sized so the

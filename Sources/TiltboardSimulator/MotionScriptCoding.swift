@@ -43,13 +43,13 @@ extension MotionScript: Codable {
             case .tap:
                 segment = .tap(axis: try f.decodeIfPresent(Vector3.self, forKey: .axis) ?? .unitZ,
                                peakG: try f.decodeIfPresent(Double.self, forKey: .peakG) ?? 3,
-                               spikeSeconds: try f.decodeIfPresent(Double.self, forKey: .spikeSeconds) ?? 0.015,
+                               spikeSeconds: try f.decodeIfPresent(Double.self, forKey: .spikeSeconds) ?? 0.02,
                                seconds: seconds)
             case .putDown:
                 segment = .putDown(impactG: try f.decodeIfPresent(Double.self, forKey: .impactG) ?? 1.5, seconds: seconds)
             case .walk:
-                segment = .walk(bounceG: try f.decodeIfPresent(Double.self, forKey: .bounceG) ?? 0.3,
-                                stepHz: try f.decodeIfPresent(Double.self, forKey: .stepHz) ?? 2, seconds: seconds)
+                segment = .walk(bounceG: try f.decodeIfPresent(Double.self, forKey: .bounceG) ?? 0.67,
+                                stepHz: try f.decodeIfPresent(Double.self, forKey: .stepHz) ?? 1.92, seconds: seconds)
             }
             segments.append(segment)
         }

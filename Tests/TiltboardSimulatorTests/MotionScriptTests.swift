@@ -62,9 +62,20 @@ final class MotionScriptTests: XCTestCase {
 
     func testTapPutDownAndWalk() throws {
         let tap = MotionScript.builtIn(named: "tap")!
-        let tapPeak = stride(from: 0.5, to: 1.0, by: 0.0005).map { tap.state(at: $0).accelG.z }.max()!
-        XCTAssertEqual(tapPeak, 4, accuracy: 0.01, "3 g spike on top of gravity")
-        XCTAssertEqual(tap.state(at: 0.6).accelG, .unitZ, "short: gone after 15 ms")
+        let tz = stride(from: 0.5, to: 1.0, by: 0.0005).map { tap.state(at: $0).accelG.z - 1 }
+        XCTAssertEqual(tz.min()!, -3, accuracy: 0.01, "3 g spike downwards")
+        XCTAssertEqual(tz.firstIndex(of: tz.min()!)!, 20, "at the middle of the 20 ms spike")
+        XCTAssertEqual(tz.max()!, 1.2, accuracy: 0.01, "the rebound, at most 1.2 g")
+        XCTAssertEqual(tz.reduce(0) { $0 + $1 * 0.0005 }, 0, accuracy: 1e-4, "the board ends at rest")
+        XCTAssertNotEqual(tap.state(at: 0.5 + 0.2).accelG, .unitZ, "still swinging back after 200 ms")
+        XCTAssertEqual(tap.state(at: 0.5 + 0.02 + (0.06 / 1.2 + 0.035) + 0.1 + 0.001).accelG, .unitZ, "over after 205 ms")
+        // A light tap rebounds by its area: 1 g over 20 ms gives 1 × 0.02 / 0.045 g.
+        let light = try MotionScript(segments: [.tap(axis: Vector3(1, 0, 0), peakG: 1, spikeSeconds: 0.02, seconds: 0.5)])
+        let lx = stride(from: 0, to: 0.5, by: 0.0005).map { light.state(at: $0).accelG.x }
+        XCTAssertEqual(lx.max()!, 1, accuracy: 1e-6)
+        XCTAssertEqual(lx.min()!, -0.02 / 0.045, accuracy: 1e-3)
+        XCTAssertEqual(lx.reduce(0) { $0 + $1 * 0.0005 }, 0, accuracy: 1e-4)
+        XCTAssertEqual(tap.state(at: 0.5 + 0.01).accelG.x, 0, "along its axis only")
 
         let putDown = MotionScript.builtIn(named: "put-down")!
         let zs = stride(from: 0.5, to: 1.5, by: 0.0005).map { putDown.state(at: $0).accelG.z }
@@ -75,10 +86,41 @@ final class MotionScriptTests: XCTestCase {
         let velocity = zs.reduce(0) { $0 + ($1 - 1) * 0.0005 }
         XCTAssertEqual(velocity, 0, accuracy: 1e-3)
 
-        let walk = MotionScript.builtIn(named: "walk")!
-        let wz = stride(from: 0.5, to: 5.5, by: 0.001).map { walk.state(at: $0).accelG.z - 1 }
-        XCTAssertEqual(wz.max()!, 0.3, accuracy: 1e-3)
-        XCTAssertLessThanOrEqual(wz.map(abs).max()!, 0.5)
+        // Walking and stairs, shaped on UCI HAPT: one heel strike per step, the median step
+        // peaking at bounceG, steps ±25 %, troughs about half as deep, sway 0.3 × bounceG.
+        for (name, bounce, stepHz, highest, lowest) in [("walk", 0.67, 1.92, 0.835, -0.3995),
+                                                         ("stairs", 0.93, 1.89, 1.159, -0.5546),
+                                                         ("stairs-up", 0.71, 1.82, 0.8848, -0.4234)] {
+            let script = MotionScript.builtIn(named: name)!
+            XCTAssertEqual(script.duration!, 9, accuracy: 1e-9, name)
+            XCTAssertEqual(script.segments[1], .walk(bounceG: bounce, stepHz: stepHz, seconds: 8), name)
+            let states = stride(from: 0.5, to: 8.5, by: 0.001).map { script.state(at: $0).accelG }
+            let z = states.map { $0.z - 1 }
+            XCTAssertEqual(z.max()!, highest, accuracy: 0.002, name)
+            XCTAssertEqual(z.min()!, lowest, accuracy: 0.002, name)
+            var strikes = 0, aboveMedian = 0
+            for i in 1..<(z.count - 1) where z[i] > 0.3 && z[i] >= z[i - 1] && z[i] > z[i + 1] {
+                strikes += 1
+                if z[i] > bounce { aboveMedian += 1 }
+            }
+            XCTAssertEqual(strikes, 14, "\(name): about 15 steps in 8 s, the first and last faded")
+            XCTAssertTrue((7...8).contains(aboveMedian), "\(name): \(aboveMedian) of \(strikes) above the median")
+            XCTAssertEqual(states.map { abs($0.x) }.max()!, 0.3 * bounce, accuracy: 0.005, name)
+            XCTAssertEqual(states.map { abs($0.y) }.max()!, 0.3 * bounce, accuracy: 0.005, name)
+            XCTAssertEqual(z.reduce(0) { $0 + $1 * 0.001 }, 0, accuracy: 0.02, "\(name): no net climb")
+            XCTAssertEqual(script.state(at: 0.5).accelG, .unitZ, "\(name): starts from rest")
+        }
+    }
+
+    func testSwingIsBroadFastTranslation() throws {
+        let swing = MotionScript.builtIn(named: "swing")!
+        XCTAssertEqual(swing.duration, 6)
+        let a = stride(from: 1.001, to: 5.0, by: 0.001).map { swing.state(at: $0).accelG }
+        XCTAssertEqual(a.map(\.x).max()!, 1.8 / Vector3(1, 0.4, 0).length, accuracy: 1e-3)
+        XCTAssertEqual(a.map(\.y).max()!, 0.4 * 1.8 / Vector3(1, 0.4, 0).length, accuracy: 1e-3)
+        var reversals = 0
+        for i in 1..<a.count where (a[i].x > 0) != (a[i - 1].x > 0) { reversals += 1 }
+        XCTAssertEqual(reversals, 10, "1.3 Hz over 4 s")
     }
 
     func testBuiltInsExistAndHaveExpectedLengths() throws {

@@ -7,7 +7,7 @@ import TiltboardDrivers
 
 /// The shake detector on the simulator's motion scripts, through the real chain (simulated chip →
 /// driver → TiltLoop → TiltPipeline), for both chips: shakes of 2–6 Hz at ≥ 1.5 g are found within
-/// 150 ms of their onset, and tilts, taps, put-downs and walking never are.
+/// 150 ms of their onset, and tilts, taps, put-downs, walking and stairs never are.
 final class ShakeDetectionTests: XCTestCase {
     static let chips: [ChipKind] = [.mpu6050, .adxl345]
     /// Shake onset in every true-positive script.
@@ -36,7 +36,7 @@ final class ShakeDetectionTests: XCTestCase {
     }
 
     private static func falseCases() throws -> [(String, MotionScript)] {
-        var cases = ["slow-tilt", "tap", "put-down", "walk", "tilt-left", "tilt-forward", "flat"].map {
+        var cases = ["slow-tilt", "tap", "put-down", "walk", "stairs", "stairs-up", "tilt-left", "tilt-forward", "flat"].map {
             ($0, MotionScript.builtIn(named: $0)!)
         }
         let flat = ShakeHarness.flat
