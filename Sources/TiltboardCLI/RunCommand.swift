@@ -14,7 +14,7 @@ struct RunCommand: ParsableCommand {
         with --fifo) the chip's FIFO is drained each tick so no sample is lost.
 
         Without --json, a status line about 10 times a second. With --json, one object per sample \
-        (or per --output-rate): {"t":s,"tilt":{"pitchDeg":…,"rollDeg":…},"control":{"x":…,"y":…,\
+        (or per --output-rate): {"t":s,"tilt":{"pitchDeg":…,"rollDeg":…,"trusted":bool},"control":{"x":…,"y":…,\
         "vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}. --udp sends the same objects as datagrams. \
         In real time a reader that falls behind costs the oldest lines (counted in "dropped"), never a tick; \
         with --fast a simulated board runs on a virtual clock, the loop waits for the reader, and every \
