@@ -29,8 +29,9 @@ final class HoldStillTests: XCTestCase {
         }
         for axis in 0..<3 { XCTAssertEqual(c.holdStill.biasDps[axis], bias[axis], accuracy: 0.01, "axis \(axis)") }
         XCTAssertTrue(c.holdStill.isHolding)
-        // Without the learnt bias the filter would sit at about |bias| × τ ≈ 0.6°.
-        XCTAssertLessThan(worst, 0.02)
+        // Until the stage has learnt it the estimator integrates the bias (0.9 °/s: beyond its own
+        // rest gate); after that it holds within 0.1°.
+        XCTAssertLessThan(worst, 0.1)
     }
 
     func testAtTheCalibrationTemperatureTheBiasCannotWander() {
@@ -72,9 +73,9 @@ final class HoldStillTests: XCTestCase {
             _ = c.process(Sample(t: t, accel: truth, gyro: Vector3(-rateDps, 0, 0), tempC: 25))
             worst = Swift.max(worst, error(c, truth))
         }
-        // It lags by at most the noise band held back in a spell (2 mg ≈ 0.11°) plus half the
-        // estimator's 1 s rest mean (0.05°) and the filter's lag…
-        XCTAssertLessThan(worst, 0.25)
+        // It lags by the noise band held back in a spell (2 mg ≈ 0.11°) plus the estimator's 3 s
+        // rest mean, which takes a turn this slow for bias (up to 1.5 s × 0.1 °/s on top)…
+        XCTAssertLessThan(worst, 0.45)
         // …and ends within the band of the pose it stopped at.
         XCTAssertLessThan(error(c, TiltAngles(pitchDeg: 3, rollDeg: 0).gravity), 0.12)
         // The slow rotation was not kept as bias: at the calibration temperature it may not move.

@@ -92,7 +92,7 @@ final class TiltEstimatorTests: XCTestCase {
         e.update(accel: .unitZ, gyroDps: .zero, dt: 0)
         let target = gravity(pitch: 20, roll: -5)
         var restedAt: Double?
-        for i in 1...300 {
+        for i in 1...500 {
             e.update(accel: target, gyroDps: .zero, dt: 0.01)
             if e.isResting, restedAt == nil { restedAt = Double(i) * 0.01 }
         }

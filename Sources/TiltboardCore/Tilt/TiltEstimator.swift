@@ -21,9 +21,10 @@ import Darwin
 ///   correction's time constant is the filter's, the same at every sample rate.
 ///
 /// While the board rests (rotation rate and acceleration both steady for `restMinSeconds`), the
-/// filtered vector is replaced by the running mean of the accelerometer in I since the rest
-/// began, so the estimate settles onto gravity within a second of the board coming to rest and
-/// then holds as still as the average allows. Gyro bias is not estimated here: `HoldStill` learns
+/// filtered vector is replaced by the mean of the accelerometer in I over the rest's last
+/// `restMeanSeconds`, so the estimate settles onto gravity within a second or two of the board
+/// coming to rest and then holds as still as the average allows; the rate's own short mean is
+/// taken for bias meanwhile. Gyro bias is not estimated here: `HoldStill` learns
 /// it at rest within the data sheet's drift and hands over corrected rates, so there is one bias
 /// estimate.
 ///
@@ -49,16 +50,19 @@ public struct TiltEstimator: Sendable {
         public var restFilterSeconds = 0.3
         /// Steady this long before the board counts as resting, s.
         public var restMinSeconds = 0.7
-        /// Largest departure of the rotation rate from its low-pass while resting, °/s, and the
-        /// largest low-passed rate itself (a steady slow turn is no rest).
+        /// Largest departure of the rotation rate from its low-pass while resting, °/s.
         public var restGyroDps = 2.0
+        /// Largest low-passed rate while resting, °/s (the hold-still stage's own still gate): at
+        /// rest it is taken for bias not yet learnt, so a steady turn faster than this is never
+        /// mistaken for rest, and a slower one lags by at most this × `restMeanSeconds` / 2.
+        public var restRateDps = 1.0
         /// Largest departure of the acceleration from its low-pass while resting, g (0.5 m/s²).
         public var restAccelG = 0.051
         /// Weight, in samples, of the short low-pass the rest mean starts from.
         public var restSeedSamples = 30.0
         /// The rest mean spans at most this long, s: long enough to average the noise, short
         /// enough that a turn too slow to end the rest, or a residual gyro bias, moves it little.
-        public var restMeanSeconds = 1.0
+        public var restMeanSeconds = 3.0
         /// Accelerometer only: | |a| − 1 g | beyond this and the direction cannot be gravity, g.
         public var trustBandG = 0.15
 
@@ -137,7 +141,10 @@ public struct TiltEstimator: Sendable {
 
         if let w = gyroDps, w.x.isFinite, w.y.isFinite, w.z.isFinite {
             updateRest(gyroDps: w, accel: accel, dt: dt)
-            let omega = Vector3(radians(w.x), radians(w.y), radians(w.z))
+            // At rest the true rate is nil, so the rate's short mean is bias the hold-still stage
+            // has not caught yet (it learns over seconds): only departures from it turn I.
+            let r = isResting ? w - restGyroFilter.output : w
+            let omega = Vector3(radians(r.x), radians(r.y), radians(r.z))
             let rate = omega.length
             if rate > 0 {
                 // q ← q ⊗ exp(ω dt / 2): the exact step for a constant rate over dt.
@@ -183,14 +190,14 @@ public struct TiltEstimator: Sendable {
         return gravity
     }
 
-    /// Rest: both the rate and the acceleration stay close to their short low-pass, and the
-    /// low-passed rate itself is small, for `restMinSeconds` (VQF §3.4, with its thresholds).
+    /// Rest: both the rate and the acceleration stay close to their short low-pass (VQF §3.4, with
+    /// its thresholds), and the low-passed rate itself is small, for `restMinSeconds`.
     private mutating func updateRest(gyroDps w: Vector3, accel: Vector3, dt: Double) {
         let gyroMean = restGyroFilter.step(w, timeConstant: settings.restFilterSeconds, dt: dt)
         let accelMean = restAccelFilter.step(accel, timeConstant: settings.restFilterSeconds, dt: dt)
         let gate = settings.restGyroDps
         let steady = (w - gyroMean).lengthSquared < gate * gate
-            && gyroMean.maxAbsComponent <= gate
+            && gyroMean.maxAbsComponent <= settings.restRateDps
             && (accel - accelMean).lengthSquared < settings.restAccelG * settings.restAccelG
         if steady {
             restSeconds += dt
