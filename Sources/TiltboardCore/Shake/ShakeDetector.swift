@@ -130,8 +130,10 @@ public struct ShakeDetector: Sendable {
             calmSince = nil
         }
         let settled = calmSince.map { (t - $0) * 1000 >= settings.gravitySettleMs } ?? false
-        // Frozen while motion is under way, to keep the shake out of it — unless at rest again.
-        let moving = inHalfCycle || chainCount > 0 || isShaking
+        // Frozen during a half-cycle or a shake, to keep the shake out of it — unless at rest again.
+        // Between half-cycles it may move (gated by | |a| − 1 g |): started mid-stride, a frozen
+        // estimate would keep an offset that makes every footstep look like a swing.
+        let moving = inHalfCycle || isShaking
         guard !moving || settled, dt > 0 else { return estimate }
         let weight = Swift.max(0, 1 - deviation / settings.gravityGateG)
         guard weight > 0 else { return estimate }
