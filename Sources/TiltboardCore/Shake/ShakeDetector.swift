@@ -7,8 +7,9 @@
 /// threshold along it). A shake starts on the half-cycle that completes `minReversals` reversals in
 /// a row — each half-cycle opposite to the one before, within 45° of the first one's axis, begun
 /// 60 ms to 1 s after the previous one — provided the acceleration along that axis stayed above half
-/// the threshold for `minFraction` of the time since the first began. The rules and the recordings
-/// they were chosen on are in `ShakeDetectorSettings`.
+/// the threshold for `minFraction` of the time since the first began. A half-cycle pointing down
+/// counts only beyond free fall (`freeFallG`). The rules and the recordings they were chosen on are
+/// in `ShakeDetectorSettings`.
 ///
 /// Prior art: Square's seismic `ShakeDetector` (github.com/square/seismic, Apache 2.0) fires when
 /// at least 3/4 of the last 0.5 s of samples exceed 13 m/s² of total acceleration; it ignores
@@ -30,6 +31,13 @@ public struct ShakeDetector: Sendable {
     private var lastT: Double?
     /// Since when | |a| − 1 g | has stayed under the gate.
     private var calmSince: Double?
+    /// Since when the board has been at rest with the own estimate caught up (within `restG`).
+    private var restSince: Double?
+    /// The own gravity estimate has been right at least once: until then (started mid-motion, say
+    /// mid-stride) it may be off by a fraction of a g, and which way is down is not known.
+    private var gravityKnown = false
+    /// How close, in g, the sample must be to the own estimate for the board to count as at rest.
+    private static let restG = 0.05
     private var cooldownUntil = -Double.infinity
 
     // The half-cycle in progress.
@@ -65,11 +73,14 @@ public struct ShakeDetector: Sendable {
         lastT = Swift.max(lastT ?? t, t)
 
         let linear: Vector3
+        let up: Vector3
         if let gravity {
             linear = accel - gravity
+            up = gravity
         } else {
             let estimate = gravityEstimate ?? accel
             linear = accel - estimate
+            up = estimate
             gravityEstimate = nextGravity(estimate, accel: accel, t: t, dt: dt)
         }
         let magnitude = linear.length
@@ -77,7 +88,7 @@ public struct ShakeDetector: Sendable {
         if isShaking {
             return continueShake(t: t, magnitude: magnitude)
         }
-        if t < cooldownUntil {
+        if t < cooldownUntil || (gravity == nil && !gravityKnown) {
             inHalfCycle = false
             chainCount = 0
             return nil
@@ -104,6 +115,14 @@ public struct ShakeDetector: Sendable {
         let needed = chainCount == 0 ? settings.thresholdG
                                      : Swift.max(settings.thresholdG, settings.minPeakRatio * chainPeak)
         guard magnitude >= needed, magnitude > 0 else { return nil }
+        // Pointing (within 45° of) straight down: only counts beyond free fall. A body walking,
+        // taking stairs or jumping — or a dropped board — falls no faster than gravity; a hand
+        // shaking the board pushes it down faster.
+        let upLength = up.length
+        if upLength > 0 {
+            let down = -linear.dot(up) / upLength
+            if down >= 0.7 * magnitude, down < settings.freeFallG { return nil }
+        }
         return halfCycleBegins(t: t, linear: linear, magnitude: magnitude)
     }
 
@@ -113,6 +132,7 @@ public struct ShakeDetector: Sendable {
     public mutating func resumeAfterGap() {
         lastT = nil
         calmSince = nil
+        restSince = nil
         inHalfCycle = false
         chainCount = 0
     }
@@ -130,6 +150,12 @@ public struct ShakeDetector: Sendable {
             calmSince = nil
         }
         let settled = calmSince.map { (t - $0) * 1000 >= settings.gravitySettleMs } ?? false
+        if deviation < settings.gravityGateG, (accel - estimate).length < Self.restG {
+            if restSince == nil { restSince = t }
+        } else {
+            restSince = nil
+        }
+        if let restSince, (t - restSince) * 1000 >= settings.gravitySettleMs { gravityKnown = true }
         // Frozen during a half-cycle or a shake, to keep the shake out of it — unless at rest again.
         // Between half-cycles it may move (gated by | |a| − 1 g |): started mid-stride, a frozen
         // estimate would keep an offset that makes every footstep look like a swing.
