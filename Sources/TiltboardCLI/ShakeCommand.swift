@@ -44,19 +44,19 @@ struct ShakeCommand: ParsableCommand {
     @Flag(help: "Do not play the shake effect.")
     var mute = false
 
-    @Option(help: ArgumentHelp("Linear acceleration (gravity removed) that counts as shaking (default 0.8).", valueName: "g"))
+    @Option(help: ArgumentHelp("Linear acceleration (gravity removed) each half-cycle of a shake must reach (default 0.8).", valueName: "g"))
     var threshold: Double?
 
-    @Option(help: ArgumentHelp("One burst this long starts a shake (default 45).", valueName: "ms"))
+    @Option(help: .hidden)
     var minDuration: Double?
 
     @Option(help: ArgumentHelp("No new shake until this long after one ended (default 500).", valueName: "ms"))
     var cooldown: Double?
 
-    @Option(help: ArgumentHelp("Direction reversals within 250 ms that start a shake (default 1).", valueName: "n"))
+    @Option(help: ArgumentHelp("Direction reversals in a row that make a shake: 2 = there, back, there again (default 2).", valueName: "n"))
     var minReversals: Int?
 
-    @Option(help: ArgumentHelp("Share of samples that must be over the threshold while reversing (default 0.5).", valueName: "0…1"))
+    @Option(help: ArgumentHelp("Share of the time since the first half-cycle spent swinging, over half the threshold (default 0.6).", valueName: "0…1"))
     var minFraction: Double?
 
     @OptionGroup(title: "Wake on motion") var wake: WakeOptions
@@ -70,9 +70,11 @@ struct ShakeCommand: ParsableCommand {
         try wake.validate()
         try validateDuration(duration)
         if let v = threshold, !(v > 0 && v <= 16) { throw ValidationError("--threshold must be more than 0 and at most 16 g, got \(v)") }
-        if let v = minDuration, !(v >= 0 && v <= 10_000) { throw ValidationError("--min-duration must be 0…10000 ms, got \(v)") }
+        if minDuration != nil {
+            throw ValidationError("--min-duration no longer applies: a single burst no longer starts a shake, only a back-and-forth does; use --min-reversals")
+        }
         if let v = cooldown, !(v >= 0 && v <= 60_000) { throw ValidationError("--cooldown must be 0…60000 ms, got \(v)") }
-        if let v = minReversals, !(v >= 0 && v <= 100) { throw ValidationError("--min-reversals must be 0…100, got \(v)") }
+        if let v = minReversals, !(v >= 1 && v <= 20) { throw ValidationError("--min-reversals must be 1…20, got \(v)") }
         if let v = minFraction, !(v >= 0 && v <= 1) { throw ValidationError("--min-fraction must be 0…1, got \(v)") }
     }
 
@@ -80,7 +82,6 @@ struct ShakeCommand: ParsableCommand {
     func shakeSection(over section: BoardDescription.ShakeSection) -> BoardDescription.ShakeSection {
         var s = section
         if let threshold { s.thresholdG = threshold }
-        if let minDuration { s.minDurationMs = minDuration }
         if let cooldown { s.cooldownMs = cooldown }
         if let minReversals { s.minReversals = minReversals }
         if let minFraction { s.minFraction = minFraction }

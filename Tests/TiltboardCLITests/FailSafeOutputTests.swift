@@ -31,8 +31,8 @@ final class FailSafeOutputTests: XCTestCase {
     func testAReaderLeavingMidEffectIsANormalStopWithTheMotorOff() throws {
         let folder = try makeScratchFolder(self)
         let b = try board(folder, script: "shake")
-        // Line 110 is about 1.1 s in: the shake starts the 400 ms buzz at about 0.9 s.
-        let r = try Shell.run(#""$T" run --board "$B" --json --duration 4 2>"$D/err" | head -n 110 >/dev/null; echo "${PIPESTATUS[0]}""#,
+        // Line 130 is about 1.3 s in: the shake (its third half-cycle) starts the 400 ms buzz at about 1.1 s.
+        let r = try Shell.run(#""$T" run --board "$B" --json --duration 4 2>"$D/err" | head -n 130 >/dev/null; echo "${PIPESTATUS[0]}""#,
                               folder: folder, extra: ["B": b])
         let stderr = (try? String(contentsOfFile: folder + "/err", encoding: .utf8)) ?? ""
         XCTAssertEqual(r.stdout, "0\n", stderr)

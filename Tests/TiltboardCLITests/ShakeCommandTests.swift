@@ -80,13 +80,15 @@ final class ShakeCommandTests: XCTestCase {
         XCTAssertEqual(Set(events[1].keys), ["event", "t", "durationS", "peakG"])
         let start = try XCTUnwrap(events[0]["t"] as? Double), end = try XCTUnwrap(events[1]["t"] as? Double)
         // The script shakes (4 Hz, 2 g) from 1 s to 2 s of its own time; the loop starts at most
-        // 0.2 s into it (the chip's configuration waits), and the detector needs under 150 ms.
-        XCTAssertGreaterThanOrEqual(start, 0.8)
-        XCTAssertLessThan(start, 1.15)
+        // 0.2 s into it (the chip's configuration waits), and the detector needs three half-cycles
+        // (266 ms).
+        XCTAssertGreaterThanOrEqual(start, 1.0)
+        XCTAssertLessThan(start, 1.3)
         XCTAssertGreaterThan(end, start + 0.8)
         XCTAssertEqual(try XCTUnwrap(events[0]["peakG"] as? Double), 2, accuracy: 0.4)
-        // The duration counts from the first shaking sample, a little before the start was reported.
-        XCTAssertEqual(try XCTUnwrap(events[1]["durationS"] as? Double), end - start, accuracy: 0.2)
+        // The duration counts from the first shaking sample, two half-cycles (250 ms) before the start
+        // was reported.
+        XCTAssertEqual(try XCTUnwrap(events[1]["durationS"] as? Double), end - start + 0.25, accuracy: 0.03)
         // The board's default effect, pulse:150, was played once, from the detecting sample.
         let log = try MotorLogFile.read(board.log)
         XCTAssertEqual(log.map(\.level), [1, 0])
@@ -124,12 +126,16 @@ final class ShakeCommandTests: XCTestCase {
 
     func testFlagsAreLaidOverTheBoardsShakeSection() throws {
         let command = try ShakeCommand.parse(["--threshold", "1.2", "--cooldown", "900", "--min-reversals", "2"])
-        let board = BoardDescription.ShakeSection(thresholdG: 3, minDurationMs: 60, minFraction: 0.7, cooldownMs: 100)
+        let board = BoardDescription.ShakeSection(thresholdG: 3, minFraction: 0.7, cooldownMs: 100)
         XCTAssertEqual(command.shakeSection(over: board),
-                       BoardDescription.ShakeSection(thresholdG: 1.2, minDurationMs: 60, minFraction: 0.7, minReversals: 2, cooldownMs: 900))
+                       BoardDescription.ShakeSection(thresholdG: 1.2, minFraction: 0.7, minReversals: 2, cooldownMs: 900))
         XCTAssertEqual(try ShakeCommand.parse([]).shakeSection(over: board), board)
-        for bad in [["--threshold", "0"], ["--min-fraction", "2"], ["--cooldown", "-1"], ["--duration", "0"], ["--min-duration", "20000"]] {
+        for bad in [["--threshold", "0"], ["--min-fraction", "2"], ["--cooldown", "-1"], ["--duration", "0"], ["--min-duration", "45"],
+                    ["--min-reversals", "0"], ["--min-reversals", "21"]] {
             XCTAssertThrowsError(try ShakeCommand.parse(bad), "\(bad)")
+        }
+        XCTAssertThrowsError(try ShakeCommand.parse(["--min-duration", "45"])) { error in
+            XCTAssertTrue(ShakeCommand.message(for: error).contains("--min-duration no longer applies"), "\(error)")
         }
     }
 

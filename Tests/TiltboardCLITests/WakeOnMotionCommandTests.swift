@@ -21,7 +21,7 @@ final class WakeOnMotionCommandTests: XCTestCase {
         let start = try XCTUnwrap(lines.first.flatMap { Double($0.dropFirst("shake at ".count).prefix { $0 != " " }) },
                                   r.stdout)
         XCTAssertGreaterThan(start, 3.5, r.stdout)
-        XCTAssertLessThan(start, 4.1, r.stdout)
+        XCTAssertLessThan(start, 4.3, r.stdout)
         let notes = r.stderr.split(separator: "\n").map(String.init)
         // Still from the start: asleep after exactly the idle time.
         XCTAssertEqual(notes.filter { $0.contains("sleeping at") }, ["tiltboard: still for 2.0 s: sleeping at 2.00 s until motion"], r.stderr)
@@ -30,10 +30,10 @@ final class WakeOnMotionCommandTests: XCTestCase {
         let numbers = woke.first.map { $0.split(separator: " ").compactMap { Double($0) } } ?? []
         XCTAssertEqual(numbers.count, 2, r.stderr)
         if numbers.count == 2 {
-            // Asleep from 2.00 s until the wake; the shake detected within 150 ms of it.
+            // Asleep from 2.00 s until the wake; the shake detected on its third half-cycle, 266 ms in.
             XCTAssertEqual(numbers[0], 2 + numbers[1], accuracy: 0.011, r.stderr)
             XCTAssertGreaterThanOrEqual(start, numbers[0], r.stderr)
-            XCTAssertLessThan(start, numbers[0] + 0.15, r.stderr)
+            XCTAssertLessThan(start, numbers[0] + 0.3, r.stderr)
         }
         XCTAssertNotNil(notes.last { $0.hasPrefix("tiltboard: wake on motion: 1 sleep, 1 wakeup, ") && $0.hasSuffix(" loop ticks skipped") },
                         r.stderr)

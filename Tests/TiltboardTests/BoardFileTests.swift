@@ -85,7 +85,7 @@ final class BoardFileTests: XCTestCase {
          "mount": [[0, 1, 0], [-1, 0, 0], [0, 0, 1]],
          "simulation": {"trace": "traces/t.csv", "noise": false, "seed": 9, "whoAmI": 114,
            "zeroGOffsetMg": [40, -30, 60], "scaleError": [0.02, -0.01, 0], "motorLog": "/tmp/m.log"},
-         "shake": {"thresholdG": 1.5, "minDurationMs": 120, "minFraction": 0.4, "minReversals": 3, "cooldownMs": 800},
+         "shake": {"thresholdG": 1.5, "minFraction": 0.4, "minReversals": 3, "cooldownMs": 800},
          "interrupt": {"chip": "pinctrl-bcm2711", "line": 4}}
         """, source: "/etc/tiltboard/full.json")
         XCTAssertEqual(full.sensor, .init(chip: .mpu6050, bus: "simulated", address: 0x69, accelRangeG: 8,
@@ -97,7 +97,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(full.simulation, .init(trace: "/etc/tiltboard/traces/t.csv", noise: false, seed: 9, whoAmI: 0x72,
                                               zeroGOffsetMg: Vector3(40, -30, 60), scaleError: Vector3(0.02, -0.01, 0),
                                               motorLog: "/tmp/m.log"))
-        XCTAssertEqual(full.shake, .init(thresholdG: 1.5, minDurationMs: 120, minFraction: 0.4, minReversals: 3, cooldownMs: 800))
+        XCTAssertEqual(full.shake, .init(thresholdG: 1.5, minFraction: 0.4, minReversals: 3, cooldownMs: 800))
         XCTAssertEqual(full.interrupt, .init(line: .init(chip: "pinctrl-bcm2711", line: .offset(4))))
     }
 
@@ -144,10 +144,15 @@ final class BoardFileTests: XCTestCase {
                        "board file Boards/x.json: motor.shakeEffect: pulse length 'x' is not a number of milliseconds")
         XCTAssertEqual(message(minimal + #", "shake": {"minFraction": 1.5}}"#),
                        "board file Boards/x.json: shake.minFraction: 1.5 is not allowed (use a fraction from 0 to 1)")
+        XCTAssertEqual(message(minimal + #", "shake": {"minDurationMs": 45}}"#),
+                       "board file Boards/x.json: shake.minDurationMs: no longer applies: a single burst no longer starts a shake, "
+                       + "only a back-and-forth does; remove it and set minReversals (default 2: three alternating half-cycles) instead")
+        XCTAssertEqual(message(minimal + #", "shake": {"minReversals": 0}}"#),
+                       "board file Boards/x.json: shake.minReversals: 0 is not allowed (use an integer from 1 to 20)")
         XCTAssertEqual(message(minimal + #", "shake": {"thresholdG": 0}}"#),
                        "board file Boards/x.json: shake.thresholdG: 0 is not allowed (use more than 0 and at most 16 g)")
         XCTAssertEqual(message(minimal + #", "shake": {"minReversals": 2.5}}"#),
-                       "board file Boards/x.json: shake.minReversals: 2.5 is not allowed (use an integer from 0 to 100)")
+                       "board file Boards/x.json: shake.minReversals: 2.5 is not allowed (use an integer from 1 to 20)")
     }
 
     /// The on-time cap's two keys: 2 s and 0.5 s by default, each 0.05…60 s.

@@ -138,13 +138,12 @@ public struct BoardDescription: Sendable, Equatable {
     /// Shake detector settings; nil fields take the detector's defaults.
     public struct ShakeSection: Sendable, Equatable {
         public var thresholdG: Double?
-        public var minDurationMs: Double?
         public var minFraction: Double?
         public var minReversals: Int?
         public var cooldownMs: Double?
-        public init(thresholdG: Double? = nil, minDurationMs: Double? = nil, minFraction: Double? = nil,
-                    minReversals: Int? = nil, cooldownMs: Double? = nil) {
-            self.thresholdG = thresholdG; self.minDurationMs = minDurationMs; self.minFraction = minFraction
+        public init(thresholdG: Double? = nil, minFraction: Double? = nil, minReversals: Int? = nil,
+                    cooldownMs: Double? = nil) {
+            self.thresholdG = thresholdG; self.minFraction = minFraction
             self.minReversals = minReversals; self.cooldownMs = cooldownMs
         }
     }

@@ -20,8 +20,9 @@ import TiltboardSimulator
 ///   (not both), `noise` bool, `seed` integer ≥ 0, `whoAmI` `"0x70"` or integer, `zeroGOffsetMg`
 ///   [x,y,z], `scaleError` [x,y,z] fractions, `motorLog` path, `part` `"typical"`/`"worst"`/object,
 ///   `faults` list of `{"at", "kind", "seconds"}`. Relative paths resolve against the board file's folder.
-/// - `shake` (optional): `thresholdG` > 0, `minDurationMs` ≥ 0, `minFraction` 0…1,
-///   `minReversals` integer ≥ 0, `cooldownMs` ≥ 0.
+/// - `shake` (optional): `thresholdG` > 0 (each half-cycle's linear acceleration), `minReversals`
+///   integer 1…20 (reversals that make a shake), `minFraction` 0…1 (share of the time swinging),
+///   `cooldownMs` 0…60000. `minDurationMs` is rejected: one burst no longer starts a shake.
 /// - `interrupt` (optional): `chip`, `line` as for `motor`.
 extension BoardDescription {
     /// Reads and validates a board file; a missing, unreadable or invalid file throws `BoardFileError`.
@@ -351,13 +352,16 @@ struct BoardFileParser {
 
     private func parseShake(_ value: Any) throws -> BoardDescription.ShakeSection {
         let o = try object(value, "shake")
-        try onlyKeys(o, "shake", ["thresholdG", "minDurationMs", "minFraction", "minReversals", "cooldownMs"])
+        if o["minDurationMs"] != nil {
+            throw fail("shake.minDurationMs", "no longer applies: a single burst no longer starts a shake, only a back-and-forth "
+                       + "does; remove it and set minReversals (default 2: three alternating half-cycles) instead")
+        }
+        try onlyKeys(o, "shake", ["thresholdG", "minReversals", "minFraction", "cooldownMs"])
         var shake = BoardDescription.ShakeSection()
         shake.thresholdG = try bounded(o, "shake", "thresholdG", "use more than 0 and at most 16 g") { $0 > 0 && $0 <= 16 }
-        shake.minDurationMs = try bounded(o, "shake", "minDurationMs", "use 0 to 10000 ms") { (0...10_000).contains($0) }
         shake.minFraction = try bounded(o, "shake", "minFraction", "use a fraction from 0 to 1") { (0...1).contains($0) }
-        shake.minReversals = try bounded(o, "shake", "minReversals", "use an integer from 0 to 100") {
-            (0...100).contains($0) && $0 == $0.rounded()
+        shake.minReversals = try bounded(o, "shake", "minReversals", "use an integer from 1 to 20") {
+            (1...20).contains($0) && $0 == $0.rounded()
         }.map { Int($0) }
         shake.cooldownMs = try bounded(o, "shake", "cooldownMs", "use 0 to 60000 ms") { (0...60_000).contains($0) }
         return shake

@@ -244,7 +244,6 @@ extension BoardDescription.ShakeSection {
     public var detectorSettings: ShakeDetectorSettings {
         var s = ShakeDetectorSettings.standard
         if let v = thresholdG { s.thresholdG = v }
-        if let v = minDurationMs { s.minDurationMs = v }
         if let v = minFraction { s.minFraction = v }
         if let v = minReversals { s.minReversals = v }
         if let v = cooldownMs { s.cooldownMs = v }
