@@ -49,7 +49,7 @@ final class BusFaultCommandTests: XCTestCase {
         XCTAssertEqual(ts.count, 124)
         XCTAssertFalse(ts.contains { ($0 > 0.235 && $0 < 0.445) || ($0 > 0.735 && $0 < 0.895) }, "\(ts)")
         // None made up: a flat board stays level throughout (a reset chip's zeros would tip it).
-        XCTAssertTrue(r.stdout.split(separator: "\n").allSatisfy { $0.contains("\"tilt\":{\"pitchDeg\":0,\"rollDeg\":0}") }, "a flat board stays level")
+        XCTAssertTrue(r.stdout.split(separator: "\n").allSatisfy { $0.contains("\"tilt\":{\"pitchDeg\":0,\"rollDeg\":0,\"trusted\":true}") }, "a flat board stays level")
     }
 
     func testRunGivesUpWithExit74AfterTheLimitWithTheMotorOff() throws {

@@ -36,9 +36,11 @@ final class RunCommandTests: XCTestCase {
             let t = try XCTUnwrap(object["t"] as? Double)
             XCTAssertGreaterThan(t, previousT)
             previousT = t
-            let tilt = try XCTUnwrap(object["tilt"] as? [String: Double])
-            XCTAssertEqual(Set(tilt.keys), ["pitchDeg", "rollDeg"])
-            for v in tilt.values { XCTAssertTrue((-180...180).contains(v)) }
+            let tilt = try XCTUnwrap(object["tilt"] as? [String: Any])
+            XCTAssertEqual(Set(tilt.keys), ["pitchDeg", "rollDeg", "trusted"])
+            for key in ["pitchDeg", "rollDeg"] { XCTAssertTrue((-180...180).contains(try XCTUnwrap(tilt[key] as? Double))) }
+            // A boolean, not a number; a gyro-aided estimate is always trusted.
+            XCTAssertTrue(line.contains("\"trusted\":true}"), String(line))
             let control = try XCTUnwrap(object["control"] as? [String: Double])
             XCTAssertEqual(Set(control.keys), ["x", "y", "vx", "vy", "headingDeg"])
             let x = try XCTUnwrap(control["x"]), y = try XCTUnwrap(control["y"])

@@ -205,8 +205,10 @@ final class HoldStillTests: XCTestCase {
             _ = c.process(Sample(t: t, accel: .unitZ + ramp(t)))
         }
         XCTAssertEqual(c.holdStill.absorbedG.x, 0.1, accuracy: 1e-12)
+        // The 20 mg past the bound shows (1.15° if it were absorbed too), within the estimator's
+        // 3 mg rest band (0.17°).
         let excess = (Vector3.unitZ + Vector3(0.02, 0, 0)).normalized
-        XCTAssertLessThan(error(c, excess), 0.12)
+        XCTAssertLessThan(error(c, excess), 0.2)
     }
 
     func testAbsorbedDriftDecaysWhileTheBoardMovesAndANewNeutralClearsIt() {

@@ -31,7 +31,9 @@ import Darwin
 /// Without a gyro (`accelerometerOnly`) nothing can tell linear acceleration from tilt, and any
 /// smoothing only adds lag, so the estimate is the measured direction itself (no lag);
 /// `isTrusted` says when it cannot be gravity (|a| away from 1 g), and callers hold their last
-/// trusted value meanwhile.
+/// trusted value meanwhile. At rest (the acceleration steady for `restMinSeconds`) it is the rest
+/// mean instead, until the short low-pass departs from that mean by `restDepartureG`: a still
+/// board reads still, and a slow tilt shows within that departure (≈ 0.17°).
 ///
 /// Every per-step constant is derived from the sample's `dt`; nothing is allocated per sample.
 public struct TiltEstimator: Sendable {
@@ -63,6 +65,9 @@ public struct TiltEstimator: Sendable {
         /// The rest mean spans at most this long, s: long enough to average the noise, short
         /// enough that a turn too slow to end the rest, or a residual gyro bias, moves it little.
         public var restMeanSeconds = 3.0
+        /// Accelerometer only: at rest, a departure of the short low-pass from the rest mean beyond
+        /// this ends the rest (a slow tilt), g (≈ 0.17°: several times the low-pass's noise).
+        public var restDepartureG = 0.003
         /// Accelerometer only: | |a| − 1 g | beyond this and the direction cannot be gravity, g.
         public var trustBandG = 0.15
 
@@ -114,30 +119,35 @@ public struct TiltEstimator: Sendable {
         guard accel.x.isFinite, accel.y.isFinite, accel.z.isFinite else { return gravity }
         let a = accel.length
         guard a > 1e-9 else { return gravity }
-        if case .accelerometerOnly = mode {
-            unitGravity = accel / a
-            initialised = true
-            isTrusted = Swift.abs(a - 1) <= settings.trustBandG
-            return gravity
-        }
-        guard case let .gyroAided(tau) = mode else { return gravity }
         if !initialised {
-            // Start level-corrected on the first sample: I is the board's frame, and the
-            // correction tips the measured direction onto the vertical.
+            // Start on the first sample; with a gyro, I is the board's frame and the correction
+            // tips the measured direction onto the vertical.
             correction = Quaternion(from: accel / a, to: .unitZ)
             unitGravity = accel / a
             initialised = true
-            isTrusted = true
+            isTrusted = mode != .accelerometerOnly || Swift.abs(a - 1) <= settings.trustBandG
+            return gravity
+        }
+        guard case let .gyroAided(tau) = mode else {
+            isTrusted = Swift.abs(a - 1) <= settings.trustBandG
+            unitGravity = accel / a
+            guard dt > 0, dt.isFinite else { return gravity }
+            startFilters(timeConstant: nil, gyroDps: nil, dt: dt)
+            updateRest(gyroDps: nil, accel: accel, dt: dt)
+            if isResting {
+                let mean = restMean(adding: accel, seed: restAccelFilter.output, dt: dt)
+                // A departure of the short low-pass from the mean beyond the noise is a tilt:
+                // the rest ends and the raw direction shows it at once.
+                if (restAccelFilter.output - mean).length > settings.restDepartureG {
+                    endRest()
+                } else {
+                    unitGravity = mean.normalized
+                }
+            }
             return gravity
         }
         guard dt > 0, dt.isFinite else { return gravity }
-        if !filtersStarted {
-            // The filters start in the steady state of the first sample's direction.
-            filtersStarted = true
-            accelFilter.settle(at: unitGravity, timeConstant: tau, dt: dt)
-            restGyroFilter.settle(at: gyroDps ?? .zero, timeConstant: settings.restFilterSeconds, dt: dt)
-            restAccelFilter.settle(at: unitGravity, timeConstant: settings.restFilterSeconds, dt: dt)
-        }
+        startFilters(timeConstant: tau, gyroDps: gyroDps, dt: dt)
 
         if let w = gyroDps, w.x.isFinite, w.y.isFinite, w.z.isFinite {
             updateRest(gyroDps: w, accel: accel, dt: dt)
@@ -153,28 +163,14 @@ public struct TiltEstimator: Sendable {
                 gyroOrientation = (gyroOrientation * Quaternion(w: cosHalf, x: omega.x * s, y: omega.y * s, z: omega.z * s)).normalized
             }
         } else {
-            isResting = false
+            endRest()
         }
 
         let inertial = gyroOrientation.rotate(accel)
         var filtered = accelFilter.step(inertial, timeConstant: tau, dt: dt)
         if isResting {
-            if restCount == 0 {
-                restCount = settings.restSeedSamples
-                restSum = gyroOrientation.rotate(restAccelFilter.output) * restCount
-            } else {
-                let most = Swift.max(settings.restSeedSamples, settings.restMeanSeconds / dt)
-                if restCount >= most {
-                    restSum = restSum * ((most - 1) / restCount)
-                    restCount = most - 1
-                }
-                restSum += inertial
-                restCount += 1
-            }
-            filtered = restSum / restCount
+            filtered = restMean(adding: inertial, seed: gyroOrientation.rotate(restAccelFilter.output), dt: dt)
             accelFilter.settle(at: filtered, timeConstant: tau, dt: dt)
-        } else {
-            restCount = 0
         }
 
         // The smallest rotation that takes the filtered vector, seen from earth, to the vertical.
@@ -190,22 +186,56 @@ public struct TiltEstimator: Sendable {
         return gravity
     }
 
+    /// The filters start, on the first step, in the steady state of the first sample's direction.
+    private mutating func startFilters(timeConstant tau: Double?, gyroDps: Vector3?, dt: Double) {
+        guard !filtersStarted else { return }
+        filtersStarted = true
+        if let tau { accelFilter.settle(at: unitGravity, timeConstant: tau, dt: dt) }
+        restGyroFilter.settle(at: gyroDps ?? .zero, timeConstant: settings.restFilterSeconds, dt: dt)
+        restAccelFilter.settle(at: unitGravity, timeConstant: settings.restFilterSeconds, dt: dt)
+    }
+
     /// Rest: both the rate and the acceleration stay close to their short low-pass (VQF §3.4, with
     /// its thresholds), and the low-passed rate itself is small, for `restMinSeconds`.
-    private mutating func updateRest(gyroDps w: Vector3, accel: Vector3, dt: Double) {
-        let gyroMean = restGyroFilter.step(w, timeConstant: settings.restFilterSeconds, dt: dt)
+    private mutating func updateRest(gyroDps w: Vector3?, accel: Vector3, dt: Double) {
         let accelMean = restAccelFilter.step(accel, timeConstant: settings.restFilterSeconds, dt: dt)
-        let gate = settings.restGyroDps
-        let steady = (w - gyroMean).lengthSquared < gate * gate
-            && gyroMean.maxAbsComponent <= settings.restRateDps
-            && (accel - accelMean).lengthSquared < settings.restAccelG * settings.restAccelG
+        var steady = (accel - accelMean).lengthSquared < settings.restAccelG * settings.restAccelG
+        if let w {
+            let gyroMean = restGyroFilter.step(w, timeConstant: settings.restFilterSeconds, dt: dt)
+            let gate = settings.restGyroDps
+            steady = steady && (w - gyroMean).lengthSquared < gate * gate
+                && gyroMean.maxAbsComponent <= settings.restRateDps
+        }
         if steady {
             restSeconds += dt
             isResting = restSeconds >= settings.restMinSeconds
         } else {
-            restSeconds = 0
-            isResting = false
+            endRest()
         }
+    }
+
+    private mutating func endRest() {
+        restSeconds = 0
+        isResting = false
+        restCount = 0
+    }
+
+    /// The mean of `v` over the rest's last `restMeanSeconds`, started from `seed` (the short
+    /// low-pass, weighted as `restSeedSamples` samples) on the rest's first sample.
+    private mutating func restMean(adding v: Vector3, seed: Vector3, dt: Double) -> Vector3 {
+        if restCount == 0 {
+            restCount = settings.restSeedSamples
+            restSum = seed * restCount
+        } else {
+            let most = Swift.max(settings.restSeedSamples, settings.restMeanSeconds / dt)
+            if restCount >= most {
+                restSum = restSum * ((most - 1) / restCount)
+                restCount = most - 1
+            }
+            restSum += v
+            restCount += 1
+        }
+        return restSum / restCount
     }
 
     /// sin and cos of `x`; per-sample rotation angles are tiny (|ω|·dt ≪ 0.05 rad), where the
