@@ -29,6 +29,8 @@ final class HoldStillTests: XCTestCase {
         }
         for axis in 0..<3 { XCTAssertEqual(c.holdStill.biasDps[axis], bias[axis], accuracy: 0.01, "axis \(axis)") }
         XCTAssertTrue(c.holdStill.isHolding)
+        // While the stage holds, it alone estimates the bias: the estimator keeps no residual.
+        XCTAssertLessThan(c.estimator.residualBiasDps.length, 1e-9)
         // Until the stage has learnt it the estimator integrates the bias (0.9 °/s: beyond its own
         // rest gate); after that it holds within 0.1°.
         XCTAssertLessThan(worst, 0.1)

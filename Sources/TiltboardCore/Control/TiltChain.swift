@@ -66,6 +66,9 @@ public struct TiltChain: Sendable {
         if let last = lastTime { dt = Swift.min(Swift.max(0, s.t - last), maxStepSeconds) }
         lastTime = s.t
         let c = holdStill.correct(s, dt: dt)
+        // While the hold-still stage holds, it measures the bias itself: one estimate at a time.
+        if holdStill.isHolding, holdStill.biasKnown { estimator.clearResidualBias() }
+        estimator.biasKnown = holdStill.biasKnown
         let g = estimator.update(accel: c.accel, gyroDps: c.gyro, dt: dt)
         if estimator.isTrusted { trustedGravity = g }
         return controller.update(gravity: controlGravity, dt: dt)

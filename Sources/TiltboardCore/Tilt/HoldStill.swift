@@ -46,6 +46,10 @@ public struct HoldStill: Sendable {
         public var biasTimeConstant = 2.0
         /// Still this long before the bias is learnt and the reference set, s.
         public var settleSeconds = 1.5
+        /// While no bias is known, the gyro's mean over this much of a settled spell is taken as
+        /// the bias, s: at the MPU-6050's 0.05 °/s rms noise (PS §6.1) a second of samples at
+        /// 100 Hz pins it to 0.005 °/s.
+        public var acquisitionSeconds = 1.0
         /// Time constant of the short acceleration average stillness is judged against, s.
         public var averageSeconds = 0.2
         /// Largest rotation rate (after the bias estimate) a still board shows, °/s: about 20
@@ -172,7 +176,7 @@ public struct HoldStill: Sendable {
                 biasDps = anchor.bias + clamp(b - anchor.bias, settings.biasNoiseDps + settings.gyroTempcoDpsPerC * dT)
             } else {
                 acquisition.add(g)
-                if stillFor >= settings.settleSeconds + 2 * settings.biasTimeConstant {
+                if stillFor >= settings.settleSeconds + settings.acquisitionSeconds {
                     biasDps = acquisition.mean
                     biasKnown = true
                     anchor = (biasDps, s.tempC)

@@ -24,9 +24,10 @@ import Darwin
 /// filtered vector is replaced by the mean of the accelerometer in I over the rest's last
 /// `restMeanSeconds`, so the estimate settles onto gravity within a second or two of the board
 /// coming to rest and then holds as still as the average allows; the rate's own short mean is
-/// taken for bias meanwhile. Gyro bias is not estimated here: `HoldStill` learns
-/// it at rest within the data sheet's drift and hands over corrected rates, so there is one bias
-/// estimate.
+/// taken for bias meanwhile. `HoldStill` learns the gyro bias at rest within the data sheet's
+/// drift and hands over corrected rates; what it has not caught yet (before the first still
+/// spell, or as the die warms while the board moves) `GyroBiasFilter` tracks here, at rest and in
+/// motion (VQF §3.3), within a few °/s.
 ///
 /// Without a gyro (`accelerometerOnly`) nothing can tell linear acceleration from tilt, and any
 /// smoothing only adds lag, so the estimate is the measured direction itself (no lag);
@@ -58,6 +59,10 @@ public struct TiltEstimator: Sendable {
         /// rest it is taken for bias not yet learnt, so a steady turn faster than this is never
         /// mistaken for rest, and a slower one lags by at most this × `restMeanSeconds` / 2.
         public var restRateDps = 1.0
+        /// The same while nobody has measured the bias yet (`biasKnown` false): the MPU-6050's
+        /// ±20 °/s initial and ±20 °/s thermal zero-rate limits (PS rev 3.4 §6.1), with a margin,
+        /// so a still board's rate is taken for bias from the start.
+        public var unknownBiasRestRateDps = 45.0
         /// Largest departure of the acceleration from its low-pass while resting, g (0.5 m/s²).
         public var restAccelG = 0.051
         /// Weight, in samples, of the short low-pass the rest mean starts from.
@@ -84,6 +89,16 @@ public struct TiltEstimator: Sendable {
     public private(set) var isTrusted = false
     /// True while the board rests (gyro-aided mode).
     public private(set) var isResting = false
+    /// False while nobody has measured the gyro bias (no calibration, no still spell yet): a
+    /// steady rate of a still board is then taken for bias at rest, however large.
+    public var biasKnown = true
+
+    /// The gyro bias the estimator still finds in the rates it is given, °/s (board frame).
+    public var residualBiasDps: Vector3 { bias.dps }
+
+    /// The rates handed in carry no bias any more: whoever removes it upstream has just measured
+    /// it at rest. Forgets the residual estimate so the two never count the same bias twice.
+    public mutating func clearResidualBias() { bias.clear() }
 
     // Gyro-aided state: board → I, and I → earth (vertical +Z).
     private var gyroOrientation = Quaternion.identity
@@ -95,6 +110,7 @@ public struct TiltEstimator: Sendable {
     private var restSeconds = 0.0
     private var restSum = Vector3.zero
     private var restCount = 0.0
+    private var bias = GyroBiasFilter()
 
     /// A filter that initialises from its first sample.
     public init(mode: Mode, settings: Settings = Settings()) {
@@ -151,9 +167,9 @@ public struct TiltEstimator: Sendable {
 
         if let w = gyroDps, w.x.isFinite, w.y.isFinite, w.z.isFinite {
             updateRest(gyroDps: w, accel: accel, dt: dt)
-            // At rest the true rate is nil, so the rate's short mean is bias the hold-still stage
-            // has not caught yet (it learns over seconds): only departures from it turn I.
-            let r = isResting ? w - restGyroFilter.output : w
+            // In motion the residual bias estimate is removed; at rest the true rate is nil, so
+            // the rate's short mean is the bias still there: only departures from it turn I.
+            let r = isResting ? w - restGyroFilter.output : w - bias.dps
             let omega = Vector3(radians(r.x), radians(r.y), radians(r.z))
             let rate = omega.length
             if rate > 0 {
@@ -180,6 +196,10 @@ public struct TiltEstimator: Sendable {
             let step = qw > 1e-6 ? Quaternion(w: qw, x: 0.5 * e.y / qw, y: -0.5 * e.x / qw, z: 0)
                                  : Quaternion(w: 0, x: 1, y: 0, z: 0)
             correction = (step * correction).normalized
+            if let w = gyroDps, w.x.isFinite, w.y.isFinite, w.z.isFinite {
+                bias.update(orientation: correction * gyroOrientation, uncorrected: e,
+                            restRate: isResting ? restGyroFilter.output : nil, timeConstant: tau, dt: dt)
+            }
         }
         let g = (correction * gyroOrientation).conjugate.rotate(.unitZ).normalized
         if g != .zero { unitGravity = g }
@@ -204,7 +224,8 @@ public struct TiltEstimator: Sendable {
             let gyroMean = restGyroFilter.step(w, timeConstant: settings.restFilterSeconds, dt: dt)
             let gate = settings.restGyroDps
             steady = steady && (w - gyroMean).lengthSquared < gate * gate
-                && gyroMean.maxAbsComponent <= settings.restRateDps
+                && Swift.min(gyroMean.maxAbsComponent, (gyroMean - bias.dps).maxAbsComponent)
+                    <= (biasKnown ? settings.restRateDps : settings.unknownBiasRestRateDps)
         }
         if steady {
             restSeconds += dt
