@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Tiltboard
+import TiltboardSimulator
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,5 +69,15 @@ final class StrictInputTests: XCTestCase {
         XCTAssertEqual(ProfileStore.defaultPath(boardName: "B", environment: ["HOME": "/h", "XDG_CONFIG_HOME": "rel", "STATE_DIRECTORY": "s"]),
                        "/h/.config/tiltboard/profiles/b.json")
         XCTAssertEqual(ProfileStore.defaultPath(boardName: "B", environment: ["HOME": "/h", "XDG_CONFIG_HOME": "/x"]), "/x/tiltboard/profiles/b.json")
+    }
+
+    func testAMalformedFirstTraceRowIsNotTakenForAHeader() throws {
+        XCTAssertEqual(try TraceMotion(csv: "t,ax,ay,az\n0,0,0,1\n0.01,0,0,1\n").times.count, 2)
+        XCTAssertEqual(try TraceMotion(csv: "0,0,0,1\n0.01,0,0,1\n").times.count, 2)
+        for bad in ["x0.1,0,0,1\n0.2,0,0,1\n", "0.1,zero,0,1\n0.2,0,0,1\n", "t,0,0,1\n0.2,0,0,1\n"] {
+            XCTAssertThrowsError(try TraceMotion(csv: bad), bad) { error in
+                XCTAssertTrue("\(error)".hasPrefix("trace line 1: field"), "\(error)")
+            }
+        }
     }
 }
