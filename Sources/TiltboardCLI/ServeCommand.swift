@@ -90,6 +90,8 @@ struct ServeCommand: ParsableCommand {
                 let (value, created) = try ServeToken.loadOrCreate(path: path, renew: newToken)
                 if created { Console.note("new token stored in \(path) (mode 0600)") }
                 if !loopback && !noAuth { token = value }
+            } catch let error as ServeTokenFileError {
+                throw error
             } catch {
                 throw CLIError(message: "cannot keep the token in \(path): \(error); choose a writable --profile folder", category: .cannotCreate)
             }

@@ -22,12 +22,17 @@ public struct AccessPolicy: Sendable {
     }
 
     /// What a request may not do: nil when it passes, else the error response.
-    public func refusal(_ head: HTTPRequestHead) -> HTTPResponse? {
+    /// `serverPort`, when given, is the port the server listens on: a Host naming another port
+    /// is refused like another name (a Host without a port is taken as naming this server).
+    public func refusal(_ head: HTTPRequestHead, serverPort: UInt16? = nil) -> HTTPResponse? {
         guard let host = head.header("host"), !host.isEmpty else {
             return .error(400, "the request has no Host header")
         }
-        guard let name = Self.hostName(host), allowedHost(name) else {
-            return .error(403, "refused Host \(Self.quoted(host)): use this machine's name, localhost or an IP address")
+        guard let (name, port) = Self.hostAndPort(host), allowedHost(name) else {
+            return .error(403, "refused Host \(Self.quoted(host)): use this machine's name, localhost or an IP address, with a port of 1…65535")
+        }
+        if let port, let serverPort, serverPort != 0, port != Int(serverPort) {
+            return .error(403, "refused Host \(Self.quoted(host)): this server listens on port \(serverPort), not \(port)")
         }
         if let origin = head.header("origin"), origin.lowercased() != "http://" + host.lowercased() {
             return .error(403, "refused Origin \(Self.quoted(origin)): only pages served from http://\(host) may use this server")
@@ -53,22 +58,32 @@ public struct AccessPolicy: Sendable {
     }
 
     /// The host part of a Host header (`name:port`, `[v6]:port`), lower case; nil when malformed.
-    static func hostName(_ host: String) -> String? {
+    static func hostName(_ host: String) -> String? { hostAndPort(host)?.name }
+
+    /// The host part, lower case, and the port when there is one (1…65535); nil when malformed.
+    static func hostAndPort(_ host: String) -> (name: String, port: Int?)? {
         let lower = host.lowercased()
         if lower.hasPrefix("[") {
             guard let close = lower.firstIndex(of: "]") else { return nil }
             let rest = lower[lower.index(after: close)...]
-            guard rest.isEmpty || (rest.hasPrefix(":") && validPort(rest.dropFirst())) else { return nil }
-            return String(lower[lower.index(after: lower.startIndex)..<close])
+            let name = String(lower[lower.index(after: lower.startIndex)..<close])
+            if rest.isEmpty { return (name, nil) }
+            guard rest.hasPrefix(":"), let port = validPort(rest.dropFirst()) else { return nil }
+            return (name, port)
         }
         let parts = lower.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count <= 2, let name = parts.first, !name.isEmpty else { return nil }
-        if parts.count == 2 && !validPort(parts[1]) { return nil }
-        return String(name)
+        if parts.count == 2 {
+            guard let port = validPort(parts[1]) else { return nil }
+            return (String(name), port)
+        }
+        return (String(name), nil)
     }
 
-    private static func validPort(_ s: Substring) -> Bool {
-        !s.isEmpty && s.count <= 5 && s.allSatisfy(\.isASCII) && s.allSatisfy(\.isNumber)
+    /// A port of 1…65535 in decimal digits (RFC 3986 §3.2.3), else nil.
+    private static func validPort(_ s: Substring) -> Int? {
+        guard !s.isEmpty, s.count <= 5, s.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let n = Int(s), (1...65535).contains(n) else { return nil }
+        return n
     }
 
     func allowedHost(_ name: String) -> Bool {

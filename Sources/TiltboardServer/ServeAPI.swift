@@ -25,8 +25,9 @@ public final class ServeAPI: Sendable {
         self.hub = hub; self.policy = policy; self.page = Array(page.utf8)
     }
 
-    public func handle(_ head: HTTPRequestHead, body: [UInt8]) -> Outcome {
-        if let refusal = policy.refusal(head) { return .respond(refusal) }
+    /// `serverPort`: the port the server listens on, which a Host with a port must name.
+    public func handle(_ head: HTTPRequestHead, body: [UInt8], serverPort: UInt16? = nil) -> Outcome {
+        if let refusal = policy.refusal(head, serverPort: serverPort) { return .respond(refusal) }
         guard let methods = Self.routes[head.path] else { return .respond(.error(404, "no such page: \(AccessPolicy.quoted(head.path))")) }
         guard methods.contains(head.method) else {
             var r = HTTPResponse.error(405, "\(head.path) takes \(methods.sorted().joined(separator: ", ")), not \(head.method)")

@@ -79,7 +79,7 @@ public final class ServeHub: @unchecked Sendable {
         var events: [[UInt8]] = []
         for event in feed.takeSensorEvents() {
             switch event {
-            case let .lost(t, reason): events.append(Self.json(["type": "sensor-lost", "t": t, "reason": reason]))
+            case let .lost(t, error): events.append(Self.json(["type": "sensor-lost", "t": t, "reason": Self.oneLine("\(error)")]))
             case let .back(t, reconfigured): events.append(Self.json(["type": "sensor-back", "t": t, "reconfigured": reconfigured]))
             }
         }
@@ -235,8 +235,34 @@ public final class ServeHub: @unchecked Sendable {
         return w.bytes
     }
 
+    /// `object` as JSON. Whatever it holds is made encodable first (an error as its one-line
+    /// description, a non-finite number as null), so no event ever goes out without its fields.
     static func json(_ object: [String: Any]) -> [UInt8] {
-        Array((try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
+        let clean = encodable(object)
+        return Array((try? JSONSerialization.data(withJSONObject: clean, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
+    }
+
+    static func encodable(_ value: Any) -> Any {
+        switch value {
+        case let s as String: return s
+        case let b as Bool: return b
+        case let d as Double: return d.isFinite ? d : NSNull()
+        case let f as Float: return f.isFinite ? Double(f) : NSNull()
+        case let i as Int: return i
+        case let i as any BinaryInteger: return Int(clamping: i)
+        case is NSNull: return NSNull()
+        case let a as [Any]: return a.map(encodable)
+        case let o as [String: Any]: return o.mapValues(encodable)
+        default: return oneLine("\(value)")
+        }
+    }
+
+    /// `text` on one line (line breaks and other control characters as spaces) and at most 300
+    /// characters, for a field the page shows as a sentence.
+    static func oneLine(_ text: String) -> String {
+        var out = String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : $0 }))
+        if out.count > 300 { out = String(out.prefix(299)) + "…" }
+        return out
     }
 
     static func rounded(_ x: Double) -> String { String(format: "%.1f", x) }

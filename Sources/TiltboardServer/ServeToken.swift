@@ -1,5 +1,9 @@
 import Foundation
+import TiltboardCore
 import TiltboardLinux
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The secret a client beyond loopback must show: 128 random bits in hex, kept in `serve-token`
 /// (mode 0600) in the profile's folder, so it survives restarts and the service's state directory
@@ -14,14 +18,40 @@ public enum ServeToken {
 
     /// The stored token, or a new one written atomically with mode 0600 when there is none, it is
     /// unreadable as a token, or `renew` asks for a new one.
+    ///
+    /// A stored file is used only when it is this user's own (owned by the effective uid) and
+    /// private (no group or other permission bits), as ssh does with its keys: anyone else who
+    /// could write it could choose the token, and anyone who could read it could use it. Otherwise
+    /// `ServeTokenFileError` says how to fix it; `renew` replaces such a file with a new one.
     public static func loadOrCreate(path: String, renew: Bool) throws -> (token: String, created: Bool) {
-        if !renew, let bytes = try AtomicFile.read(path: path, maxBytes: 4096) {
+        if !renew, let bytes = try readPrivate(path: path) {
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if isWellFormed(text) { return (text, false) }
         }
         let token = make()
         try AtomicFile.write(Array((token + "\n").utf8), to: path, permissions: 0o600, keepBackup: false)
         return (token, true)
+    }
+
+    /// The file's bytes when it is ours and private; nil when there is none.
+    static func readPrivate(path: String) throws -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP { throw ServeTokenFileError(path: path, problem: .symlink) }
+            return try AtomicFile.read(path: path, maxBytes: 4096) // its own message for the rest
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return try AtomicFile.read(path: path, maxBytes: 4096) }
+        guard st.st_mode & S_IFMT == S_IFREG else { throw ServeTokenFileError(path: path, problem: .notAFile) }
+        guard st.st_uid == geteuid() else { throw ServeTokenFileError(path: path, problem: .owner(st.st_uid, geteuid())) }
+        guard st.st_mode & 0o077 == 0 else { throw ServeTokenFileError(path: path, problem: .mode(UInt32(st.st_mode & 0o7777))) }
+        var bytes = [UInt8](repeating: 0, count: 4097)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n >= 0 else { return try AtomicFile.read(path: path, maxBytes: 4096) }
+        return Array(bytes[..<n])
     }
 
     /// 32 lower-case hex digits.
@@ -33,4 +63,33 @@ public enum ServeToken {
         var rng = SystemRandomNumberGenerator()
         return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
     }
+}
+
+/// A token file that is not this user's own private file: refused, with how to fix it.
+public struct ServeTokenFileError: CategorizedError, Sendable {
+    public enum Problem: Sendable, Equatable {
+        case owner(uid_t, uid_t)
+        case mode(UInt32)
+        case symlink
+        case notAFile
+    }
+
+    public var path: String
+    public var problem: Problem
+
+    public var description: String {
+        let shown = path.count > 200 ? "…" + path.suffix(199) : path
+        switch problem {
+        case let .owner(owner, me):
+            return "the token file \(shown) belongs to uid \(owner), not to this user (uid \(me)), so it is not used: remove it (rm \(shown)) or start with --new-token, and a new one is made"
+        case let .mode(mode):
+            return "the token file \(shown) has mode \(String(mode, radix: 8)), which lets others read or change it, so it is not used: chmod 600 \(shown)"
+        case .symlink:
+            return "the token file \(shown) is a symlink, so it is not used: remove it (rm \(shown)) or start with --new-token, and a new one is made"
+        case .notAFile:
+            return "the token file \(shown) is not a regular file, so it is not used: remove it, and a new one is made"
+        }
+    }
+
+    public var category: ErrorCategory { .permissionDenied }
 }

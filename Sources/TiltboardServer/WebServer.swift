@@ -216,7 +216,7 @@ public final class WebServer: Sendable {
             let body = Array(buffer.prefix(head.contentLength))
             buffer.removeFirst(head.contentLength)
 
-            switch api.handle(head, body: body) {
+            switch api.handle(head, body: body, serverPort: port) {
             case var .respond(response):
                 if !head.keepAlive { response.close = true }
                 guard (try? await write(response.encoded(), to: socket)) != nil, !response.close else { return }
@@ -323,6 +323,7 @@ public final class WebServer: Sendable {
 
     private func readClientFrames(_ socket: AsyncSocket, box: ClientMailbox, leftover: [UInt8]) async {
         var buffer = leftover
+        var message = WebSocketFrames.MessageAssembler()
         while !Task.isCancelled {
             switch WebSocketFrames.parseClientFrame(buffer) {
             case .incomplete:
@@ -334,16 +335,24 @@ public final class WebServer: Sendable {
             case let .refused(code, reason):
                 box.close(farewell: WebSocketFrames.close(code, reason: reason))
                 return
-            case let .frame(opcode, _, payload, length):
+            case let .frame(opcode, fin, payload, length):
                 buffer.removeFirst(length)
                 switch opcode {
                 case WebSocketFrames.Opcode.close.rawValue:
-                    box.close(farewell: WebSocketFrames.close(1000))
+                    let (code, reason) = WebSocketFrames.closeReply(payload)
+                    box.close(farewell: WebSocketFrames.close(code, reason: reason))
                     return
                 case WebSocketFrames.Opcode.ping.rawValue:
                     box.offerQueued(WebSocketFrames.frame(.pong, payload))
+                case WebSocketFrames.Opcode.pong.rawValue:
+                    break
                 default:
-                    break // the page sends nothing else that matters; text is ignored
+                    // Text and binary, whole or in fragments: checked (UTF-8, order, size) and
+                    // otherwise ignored, as the page sends nothing else that matters.
+                    if case let .refused(code, reason) = message.add(opcode: opcode, fin: fin, payload: payload) {
+                        box.close(farewell: WebSocketFrames.close(code, reason: reason))
+                        return
+                    }
                 }
             }
         }

@@ -23,8 +23,10 @@ public struct TraceMotion: MotionSource {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { Self.trim($0) }
             if fields.count == 1 && fields[0].isEmpty { continue }
             let numbers = fields.map { Double($0) }
-            if !sawData && numbers[0] == nil {
-                sawData = true  // the header
+            // A header names its columns: no field a number, each starting with a letter. A first
+            // row that is partly numbers is a malformed data row, and reported as one.
+            if !sawData && numbers.allSatisfy({ $0 == nil }) && fields.allSatisfy({ $0.first?.isLetter == true }) {
+                sawData = true
                 continue
             }
             sawData = true

@@ -23,6 +23,35 @@ final class ServeCommandTests: XCTestCase {
         ["XDG_CONFIG_HOME": folder, "HOME": folder]
     }
 
+    func testATokenFileOthersCanReadIsRefusedAtStartWithTheFix() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try writeBoard(folder)
+        let tokenFile = folder + "/tiltboard/profiles/serve-token"
+        try FileManager.default.createDirectory(atPath: folder + "/tiltboard/profiles", withIntermediateDirectories: true)
+        try Data("0123456789abcdef0123456789abcdef\n".utf8).write(to: URL(fileURLWithPath: tokenFile))
+        XCTAssertEqual(chmod(tokenFile, 0o644), 0)
+        let args = ["serve", "--board", board, "--host", "0.0.0.0", "--port", "0", "--duration", "0.5"]
+        let r = try CLIRunner.run(args, environment: environment(folder))
+        XCTAssertEqual(r.status, 77, r.stderr)
+        XCTAssertEqual(r.stdout, "", "no URL printed")
+        let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("tiltboard: error: ") }
+        XCTAssertEqual(errors.count, 1, r.stderr)
+        XCTAssertTrue(errors.first?.hasPrefix("tiltboard: error: the token file \(tokenFile) has mode 644") == true, r.stderr)
+        XCTAssertTrue(r.stderr.contains("chmod 600 \(tokenFile)"), r.stderr)
+        // Another user's file.
+        XCTAssertEqual(chmod(tokenFile, 0o600), 0)
+        XCTAssertEqual(chown(tokenFile, 65534, 65534), 0)
+        let other = try CLIRunner.run(args, environment: environment(folder))
+        XCTAssertEqual(other.status, 77, other.stderr)
+        XCTAssertEqual(other.stderr.split(separator: "\n").filter { $0.hasPrefix("tiltboard: error: ") }.count, 1, other.stderr)
+        XCTAssertTrue(other.stderr.contains("belongs to uid 65534"), other.stderr)
+        // Fixed as told: serve starts with the stored token.
+        XCTAssertEqual(chown(tokenFile, geteuid(), getegid()), 0)
+        let fixed = try CLIRunner.run(args, environment: environment(folder))
+        XCTAssertEqual(fixed.status, 0, fixed.stderr)
+        XCTAssertTrue(fixed.stdout.contains("?token=0123456789abcdef0123456789abcdef\n"), fixed.stdout)
+    }
+
     func testBeyondLoopbackPrintsTheTokenURLKeepsTheTokenPrivateAndStopsOnSIGTERM() throws {
         let folder = try makeScratchFolder(self)
         let board = try writeBoard(folder)

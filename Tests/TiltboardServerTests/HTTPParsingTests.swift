@@ -65,7 +65,9 @@ final class HTTPParsingTests: XCTestCase {
         // Unmasked, too long, fragmented control, reserved bits.
         XCTAssertEqual(WebSocketFrames.parseClientFrame([0x81, 0x05, 1, 2, 3, 4, 5]), .refused(code: 1002, reason: "client frames must be masked"))
         XCTAssertEqual(WebSocketFrames.parseClientFrame([0x82, 0xFF, 0, 0, 0, 1, 0, 0, 0, 0]), .refused(code: 1009, reason: "frame too large"))
-        XCTAssertEqual(WebSocketFrames.parseClientFrame([0x09, 0x80, 0, 0, 0, 0]), .refused(code: 1002, reason: "malformed control frame"))
+        XCTAssertEqual(WebSocketFrames.parseClientFrame([0x09, 0x80, 0, 0, 0, 0]), .refused(code: 1002, reason: "fragmented control frame"))
+        XCTAssertEqual(WebSocketFrames.parseClientFrame([0x89, 0xFF, 0, 0, 0, 0, 0, 0, 4, 0]), .refused(code: 1002, reason: "control frame longer than 125 bytes"))
+        XCTAssertEqual(WebSocketFrames.parseClientFrame([0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 1]), .refused(code: 1002, reason: "payload length with its top bit set"))
         XCTAssertEqual(WebSocketFrames.parseClientFrame([0xC1, 0x80, 0, 0, 0, 0]), .refused(code: 1002, reason: "reserved bits set"))
     }
 }

@@ -13,11 +13,16 @@ final class ServeSecurityTests: XCTestCase {
 
     func testHostMustBeOwnNameLocalhostOrAnIPLiteral() async throws {
         let board = try await ServedBoard(self)
-        for host in ["127.0.0.1:\(board.port)", "localhost:\(board.port)", "LOCALHOST", "testpi.local:8080", "testpi",
-                     "192.168.1.20:8080", "[::1]:8080", "[fe80::1]"] {
+        let p = board.port
+        for host in ["127.0.0.1:\(p)", "localhost:\(p)", "LOCALHOST", "testpi.local:\(p)", "testpi",
+                     "192.168.1.20:\(p)", "[::1]:\(p)", "[fe80::1]"] {
             XCTAssertEqual(try board.request("GET", "/api/state", host: host).status, 200, host)
         }
-        for host in ["evil.example:8080", "attacker.com", "127.0.0.1.evil.com", "testpi.local.evil.com", "[::1", "a:b:c", "1.2.3.4:99999999"] {
+        // A port must be 1…65535 and the one the server listens on.
+        let other = p == 65535 ? 65534 : p + 1
+        for host in ["evil.example:\(p)", "attacker.com", "127.0.0.1.evil.com", "testpi.local.evil.com", "[::1", "a:b:c", "1.2.3.4:99999999",
+                     "127.0.0.1:99999", "127.0.0.1:65536", "127.0.0.1:0", "127.0.0.1:", "127.0.0.1:-1", "127.0.0.1:+80",
+                     "127.0.0.1:\(other)", "localhost:\(other)", "[::1]:\(other)", "[::1]:99999", "[::1]x"] {
             let r = try board.request("GET", "/api/state", host: host)
             XCTAssertEqual(r.status, 403, host)
             XCTAssertTrue((r.json["error"] as? String ?? "").hasPrefix("refused Host"), host)
@@ -66,9 +71,9 @@ final class ServeSecurityTests: XCTestCase {
         XCTAssertEqual(page.headers["set-cookie"], "tiltboard-token=\(token); Path=/; HttpOnly; SameSite=Strict")
         // The stream needs it too, before the upgrade.
         let ws = try TestConnection(port: board.port)
-        XCTAssertEqual(try ws.upgrade(host: "testpi.local:8080").status, 401)
+        XCTAssertEqual(try ws.upgrade(host: "testpi.local:\(board.port)").status, 401)
         let ok = try TestConnection(port: board.port)
-        XCTAssertEqual(try ok.upgrade(host: "testpi.local:8080", extraHeaders: "Cookie: tiltboard-token=\(token)\r\n").status, 101)
+        XCTAssertEqual(try ok.upgrade(host: "testpi.local:\(board.port)", extraHeaders: "Cookie: tiltboard-token=\(token)\r\n").status, 101)
         await board.close()
     }
 
@@ -88,6 +93,47 @@ final class ServeSecurityTests: XCTestCase {
         let renewed = try ServeToken.loadOrCreate(path: path, renew: true)
         XCTAssertNotEqual(renewed.token, first.token)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), renewed.token + "\n")
+    }
+
+    func testATokenFileNotOursOrNotPrivateIsRefused() throws {
+        let folder = NSTemporaryDirectory() + "tiltboard-token-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/serve-token"
+        let token = "0123456789abcdef0123456789abcdef"
+        func refusal() -> ServeTokenFileError? {
+            do { _ = try ServeToken.loadOrCreate(path: path, renew: false); return nil } catch { return error as? ServeTokenFileError }
+        }
+        // Readable by others.
+        try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        XCTAssertEqual(chmod(path, 0o644), 0)
+        var error = try XCTUnwrap(refusal())
+        XCTAssertEqual(error.problem, .mode(0o644))
+        XCTAssertEqual(error.description, "the token file \(path) has mode 644, which lets others read or change it, so it is not used: chmod 600 \(path)")
+        XCTAssertEqual(error.category, .permissionDenied)
+        XCTAssertEqual(chmod(path, 0o640), 0)
+        XCTAssertEqual(refusal()?.problem, .mode(0o640))
+        XCTAssertEqual(chmod(path, 0o600), 0)
+        XCTAssertEqual(try ServeToken.loadOrCreate(path: path, renew: false).token, token, "mode 0600 and ours: used")
+        // Another user's (nobody's), even with mode 0600.
+        XCTAssertEqual(chown(path, 65534, 65534), 0)
+        error = try XCTUnwrap(refusal())
+        XCTAssertEqual(error.problem, .owner(65534, geteuid()))
+        XCTAssertTrue(error.description.contains("belongs to uid 65534"), error.description)
+        XCTAssertTrue(error.description.contains("rm \(path)"), error.description)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), token + "\n", "left as it is")
+        // --new-token replaces it with our own.
+        let renewed = try ServeToken.loadOrCreate(path: path, renew: true)
+        XCTAssertNotEqual(renewed.token, token)
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual(attributes[.ownerAccountID] as? Int, Int(geteuid()))
+        XCTAssertEqual((attributes[.posixPermissions] as? Int ?? 0) & 0o777, 0o600)
+        // A symlink, even to a private file of ours.
+        try FileManager.default.removeItem(atPath: path)
+        try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/elsewhere"))
+        XCTAssertEqual(chmod(folder + "/elsewhere", 0o600), 0)
+        XCTAssertEqual(symlink(folder + "/elsewhere", path), 0)
+        XCTAssertEqual(refusal()?.problem, .symlink)
     }
 
     func testOverTheClientLimitIs503UntilOneLeaves() async throws {

@@ -57,11 +57,11 @@ final class ServeURLsTests: XCTestCase {
             let authority = String(url.dropFirst("http://".count).prefix { $0 != "/" })
             let request = "GET /api/state?token=T0K HTTP/1.1\r\nHost: \(authority)\r\nOrigin: http://\(authority)\r\n\r\n"
             guard case let .complete(head, _) = HTTPRequestHead.parse(Array(request.utf8), maxBytes: 8192) else { return XCTFail(request) }
-            XCTAssertNil(policy.refusal(head), url)
+            XCTAssertNil(policy.refusal(head, serverPort: 8080), url)
         }
         let other = "GET /api/state?token=T0K HTTP/1.1\r\nHost: pi.example:8080\r\n\r\n"
         guard case let .complete(head, _) = HTTPRequestHead.parse(Array(other.utf8), maxBytes: 8192) else { return XCTFail(other) }
-        XCTAssertEqual(policy.refusal(head)?.status, 403)
+        XCTAssertEqual(policy.refusal(head, serverPort: 8080)?.status, 403)
     }
 
     /// The server's tasks run on its own thread, below the loop's priority.

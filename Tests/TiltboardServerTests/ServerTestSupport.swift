@@ -84,7 +84,7 @@ final class ServedBoard {
     let motorLog: String
 
     init(_ test: XCTestCase, script: String = "flat", token: String? = nil, limits: WebServer.Limits = WebServer.Limits(),
-         motor: Bool = true) async throws {
+         motor: Bool = true, faults: String = "[]") async throws {
         folder = NSTemporaryDirectory() + "tiltboard-serve-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let folder = self.folder
@@ -99,7 +99,7 @@ final class ServedBoard {
         let json = """
         {"name": "serve test board",
          "sensor": {"chip": "mpu6050", "bus": "simulated", "address": "0x68", "rateHz": 100}, \(motorSection)
-         "simulation": {"script": "\(script)", "noise": false, "motorLog": "\(motorLog)"}}
+         "simulation": {"script": "\(script)", "noise": false, "motorLog": "\(motorLog)", "faults": \(faults)}}
         """
         try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/board.json"))
         let board = try BoardDescription.load(path: folder + "/board.json")
@@ -109,6 +109,8 @@ final class ServedBoard {
         engine = try session.openMotor().map { HapticEngine(line: $0, clock: clock, cap: board.motor!.cap) }
         loop = session.makeLoop(rateHz: 100, haptics: engine)
         feed = BoardFeed(session: session, haptics: engine)
+        let feed = self.feed
+        loop.sensorEvents = { feed.sensorEvent($0) }
         hub = ServeHub(session: session, feed: feed, haptics: engine)
         let api = ServeAPI(hub: hub, policy: AccessPolicy(ownNames: ["testpi", "testpi.local"], token: token), page: WebPage.html)
         server = WebServer(host: "127.0.0.1", port: 0, limits: limits, api: api, clock: serverClock)

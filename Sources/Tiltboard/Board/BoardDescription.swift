@@ -169,6 +169,8 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String {
-        key.isEmpty ? "board file \(file): \(message)" : "board file \(file): \(key): \(message)"
+        // A path is the user's input: at most 80 characters of it, its end (the file's name) kept.
+        let shown = file.count > 80 ? "…" + file.suffix(79) : file
+        return key.isEmpty ? "board file \(shown): \(message)" : "board file \(shown): \(key): \(message)"
     }
 }

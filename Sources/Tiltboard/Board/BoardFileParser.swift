@@ -32,7 +32,7 @@ extension BoardDescription {
             bytes = try AtomicFile.read(path: path)
         } catch let error as AtomicFileError {
             throw BoardFileError(file: path, key: "",
-                                 message: "cannot read it: \(error.reason)\(error.isPermissionDenied ? ": check the file's permissions" : "")",
+                                 message: "cannot read it: \(error.reason)\(error.isPermissionDenied ? ": check the file's permissions" : error.errno == ELOOP ? ": a symlink loop (or more than 40 links in a row): point the link at the board file itself" : "")",
                                  errno: error.errno)
         } catch let error as NotARegularFile {
             throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)")
@@ -72,6 +72,7 @@ struct BoardFileParser {
         } catch {
             throw fail("", "not valid JSON: \(jsonProblem(error, bytes: bytes))")
         }
+        if let problem = StrictJSON.problem(bytes) { throw fail(problem.key, problem.message) }
         let top = try object(root, "")
         try onlyKeys(top, "", ["name", "sensor", "motor", "mount", "simulation", "shake", "interrupt"])
 
@@ -527,5 +528,86 @@ struct BoardFileParser {
         let base = detail.prefix(upTo: range.lowerBound)
             .replacingOccurrences(of: " around ", with: "").trimmingCharacters(in: .whitespaces)
         return "\(base) at line \(line), column \(column)"
+    }
+}
+
+/// What JSONSerialization lets through and RFC 8259 does not (or leaves to the reader): a comma
+/// before `}` or `]`, and a key twice in one object (§4: names SHOULD be unique; which one wins is
+/// undefined, so a board file with one is refused). A single pass over the bytes of a document
+/// already parsed, with its own stack (no recursion), so any input is safe.
+enum StrictJSON {
+    struct Problem: Equatable { var key: String; var message: String }
+
+    private struct Frame {
+        var isObject: Bool
+        var keys: Set<String> = []
+        var expectKey = true
+        var key: String?
+        var index = 0
+    }
+
+    static func problem(_ bytes: [UInt8]) -> Problem? {
+        var stack: [Frame] = []
+        var afterComma = false
+        var i = 0
+        func path(_ extra: String? = nil) -> String {
+            var parts: [String] = []
+            for f in stack {
+                if f.isObject { if let k = f.key { parts.append(k) } } else { parts.append("[\(f.index)]") }
+            }
+            if let extra { parts.append(extra) }
+            var out = ""
+            for p in parts { out += p.hasPrefix("[") || out.isEmpty ? p : "." + p }
+            return out
+        }
+        func position(_ offset: Int) -> String {
+            var line = 1, column = 1
+            for b in bytes[..<offset] { if b == 0x0A { line += 1; column = 1 } else { column += 1 } }
+            return "line \(line), column \(column)"
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case 0x20, 0x09, 0x0A, 0x0D:
+                i += 1
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                stack.append(Frame(isObject: b == UInt8(ascii: "{")))
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                if afterComma { return Problem(key: path(), message: "a comma before \"\(Character(UnicodeScalar(b)))\" at \(position(i)): remove it") }
+                _ = stack.popLast()
+            case UInt8(ascii: ","):
+                afterComma = true
+                if var top = stack.popLast() {
+                    if top.isObject { top.expectKey = true; top.key = nil } else { top.index += 1 }
+                    stack.append(top)
+                }
+                i += 1
+                continue
+            case UInt8(ascii: "\""):
+                let start = i
+                i += 1
+                while i < bytes.count && bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
+                let end = min(i, bytes.count - 1)
+                if var top = stack.last, top.isObject, top.expectKey {
+                    let raw = Array(bytes[start...end])
+                    let name = (try? JSONSerialization.jsonObject(with: Data(raw), options: [.fragmentsAllowed])) as? String
+                        ?? String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
+                    if top.keys.contains(name) {
+                        let shown = name.count > 80 ? String(name.prefix(79)) + "…" : name
+                        return Problem(key: path(shown), message: "appears twice in one object (again at \(position(start))): keep one")
+                    }
+                    top.keys.insert(name)
+                    top.key = name
+                    top.expectKey = false
+                    stack[stack.count - 1] = top
+                }
+            default:
+                break
+            }
+            afterComma = false
+            i += 1
+        }
+        return nil
     }
 }

@@ -18,8 +18,12 @@ public enum ProfileStore {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
-            // The XDG spec says to ignore a relative XDG_CONFIG_HOME.
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            // The XDG spec says to ignore a relative XDG_CONFIG_HOME. A relative (or empty) HOME is
+            // ignored too, for the user's home in the password database: a profile must not land
+            // wherever the command happened to start.
+            let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? NSHomeDirectoryForUser(NSUserName()).flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/"
+            base = (home == "/" ? "" : home) + "/.config"
         }
         return base + "/tiltboard/profiles/" + slug(boardName) + ".json"
     }

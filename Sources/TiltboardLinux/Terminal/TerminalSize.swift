@@ -25,11 +25,12 @@ public struct TerminalSize: Sendable, Equatable, CustomStringConvertible {
         return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
     }
 
-    /// `COLUMNS` and `LINES` from the environment, when both are positive integers.
+    /// `COLUMNS` and `LINES` from the environment, when both are integers of 1…9999 (the most a
+    /// `winsize` field of a real terminal comes near); anything else is ignored, as if unset.
     public static func fromEnvironment() -> TerminalSize? {
         guard let c = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }),
               let r = getenv("LINES").flatMap({ Int(String(cString: $0)) }),
-              c > 0, r > 0 else { return nil }
+              (1...9999).contains(c), (1...9999).contains(r) else { return nil }
         return TerminalSize(columns: c, rows: r)
     }
 }

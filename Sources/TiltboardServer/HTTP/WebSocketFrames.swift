@@ -92,11 +92,16 @@ public enum WebSocketFrames {
             guard bytes.count >= 10 else { return .incomplete }
             var n: UInt64 = 0
             for i in 2..<10 { n = n << 8 | UInt64(bytes[i]) }
+            // §5.2: the most significant bit of a 64-bit length must be 0.
+            guard n >> 63 == 0 else { return .refused(code: 1002, reason: "payload length with its top bit set") }
+            guard opcode < 8 else { return .refused(code: 1002, reason: "control frame longer than 125 bytes") }
             guard n <= UInt64(maxClientPayload) else { return .refused(code: 1009, reason: "frame too large") }
             length = Int(n)
             offset = 10
         }
-        if opcode >= 8 && (length > 125 || !fin) { return .refused(code: 1002, reason: "malformed control frame") }
+        // §5.5: control frames carry at most 125 bytes and are never fragmented.
+        if opcode >= 8 && length > 125 { return .refused(code: 1002, reason: "control frame longer than 125 bytes") }
+        if opcode >= 8 && !fin { return .refused(code: 1002, reason: "fragmented control frame") }
         guard length <= maxClientPayload else { return .refused(code: 1009, reason: "frame too large") }
         guard bytes.count >= offset + 4 + length else { return .incomplete }
         let mask = Array(bytes[offset..<offset + 4])
@@ -104,6 +109,90 @@ public enum WebSocketFrames {
         var payload = Array(bytes[start..<start + length])
         for i in payload.indices { payload[i] ^= mask[i & 3] }
         return .frame(opcode: opcode, fin: fin, payload: payload, length: start + length)
+    }
+}
+
+extension WebSocketFrames {
+    /// The answer to a client's close frame (§5.5.1, §7.4): its own code echoed when valid, 1000
+    /// when it carries none; 1002 for a one-byte payload or a code no endpoint may send (below
+    /// 1000, 1004–1006, 1015, 1016–2999 unassigned, 5000 and up); 1007 for a reason that is
+    /// not UTF-8.
+    public static func closeReply(_ payload: [UInt8]) -> (code: UInt16, reason: String) {
+        if payload.isEmpty { return (1000, "") }
+        guard payload.count >= 2 else { return (1002, "close payload of 1 byte") }
+        let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
+        guard isValidCloseCode(code) else { return (1002, "invalid close code \(code)") }
+        guard isValidUTF8(payload[2...]) else { return (1007, "close reason is not UTF-8") }
+        return (code, "")
+    }
+
+    /// Codes an endpoint may send in a close frame (§7.4.1, §7.4.2 and the IANA registry:
+    /// 1012–1014 are registered since).
+    public static func isValidCloseCode(_ code: UInt16) -> Bool {
+        switch code {
+        case 1000...1003, 1007...1014, 3000...4999: return true
+        default: return false
+        }
+    }
+
+    /// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
+    public static func isValidUTF8(_ bytes: some Collection<UInt8>) -> Bool {
+        var it = bytes.makeIterator()
+        while let b0 = it.next() {
+            if b0 < 0x80 { continue }
+            let need: Int, low: UInt8, high: UInt8
+            switch b0 {
+            case 0xC2...0xDF: need = 1; low = 0x80; high = 0xBF
+            case 0xE0: need = 2; low = 0xA0; high = 0xBF
+            case 0xE1...0xEC, 0xEE...0xEF: need = 2; low = 0x80; high = 0xBF
+            case 0xED: need = 2; low = 0x80; high = 0x9F
+            case 0xF0: need = 3; low = 0x90; high = 0xBF
+            case 0xF1...0xF3: need = 3; low = 0x80; high = 0xBF
+            case 0xF4: need = 3; low = 0x80; high = 0x8F
+            default: return false
+            }
+            guard let b1 = it.next(), b1 >= low, b1 <= high else { return false }
+            for _ in 1..<need {
+                guard let b = it.next(), b & 0xC0 == 0x80 else { return false }
+            }
+        }
+        return true
+    }
+
+    /// Puts a client's data messages back together from their frames (§5.4) and checks them:
+    /// a continuation only inside a message, no new message inside one, at most
+    /// `maxClientPayload` bytes in all, and a text message valid UTF-8 (§8.1: else 1007).
+    public struct MessageAssembler: Sendable {
+        private var opcode: UInt8?
+        private var bytes: [UInt8] = []
+
+        public init() {}
+
+        public enum Result: Sendable, Equatable {
+            case pending
+            case text(String)
+            case binary([UInt8])
+            case refused(code: UInt16, reason: String)
+        }
+
+        public mutating func add(opcode frameOpcode: UInt8, fin: Bool, payload: [UInt8]) -> Result {
+            if frameOpcode == Opcode.continuation.rawValue {
+                guard opcode != nil else { return .refused(code: 1002, reason: "continuation frame outside a message") }
+            } else {
+                guard opcode == nil else { return .refused(code: 1002, reason: "new message inside a fragmented one") }
+                opcode = frameOpcode
+                bytes = []
+            }
+            guard bytes.count + payload.count <= maxClientPayload else { return .refused(code: 1009, reason: "message too large") }
+            bytes += payload
+            guard fin else { return .pending }
+            defer { opcode = nil; bytes = [] }
+            if opcode == Opcode.text.rawValue {
+                guard isValidUTF8(bytes) else { return .refused(code: 1007, reason: "text frame is not UTF-8") }
+                return .text(String(decoding: bytes, as: UTF8.self))
+            }
+            return .binary(bytes)
+        }
     }
 }
 
