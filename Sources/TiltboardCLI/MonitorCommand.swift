@@ -66,8 +66,10 @@ struct MonitorCommand: ParsableCommand {
         SignalWatcher.shared.onSuspend { terminal.restore() }
 
         let link = MonitorLink()
-        let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds))
-        var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
+        let side = MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds)
+        side.neutralSource = { mean, chain in session.neutralSource(boardMeanG: mean, chain: chain, maxTiltDeg: 30) }
+        let runner = LoopRunner(loop: loop, side: side)
+        var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutralPose(mount: session.board.mount) ?? .level)
         do {
             try ProfileStore.checkWritable(path: session.profilePath)
         } catch {

@@ -137,7 +137,7 @@ public final class BoardSession {
         return TiltChain(calibration: calibration,
                          mount: board.mount,
                          estimator: TiltEstimator(mode: board.sensor.chip.chip.gyroscope != nil ? .gyroAided() : .accelerometerOnly),
-                         neutral: profile?.neutral ?? .level,
+                         neutral: profile?.neutralPose(mount: board.mount) ?? .level,
                          controller: TiltController(settings: controller),
                          holdStill: hold)
     }
