@@ -84,7 +84,8 @@ final class ProfileConsistencyTests: XCTestCase {
         let profile = folder + "/p.json"
         let r = try calibrate([], board: b, profile: profile)
         XCTAssertTrue(r.stderr.contains("sensor lost, waiting for it"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("sensor back; starting the capture again"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("sensor back (the chip had reset: configured again); starting the capture again"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("no sample for 4.17 s (the sensor was lost); starting the capture again"), r.stderr)
         XCTAssertTrue(r.stdout.contains("  samples          201, "), r.stdout)
         let p = try XCTUnwrap(try ProfileStore.load(path: profile, expectedBoard: nil))
         XCTAssertEqual(p.sampleCount, 201)

@@ -55,7 +55,7 @@ public struct StillCapture: Sendable {
 
     /// The shortest hole between two samples that restarts an attempt (`StillnessFailure.gap`);
     /// a longer one restarts it only beyond four usual sample intervals, so slow rates are not hit.
-    public static let minGapSeconds = 0.25
+    public static let minGapSeconds = 0.05
 
     /// Gyro statistics when the samples carried gyro data.
     public var gyro: RunningStats3? { gyroStats.count > 0 ? gyroStats : nil }
