@@ -104,7 +104,7 @@ struct MonitorCommand: ParsableCommand {
                         link.ask(.level)
                         screen.neutral = .level
                         do {
-                            try session.zeroNeutral()
+                            try session.zeroNeutral(applying: false)
                             screen.note = "neutral zeroed (level) and saved to \(session.profilePath)"
                         } catch {
                             screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
@@ -123,7 +123,7 @@ struct MonitorCommand: ParsableCommand {
                     let pose = captured.pose
                     screen.neutral = pose
                     do {
-                        try session.saveNeutral(pose, capture: captured.summary)
+                        try session.saveNeutral(pose, capture: captured.summary, applying: false)
                         screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
                     } catch {
                         screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
