@@ -148,6 +148,10 @@ struct CalibrateCommand: ParsableCommand {
                         lastRestartNote = now
                         unreported = 0
                     }
+                case let .sensorLost(why):
+                    progress.message("sensor lost, waiting for it (the capture starts again when it is back): \(why)", warning: true)
+                case let .sensorBack(reconfigured):
+                    progress.message("sensor back\(reconfigured ? " (the chip had reset: configured again)" : ""); starting the capture again")
                 default: break
                 }
             }
@@ -188,6 +192,10 @@ struct CalibrateCommand: ParsableCommand {
                     if !remaining.isEmpty { progress.begin("face \(captured + 1)/6") }
                 case let .faceRejected(why):
                     progress.message("\(why); carrying on", warning: true)
+                case let .sensorLost(why):
+                    progress.message("sensor lost, waiting for it (this face starts again when it is back): \(why)", warning: true)
+                case let .sensorBack(reconfigured):
+                    progress.message("sensor back\(reconfigured ? " (the chip had reset: configured again)" : "")")
                 }
             }
         } catch {

@@ -66,8 +66,10 @@ struct MonitorCommand: ParsableCommand {
         SignalWatcher.shared.onSuspend { terminal.restore() }
 
         let link = MonitorLink()
-        let runner = LoopRunner(loop: loop, side: MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds))
-        var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutral ?? .level)
+        let side = MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds)
+        side.neutralSource = { mean, chain in session.neutralSource(boardMeanG: mean, chain: chain, maxTiltDeg: 30) }
+        let runner = LoopRunner(loop: loop, side: side)
+        var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutralPose(mount: session.board.mount) ?? .level)
         do {
             try ProfileStore.checkWritable(path: session.profilePath)
         } catch {
@@ -102,7 +104,7 @@ struct MonitorCommand: ParsableCommand {
                         link.ask(.level)
                         screen.neutral = .level
                         do {
-                            try session.zeroNeutral()
+                            try session.zeroNeutral(applying: false)
                             screen.note = "neutral zeroed (level) and saved to \(session.profilePath)"
                         } catch {
                             screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
@@ -121,7 +123,7 @@ struct MonitorCommand: ParsableCommand {
                     let pose = captured.pose
                     screen.neutral = pose
                     do {
-                        try session.saveNeutral(pose, capture: captured.summary)
+                        try session.saveNeutral(pose, capture: captured.summary, applying: false)
                         screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
                     } catch {
                         screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"

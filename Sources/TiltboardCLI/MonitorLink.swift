@@ -80,6 +80,8 @@ final class MonitorLink: Sendable {
 final class MonitorLoopSide: @unchecked Sendable {
     let link: MonitorLink
     let recent: RecentAccel
+    /// The capture in raw sensor terms for the profile (`BoardSession.neutralSource`); set before the loop runs.
+    var neutralSource: (_ boardMeanG: Vector3, _ chain: TiltChain) -> CalibrationProfile.NeutralSource? = { _, _ in nil }
 
     /// Keeps `captureSeconds` of samples at `rateHz` for the neutral capture.
     init(link: MonitorLink, rateHz: Double, captureSeconds: Double) {
@@ -104,7 +106,8 @@ final class MonitorLoopSide: @unchecked Sendable {
             let pose = NeutralPose.capture(meanGravity: recent.mean)
             loop.setNeutral(pose)
             link.handBack(pose, CaptureSummary(sampleCount: recent.count, noiseMg: recent.noiseMg,
-                                               temperatureC: recent.temperatureC))
+                                               temperatureC: recent.temperatureC,
+                                               neutralSource: neutralSource(recent.mean, loop.pipeline.chain)))
         }
         link.publish(out)
     }

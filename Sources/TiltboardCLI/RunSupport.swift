@@ -36,6 +36,8 @@ enum RunPlan {
                          controller: TiltControllerSettings = TiltControllerSettings()) -> TiltLoop {
         let loop = session.makeLoop(rateHz: tickRate(session), haptics: haptics, controller: controller)
         loop.stoppedNanoseconds = { SignalWatcher.shared.stoppedNanoseconds }
+        // A profile another program changes meanwhile (calibrate, serve's page, monitor) applies at once.
+        if session.usesProfile { session.watchProfile(loop) }
         return loop
     }
 

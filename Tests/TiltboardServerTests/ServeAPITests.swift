@@ -129,6 +129,20 @@ final class ServeAPITests: XCTestCase {
         await board.close()
     }
 
+    func testCalibrateAcrossAnOutageTakesItsFullSampleCount() async throws {
+        // Unplugged for 4 s in the middle of the capture: the hole is not captured time.
+        let board = try await ServedBoard(self, script: "flat", faults: #"[{"at": 1.0, "kind": "unplug", "seconds": 4}]"#)
+        try board.runLoop(seconds: 0.3)
+        XCTAssertEqual(try board.request("POST", "/api/calibrate").status, 202)
+        try board.runLoop(seconds: 9)
+        let saved = try XCTUnwrap(try ProfileStore.load(path: board.session.profilePath, expectedBoard: board.session.identity))
+        // 2 s at 100 Hz, counting both ends, as `tiltboard calibrate` takes.
+        XCTAssertEqual(saved.sampleCount, 201)
+        XCTAssertEqual(board.loop.busStatistics.outages, 1)
+        XCTAssertEqual(saved.neutral.tiltDeg, 0, accuracy: 0.1)
+        await board.close()
+    }
+
     func testCalibrateBringsTheMarkerBackToTheCentre() async throws {
         let board = try await ServedBoard(self, script: "tilt-left")
         try board.runLoop(seconds: 4)

@@ -84,7 +84,7 @@ final class ServedBoard {
     let motorLog: String
 
     init(_ test: XCTestCase, script: String = "flat", token: String? = nil, limits: WebServer.Limits = WebServer.Limits(),
-         motor: Bool = true, faults: String = "[]") async throws {
+         motor: Bool = true, faults: String? = nil) async throws {
         folder = NSTemporaryDirectory() + "tiltboard-serve-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let folder = self.folder
@@ -99,7 +99,7 @@ final class ServedBoard {
         let json = """
         {"name": "serve test board",
          "sensor": {"chip": "mpu6050", "bus": "simulated", "address": "0x68", "rateHz": 100}, \(motorSection)
-         "simulation": {"script": "\(script)", "noise": false, "motorLog": "\(motorLog)", "faults": \(faults)}}
+         "simulation": {"script": "\(script)", "noise": false, "motorLog": "\(motorLog)"\(faults.map { ", \"faults\": \($0)" } ?? "")}}
         """
         try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/board.json"))
         let board = try BoardDescription.load(path: folder + "/board.json")

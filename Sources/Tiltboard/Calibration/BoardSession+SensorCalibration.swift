@@ -14,13 +14,18 @@ extension BoardSession {
         let correction = CalibrationProfile.SensorCorrection(
             offsetG: c.offsetG, scale: c.scale, crossAxis: c.crossAxis, gyroBiasDps: c.gyroBiasDps,
             residualMg: result.fit.residualMg, writtenToChip: writeToChip)
-        let profile = CalibrationProfile(
+        // A gyro bias fitted now is newer than one from an earlier neutral capture.
+        var profile = CalibrationProfile(
             board: identity, createdAt: CalibrationProfile.timestamp(now),
             temperatureC: result.capture.temperatureC ?? existing?.temperatureC,
             sampleCount: existing?.sampleCount ?? Swift.max(1, result.capture.sampleCount),
             noiseMg: existing?.noiseMg ?? result.capture.noiseMg,
             neutral: existing?.neutral ?? NeutralPose.level,
-            sensor: correction)
+            sensor: correction,
+            gyroBiasDps: c.gyroBiasDps == nil ? existing?.gyroBiasDps : nil,
+            neutralSource: existing?.neutralSource)
+        // The neutral pose captured through the old calibration, seen through the new one.
+        profile.neutral = profile.neutralPose(mount: board.mount)
         if let problem = profile.problem {
             throw CalibrationProcedureError("the fitted calibration cannot be stored: \(problem); capture the six faces again")
         }

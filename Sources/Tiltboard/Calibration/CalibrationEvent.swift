@@ -10,6 +10,11 @@ public enum CalibrationEvent: Sendable, Equatable {
     case faceCaptured(BoardFace, remaining: [BoardFace])
     /// A still orientation was not used (repeated or ambiguous); the procedure keeps going.
     case faceRejected(CalibrationError)
+    /// No sample from the sensor (a bus failure, or a chip that reset), for the reason given; the
+    /// capture waits for it and starts again when it is back.
+    case sensorLost(String)
+    /// Samples again; `reconfigured` when the chip had reset and was configured again.
+    case sensorBack(reconfigured: Bool)
 }
 
 /// The procedure ended because `shouldStop` returned true (a signal); nothing was saved.

@@ -7,9 +7,15 @@ extension BoardSession {
     /// Throws `CalibrationStopped` when stopped, and whatever `body` or the sensor throws.
     /// The first `discardSeconds` of samples are dropped: they may predate a configuration or
     /// offset write that has only just taken effect.
-    func sampleRaw(discardSeconds: Double = 0.1, shouldStop: () -> Bool, _ body: (Sample) throws -> Bool) throws {
+    func sampleRaw(discardSeconds: Double = 0.1, shouldStop: () -> Bool,
+                   events: (CalibrationEvent) -> Void = { _ in }, _ body: (Sample) throws -> Bool) throws {
         let rate = sensor.actualRateHz > 0 ? sensor.actualRateHz : board.sensor.rateHz
         let scheduler = FixedRateScheduler(rateHz: rate, clock: clock)
+        // The loop's own way through bus trouble: retries, a lost sensor waited for, a reset chip
+        // (a brown-out) noticed and configured again with its offsets; no sample is made up, and
+        // the capture restarts after the hole (`StillnessFailure.gap`).
+        let link = SensorRecovery(sensor: sensor, clock: clock)
+        link.restore = { try self.restoreSensor() }
         let start = clock.nowNanoseconds()
         var finished = false
         var stopped = false
@@ -20,13 +26,14 @@ extension BoardSession {
             return false
         }) { tick in
             let t = Double(tick.wakeTime &- start) / 1e9
-            if sensor.configuration.useFIFO {
-                try sensor.drainFIFO(at: t) { raw in
-                    guard !finished, failure == nil, raw.t >= discardSeconds else { return }
-                    do { finished = try body(raw) } catch { failure = error }
+            try link.tick(at: t, now: tick.wakeTime, events: { event in
+                switch event {
+                case let .lost(_, error): events(.sensorLost("\(error)"))
+                case let .back(_, reconfigured): events(.sensorBack(reconfigured: reconfigured))
                 }
-            } else if t >= discardSeconds {
-                finished = try body(try sensor.read(at: t))
+            }) { raw in
+                guard !finished, failure == nil, raw.t >= discardSeconds else { return }
+                do { finished = try body(raw) } catch { failure = error }
             }
         }
         if let failure { throw failure }

@@ -27,7 +27,7 @@ public struct NeutralCalibration: Sendable {
         let chain = session.makeTiltChain()
         var stepper = Stepper(settings: settings)
         var pose: NeutralPose?
-        try session.sampleRaw(shouldStop: shouldStop) { raw in
+        try session.sampleRaw(shouldStop: shouldStop, events: events) { raw in
             let step = try stepper.feed(chain.boardSample(raw))
             events(step.event)
             pose = step.pose
@@ -68,7 +68,9 @@ public struct NeutralCalibration: Sendable {
             return NeutralCalibrationResult(
                 pose: pose,
                 capture: CaptureSummary(sampleCount: stats.count, noiseMg: stats.stdDev * 1000,
-                                        temperatureC: capture.capture.meanTempC, gyroBiasDps: gyroBias),
+                                        temperatureC: capture.capture.meanTempC, gyroBiasDps: gyroBias,
+                                        neutralSource: session.neutralSource(boardMeanG: stats.mean, chain: chain,
+                                                                             maxTiltDeg: capture.settings.maxTiltDeg)),
                 restarts: capture.restarts)
         }
     }

@@ -52,7 +52,7 @@ public struct SixFaceProcedure: Sendable {
         var noiseSum = Vector3.zero
         var tempSum = 0.0, tempCount = 0
 
-        try session.sampleRaw(shouldStop: shouldStop) { raw in
+        try session.sampleRaw(shouldStop: shouldStop, events: events) { raw in
             if waitStart == nil { waitStart = raw.t }
             if let start = waitStart, raw.t - start > timeout {
                 throw FaceTimeout(seconds: timeout, remaining: calibrator.missingFaces, lastFailure: lastFailure)

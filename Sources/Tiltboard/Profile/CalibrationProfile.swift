@@ -26,13 +26,42 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     /// then by definition), in the sensor frame, °/s, at `temperatureC`. Newer than, and used
     /// instead of, `sensor.gyroBiasDps`; absent on chips without a gyro.
     public var gyroBiasDps: Vector3?
+    /// What the neutral pose was captured from, in raw sensor terms; the pose in use is derived
+    /// from it through the current sensor calibration (`neutralPose(mount:)`), so a neutral pose
+    /// and a sensor calibration captured in either order read the same at the neutral pose.
+    /// Absent in profiles written before it existed, and after `--zero`: `neutral` is then used
+    /// as stored.
+    public var neutralSource: NeutralSource?
 
     public init(schemaVersion: Int = CalibrationProfile.currentSchemaVersion, board: ProfileBoardIdentity,
                 createdAt: String, temperatureC: Double? = nil, sampleCount: Int, noiseMg: Vector3,
-                neutral: NeutralPose, sensor: SensorCorrection? = nil, gyroBiasDps: Vector3? = nil) {
+                neutral: NeutralPose, sensor: SensorCorrection? = nil, gyroBiasDps: Vector3? = nil,
+                neutralSource: NeutralSource? = nil) {
         self.schemaVersion = schemaVersion; self.board = board; self.createdAt = createdAt
         self.temperatureC = temperatureC; self.sampleCount = sampleCount; self.noiseMg = noiseMg
         self.neutral = neutral; self.sensor = sensor; self.gyroBiasDps = gyroBiasDps
+        self.neutralSource = neutralSource
+    }
+
+    /// A neutral capture in raw sensor terms.
+    public struct NeutralSource: Codable, Sendable, Equatable {
+        /// The mean acceleration while still at neutral as the chip reads it with nothing in its
+        /// offset registers: sensor frame, g, before the sensor calibration and the mount.
+        public var sensorMeanG: Vector3
+        /// The steepest neutral pose compensated (`calibrate --max-tilt`), degrees.
+        public var maxTiltDeg: Double
+
+        public init(sensorMeanG: Vector3, maxTiltDeg: Double) {
+            self.sensorMeanG = sensorMeanG; self.maxTiltDeg = maxTiltDeg
+        }
+    }
+
+    /// The neutral pose to use on a board mounted as `mount`: derived from `neutralSource`
+    /// through this profile's sensor calibration, or `neutral` as stored when there is no source.
+    public func neutralPose(mount: Matrix3) -> NeutralPose {
+        guard let source = neutralSource else { return neutral }
+        let board = mount * sensorCalibration.apply(accel: source.sensorMeanG)
+        return NeutralPose.capture(meanGravity: board, maxTiltDeg: source.maxTiltDeg)
     }
 
     /// Per-axis correction of the accelerometer in the sensor frame, as `SensorCalibration` applies it:
@@ -80,6 +109,14 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
         }
         if !(neutral.tiltDeg.isFinite && neutral.tiltDeg >= 0 && neutral.tiltDeg <= 180) {
             return "neutral.tiltDeg \(neutral.tiltDeg) must be 0…180"
+        }
+        if let n = neutralSource {
+            if !isFinite(n.sensorMeanG) || n.sensorMeanG.length < 0.1 || n.sensorMeanG.maxAbsComponent > 16 {
+                return "neutralSource.sensorMeanG \(n.sensorMeanG) is not a plausible gravity reading"
+            }
+            if !(n.maxTiltDeg.isFinite && n.maxTiltDeg >= 0 && n.maxTiltDeg <= 90) {
+                return "neutralSource.maxTiltDeg \(n.maxTiltDeg) must be 0…90"
+            }
         }
         if let s = sensor {
             if !isFinite(s.offsetG) || s.offsetG.maxAbsComponent > 2 {

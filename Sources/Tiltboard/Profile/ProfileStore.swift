@@ -149,10 +149,11 @@ public enum ProfileStore {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor", "gyroBiasDps"],
+        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor", "gyroBiasDps", "neutralSource"],
         "board": ["name", "chip", "bus", "address", "chipID"],
         "neutral": ["rotation", "meanRawG", "tiltDeg", "clamped"],
         "neutral.rotation": ["w", "x", "y", "z"],
+        "neutralSource": ["sensorMeanG", "maxTiltDeg"],
         "sensor": ["offsetG", "scale", "crossAxis", "gyroBiasDps", "residualMg", "writtenToChip"],
     ]
 

@@ -9,10 +9,13 @@ public struct CaptureSummary: Sendable, Equatable {
     public var temperatureC: Double?
     /// Mean gyro output while still, sensor frame, °/s: the gyro bias (nil without a gyro).
     public var gyroBiasDps: Vector3?
+    /// A neutral capture's mean in raw sensor terms (`BoardSession.neutralSource`); nil for other captures.
+    public var neutralSource: CalibrationProfile.NeutralSource?
 
-    public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil) {
+    public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,
+                neutralSource: CalibrationProfile.NeutralSource? = nil) {
         self.sampleCount = sampleCount; self.noiseMg = noiseMg; self.temperatureC = temperatureC
-        self.gyroBiasDps = gyroBiasDps
+        self.gyroBiasDps = gyroBiasDps; self.neutralSource = neutralSource
     }
 }
 
@@ -28,19 +31,33 @@ extension BoardSession {
         }
     }
 
+    /// A neutral capture in raw sensor terms, from the mean `boardMeanG` of samples that went
+    /// through `chain` (its software calibration and mount) while the chip's offset registers held
+    /// `chipOffsets`: what the chip would have read with nothing programmed. Independent of the
+    /// calibration in use, so a later sensor calibration re-derives the same physical pose.
+    public func neutralSource(boardMeanG: Vector3, chain: TiltChain, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
+        let sensorFrame = (chain.mount.inverse ?? chain.mount.transposed) * boardMeanG
+        let read = chain.calibration.unapply(accel: sensorFrame)
+        return CalibrationProfile.NeutralSource(sensorMeanG: read + chipOffsets.accelG, maxTiltDeg: maxTiltDeg)
+    }
+
     /// Saves `pose` as the board's neutral pose, keeping any sensor calibration already stored,
     /// and applies the new profile to this session (unless `applying` is false: a loop running on
     /// the session has the pose already, and the chip must not be written from another thread).
-    /// Written atomically.
+    /// Written atomically. With `capture.neutralSource` the stored pose is derived from it through
+    /// the sensor calibration on disk (which another program may have changed since this session
+    /// loaded its own), not taken from `pose`.
     @discardableResult
     public func saveNeutral(_ pose: NeutralPose, capture: CaptureSummary, now: Date = Date(),
                             applying: Bool = true) throws -> CalibrationProfile {
         let existing = try profileForEditing().profile
-        let profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
+        var profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
                                          temperatureC: capture.temperatureC ?? existing?.temperatureC,
                                          sampleCount: capture.sampleCount, noiseMg: capture.noiseMg,
                                          neutral: pose, sensor: existing?.sensor,
-                                         gyroBiasDps: capture.gyroBiasDps ?? existing?.gyroBiasDps)
+                                         gyroBiasDps: capture.gyroBiasDps ?? existing?.gyroBiasDps,
+                                         neutralSource: capture.neutralSource)
+        profile.neutral = profile.neutralPose(mount: board.mount)
         try ProfileStore.save(profile, path: profilePath)
         if applying { try apply(profile: profile) }
         return profile

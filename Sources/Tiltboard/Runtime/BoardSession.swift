@@ -17,6 +17,8 @@ public final class BoardSession {
     public let sensor: MotionSensor
     /// Where this board's profile lives (`--profile`, or the default for its name).
     public let profilePath: String
+    /// False when opened with `useProfile: false` (`--ignore-profile`): the profile is not applied.
+    public let usesProfile: Bool
     /// The profile applied to samples; nil when there is none or it was ignored.
     public private(set) var profile: CalibrationProfile?
     /// Things a person should know (a clone chip), to print once on stderr.
@@ -44,6 +46,7 @@ public final class BoardSession {
         sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
         if let warning = sensor.identity.warning { warnings.append(warning) }
         self.profilePath = profilePath ?? ProfileStore.defaultPath(boardName: board.name)
+        usesProfile = useProfile
         if useProfile {
             profile = try ProfileStore.load(path: self.profilePath,
                                             expectedBoard: ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID))
@@ -137,7 +140,7 @@ public final class BoardSession {
         return TiltChain(calibration: calibration,
                          mount: board.mount,
                          estimator: TiltEstimator(mode: board.sensor.chip.chip.gyroscope != nil ? .gyroAided() : .accelerometerOnly),
-                         neutral: profile?.neutral ?? .level,
+                         neutral: profile?.neutralPose(mount: board.mount) ?? .level,
                          controller: TiltController(settings: controller),
                          holdStill: hold)
     }

@@ -31,6 +31,12 @@ public final class TiltLoop: @unchecked Sendable {
     private let wakeStats = Mutex(WakeStatistics())
     private let stopRequested = Atomic<Bool>(false)
     private let sensorLink: SensorRecovery
+    /// Work handed to the loop thread by the watcher, run at the next tick boundary.
+    private let pendingWork = Mutex<LoopWork?>(nil)
+    private let workPending = Atomic<Bool>(false)
+    private var watchPoll: (@Sendable () -> ((TiltLoop) throws -> Void)?)?
+    private var watchIntervalSeconds = 1.0
+    private let watchStop = Atomic<Bool>(false)
     /// How the loop rides out bus failures; set before `run`.
     public var recovery: BusRecoverySettings {
         get { sensorLink.settings }
@@ -91,7 +97,11 @@ public final class TiltLoop: @unchecked Sendable {
             Realtime.tightenTimerSlack()
             if realtime { box.realtimeNote = Realtime.enable() }
             do {
-                try self.clock.takingPart { try self.loop(duration: duration, shouldStop: shouldStop, output: output) }
+                try self.clock.takingPart {
+                    self.startWatcher()
+                    defer { self.watchStop.store(true, ordering: .releasing) }
+                    try self.loop(duration: duration, shouldStop: shouldStop, output: output)
+                }
             } catch { box.error = error }
             box.done.signal()
         }
@@ -126,6 +136,66 @@ public final class TiltLoop: @unchecked Sendable {
     /// Bus errors, outages and reconfigurations so far; callable from any thread.
     public var busStatistics: BusStatistics { sensorLink.statistics }
 
+    /// While `run` runs, calls `poll` every `intervalSeconds` on a thread of its own (on the loop's
+    /// clock), never on the loop thread; what it returns runs on the loop thread at the next tick
+    /// boundary (before that tick's read), and again at the following ones while it throws. The
+    /// tick itself only loads an atomic flag. Set before `run`. `BoardSession.watchProfile` uses it.
+    public func watch(everySeconds intervalSeconds: Double = 1,
+                      _ poll: @escaping @Sendable () -> ((TiltLoop) throws -> Void)?) {
+        watchIntervalSeconds = Swift.max(intervalSeconds, 0.01)
+        watchPoll = poll
+    }
+
+    private func startWatcher() {
+        guard let poll = watchPoll else { return }
+        watchStop.store(false, ordering: .releasing)
+        let clock = clock
+        let interval = UInt64(watchIntervalSeconds * 1e9)
+        let first = clock.nowNanoseconds() &+ interval
+        let thread = Thread { [self] in
+            clock.takingPart {
+                var next = first
+                while !watchStop.load(ordering: .acquiring) {
+                    clock.sleep(untilNanoseconds: next)
+                    next &+= interval
+                    if watchStop.load(ordering: .acquiring) { break }
+                    guard let work = poll() else { continue }
+                    pendingWork.withLock { $0 = LoopWork(body: work) }
+                    workPending.store(true, ordering: .releasing)
+                }
+            }
+        }
+        thread.name = "tiltboard-watch"
+        thread.start()
+    }
+
+    /// Loop thread: runs the watcher's work, keeping it for the next tick when it fails (a bus
+    /// error while programming offsets) and nothing newer arrived.
+    private func runPendingWork() {
+        workPending.store(false, ordering: .releasing)
+        guard let work = pendingWork.withLock({ w -> LoopWork? in
+            defer { w = nil }
+            return w
+        }) else { return }
+        do {
+            try work.body(self)
+        } catch {
+            pendingWork.withLock { if $0 == nil { $0 = work } }
+            workPending.store(true, ordering: .releasing)
+        }
+    }
+
+    /// Replaces the software calibration and the neutral pose and re-centres: a profile changed
+    /// on disk. Loop thread only.
+    public func setCalibration(_ calibration: SensorCalibration, biasKnown: Bool, calibratedTempC: Double?,
+                               neutral: NeutralPose) {
+        pipeline.chain.calibration = calibration
+        pipeline.chain.holdStill = HoldStill(biasKnown: biasKnown, calibratedTempC: calibratedTempC,
+                                             settings: pipeline.chain.holdStill.settings)
+        pipeline.chain.neutral = neutral
+        pipeline.reset()
+    }
+
     /// Replaces the neutral pose and re-centres (the monitor's `c`/`z` keys); loop thread only,
     /// i.e. from inside `output`.
     public func setNeutral(_ pose: NeutralPose) {
@@ -148,6 +218,7 @@ public final class TiltLoop: @unchecked Sendable {
         }
         guard let wake = wakeOnMotion, let line = wakeLine else {
             try scheduler.run(shouldStop: { shouldStop() || ended() }) { tick in
+                if workPending.load(ordering: .acquiring) { runPendingWork() }
                 let t = Double(tick.wakeTime &- start) / 1e9
                 try sensorLink.tick(at: t, now: tick.wakeTime, events: sensorEvent) { raw in handle(raw, tick, output) }
             }
@@ -159,6 +230,7 @@ public final class TiltLoop: @unchecked Sendable {
         var goIdle = false
         while true {
             try scheduler.run(shouldStop: { goIdle || shouldStop() || ended() }) { tick in
+                if workPending.load(ordering: .acquiring) { runPendingWork() }
                 let t = Double(tick.wakeTime &- start) / 1e9
                 try sensorLink.tick(at: t, now: tick.wakeTime, events: sensorEvent) { raw in
                     let out = handle(raw, tick, output)
@@ -230,6 +302,12 @@ public final class TiltLoop: @unchecked Sendable {
         output(result, tick)
         return result
     }
+}
+
+/// Work for the loop thread from the watcher.
+private final class LoopWork: @unchecked Sendable {
+    let body: (TiltLoop) throws -> Void
+    init(body: @escaping (TiltLoop) throws -> Void) { self.body = body }
 }
 
 /// Carries the loop thread's outcome back to the caller.

@@ -27,6 +27,13 @@ public struct SensorCalibration: Sendable, Equatable, Codable {
         return c
     }
 
+    /// The raw acceleration `apply(accel:)` maps onto `corrected`: `offset + scale ⊙ crossAxis⁻¹ × corrected`.
+    /// The correction is affine, so the mean of corrected samples maps back onto the mean of the raw ones.
+    public func unapply(accel corrected: Vector3) -> Vector3 {
+        let c = crossAxis.flatMap(\.inverse).map { $0 * corrected } ?? corrected
+        return Vector3(c.x * scale.x + offsetG.x, c.y * scale.y + offsetG.y, c.z * scale.z + offsetG.z)
+    }
+
     /// Gyro rate with the still-board bias removed, in °/s.
     @inlinable public func apply(gyro: Vector3) -> Vector3 {
         if let b = gyroBiasDps { return gyro - b }

@@ -47,9 +47,15 @@ public struct StillCapture: Sendable {
     private var firstTime: Double?
     private var attemptStart = 0.0
     private var finished: Status?
+    private var lastTime: Double?
+    private var lastInterval: Double?
 
     /// A capture waiting for its first sample.
     public init(settings: Settings = Settings()) { self.settings = settings }
+
+    /// The shortest hole between two samples that restarts an attempt (`StillnessFailure.gap`);
+    /// a longer one restarts it only beyond four usual sample intervals, so slow rates are not hit.
+    public static let minGapSeconds = 0.05
 
     /// Gyro statistics when the samples carried gyro data.
     public var gyro: RunningStats3? { gyroStats.count > 0 ? gyroStats : nil }
@@ -63,8 +69,22 @@ public struct StillCapture: Sendable {
         if let finished { return finished }
         let first: Double
         if let f = firstTime { first = f } else { first = sample.t; firstTime = first; attemptStart = first }
-        add(sample)
-        let failure = settings.criteria.check(accel: accel, gyro: gyro)
+        // A hole in the samples (an outage) must not count as captured time: an attempt ends up with
+        // as many samples as its duration holds, whatever happened before it.
+        var failure: StillnessFailure?
+        if let last = lastTime {
+            let interval = sample.t - last
+            if let usual = lastInterval, interval > Swift.max(StillCapture.minGapSeconds, 4 * usual) {
+                failure = .gap(seconds: interval)
+            } else if interval > 0 {
+                lastInterval = interval
+            }
+        }
+        lastTime = sample.t
+        if failure == nil {
+            add(sample)
+            failure = settings.criteria.check(accel: accel, gyro: gyro)
+        }
         let elapsed = sample.t - attemptStart
         let timedOut = sample.t - first >= settings.timeout
         switch failure {
