@@ -191,17 +191,16 @@ public final class HapticEngine: @unchecked Sendable {
     }
 
     /// Drives the line inactive, releases it and stops the thread. Safe to call more than once and
-    /// from any thread (e.g. a signal watcher); a call made while another is stopping the thread
-    /// turns the line off and returns without waiting.
+    /// from any thread (e.g. a signal watcher). Every call returns only once the thread has
+    /// stopped and the line is off: a second caller that returned earlier (and let the process
+    /// exit) could otherwise be overtaken by a level the thread was still writing.
     public func shutdown() {
         condition.lock()
         let first = !shuttingDown
         shuttingDown = true
         pending = nil
         condition.broadcast()
-        if first {
-            while threadRunning { condition.wait(untilNanoseconds: nil) }
-        }
+        while threadRunning { condition.wait(untilNanoseconds: nil) }
         active = false
         condition.unlock()
         try? line.set(active: false)
