@@ -85,19 +85,21 @@ struct GyroBiasFilter: Sendable {
                         -h.r2.dot(dps))
             w = Vector3(wMotion, wMotion, wMotion / settings.verticalFactor)
         }
-        let limit = settings.clipDps
-        let clipped = Vector3(Swift.min(limit, Swift.max(-limit, e.x)), Swift.min(limit, Swift.max(-limit, e.y)),
-                              Swift.min(limit, Swift.max(-limit, e.z)))
+        let clipped = clip(e)
         // K = P Hᵀ (W + H P Hᵀ)⁻¹; b ← b + K e; P ← P − K H P.
         let pht = p * h.transposed
         var s = h * pht
         s.r0.x += w.x; s.r1.y += w.y; s.r2.z += w.z
         guard let sInverse = s.inverse else { return }
         let k = pht * sInverse
-        let b = dps + k * clipped
-        dps = Vector3(Swift.min(limit, Swift.max(-limit, b.x)), Swift.min(limit, Swift.max(-limit, b.y)),
-                      Swift.min(limit, Swift.max(-limit, b.z)))
+        dps = clip(dps + k * clipped)
         let khp = k * (h * p)
         p = Matrix3(rows: p.r0 - khp.r0, p.r1 - khp.r1, p.r2 - khp.r2)
+    }
+
+    /// `v` with each component within ±`clipDps`.
+    private func clip(_ v: Vector3) -> Vector3 {
+        let l = settings.clipDps
+        return Vector3(Swift.min(l, Swift.max(-l, v.x)), Swift.min(l, Swift.max(-l, v.y)), Swift.min(l, Swift.max(-l, v.z)))
     }
 }
