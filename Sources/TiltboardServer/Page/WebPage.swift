@@ -68,6 +68,8 @@ main { display: grid; gap: .8rem; padding: .8rem; max-width: 1100px; margin: 0 a
 .readouts div { background: var(--bg); border-radius: .4rem; padding: .3rem 0; }
 .readouts .v { font-variant-numeric: tabular-nums; font-size: 1.15rem; font-weight: 600; }
 .readouts .k { font-size: .72rem; color: var(--muted); }
+#marker.held { opacity: .45; }
+#trust { min-height: 1.2em; font-size: .8rem; color: var(--muted); text-align: center; }
 .switch { display: flex; gap: 0; margin-top: .7rem; border: 1px solid var(--line); border-radius: .5rem; overflow: hidden; }
 .switch label { flex: 1; text-align: center; padding: .45rem .2rem; cursor: pointer; font-size: .88rem; }
 .switch input { position: absolute; opacity: 0; pointer-events: none; }
@@ -114,6 +116,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       <div><div class="v" id="x">–</div><div class="k">x</div></div>
       <div><div class="v" id="y">–</div><div class="k">y</div></div>
     </div>
+    <div id="trust" aria-live="polite"></div>
     <div class="switch" role="radiogroup" aria-label="tilt shown">
       <label><input type="radio" name="tilt-mode" id="mode-calibrated" value="calibrated" checked><span>Calibrated tilt</span></label>
       <label><input type="radio" name="tilt-mode" id="mode-raw" value="raw"><span>Raw tilt</span></label>
@@ -362,6 +365,10 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       // x right → right; y forward → up the screen.
       marker.style.left = ((clamp(f.control.x) + 1) * 50).toFixed(2) + "%";
       marker.style.top = ((1 - clamp(f.control.y)) * 50).toFixed(2) + "%";
+      // No gyro and more than gravity on the accelerometer: the marker holds its last trusted tilt.
+      const held = f.tilt.trusted === false;
+      marker.classList.toggle("held", held);
+      setText("trust", held ? "moving too hard to read the tilt: holding" : "");
       const tilt = view.mode === "raw" ? f.raw : f.tilt;
       setText("roll", fixed(tilt.rollDeg, 1));
       setText("pitch", fixed(tilt.pitchDeg, 1));
