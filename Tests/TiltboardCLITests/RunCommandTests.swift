@@ -116,4 +116,21 @@ final class RunCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 64)
         XCTAssertTrue(r.stderr.contains("tiltboard: error: --udp nowhere: expected HOST:PORT"), r.stderr)
     }
+
+    func testUDPDestinationsNobodyCanListenOnAreRefused() throws {
+        let folder = try makeScratchFolder(self)
+        for (destination, why) in [("127.0.0.1:0", "port 0 is no port anyone can listen on"),
+                                   ("0.0.0.0:9999", "0.0.0.0 is no machine to send to"),
+                                   ("[::]:9999", ":: is no machine to send to"),
+                                   ("255.255.255.255:9999", "255.255.255.255 is a broadcast"),
+                                   (String(repeating: "h", count: 100_000) + ":1", "--udp hhhh")] {
+            let r = try CLIRunner.run(["run", "--duration", "0.1", "--udp", destination], environment: ["XDG_CONFIG_HOME": folder])
+            XCTAssertEqual(r.status, 64, "\(destination.prefix(40)): \(r.stderr.prefix(300))")
+            let errors = r.stderr.split(separator: "\n").filter { $0.hasPrefix("tiltboard: error:") }
+            XCTAssertEqual(errors.count, 1, String(r.stderr.prefix(300)))
+            XCTAssertTrue(errors.first?.contains(why) ?? false, String(r.stderr.prefix(300)))
+            // An error quotes at most 80 characters of what it was given.
+            XCTAssertLessThan(errors.first?.count ?? .max, 300, "the line quotes the whole argument")
+        }
+    }
 }

@@ -22,7 +22,7 @@ public final class UDPSender {
         self.destination = destination
         guard let colon = destination.lastIndex(of: ":"),
               let port = UInt16(destination[destination.index(after: colon)...]) else {
-            throw UDPSenderError(message: "--udp \(destination): expected HOST:PORT, e.g. 127.0.0.1:9999")
+            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): expected HOST:PORT, e.g. 127.0.0.1:9999")
         }
         var host = String(destination[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -33,12 +33,15 @@ public final class UDPSender {
         let rc = getaddrinfo(host, String(port), &hints, &result)
         guard rc == 0, let info = result else {
             let why = rc == 0 ? "no address" : String(cString: gai_strerror(rc))
-            throw UDPSenderError(message: "--udp \(destination): cannot resolve \(host): \(why)")
+            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): cannot resolve it: \(why)")
         }
         defer { freeaddrinfo(result) }
+        if let why = Self.unreachable(port: port, address: info.pointee.ai_addr) {
+            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): \(why)")
+        }
         let sock = socket(info.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard sock >= 0 else {
-            throw UDPSenderError(message: "--udp \(destination): socket: \(String(cString: strerror(errno)))")
+            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): socket: \(String(cString: strerror(errno)))")
         }
         fd = sock
         var storage = sockaddr_storage()
@@ -53,11 +56,35 @@ public final class UDPSender {
         }
         guard connected == 0 else {
             let code = errno  // deinit closes the socket
-            throw UDPSenderError(message: "--udp \(destination): cannot send there: \(String(cString: strerror(code)))")
+            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): cannot send there: \(String(cString: strerror(code)))")
         }
     }
 
     deinit { close(fd) }
+
+    /// Why nobody could receive datagrams sent to `port` at `address`, or nil when someone can:
+    /// port 0 is no port (a receiver binding it gets another one), the unspecified address
+    /// (0.0.0.0, ::) names no machine, and 255.255.255.255 is a broadcast no connected socket
+    /// may send to.
+    static func unreachable(port: UInt16, address: UnsafePointer<sockaddr>) -> String? {
+        if port == 0 { return "port 0 is no port anyone can listen on: choose 1…65535" }
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            let ip = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
+            if ip == 0 { return "0.0.0.0 is no machine to send to: name one, e.g. 127.0.0.1" }
+            if ip == 0xFFFF_FFFF { return "255.255.255.255 is a broadcast, not a listener: name the machine" }
+        case AF_INET6:
+            let zero = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
+                withUnsafeBytes(of: p.pointee.sin6_addr) { $0.allSatisfy { $0 == 0 } }
+            }
+            if zero { return ":: is no machine to send to: name one, e.g. [::1]" }
+        default: break
+        }
+        return nil
+    }
+
+    /// `text` as an error quotes it: at most 80 characters.
+    static func quoted(_ text: String) -> String { text.count <= 80 ? text : String(text.prefix(79)) + "…" }
 
     /// Sends one datagram; failures are counted, not thrown, so a missing listener never stops
     /// the loop. Returns true for the first failure, so it can be reported once.
