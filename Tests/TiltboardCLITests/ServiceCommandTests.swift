@@ -16,6 +16,26 @@ final class ServiceCommandTests: XCTestCase {
         XCTAssertEqual(try MotorLogFile.read(board.log).map(\.level), [])
     }
 
+    func testHapticsOffSaysWhenAnotherProcessDrivesTheLine() throws {
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder)
+        let player = try ChildProcess(["haptics", "--board", board.path, "--pattern", "60000,1"])
+        // Wait (on a condition, not a time) until the player has the motor on.
+        let deadline = Date().addingTimeInterval(60)
+        while (try? MotorLogFile.read(board.log).last?.level) != 1, Date() < deadline, player.process.isRunning { usleep(5_000) }
+        XCTAssertEqual(try MotorLogFile.read(board.log).last?.level, 1, player.stderr)
+        let r = try CLIRunner.run(["haptics", "--off", "--board", board.path])
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertEqual(r.stderr, "tiltboard: error: the simulated motor line is in use by another process (it holds \(board.log)); stop that program first\n")
+        // Nothing was driven or released from here: the player's motor is still on.
+        XCTAssertEqual(try MotorLogFile.read(board.log).last?.level, 1)
+        kill(player.process.processIdentifier, SIGTERM)
+        XCTAssertTrue(player.waitForExit())
+        XCTAssertEqual(try MotorLogFile.read(board.log).last?.level, 0)
+        // Free again: --off succeeds.
+        XCTAssertEqual(try CLIRunner.run(["haptics", "--off", "--board", board.path]).status, 0)
+    }
+
     func testHapticsOffOnABoardWithoutAMotorHasNothingToDo() throws {
         let folder = try makeScratchFolder(self)
         let path = folder + "/no-motor.json"

@@ -14,6 +14,9 @@ public final class MotorLog: Sendable {
         }
     }
 
+    /// Claims the log for this process's line; false when another process's line holds it.
+    public func claim() -> Bool { file.lockExclusively() }
+
     /// True when the log's last line says the motor is on: the process writing it was killed
     /// (SIGKILL) with the motor running.
     public var lastLevelWasActive: Bool {

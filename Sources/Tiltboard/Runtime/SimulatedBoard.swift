@@ -82,6 +82,11 @@ extension SimulatedBoard: BoardBackend {
         let line = SimulatedGPIOLine(name: "simulated motor (\(motor.line.chip) \(motor.line.line))", clock: clock)
         if let motorLog {
             let log = try MotorLog(path: motorLog)
+            // One process drives a line: as the kernel refuses a second request for a GPIO line
+            // (EBUSY), a simulated line whose log another process holds is refused.
+            guard log.claim() else {
+                throw GPIOError(kind: .lineBusy, message: "the simulated motor line is in use by another process (it holds \(motorLog)); stop that program first")
+            }
             // The line is driven inactive when requested; a predecessor killed with the motor
             // on left the log (the line's state) at 1, so that is a change to record.
             if log.lastLevelWasActive { log.append(t: clock.nowSeconds(), active: false) }

@@ -26,6 +26,18 @@ public final class AppendOnlyFile: Sendable {
 
     deinit { close(fd) }
 
+    /// Takes an exclusive lock on the whole file for as long as this object lives (an open file
+    /// description lock, `F_OFD_SETLK`: other processes' attempts fail, and nothing this process
+    /// does with other descriptors of the file drops it). False when another holder has it.
+    public func lockExclusively() -> Bool {
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        // F_OFD_SETLK from <linux/fcntl.h> (37); Glibc only names it under _GNU_SOURCE.
+        let ofdSetLock: Int32 = 37
+        return fcntl(fd, ofdSetLock, &lock) == 0
+    }
+
     /// Appends `line` (which should end in a newline); nil when written, else the `errno`.
     public func append(_ line: String) -> Int32? {
         var line = line
