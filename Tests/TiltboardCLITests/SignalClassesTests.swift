@@ -45,25 +45,27 @@ final class SignalClassesTests: XCTestCase {
     }
 
     /// Neither kills it: after the signal (and SIGCONT for a stop) SIGTERM still finds it running
-    /// and stops it cleanly; a stop turns the motor off while stopped and back on when continued.
+    /// and stops it cleanly; a stop turns the motor off while stopped.
     func testJobControlAndIgnoredSignalsLeaveItRunning() throws {
         try runBatches(Self.stops.union(Self.ignored).sorted(), finish: { signal, child, log in
             let pid = child.process.processIdentifier
             if Self.stops.contains(signal) {
                 XCTAssertTrue(Self.waitFor { Self.processState(pid) == "T" }, "signal \(signal): the process did not stop")
                 XCTAssertEqual((try? MotorLogFile.read(log))?.map(\.level), [1, 0], "signal \(signal): the motor must be off while stopped")
-                XCTAssertEqual(kill(pid, SIGCONT), 0)
-                XCTAssertTrue(Self.waitFor { (try? MotorLogFile.read(log))?.map(\.level) == [1, 0, 1] }, "signal \(signal): \(child.stderr)")
+                // Continued, it goes on (the motor back on is HarmNothingCommandTests' business) until SIGTERM.
+                XCTAssertEqual(kill(pid, SIGCONT), 0, "signal \(signal)")
             } else {
                 XCTAssertTrue(child.process.isRunning, "signal \(signal)")
             }
-            XCTAssertEqual(kill(pid, SIGTERM), 0)
+            XCTAssertEqual(kill(pid, SIGTERM), 0, "signal \(signal)")
         }) { signal, child, log in
             XCTAssertEqual(child.process.terminationReason, .exit, "signal \(signal): \(child.stderr)")
             XCTAssertEqual(child.process.terminationStatus, 0, "signal \(signal): \(child.stderr)")
             XCTAssertTrue(child.stderr.contains("stopped by signal 15; motor off"), "signal \(signal): \(child.stderr)")
             XCTAssertEqual(log.last?.level, 0, "signal \(signal): \(child.stderr)")
-            XCTAssertEqual(log.map(\.level), Self.stops.contains(signal) ? [1, 0, 1, 0] : [1, 0], "signal \(signal)")
+            // A stopped one may have turned the motor back on between SIGCONT and SIGTERM.
+            let levels = log.map(\.level)
+            XCTAssertTrue(levels == [1, 0] || (Self.stops.contains(signal) && levels == [1, 0, 1, 0]), "signal \(signal): \(levels)")
         }
     }
 

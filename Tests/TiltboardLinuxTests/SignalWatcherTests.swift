@@ -73,7 +73,7 @@ final class SignalWatcherTests: XCTestCase {
 
     func testStopStatusIsZeroForARequestAnd128PlusTheSignalOtherwise() {
         XCTAssertEqual(SignalWatcher.exitStatus(afterStopBy: nil), 0)
-        for s in [SIGINT, SIGTERM, SIGHUP] { XCTAssertEqual(SignalWatcher.exitStatus(afterStopBy: s), 0) }
+        for s in [SIGINT, SIGTERM, SIGHUP, SIGPIPE] { XCTAssertEqual(SignalWatcher.exitStatus(afterStopBy: s), 0) }
         XCTAssertEqual(SignalWatcher.exitStatus(afterStopBy: SIGUSR1), 138)
         XCTAssertEqual(SignalWatcher.exitStatus(afterStopBy: SIGRTMIN_(3)), 165)
         XCTAssertEqual(SignalWatcher.terminationSignals.count, 3 + 10 + 31)

@@ -50,10 +50,11 @@ public final class SignalWatcher: Sendable {
     /// thread, queued on SIGTERM with the signal's number.
     static let forwardedSignals: [Int32] = [SIGUSR1, SIGUSR2, SIGPROF]
 
-    /// The exit status after a clean stop by `signal`: 0 for SIGINT, SIGTERM and SIGHUP (and no
-    /// signal), 128 + `signal` for the others.
+    /// The exit status after a clean stop by `signal`: 128 + `signal` for one of
+    /// `otherTerminationSignals`, else 0 (SIGINT, SIGTERM, SIGHUP, no signal, and the SIGPIPE a
+    /// reader that went away stands for).
     public static func exitStatus(afterStopBy signal: Int32?) -> Int32 {
-        guard let signal, !requestSignals.contains(signal) else { return 0 }
+        guard let signal, otherTerminationSignals.contains(signal) else { return 0 }
         return 128 + signal
     }
 
