@@ -24,6 +24,11 @@ static void copy_text(char *dst, size_t len, const char *src) {
     dst[n] = '\0';
 }
 
+#if !defined(GPIOD_LINE_BULK_MAX_LINES)
+#include <linux/gpio.h>
+#include <sys/ioctl.h>
+#endif
+
 #if defined(GPIOD_LINE_BULK_MAX_LINES)
 // ---- libgpiod 1.6 (Debian 12): lines belong to an open chip; closing the chip frees them. ------
 
@@ -119,6 +124,14 @@ int tb_gpio_set(tb_gpio_line *line, int active) {
     return gpiod_line_set_value(line->line, active ? 1 : 0) == 0 ? 0 : failure();
 }
 
+// libgpiod 1.6 keeps an output request's descriptor to itself (gpiod_line_event_get_fd serves
+// event requests only), but its gpiod_line_set_value is one GPIOHANDLE_SET_LINE_VALUES_IOCTL on
+// a struct gpiohandle_data on the stack (lib/core.c, gpiod_line_set_value_bulk): no allocation,
+// no lock, so it may run in a signal handler.
+void tb_gpio_failsafe_off(void *line) {
+    if (line) (void)gpiod_line_set_value(((tb_gpio_line *)line)->line, 0);
+}
+
 int tb_gpio_get(tb_gpio_line *line) {
     int value = gpiod_line_get_value(line->line);
     return value < 0 ? failure() : (value ? 1 : 0);
@@ -157,6 +170,11 @@ struct tb_gpio_line {
     // One-event buffer made at request time, so consuming an edge allocates nothing.
     struct gpiod_edge_event_buffer *events;
     unsigned int offset;
+    // The crash path's one ioctl, prepared at request time: the request's descriptor and the
+    // values that drive its only line (bit 0 of the request) inactive. The kernel applies the
+    // line's active-low flag (linux/gpio.h, struct gpio_v2_line_values).
+    int failsafe_fd;
+    struct gpio_v2_line_values failsafe_off;
 };
 
 int tb_gpio_api_version(void) { return 2; }
@@ -244,6 +262,9 @@ static int request(const char *path, unsigned int offset, enum gpiod_line_direct
     if (!chip) { result = failure(); goto done; }
     handle->request = gpiod_chip_request_lines(chip, request_config, line_config);
     if (!handle->request) { result = failure(); goto done; }
+    handle->failsafe_fd = gpiod_line_request_get_fd(handle->request);
+    handle->failsafe_off.bits = 0;
+    handle->failsafe_off.mask = 1;
     *out = handle;
     handle = NULL;
 
@@ -275,6 +296,13 @@ int tb_gpio_request_input(const char *path, unsigned int offset, int active_low,
 int tb_gpio_set(tb_gpio_line *line, int active) {
     enum gpiod_line_value value = active ? GPIOD_LINE_VALUE_ACTIVE : GPIOD_LINE_VALUE_INACTIVE;
     return gpiod_line_request_set_value(line->request, line->offset, value) == 0 ? 0 : failure();
+}
+
+void tb_gpio_failsafe_off(void *line) {
+    tb_gpio_line *handle = line;
+    if (handle && handle->failsafe_fd >= 0) {
+        (void)ioctl(handle->failsafe_fd, GPIO_V2_LINE_SET_VALUES_IOCTL, &handle->failsafe_off);
+    }
 }
 
 int tb_gpio_get(tb_gpio_line *line) {

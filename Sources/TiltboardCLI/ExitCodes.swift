@@ -69,6 +69,9 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
         Console.error("tiltboard: error: \(message)\n")
         exit(code)
     }
+    // A clean stop by a signal other than SIGINT, SIGTERM or SIGHUP ends with 128 + the signal.
+    let stopStatus = SignalWatcher.exitStatus(afterStopBy: SignalWatcher.shared.signal)
+    if stopStatus != 0 { exit(stopStatus) }
     if let failure = OutputFailure.first {
         if failure.readerWentAway { exit(SysExit.ok) }
         Console.error("tiltboard: error: \(failure)\n")

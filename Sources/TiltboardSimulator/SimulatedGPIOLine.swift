@@ -17,6 +17,10 @@ public final class SimulatedGPIOLine: GPIOOutputLine {
         var onChange: (@Sendable (Double, Bool) -> Void)?
     }
     private let state = Mutex(State())
+    /// Held from a change through its `onChange` call, so a caller that finds the line already at
+    /// its level returns only once that change was reported (a process that ends right after
+    /// switching the motor off never leaves a log that says on).
+    private let reporting = Mutex(())
 
     /// An inactive, requested line.
     public init(name: String = "simulated motor", clock: MonotonicClock) {
@@ -54,6 +58,10 @@ public final class SimulatedGPIOLine: GPIOOutputLine {
     }
 
     public func set(active: Bool) throws {
+        try reporting.withLock { _ in try change(active: active) }
+    }
+
+    private func change(active: Bool) throws {
         let t = clock.nowSeconds()
         let notify: (@Sendable (Double, Bool) -> Void)? = try state.withLock { s in
             guard !s.released else {
@@ -68,6 +76,10 @@ public final class SimulatedGPIOLine: GPIOOutputLine {
     }
 
     public func release() {
+        reporting.withLock { _ in releaseReporting() }
+    }
+
+    private func releaseReporting() {
         let t = clock.nowSeconds()
         let notify: (@Sendable (Double, Bool) -> Void)? = state.withLock { s in
             guard !s.released else { return nil }

@@ -62,12 +62,14 @@ final class ChildProcess {
     let process = Process()
     private let folder: String
 
-    init(_ arguments: [String], environment: [String: String] = [:], clock: TestClock = .system) throws {
+    /// `directory`: the child's working folder (where a crash's core file would go); the test's own by default.
+    init(_ arguments: [String], environment: [String: String] = [:], clock: TestClock = .system, directory: String? = nil) throws {
         folder = NSTemporaryDirectory() + "tiltboard-child-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: try CLIRunner.binaryPath())
         process.arguments = arguments
         process.environment = clock.environment(environment)
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         _ = FileManager.default.createFile(atPath: folder + "/stdout", contents: nil)
         _ = FileManager.default.createFile(atPath: folder + "/stderr", contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/stdout"))

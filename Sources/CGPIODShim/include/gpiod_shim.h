@@ -61,6 +61,11 @@ int tb_gpio_read_edge(tb_gpio_line *line);
 /// The descriptor that polls readable while an edge is queued, or -errno.
 int tb_gpio_fd(tb_gpio_line *line);
 
+/// Drives a requested output inactive with one system call on data prepared when it was
+/// requested: no allocation, no lock, so a crash's signal handler may call it. `line` is a
+/// tb_gpio_line (void * so it fits a fail-safe action); NULL is ignored.
+void tb_gpio_failsafe_off(void *line);
+
 /// Releases the line, closes what the request opened and frees `line`. NULL is ignored.
 void tb_gpio_release(tb_gpio_line *line);
 

@@ -12,6 +12,7 @@ int tiltboard_set_thread_nice(int nice);
 int tiltboard_set_thread_name(const char *name);
 
 #include <stdint.h>
+#include "failsafe.h"
 
 /// Creates a uinput gamepad on `fd` (an open /dev/uinput): BUS_VIRTUAL with no USB vendor or
 /// product (it has none; SDL then identifies it by name), ABS_X/ABS_Y in -32767…32767, the face,

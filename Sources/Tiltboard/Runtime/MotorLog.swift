@@ -4,14 +4,19 @@ import TiltboardLinux
 /// program can watch a simulated motor (`"motorLog"` in a simulated board's settings).
 public final class MotorLog: Sendable {
     private let file: AppendOnlyFile
+    /// What a crash appends while the motor is on (`CrashFailSafe`).
+    private let crash: CrashLogRecord?
     public var path: String { file.path }
 
-    public init(path: String) throws {
+    /// `monotonic`: the motor runs on the real clock (CLOCK_MONOTONIC), which the crash handler
+    /// reads for the time of its switch-off line; otherwise it repeats the last change's time.
+    public init(path: String, monotonic: Bool = true) throws {
         do {
             file = try AppendOnlyFile(path: path)
         } catch let error as AtomicFileError {
             throw BoardFileError(file: path, key: "simulation.motorLog", message: error.description)
         }
+        crash = file.crashRecord(monotonic: monotonic)
     }
 
     /// Claims the log for this process's line; false when another process's line holds it.
@@ -26,7 +31,16 @@ public final class MotorLog: Sendable {
     }
 
     /// Appends one change. A failed write stops the command like any failed output (`OutputFailure`).
+    /// After a crash began (`CrashFailSafe.tripped`) the motor stays off: a change to on is not
+    /// recorded, and one recorded as the crash began is followed by its switch-off.
     public func append(t: Double, active: Bool) {
+        crash?.record(active: active, t: t)
+        if active && CrashFailSafe.tripped { return }
+        write(t: t, active: active)
+        if active && CrashFailSafe.tripped { write(t: t, active: false) }
+    }
+
+    private func write(t: Double, active: Bool) {
         if let code = file.append("\(Self.format(t)) \(active ? 1 : 0)\n") {
             OutputFailure.report("motor log \(path)", errno: code)
         }

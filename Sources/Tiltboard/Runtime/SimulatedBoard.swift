@@ -1,6 +1,7 @@
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
+import TiltboardLinux
 import Foundation
 
 /// The simulator behind a board file whose `sensor.bus` is `"simulated"`: a simulated bus with
@@ -81,7 +82,7 @@ extension SimulatedBoard: BoardBackend {
     public func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine {
         let line = SimulatedGPIOLine(name: "simulated motor (\(motor.line.chip) \(motor.line.line))", clock: clock)
         if let motorLog {
-            let log = try MotorLog(path: motorLog)
+            let log = try MotorLog(path: motorLog, monotonic: clock is LinuxMonotonicClock)
             // One process drives a line: as the kernel refuses a second request for a GPIO line
             // (EBUSY), a simulated line whose log another process holds is refused.
             guard log.claim() else {

@@ -4,8 +4,10 @@ import TiltboardDrivers
 import TiltboardLinux
 import TiltboardSimulator
 
-/// The board's motor line driven by a haptic engine, forced off and released on SIGINT, SIGTERM,
-/// SIGHUP, on every error path and at exit, and held off while the process is stopped (Ctrl-Z).
+/// The board's motor line driven by a haptic engine, forced off and released on every signal the
+/// `SignalWatcher` takes (SIGINT, SIGTERM, SIGHUP and the other terminating ones), on every error
+/// path and at exit, held off while the process is stopped (Ctrl-Z), and driven inactive by the
+/// crash handler (`CrashFailSafe`) on a crash.
 /// Start `SignalWatcher.shared` before creating it.
 ///
 /// Every command that drives the motor opens it here, once, so whatever it plays goes through the

@@ -41,6 +41,9 @@ public final class HapticEngine: @unchecked Sendable {
     private var errorText: String?
     private var tripCount = 0
     private var suspended = false
+    /// Set by `resume()` until the thread services again: a resume that lands while the thread
+    /// is between a service and its wait (e.g. frozen there by the stop) is not lost.
+    private var resumed = false
 
     private let serviceLock = NSLock()
     // Guarded by `serviceLock`.
@@ -111,6 +114,7 @@ public final class HapticEngine: @unchecked Sendable {
     public func resume() {
         condition.lock()
         suspended = false
+        resumed = true
         condition.signal()
         condition.unlock()
     }
@@ -217,7 +221,7 @@ public final class HapticEngine: @unchecked Sendable {
             condition.unlock()
             let next = service(now: clock.nowNanoseconds())
             condition.lock()
-            if shuttingDown || pending != nil { continue }
+            if shuttingDown || pending != nil || resumed { resumed = false; continue }
             if next.map({ $0 > clock.nowNanoseconds() }) ?? true {
                 condition.wait(untilNanoseconds: next)
             }

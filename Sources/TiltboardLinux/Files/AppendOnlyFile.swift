@@ -38,6 +38,12 @@ public final class AppendOnlyFile: Sendable {
         return fcntl(fd, ofdSetLock, &lock) == 0
     }
 
+    /// A record the crash handler appends to this file while the motor it logs is on (it keeps
+    /// the file open); nil when none can be made.
+    public func crashRecord(monotonic: Bool) -> CrashLogRecord? {
+        CrashLogRecord(file: self, fd: fd, monotonic: monotonic)
+    }
+
     /// Appends `line` (which should end in a newline); nil when written, else the `errno`.
     public func append(_ line: String) -> Int32? {
         var line = line

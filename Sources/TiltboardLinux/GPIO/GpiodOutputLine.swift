@@ -1,3 +1,4 @@
+import CGPIODShim
 import Synchronization
 import TiltboardDrivers
 
@@ -14,6 +15,8 @@ public final class GpiodOutputLine: GPIOOutputLine {
     /// The chip the line was found on.
     public let chip: GPIOChipInfo
     private let handle: Mutex<Gpiod.Line?>
+    /// The crash handler's slot that drives this line inactive (`CrashFailSafe`).
+    private let crashSlot: Mutex<Int32?>
 
     /// Requests the line as an output at its inactive level.
     /// - Throws: `GPIOError` (.chipNotFound, .lineNotFound, .lineBusy, .permissionDenied, .io).
@@ -32,13 +35,19 @@ public final class GpiodOutputLine: GPIOOutputLine {
         self.activeLow = activeLow
         self.chip = found.info
         self.handle = Mutex(line)
+        self.crashSlot = Mutex(CrashFailSafe.add(tb_gpio_failsafe_off, context: UnsafeMutableRawPointer(line.raw)))
     }
 
-    /// Drives the line to its active or inactive level. No allocation unless it fails.
+    /// Drives the line to its active or inactive level. No allocation unless it fails. Once a
+    /// crash began (`CrashFailSafe.tripped`) the line stays inactive: driving it active does nothing.
     public func set(active: Bool) throws {
         let failure: GPIOError? = handle.withLock { line in
             guard let line else { return .released(name) }
-            return Gpiod.set(line, active: active).map { .io("setting the level", name, $0) }
+            if active && CrashFailSafe.tripped { return nil }
+            let failed = Gpiod.set(line, active: active).map { GPIOError.io("setting the level", name, $0) }
+            // A crash that began meanwhile may have run its switch-off before this ioctl.
+            if active && CrashFailSafe.tripped { _ = Gpiod.set(line, active: false) }
+            return failed
         }
         if let failure { throw failure }
     }
@@ -56,6 +65,11 @@ public final class GpiodOutputLine: GPIOOutputLine {
     public func release() {
         handle.withLock { held in
             guard let line = held else { return }
+            // The crash handler must not touch the line once it is freed.
+            crashSlot.withLock { slot in
+                if let taken = slot { CrashFailSafe.remove(taken) }
+                slot = nil
+            }
             // Inactive first: a released line keeps its last level on a Pi, and the motor must stop.
             _ = Gpiod.set(line, active: false)
             Gpiod.release(line)

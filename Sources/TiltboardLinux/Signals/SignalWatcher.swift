@@ -3,10 +3,18 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CLinuxSupport
 import Synchronization
 
-/// Turns SIGINT, SIGTERM and SIGHUP into a stop flag and shutdown callbacks, so a stopped program
-/// never leaves the motor line high.
+/// Turns every signal whose default action would end the process into a stop flag and shutdown
+/// callbacks, so a stopped program never leaves the motor line high: SIGINT, SIGTERM and SIGHUP
+/// (a requested stop, exit status 0), and SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO,
+/// SIGPWR, SIGSTKFLT, SIGXCPU, SIGXFSZ and the real-time signals SIGRTMIN…SIGRTMAX (the same
+/// clean stop, then exit status 128 + the signal, what a shell reports for a process that signal
+/// killed: `exitStatus(afterStopBy:)`). The crash signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
+/// SIGFPE, SIGABRT, SIGSYS, SIGQUIT) cannot wait for a thread: `start()` installs
+/// `CrashFailSafe`'s handler for them, which switches the motor off and lets them end the process.
+/// glibc keeps signals 32 and 33 for its threads and ignores them when another process sends them.
 ///
 /// `start()` blocks those signals in the calling thread — call it first thing in `main`, before any
 /// other thread exists, so every later thread inherits the mask — and starts a thread that takes
@@ -25,8 +33,30 @@ public final class SignalWatcher: Sendable {
     /// The process's watcher.
     public static let shared = SignalWatcher()
 
-    /// The signals taken: SIGINT, SIGTERM, SIGHUP.
-    public static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// The signals of a requested stop, which ends with exit status 0: SIGINT, SIGTERM, SIGHUP.
+    public static let requestSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The other signals whose default action ends the process (core dump for SIGXCPU and
+    /// SIGXFSZ): the same stop, then exit status 128 + the signal.
+    public static let otherTerminationSignals: [Int32] =
+        [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU, SIGXFSZ]
+        + Array(tb_sigrtmin()...tb_sigrtmax())
+
+    /// Every signal taken as a stop.
+    public static let terminationSignals: [Int32] = requestSignals + otherTerminationSignals
+
+    /// The termination signals never blocked: Swift's crash handler sends one of them to each
+    /// thread to suspend it while it takes a backtrace. A handler forwards them to the watching
+    /// thread, queued on SIGTERM with the signal's number.
+    static let forwardedSignals: [Int32] = [SIGUSR1, SIGUSR2, SIGPROF]
+
+    /// The exit status after a clean stop by `signal`: 128 + `signal` for one of
+    /// `otherTerminationSignals`, else 0 (SIGINT, SIGTERM, SIGHUP, no signal, and the SIGPIPE a
+    /// reader that went away stands for).
+    public static func exitStatus(afterStopBy signal: Int32?) -> Int32 {
+        guard let signal, otherTerminationSignals.contains(signal) else { return 0 }
+        return 128 + signal
+    }
 
     /// The job-control signals that stop the process once the suspend handlers ran.
     public static let stopSignals: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU]
@@ -58,14 +88,19 @@ public final class SignalWatcher: Sendable {
         self.stopProcess = stopProcess
     }
 
-    /// Blocks the termination and job-control signals in the calling thread and starts the watching thread.
-    /// Does nothing when already started.
+    /// Blocks the termination and job-control signals in the calling thread, installs the crash
+    /// handler (`CrashFailSafe`) and starts the watching thread. Does nothing when already started.
     public func start() throws {
         let already = state.withLock { s -> Bool in
             defer { s.started = true }
             return s.started
         }
         if already { return }
+        try CrashFailSafe.install()
+        let forwarded = Self.forwardedSignals.withUnsafeBufferPointer {
+            tb_forward_install($0.baseAddress, Int32($0.count), SIGTERM)
+        }
+        if forwarded != 0 { throw SignalWatcherError("cannot install the signal handlers (errno \(-forwarded))") }
         var set = Self.signalSet()
         var rc = pthread_sigmask(SIG_BLOCK, &set, nil)
         if rc != 0 { throw SignalWatcherError("cannot block termination signals (errno \(rc))") }
@@ -158,8 +193,8 @@ public final class SignalWatcher: Sendable {
     private func watch() {
         var set = Self.signalSet()
         while true {
-            var signal: Int32 = 0
-            guard sigwait(&set, &signal) == 0 else { continue }
+            let signal = tb_sigwait_forwarded(&set)
+            guard signal > 0 else { continue }
             if Self.stopSignals.contains(signal) {
                 for handler in state.withLock({ $0.suspendHandlers }).reversed() { handler() }
                 suspendedAt.store(Self.monotonicNow(), ordering: .releasing)
@@ -196,7 +231,7 @@ public final class SignalWatcher: Sendable {
     private static func signalSet() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for s in terminationSignals + stopSignals + [SIGCONT] { sigaddset(&set, s) }
+        for s in terminationSignals + stopSignals + [SIGCONT] where !forwardedSignals.contains(s) { sigaddset(&set, s) }
         return set
     }
 }
