@@ -60,6 +60,20 @@ final class InputValidationTests: XCTestCase {
         }
     }
 
+    func testABoardFileWhoseNameIsNotUTF8Opens() throws {
+        // Arguments are bytes: a name made under another locale (Latin-1 "é" is 0xE9) still opens.
+        let folder = try makeScratchFolder(self)
+        let board = try SimBoardFile.write(in: folder)
+        let script = #"cp "$B" "$D"/caf$'\xe9'.json && "$T" read --count 2 --json --board "$D"/caf$'\xe9'.json && "$T" read --count 1 --json --board="$D"/caf$'\xe9'.json && "$T" read --count 1 --board "$D"/caf$'\xe8'.json"#
+        let r = try Shell.run(script, folder: folder, extra: ["B": board.path, "TILTBOARD_CLOCK": "virtual"])
+        let lines = r.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.count, 3, r.stderr)
+        XCTAssertTrue(lines.allSatisfy { $0.hasPrefix(#"{"t":"#) }, r.stdout)
+        // A name that does not exist is still a missing board file (65), named as given.
+        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertTrue(r.stderr.contains("caf\u{FFFD}.json: no such file"), r.stderr)
+    }
+
     func testAHugeValueIsQuotedShort() throws {
         let folder = try makeScratchFolder(self)
         let numbers = (0..<200_000).map(String.init).joined(separator: ",")

@@ -96,7 +96,8 @@ public enum AtomicFile {
     /// `NotARegularFile` at once, without waiting on it or reading it forever.
     public static func read(path: String, maxBytes: Int = 16 << 20) throws -> [UInt8]? {
         // Non-blocking, so opening a FIFO nobody writes to returns at once.
-        let fd = retryingEINTR { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        // The bytes of the command line when the path came from an argument that was not UTF-8.
+        let fd = RawArguments.withCPath(path) { cPath in retryingEINTR { open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } }
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw AtomicFileError(path: path, operation: "open", errno: errno)
