@@ -2,6 +2,7 @@ import ArgumentParser
 import Tiltboard
 import TiltboardCore
 import TiltboardLinux
+import TiltboardSimulator
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,6 +62,9 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
         try mutable.run()
     } catch let error as ValidationError {
         usageFailure(Root.self, error.message, arguments)
+    } catch is TraceLoadStopped {
+        // Ctrl-C (or another stop) during a long load: the same clean stop as during the run.
+        exit(SignalWatcher.exitStatus(afterStopBy: SignalWatcher.shared.signal))
     } catch {
         guard let (code, message) = exitStatus(for: error) else {
             // ArgumentParser's own errors (ExitCode, CleanExit) keep their handling.

@@ -4,3 +4,8 @@ extension MotionScriptError: CategorizedError {
     /// A motion script's or trace's content is wrong.
     public var category: ErrorCategory { .invalidData }
 }
+
+extension TraceLoadStopped: CategorizedError {
+    /// Not a failure: a stop was requested while the trace loaded.
+    public var category: ErrorCategory { .temporary }
+}

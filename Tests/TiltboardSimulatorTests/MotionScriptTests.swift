@@ -228,4 +228,25 @@ final class TraceMotionTests: XCTestCase {
         XCTAssertTrue(message("# nothing\n\n").hasPrefix("trace: no samples"))
         XCTAssertTrue(message("0,0,0,1\nt,ax,ay,az\n").hasPrefix("trace line 2: field 1"), "a header only comes first")
     }
+
+    func testTraceLinesEndInLFOrCRLF() throws {
+        let trace = try TraceMotion(csv: "t,ax,ay,az\r\n0,0,0,1\r\n1,0.5,0,1\r\n")
+        XCTAssertEqual(trace.times, [0, 1])
+        XCTAssertEqual(trace.accel[1], Vector3(0.5, 0, 1))
+        // Line numbers count lines, whatever ends them.
+        XCTAssertThrowsError(try TraceMotion(csv: "0,0,0,1\r\n1,0,0,1\r\n2,x,0,1\r\n")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("trace line 3: field 2"), "\(error)")
+        }
+    }
+
+    func testALongTraceLoadStopsWhenAsked() throws {
+        let csv = (0..<50_000).map { "\(Double($0) / 100),0,0,1" }.joined(separator: "\n")
+        var asked = 0
+        XCTAssertThrowsError(try TraceMotion(csv: csv, shouldStop: { asked += 1; return asked == 2 })) { error in
+            XCTAssertTrue(error is TraceLoadStopped, "\(error)")
+        }
+        // Asked every 10,000 lines: stopped at the second question, line 20,000 of 50,000.
+        XCTAssertEqual(asked, 2)
+        XCTAssertEqual(try TraceMotion(csv: csv).times.count, 50_000)
+    }
 }

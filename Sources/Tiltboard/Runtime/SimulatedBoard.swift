@@ -58,7 +58,9 @@ public struct SimulatedBoard {
             do { text = try String(contentsOfFile: trace, encoding: .utf8) } catch {
                 throw BoardFileError(file: board.source, key: "simulation.trace", message: "cannot read \(trace): \(error.localizedDescription)")
             }
-            do { return try TraceMotion(csv: text) } catch {
+            do { return try TraceMotion(csv: text, shouldStop: { SignalWatcher.shared.stopRequested }) } catch let stopped as TraceLoadStopped {
+                throw stopped
+            } catch {
                 throw BoardFileError(file: board.source, key: "simulation.trace", message: "\(trace): \(error)")
             }
         }
