@@ -77,7 +77,11 @@ def main():
     driver = harness.browser(os.path.join(tmp, "chromium"), harness.DESKTOP)
     # Bound to every address, serve asks for a token; run-browser.sh runs this in a network
     # namespace of its own, so that address is this test's loopback and nothing else.
-    lan = harness.Server(args.binary, board, os.path.join(tmp, "lan", "profile.json"), env,
+    # A board of its own: like a GPIO line, a simulated motor is driven by one process at a time.
+    lan_folder = os.path.join(tmp, "lan")
+    os.makedirs(lan_folder, exist_ok=True)
+    lan_board = harness.write_board(lan_folder, os.path.join(harness.HERE, "tour.json"), os.path.join(lan_folder, "motor.log"))
+    lan = harness.Server(args.binary, lan_board, os.path.join(lan_folder, "profile.json"), env,
                          os.path.join(tmp, "serve-lan.log"), host="0.0.0.0")
     try:
         urls = []
