@@ -59,6 +59,9 @@ public final class BoardFeed: @unchecked Sendable {
     private let capturing = Atomic<Bool>(false)
     private let outcome = Mutex<CalibrationOutcome?>(nil)
     private let sensorEvents = Mutex<[SensorEvent]>([])
+    /// Shake settings for the loop to take at its next tick (the page chose a sensitivity).
+    private let pendingShake = Mutex<ShakeDetectorSettings?>(nil)
+    private let shakePending = Atomic<Bool>(false)
 
     // Loop thread only.
     private var frame = LoopFrame()
@@ -81,6 +84,10 @@ public final class BoardFeed: @unchecked Sendable {
             frame.calibration = CalibrationProgress(attempt: frame.calibration.attempt &+ 1, running: true)
         case .level:
             loop.setNeutral(.level)
+        }
+        if shakePending.exchange(false, ordering: .acquiringAndReleasing),
+           let settings = pendingShake.withLock({ p -> ShakeDetectorSettings? in defer { p = nil }; return p }) {
+            loop.setShakeSettings(settings)
         }
         if stepper != nil { feedCapture(out, loop: loop) }
         frame.output = out
@@ -137,6 +144,12 @@ public final class BoardFeed: @unchecked Sendable {
     /// Sets the neutral pose to level at the next sample.
     public func requestLevel() {
         request.store(Request.level.rawValue, ordering: .releasing)
+    }
+
+    /// Makes the loop's shake detector use `settings` from its next tick on.
+    public func requestShakeSettings(_ settings: ShakeDetectorSettings) {
+        pendingShake.withLock { $0 = settings }
+        shakePending.store(true, ordering: .releasing)
     }
 
     /// A capture is running or its outcome has not been taken yet.
