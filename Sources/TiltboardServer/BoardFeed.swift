@@ -16,6 +16,12 @@ public struct LoopFrame: Sendable {
     public var missedTicks: UInt64 = 0
     /// Shakes started so far.
     public var shakes: UInt64 = 0
+    /// The largest linear acceleration the shake detector saw over the last 0.1 s of loop time,
+    /// g: frames go out at the page's rate, slower than the loop, and a half-cycle's peak must
+    /// not fall between two of them.
+    public var linearPeakG = 0.0
+    /// Loop time of `linearPeakG`.
+    public var linearPeakT = -Double.infinity
     /// The neutral capture running now, if any.
     public var calibration = CalibrationProgress()
 
@@ -96,6 +102,10 @@ public final class BoardFeed: @unchecked Sendable {
         frame.samples &+= 1
         frame.missedTicks &+= tick.missedTicks
         if let event = out.shakeEvent, event.phase == .started { frame.shakes &+= 1 }
+        if out.linearG >= frame.linearPeakG || out.t - frame.linearPeakT >= 0.1 || out.t < frame.linearPeakT {
+            frame.linearPeakG = out.linearG
+            frame.linearPeakT = out.t
+        }
         slot.publish(frame)
     }
 

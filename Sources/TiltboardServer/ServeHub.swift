@@ -257,6 +257,7 @@ public final class ServeHub: @unchecked Sendable {
         w.endObject()
         w.integer("shakes", Int(clamping: frame.shakes))
         w.number("linearG", frame.output.linearG, fractionDigits: 3)
+        w.number("linearPeakG", frame.linearPeakG, fractionDigits: 3)
         w.number("thresholdG", frame.output.shakeThresholdG, fractionDigits: 2)
         w.integer("monotonicNs", Int(clamping: frame.wakeTimeNs))
         w.beginObject("loop")
