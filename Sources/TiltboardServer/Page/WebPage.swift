@@ -7,7 +7,7 @@
 /// the last 10 s of roll and pitch, the linear acceleration the shake detector compares with its
 /// threshold, shakes and motor on-spans shaded; a tap pauses and resumes it) sets `data-points`
 /// (frames it holds), `data-last-linear` (the newest `linearPeakG`), `data-max-linear` (the
-/// largest in view) and `data-paused`.
+/// largest in view), `data-threshold` (the newest `thresholdG`) and `data-paused`.
 ///
 /// The page follows `GET /api/stream` (a WebSocket: a snapshot, then state frames and events),
 /// drawing only the newest frame at each animation frame, and reconnects whenever the stream
@@ -97,10 +97,9 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem .8rem; m
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 #motor.on { color: var(--warn); font-weight: 700; }
-#chart-card { grid-column: 1 / -1; }
-#chart { display: block; width: 100%; height: 230px; cursor: pointer; touch-action: manipulation;
+#chart { display: block; width: 100%; height: 180px; cursor: pointer; touch-action: manipulation;
   background: var(--area); border-radius: .4rem; }
-@media (min-width: 760px) { #chart { height: 260px; } }
+@media (min-width: 760px) { #chart { height: 220px; } }
 .legend { display: flex; flex-wrap: wrap; gap: .2rem .8rem; font-size: .75rem; color: var(--muted); margin-top: .35rem; }
 .legend i { display: inline-block; width: .9rem; height: .55rem; border-radius: .15rem; margin-right: .25rem; vertical-align: middle; }
 .sens { display: flex; align-items: center; gap: .5rem; margin-top: .6rem; font-size: .88rem; }
@@ -135,6 +134,15 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     </div>
   </section>
   <div style="display:grid; gap:.8rem">
+    <section class="card" id="chart-card">
+      <h2>Motion · last 10 s <span id="chart-state"></span></h2>
+      <canvas id="chart" aria-label="chart of the last 10 seconds of motion; tap to pause or resume" data-points="0" data-paused="false"></canvas>
+      <div class="legend">
+        <span><i style="background:#1f6feb"></i>roll °</span><span><i style="background:#8250df"></i>pitch °</span>
+        <span><i style="background:#1a7f37"></i>linear g</span><span><i style="background:#cf222e"></i>shake threshold</span>
+        <span><i style="background:rgba(255,211,61,.6)"></i>shake</span><span><i style="background:rgba(179,89,0,.55)"></i>motor on</span>
+      </div>
+    </section>
     <section class="card">
       <h2>Calibration</h2>
       <div class="buttons">
@@ -172,15 +180,6 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       <ul id="motor-log" aria-label="motor log"></ul>
     </section>
   </div>
-  <section class="card" id="chart-card">
-    <h2>Motion · last 10 s <span id="chart-state"></span></h2>
-    <canvas id="chart" aria-label="chart of the last 10 seconds of motion; tap to pause or resume" data-points="0" data-paused="false"></canvas>
-    <div class="legend">
-      <span><i style="background:#1f6feb"></i>roll °</span><span><i style="background:#8250df"></i>pitch °</span>
-      <span><i style="background:#1a7f37"></i>linear g</span><span><i style="background:#cf222e"></i>shake threshold</span>
-      <span><i style="background:rgba(255,211,61,.6)"></i>shake</span><span><i style="background:rgba(179,89,0,.55)"></i>motor on</span>
-    </div>
-  </section>
 </main>
 <script>
 "use strict";
@@ -474,6 +473,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     canvas.dataset.points = String(h.length);
     canvas.dataset.lastLinear = h.length ? String(h[h.length - 1].lin) : "";
     canvas.dataset.maxLinear = String(maxLin);
+    canvas.dataset.threshold = typeof thr === "number" ? String(thr) : "";
   }
   $("chart").addEventListener("click", () => {
     view.chartPaused = !view.chartPaused;
