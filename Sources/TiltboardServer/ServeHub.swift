@@ -218,7 +218,7 @@ public final class ServeHub: @unchecked Sendable {
         object["board"] = board
         object["profile"] = profileInfo()
         object["effects"] = HapticEffect.presetNames
-        object["shake"] = shakeInfo()
+        object["sensitivity"] = shakeInfo()
         object["calibration"] = ["running": feed.isCapturing, "progress": frame.calibration.progress]
         return Self.json(object)
     }

@@ -45,7 +45,8 @@ final class ServeShakeTests: XCTestCase {
         XCTAssertEqual(s.count, 2)
         XCTAssertEqual(s.thresholdG, 0.6)
         let snapshot = try board.request("GET", "/api/state").json
-        XCTAssertEqual((snapshot["shake"] as? [String: Any])?["level"] as? String, "gentle")
+        XCTAssertEqual((snapshot["sensitivity"] as? [String: Any])?["level"] as? String, "gentle")
+        XCTAssertEqual(snapshot["shake"] as? Bool, false, "the state frame's own field stays as it is")
 
         // The board file's default again: the section is removed.
         let reset = try board.request("POST", "/api/shake", body: #"{"level": "default"}"#)

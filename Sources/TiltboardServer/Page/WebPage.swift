@@ -292,7 +292,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     showBoard(s.board);
     showProfile(s.profile);
     if (Array.isArray(s.effects) && s.effects.length) fillEffects(s.effects);
-    if (s.shake) showShake(s.shake);
+    if (s.sensitivity) showShake(s.sensitivity);
     if (s.calibration.running) calibrationEvent({ state: "running", progress: s.calibration.progress });
   }
   function showBoard(b) {
@@ -485,12 +485,14 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   // ---- shake sensitivity: stored in the profile, applied by the loop at its next tick ----
   function showShake(s) {
     const select = $("shake-level");
-    if (s.level === "custom") {
+    // `default`: the board file's settings, shown as the level they match (or custom).
+    const name = s.level === "default" ? (s.description || "normal").split(" ")[0] : s.level;
+    if (name === "custom") {
       let o = select.querySelector("option[value=custom]");
       if (!o) { o = document.createElement("option"); o.value = "custom"; select.append(o); }
       o.textContent = "custom (" + fixed(s.thresholdG, 2) + " g)";
     }
-    select.value = s.level === "default" ? (s.description || "").split(" ")[0] : s.level;
+    select.value = name;
     select.dataset.thresholdG = String(s.thresholdG);
   }
   $("shake-level").addEventListener("change", () => {
