@@ -122,7 +122,7 @@ struct BenchRunner {
         defer { session.close() }
         let samples = PipelineThroughput.syntheticSamples()
         let pipeline = TiltPipeline(chain: session.makeTiltChain(),
-                                    shake: ShakeDetector(settings: session.board.shake.detectorSettings))
+                                    shake: ShakeDetector(settings: session.shakeSettings))
         let pipelineRate = PipelineThroughput.pipelineRate(pipeline: pipeline, samples: samples,
                                                            seconds: min(seconds, 1), clock: clock,
                                                            cpuNanoseconds: ResourceUsage.threadCPUNanoseconds)

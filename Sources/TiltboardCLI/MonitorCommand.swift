@@ -130,7 +130,7 @@ struct MonitorCommand: ParsableCommand {
                     }
                 }
                 if quit { return frames.stop() }
-                screen.draw(on: terminal, link: link, loop: loop, clock: clock)
+                screen.draw(on: terminal, link: link, loop: loop, clock: clock, motorOn: motor.map { $0.engine.isActive })
             }
         }
         loop.stop()

@@ -15,6 +15,10 @@ struct MonitorSnapshot: Sendable {
     var shakes = 0
     /// Loop time the latest shake started; −∞ before the first.
     var lastShakeStart = -Double.infinity
+    /// Largest linear acceleration the shake detector saw since the screen last took a
+    /// snapshot (`takeSnapshot`), g; and its threshold.
+    var linearPeakG = 0.0
+    var thresholdG = ShakeDetectorSettings.standard.thresholdG
 }
 
 /// The one channel between the monitor's loop thread and its screen thread. The loop thread
@@ -64,6 +68,8 @@ final class MonitorLink: Sendable {
             s.x = out.control.x
             s.y = out.control.y
             s.shaking = out.shaking
+            s.linearPeakG = Swift.max(s.linearPeakG, out.linearG)
+            s.thresholdG = out.shakeThresholdG
             if let event = out.shakeEvent, event.phase == .started {
                 s.shakes += 1
                 s.lastShakeStart = out.t
@@ -73,6 +79,14 @@ final class MonitorLink: Sendable {
 
     /// Screen thread: a copy of the latest view.
     var snapshot: MonitorSnapshot { latest.withLock { $0 } }
+
+    /// Screen thread: a copy of the latest view, starting the next linear-acceleration peak.
+    func takeSnapshot() -> MonitorSnapshot {
+        latest.withLock { s in
+            defer { s.linearPeakG = 0 }
+            return s
+        }
+    }
 }
 
 /// The monitor's work on the loop thread, for every sample: record the board-frame acceleration,

@@ -12,6 +12,9 @@ struct MonitorScreenState {
     private var lastSize: TerminalSize?
     private var rateWindow: (time: Double, samples: UInt64)?
     private var rateHz: Double?
+    /// One linear-acceleration peak per frame, oldest first, at most `historyLength`.
+    private var linearHistory: [Double] = []
+    static let historyLength = 400
 
     init(board: String, neutral: NeutralPose) {
         self.board = board; self.neutral = neutral
@@ -23,8 +26,11 @@ struct MonitorScreenState {
         lastFrame = []
     }
 
-    mutating func draw(on terminal: RawTerminal, link: MonitorLink, loop: TiltLoop, clock: MonotonicClock) {
-        let s = link.snapshot
+    mutating func draw(on terminal: RawTerminal, link: MonitorLink, loop: TiltLoop, clock: MonotonicClock,
+                       motorOn: Bool? = nil) {
+        let s = link.takeSnapshot()
+        linearHistory.append(s.linearPeakG)
+        if linearHistory.count > Self.historyLength { linearHistory.removeFirst(linearHistory.count - Self.historyLength) }
         let now = clock.nowSeconds()
         if let w = rateWindow {
             if now - w.time >= 1 {
@@ -43,11 +49,14 @@ struct MonitorScreenState {
             lastSize = size
             lastFrame = []
         }
-        let view = MonitorView(boardName: board, rateHz: rateHz,
+        var view = MonitorView(boardName: board, rateHz: rateHz,
                                latenessP99Ms: stats.ticks > 0 ? Double(stats.latenessP99Nanoseconds) / 1e6 : nil,
                                pitchDeg: s.pitchDeg, rollDeg: s.rollDeg, x: s.x, y: s.y,
                                neutralTiltDeg: neutral.tiltDeg, neutralClamped: neutral.clamped, shakes: s.shakes,
                                flash: s.shaking || s.t - s.lastShakeStart < MonitorCommand.flashSeconds, note: note)
+        view.linearG = linearHistory
+        view.thresholdG = s.thresholdG
+        view.motorOn = motorOn
         let frame = MonitorScreen(columns: size.columns, rows: size.rows).frame(view)
         guard frame != lastFrame else { return }
         lastFrame = frame

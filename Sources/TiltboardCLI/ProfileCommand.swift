@@ -7,8 +7,8 @@ import TiltboardCore
 struct ProfileCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "profile",
-        abstract: "Show the calibration profile stored for a board.",
-        subcommands: [Show.self, StressWrite.self],
+        abstract: "Show the calibration profile stored for a board, or set its shake sensitivity.",
+        subcommands: [Show.self, Shake.self, StressWrite.self],
         defaultSubcommand: Show.self
     )
 
@@ -52,6 +52,102 @@ struct ProfileCommand: ParsableCommand {
             } else {
                 print("no profile at \(path) — run `tiltboard calibrate`")
             }
+        }
+    }
+
+    /// `tiltboard profile shake [LEVEL] [--threshold G …]`: the player's shake sensitivity.
+    struct Shake: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "shake",
+            abstract: "Show or set how hard a shake must be for this board's player.",
+            discussion: """
+            LEVEL is gentle (0.6 g), normal (0.8 g, the default) or firm (1.2 g): the linear \
+            acceleration each half-cycle of a shake must reach. `default` removes the setting, so the \
+            board file's "shake" section applies again. The expert options set the detector's own keys \
+            (as in a board file's "shake" section) and win over LEVEL. Stored in the profile's "shake" \
+            section, kept by later calibrations; a running `run`, `serve`, `shake`, `gamepad` or \
+            `monitor` picks it up within a second. Without LEVEL or options, prints the setting. \
+            On a board with no profile yet, one with a level neutral pose is created (as `calibrate --zero`). \
+            Exits 64 on a bad level or value, 65 when the profile is corrupt or for another board.
+            """
+        )
+
+        @OptionGroup var location: Location
+
+        @Argument(help: ArgumentHelp("gentle, normal, firm, or default.", valueName: "level"))
+        var level: String?
+
+        @Option(name: .customLong("threshold"), help: ArgumentHelp("Linear acceleration each half-cycle must reach, more than 0 and at most 16.", valueName: "g"))
+        var thresholdG: Double?
+
+        @Option(help: ArgumentHelp("Direction reversals in a row that make a shake, 1…20 (default 2).", valueName: "n"))
+        var minReversals: Int?
+
+        @Option(help: ArgumentHelp("Share of the time spent swinging, 0…1 (default 0.6).", valueName: "0…1"))
+        var minFraction: Double?
+
+        @Option(help: ArgumentHelp("No new shake until this long after one ended, 0…60000 (default 500).", valueName: "ms"))
+        var cooldown: Double?
+
+        /// The section asked for; nil for `default`; not called when nothing was asked.
+        func requested() throws -> ProfileShake? {
+            var shake = ProfileShake(thresholdG: thresholdG, minReversals: minReversals, minFraction: minFraction,
+                                     cooldownMs: cooldown)
+            if let level {
+                if level == "default" {
+                    guard shake.isEmpty else { throw ValidationError("`default` takes no other option: it removes the profile's shake setting") }
+                    return nil
+                }
+                guard let known = ShakeSensitivity(rawValue: level) else {
+                    throw ValidationError("\"\(level)\" is not a sensitivity: use one of \(ShakeSensitivity.namesList), or default")
+                }
+                shake.level = known.rawValue
+            }
+            return shake
+        }
+
+        var asksForChange: Bool { level != nil || thresholdG != nil || minReversals != nil || minFraction != nil || cooldown != nil }
+
+        func validate() throws {
+            if let shake = try requested(), let problem = shake.problem {
+                // The message names the profile key; the flag is what was typed.
+                throw ValidationError(problem.replacingOccurrences(of: "shake.thresholdG", with: "--threshold")
+                    .replacingOccurrences(of: "shake.minReversals", with: "--min-reversals")
+                    .replacingOccurrences(of: "shake.minFraction", with: "--min-fraction")
+                    .replacingOccurrences(of: "shake.cooldownMs", with: "--cooldown"))
+            }
+        }
+
+        func run() throws {
+            let (board, path) = try location.resolve()
+            let existing = try ProfileStore.load(path: path, expectedBoard: nil)
+            if let existing, let why = existing.board.mismatch(with: board) {
+                throw ProfileError(path: path, kind: .otherBoard,
+                                   detail: "belongs to another board: \(why)", remedy: .calibrateThisBoard)
+            }
+            let base = board.shake.detectorSettings
+            guard asksForChange else {
+                let settings = existing?.shake?.settings(over: base) ?? base
+                let source = existing?.shake == nil ? "the board file's default" : "set in \(path)"
+                print("shake sensitivity \(ProfileShake.describe(settings)), \(source)")
+                return
+            }
+            let shake = try requested()
+            let saved: CalibrationProfile
+            if var profile = existing {
+                profile.shake = (shake?.isEmpty ?? true) ? nil : shake
+                try ProfileStore.save(profile, path: path)
+                saved = profile
+            } else {
+                // A new profile needs the chip's identity: open the board to read it.
+                let session = try CommandBoard.open(board, profilePath: path, useProfile: false, fifo: false)
+                defer { session.close() }
+                saved = try session.saveShake(shake)
+            }
+            let settings = saved.shake?.settings(over: base) ?? base
+            print(saved.shake == nil
+                  ? "shake sensitivity \(ProfileShake.describe(settings)), the board file's default; saved \(path)"
+                  : "shake sensitivity \(ProfileShake.describe(settings)) saved in \(path)")
         }
     }
 
@@ -148,6 +244,10 @@ enum ProfileText {
         let r = p.neutral.rotation
         lines.append("  neutral      tilt \(fixed(p.neutral.tiltDeg, 2))°\(p.neutral.clamped ? " (clamped)" : ""), mean \(vector(p.neutral.meanRawG, 4)) g")
         lines.append("               rotation w \(fixed(r.w, 6)) x \(fixed(r.x, 6)) y \(fixed(r.y, 6)) z \(fixed(r.z, 6))")
+        if let s = p.shake {
+            let settings = s.settings(over: BoardDescription.ShakeSection().detectorSettings)
+            lines.append("  shake        sensitivity \(ProfileShake.describe(settings))")
+        }
         if let g = p.gyroBiasDps { lines.append("  gyro bias    \(vector(g, 3)) °/s (neutral capture)") }
         if let s = p.sensor {
             lines.append("  sensor       offset \(vector(s.offsetG, 4)) g, scale \(vector(s.scale, 4)), residual \(fixed(s.residualMg, 2)) mg")

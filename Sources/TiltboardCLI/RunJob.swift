@@ -112,7 +112,7 @@ struct RunJob: ParsableArguments {
     private func announce(_ session: BoardSession, motor: Bool, sender: UDPSender?) {
         let until = RunPlan.describeDuration(duration)
         let part = session.board.name.contains(session.sensor.identity.part) ? "" : " (\(session.sensor.identity.part))"
-        Console.note("running \(session.board.name)\(part) at \(RunPlan.describeRate(session)) \(until)")
+        Console.note("running \(session.board.name)\(part) at \(RunPlan.describeRate(session)) \(until), shake sensitivity \(ProfileShake.describe(session.shakeSettings))")
         if boardOptions.board == nil {
             Console.note("the demo: tilt left, right, forward and back (30° each), level, then a shake that starts the motor; about 12.5 s")
         }

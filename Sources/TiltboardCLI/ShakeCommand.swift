@@ -11,8 +11,8 @@ struct ShakeCommand: ParsableCommand {
         abstract: "Watch for shakes, buzz the motor on each, and print them.",
         discussion: """
         Without --board, the built-in simulated MPU-6050 board plays the `shake` script (a 4 Hz, 2 g \
-        shake from 1 s to 2 s). The detector's settings come from the board file's "shake" section; \
-        the flags below override them. Each detected shake plays the board's motor.shakeEffect \
+        shake from 1 s to 2 s). The detector's settings come from the board file's "shake" section, \
+        with the profile's sensitivity (`tiltboard profile shake`) over it; the flags below override both. Each detected shake plays the board's motor.shakeEffect \
         (default pulse:150) unless --mute is given; on a simulated board each change of the motor \
         line is printed on stderr and appended to simulation.motorLog if set.
 
@@ -95,6 +95,8 @@ struct ShakeCommand: ParsableCommand {
         let session = try CommandBoard.open(board, fast: speed.fast, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
                                             rateHz: rate)
         defer { session.close() }
+        // The flags win over the profile's sensitivity too.
+        session.shakeOverrides = shakeSection(over: BoardDescription.ShakeSection())
         for warning in session.warnings { Console.warn(warning) }
         let motor = mute ? nil : try Motor.open(session, announceChanges: board.isSimulated)
         defer { motor?.shutdown() }

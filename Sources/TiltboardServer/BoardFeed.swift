@@ -16,6 +16,12 @@ public struct LoopFrame: Sendable {
     public var missedTicks: UInt64 = 0
     /// Shakes started so far.
     public var shakes: UInt64 = 0
+    /// The largest linear acceleration the shake detector saw over the last 0.1 s of loop time,
+    /// g: frames go out at the page's rate, slower than the loop, and a half-cycle's peak must
+    /// not fall between two of them.
+    public var linearPeakG = 0.0
+    /// Loop time of `linearPeakG`.
+    public var linearPeakT = -Double.infinity
     /// The neutral capture running now, if any.
     public var calibration = CalibrationProgress()
 
@@ -59,6 +65,9 @@ public final class BoardFeed: @unchecked Sendable {
     private let capturing = Atomic<Bool>(false)
     private let outcome = Mutex<CalibrationOutcome?>(nil)
     private let sensorEvents = Mutex<[SensorEvent]>([])
+    /// Shake settings for the loop to take at its next tick (the page chose a sensitivity).
+    private let pendingShake = Mutex<ShakeDetectorSettings?>(nil)
+    private let shakePending = Atomic<Bool>(false)
 
     // Loop thread only.
     private var frame = LoopFrame()
@@ -82,6 +91,10 @@ public final class BoardFeed: @unchecked Sendable {
         case .level:
             loop.setNeutral(.level)
         }
+        if shakePending.exchange(false, ordering: .acquiringAndReleasing),
+           let settings = pendingShake.withLock({ p -> ShakeDetectorSettings? in defer { p = nil }; return p }) {
+            loop.setShakeSettings(settings)
+        }
         if stepper != nil { feedCapture(out, loop: loop) }
         frame.output = out
         frame.wakeTimeNs = tick.wakeTime
@@ -89,6 +102,10 @@ public final class BoardFeed: @unchecked Sendable {
         frame.samples &+= 1
         frame.missedTicks &+= tick.missedTicks
         if let event = out.shakeEvent, event.phase == .started { frame.shakes &+= 1 }
+        if out.linearG >= frame.linearPeakG || out.t - frame.linearPeakT >= 0.1 || out.t < frame.linearPeakT {
+            frame.linearPeakG = out.linearG
+            frame.linearPeakT = out.t
+        }
         slot.publish(frame)
     }
 
@@ -137,6 +154,12 @@ public final class BoardFeed: @unchecked Sendable {
     /// Sets the neutral pose to level at the next sample.
     public func requestLevel() {
         request.store(Request.level.rawValue, ordering: .releasing)
+    }
+
+    /// Makes the loop's shake detector use `settings` from its next tick on.
+    public func requestShakeSettings(_ settings: ShakeDetectorSettings) {
+        pendingShake.withLock { $0 = settings }
+        shakePending.store(true, ordering: .releasing)
     }
 
     /// A capture is running or its outcome has not been taken yet.

@@ -19,6 +19,7 @@ public final class ServeAPI: Sendable {
     static let routes: [String: Set<String>] = [
         "/": ["GET"], "/api/state": ["GET"], "/api/stream": ["GET"], "/api/profile": ["GET"],
         "/api/calibrate": ["POST"], "/api/zero": ["POST"], "/api/haptics": ["POST"],
+        "/api/shake": ["POST"],
     ]
 
     public init(hub: ServeHub, policy: AccessPolicy, page: String) {
@@ -61,6 +62,7 @@ public final class ServeAPI: Sendable {
                 return .respond(.error(500, "the neutral pose is level now but was not saved: \(error)"))
             }
         case "/api/haptics": return .respond(haptics(body))
+        case "/api/shake": return .respond(shake(body))
         default: return .respond(.error(404, "no such page"))
         }
     }
@@ -99,6 +101,63 @@ public final class ServeAPI: Sendable {
         guard hub.haptics != nil else { return .error(409, "the board has no motor (add a \"motor\" section to its board file)") }
         hub.play(asked.effect)
         return .json(200, ["effect": asked.name])
+    }
+
+    private func shake(_ body: [UInt8]) -> HTTPResponse {
+        let asked: ProfileShake?
+        switch Self.shake(fromBody: body) {
+        case let .success(s): asked = s
+        case let .failure(problem): return .error(400, problem.message)
+        }
+        do {
+            let settings = try hub.setShake(asked)
+            return .json(200, ["shake": hub.shakeInfo(), "thresholdG": settings.thresholdG, "profile": hub.profileInfo()])
+        } catch {
+            return .error(500, "the sensitivity was not saved, nothing changed: \(error)")
+        }
+    }
+
+    /// The sensitivity `{"level": NAME}` asks for: a level (`gentle`, `normal`, `firm`), or
+    /// `default` for the board file's settings (the profile's `shake` section removed), or, for
+    /// experts, `{"thresholdG": G}` with optional `minReversals`, `minFraction`, `cooldownMs`.
+    public static func shake(fromBody body: [UInt8]) -> Result<ProfileShake?, BodyProblem> {
+        let usage = "the body must be {\"level\": NAME} with NAME one of \(ShakeSensitivity.namesList) or default, or {\"thresholdG\": G} (optional minReversals, minFraction, cooldownMs)"
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any], !object.isEmpty else {
+            return .failure(BodyProblem(message: usage))
+        }
+        if let unknown = object.keys.sorted().first(where: { !ProfileShake.keys.contains($0) }) {
+            return .failure(BodyProblem(message: "unknown field \(AccessPolicy.quoted(unknown)): \(usage)"))
+        }
+        var shake = ProfileShake()
+        if let value = object["level"] {
+            guard let name = value as? String else { return .failure(BodyProblem(message: usage)) }
+            if name == "default" {
+                guard object.count == 1 else { return .failure(BodyProblem(message: "\"default\" takes no other field: \(usage)")) }
+                return .success(nil)
+            }
+            guard let level = ShakeSensitivity(rawValue: name) else {
+                return .failure(BodyProblem(message: "\(AccessPolicy.quoted(name)) is not a sensitivity: use one of \(ShakeSensitivity.namesList) or default"))
+            }
+            shake.level = level.rawValue
+        }
+        func number(_ key: String) -> Double?? {
+            guard let v = object[key] else { return .some(nil) }
+            guard let n = v as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+            return .some(n.doubleValue)
+        }
+        guard let t = number("thresholdG"), let r = number("minReversals"), let f = number("minFraction"),
+              let c = number("cooldownMs") else { return .failure(BodyProblem(message: usage)) }
+        shake.thresholdG = t
+        if let r {
+            guard r == r.rounded(), let i = Int(exactly: r) else {
+                return .failure(BodyProblem(message: "minReversals must be an integer from 1 to 20"))
+            }
+            shake.minReversals = i
+        }
+        shake.minFraction = f
+        shake.cooldownMs = c
+        if let problem = shake.problem { return .failure(BodyProblem(message: problem)) }
+        return .success(shake)
     }
 
     /// What a body did wrong.

@@ -170,6 +170,35 @@ public final class ServeHub: @unchecked Sendable {
         broadcastSnapshot()
     }
 
+    /// Stores `shake` (a sensitivity level, expert keys or nil for the board's default) in the
+    /// profile (re-reading the file first) and has the loop's detector use it from its next tick.
+    /// Returns the settings now in force.
+    @discardableResult
+    public func setShake(_ shake: ProfileShake?) throws -> ShakeDetectorSettings {
+        let settings = try profileLock.withLock { _ -> ShakeDetectorSettings in
+            let profile = try session.saveShake(shake)
+            return session.shakeSettings(for: profile)
+        }
+        feed.requestShakeSettings(settings)
+        broadcastSnapshot()
+        return settings
+    }
+
+    /// The shake sensitivity stored in the profile, for the page: `level` (a name, `custom`,
+    /// or `default` when the profile sets none) and the threshold in force after a change.
+    public func shakeInfo() -> [String: Any] {
+        let stored = (try? ProfileStore.load(path: profilePath, expectedBoard: identity))??.shake
+        let settings = session.shakeSettings(for: (try? ProfileStore.load(path: profilePath, expectedBoard: identity)) ?? nil)
+        let level: String
+        if let stored, !stored.isEmpty {
+            level = (stored.thresholdG == nil ? stored.level : ShakeSensitivity(thresholdG: settings.thresholdG)?.rawValue) ?? "custom"
+        } else {
+            level = "default"
+        }
+        return ["level": level, "thresholdG": settings.thresholdG, "levels": ShakeSensitivity.allCases.map(\.rawValue),
+                "description": ProfileShake.describe(settings)]
+    }
+
     /// Plays `effect` on the motor, within the board's on-time cap.
     public func play(_ effect: HapticEffect) { haptics?.play(effect) }
 
@@ -189,6 +218,7 @@ public final class ServeHub: @unchecked Sendable {
         object["board"] = board
         object["profile"] = profileInfo()
         object["effects"] = HapticEffect.presetNames
+        object["sensitivity"] = shakeInfo()
         object["calibration"] = ["running": feed.isCapturing, "progress": frame.calibration.progress]
         return Self.json(object)
     }
@@ -226,6 +256,9 @@ public final class ServeHub: @unchecked Sendable {
         w.number("rollDeg", raw.rollDeg, fractionDigits: 2)
         w.endObject()
         w.integer("shakes", Int(clamping: frame.shakes))
+        w.number("linearG", frame.output.linearG, fractionDigits: 3)
+        w.number("linearPeakG", frame.linearPeakG, fractionDigits: 3)
+        w.number("thresholdG", frame.output.shakeThresholdG, fractionDigits: 2)
         w.integer("monotonicNs", Int(clamping: frame.wakeTimeNs))
         w.beginObject("loop")
         w.integer("samples", Int(clamping: frame.samples))

@@ -112,3 +112,83 @@ final class ProfileCommandTests: XCTestCase {
         XCTAssertEqual(usage.status, 64)
     }
 }
+
+/// `tiltboard profile shake`: the player's shake sensitivity in the profile.
+final class ProfileShakeCommandTests: XCTestCase {
+    func testSetShowAndResetTheSensitivity() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        let none = try CLIRunner.run(["profile", "shake", "--profile", path])
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertEqual(none.stdout, "shake sensitivity normal (0.8 g), the board file's default\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "showing writes nothing")
+
+        // No profile yet: one is made, level, with the section.
+        let firm = try CLIRunner.run(["profile", "shake", "firm", "--profile", path])
+        XCTAssertEqual(firm.status, 0, firm.stderr)
+        XCTAssertEqual(firm.stdout, "shake sensitivity firm (1.2 g) saved in \(path)\n")
+        let saved = try XCTUnwrap(try ProfileStore.load(path: path, expectedBoard: nil))
+        XCTAssertEqual(saved.shake, ProfileShake(level: .firm))
+        XCTAssertEqual(saved.neutral, .level)
+        XCTAssertEqual(saved.board.name, "simulated MPU-6050 board")
+
+        let shown = try CLIRunner.run(["profile", "shake", "--profile", path])
+        XCTAssertEqual(shown.stdout, "shake sensitivity firm (1.2 g), set in \(path)\n")
+        XCTAssertTrue(try CLIRunner.run(["profile", "show", "--profile", path]).stdout.contains("  shake        sensitivity firm (1.2 g)\n"))
+
+        // Expert keys over the level; an existing profile keeps everything else.
+        let expert = try CLIRunner.run(["profile", "shake", "gentle", "--threshold", "0.7", "--min-reversals", "3",
+                                        "--cooldown", "900", "--profile", path])
+        XCTAssertEqual(expert.status, 0, expert.stderr)
+        XCTAssertEqual(expert.stdout, "shake sensitivity custom (0.7 g) saved in \(path)\n")
+        let edited = try XCTUnwrap(try ProfileStore.load(path: path, expectedBoard: nil))
+        XCTAssertEqual(edited.shake, ProfileShake(level: .gentle, thresholdG: 0.7, minReversals: 3, cooldownMs: 900))
+        XCTAssertEqual(edited.createdAt, saved.createdAt)
+
+        let reset = try CLIRunner.run(["profile", "shake", "default", "--profile", path])
+        XCTAssertEqual(reset.status, 0, reset.stderr)
+        XCTAssertEqual(reset.stdout, "shake sensitivity normal (0.8 g), the board file's default; saved \(path)\n")
+        XCTAssertNil(try ProfileStore.load(path: path, expectedBoard: nil)?.shake)
+    }
+
+    func testBadValuesExit64AndABadProfile65() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        let cases: [([String], String)] = [
+            (["hard"], "\"hard\" is not a sensitivity: use one of gentle, normal, firm, or default"),
+            (["--threshold", "0"], "--threshold 0.0 must be more than 0 and at most 16 g"),
+            (["--threshold", "20"], "--threshold 20.0 must be more than 0 and at most 16 g"),
+            (["--min-reversals", "0"], "--min-reversals 0 must be an integer from 1 to 20"),
+            (["--min-fraction", "1.5"], "--min-fraction 1.5 must be a fraction from 0 to 1"),
+            (["default", "--cooldown", "100"], "`default` takes no other option"),
+        ]
+        for (arguments, message) in cases {
+            let r = try CLIRunner.run(["profile", "shake"] + arguments + ["--profile", path])
+            XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+
+        try Data(#"{"schemaVersion": 1, "board": {"#.utf8).write(to: URL(fileURLWithPath: path))
+        let corrupt = try CLIRunner.run(["profile", "shake", "gentle", "--profile", path])
+        XCTAssertEqual(corrupt.status, 65, corrupt.stderr)
+        XCTAssertEqual(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self), #"{"schemaVersion": 1, "board": {"#,
+                       "a corrupt profile is not overwritten")
+    }
+
+    func testRunsStartupLineShowsTheSensitivity() throws {
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        let before = try CLIRunner.run(["run", "--duration", "0.1", "--profile", path])
+        XCTAssertEqual(before.status, 0, before.stderr)
+        XCTAssertTrue(before.stderr.contains("tiltboard: running simulated MPU-6050 board at 100 Hz for 0.1 s, shake sensitivity normal (0.8 g)\n"), before.stderr)
+        XCTAssertEqual(try CLIRunner.run(["profile", "shake", "gentle", "--profile", path]).status, 0)
+        let after = try CLIRunner.run(["run", "--duration", "0.1", "--profile", path])
+        XCTAssertEqual(after.status, 0, after.stderr)
+        XCTAssertTrue(after.stderr.contains(", shake sensitivity gentle (0.6 g)\n"), after.stderr)
+        // `shake --threshold` wins over the profile for its run.
+        let shake = try CLIRunner.run(["shake", "--duration", "3", "--threshold", "2.5", "--profile", path, "--json"])
+        XCTAssertEqual(shake.status, 0, shake.stderr)
+        XCTAssertEqual(shake.stdout, "", "the built-in 2 g shake stays under 2.5 g")
+    }
+}

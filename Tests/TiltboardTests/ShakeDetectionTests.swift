@@ -109,6 +109,25 @@ final class ShakeDetectionTests: XCTestCase {
         print("shake false positives: \(total) over \(Self.chips.count * (try Self.falseCases().count) * 3) runs")
     }
 
+    /// The `gentle` sensitivity (0.6 g) still makes no shake of walking, stairs and the rest.
+    func testNoFalsePositivesAtTheGentleSensitivity() throws {
+        let folder = try makeScratchFolder(self)
+        var runs = 0
+        for chip in Self.chips {
+            for (name, script) in try Self.falseCases() {
+                for seed: UInt64 in [1, 2] {
+                    let board = try ShakeHarness.board(chip: chip, script: script, folder: folder, seed: seed,
+                                                       shake: .init(thresholdG: ShakeSensitivity.gentle.thresholdG))
+                    XCTAssertEqual(try TiltLoopSettingsProbe.settings(board).thresholdG, 0.6)
+                    let run = try ShakeHarness.run(board, seconds: (script.duration ?? 2) + 0.5)
+                    XCTAssertEqual(run.shakes.count, 0, "gentle, \(chip.partName), \(name), seed \(seed): \(run.shakes.map { ($0.scriptT, $0.event.peakG) })")
+                    runs += 1
+                }
+            }
+        }
+        XCTAssertEqual(runs, Self.chips.count * (try Self.falseCases().count) * 2)
+    }
+
     func testTheBoardFilesShakeSectionReachesTheDetector() throws {
         let folder = try makeScratchFolder(self)
         let script = try Self.shakeScript(hz: 4, peakG: 2, axis: Vector3(1, 0, 0))

@@ -1,6 +1,7 @@
 """The page of `tiltboard serve` in a real browser (headless Chromium), against a simulated board
 playing Tests/browser/tour.json in real time: flat 5 s, right edge down 20°, front edge down 20°,
-then held at pitch −15°, roll −20°.
+then held at pitch −15°, roll −20°; and a second board playing Tests/browser/shakes.json: 1 g
+shakes (4 Hz along x, 1 s) every 2.5 s, which the `gentle` sensitivity counts and `firm` does not.
 
 Usage: page_test.py TILTBOARD_BINARY [--screenshots DIR]
 Prints PASS:/FAIL: per check and ends with `browser: N passed, M failed`; exits 1 on a failure.
@@ -83,18 +84,26 @@ def main():
     lan_board = harness.write_board(lan_folder, os.path.join(harness.HERE, "tour.json"), os.path.join(lan_folder, "motor.log"))
     lan = harness.Server(args.binary, lan_board, os.path.join(lan_folder, "profile.json"), env,
                          os.path.join(tmp, "serve-lan.log"), host="0.0.0.0")
+    shaken_folder = os.path.join(tmp, "shakes")
+    os.makedirs(shaken_folder)
+    shaken_profile = os.path.join(shaken_folder, "profile.json")
+    shaken = harness.Server(args.binary, harness.write_board(shaken_folder, os.path.join(harness.HERE, "shakes.json"),
+                                                             os.path.join(shaken_folder, "motor.log")),
+                            shaken_profile, env, os.path.join(tmp, "serve-shakes.log"))
     try:
         urls = []
         check("serve starts and prints its URL", lambda: urls.append(server.start()))
         if urls:
             driver.get(urls[0])
             run_checks(driver, server, profile, motor_log, shots)
+            shake_checks(driver, shaken, shaken_profile)
             check("beyond loopback: the token opens the page, leaves the address bar, and a reload needs no token",
                   lambda: token_checks(driver, lan))
     finally:
         driver.quit()
         server.kill()
         lan.kill()
+        shaken.kill()
     if failed and os.path.exists(server.log_path):
         with open(server.log_path) as log:
             sys.stderr.write("the server's stderr, last lines:\n" + "".join(log.readlines()[-20:]))
@@ -143,6 +152,23 @@ def run_checks(driver, server, profile, motor_log, shots):
         wait_until(driver, "the marker in the bottom-left quarter",
                    lambda: marker(driver)[0] < 0.3 and marker(driver)[1] > 0.7)
     check("held tilted left and back: the marker goes left and down", tilted)
+
+    def chart():
+        wait_until(driver, "the chart holds over 3 s of frames", lambda: chart_attr(driver, "points") > 60)
+        before = canvas_image(driver)
+        t0 = frame_time(driver)
+        wait_until(driver, "the chart redrawn a second of loop time later",
+                   lambda: frame_time(driver) > t0 + 1 and canvas_image(driver) != before)
+        driver.find_element("id", "chart").click()
+        wait_until(driver, "#chart data-paused true", lambda: chart_attr(driver, "paused", str) == "true")
+        paused = canvas_image(driver)
+        t1 = frame_time(driver)
+        wait_until(driver, "a second of loop time while paused", lambda: frame_time(driver) > t1 + 1)
+        assert canvas_image(driver) == paused, "the paused chart changed"
+        driver.find_element("id", "chart").click()
+        wait_until(driver, "the chart moves again after a second tap",
+                   lambda: chart_attr(driver, "paused", str) == "false" and canvas_image(driver) != paused)
+    check("the chart draws the last seconds, a tap pauses it and another resumes it", chart)
 
     def calibrate():
         driver.find_element("id", "calibrate").click()
@@ -237,6 +263,55 @@ def run_checks(driver, server, profile, motor_log, shots):
         g = read_json(profile)["neutral"]["meanRawG"]
         assert abs(g[0] + math.sin(math.radians(20))) < 0.03, f"neutral meanRawG {g}: not the right-edge-down pose"
     check("Calibrate while the board turns: \"moved — starting again\", then saved at the pose it settled in", moved)
+
+
+def chart_attr(driver, name, kind=float):
+    value = driver.find_element("id", "chart").get_attribute("data-" + name)
+    try:
+        return kind(value)
+    except (TypeError, ValueError):
+        return kind()
+
+
+def canvas_image(driver):
+    return driver.execute_script("return document.getElementById('chart').toDataURL()")
+
+
+def choose_level(driver, level):
+    driver.execute_script("const s = document.getElementById('shake-level'); s.value = arguments[0];"
+                          "s.dispatchEvent(new Event('change'))", level)
+
+
+def shake_checks(driver, shaken, profile):
+    urls = []
+    check("a second board that shakes at 1 g: serve starts", lambda: urls.append(shaken.start()))
+    if not urls:
+        return
+    driver.get(urls[0])
+    shakes = lambda: int(text(driver, "shakes") or 0)
+
+    def firm():
+        wait_until(driver, "#status reads live", lambda: text(driver, "status") == "live")
+        choose_level(driver, "firm")
+        wait_until(driver, "shake.level firm in the profile", lambda: ((read_json(profile) or {}).get("shake") or {}).get("level") == "firm")
+        wait_until(driver, "the state frames' threshold 1.2 g", lambda: chart_attr(driver, "threshold") == 1.2)
+        count, t0 = shakes(), frame_time(driver)
+        # Three 1 g shakes (one every 2.5 s) pass under the 1.2 g threshold.
+        wait_until(driver, "7.5 s of loop time", lambda: frame_time(driver) > t0 + 7.5)
+        assert shakes() == count, f"{shakes() - count} shakes counted at firm"
+        peak = chart_attr(driver, "max-linear")
+        assert 0.8 < peak < 1.2, f"the chart's largest linear acceleration is {peak} g, expected about 1 g"
+    check("firm (1.2 g): the page sets it, the profile stores it, 1 g shakes are not counted but are charted", firm)
+
+    def gentle():
+        count = shakes()
+        before = canvas_image(driver)
+        choose_level(driver, "gentle")
+        wait_until(driver, "shake.level gentle in the profile", lambda: ((read_json(profile) or {}).get("shake") or {}).get("level") == "gentle")
+        wait_until(driver, "the state frames' threshold 0.6 g", lambda: chart_attr(driver, "threshold") == 0.6)
+        wait_until(driver, "a 1 g shake counted", lambda: shakes() > count)
+        assert canvas_image(driver) != before, "the chart did not change"
+    check("gentle (0.6 g): the same 1 g shakes are counted", gentle)
 
 
 def token_checks(driver, lan):

@@ -52,7 +52,7 @@ public enum PipelineThroughput {
     public static func readAndPipelineRate(session: BoardSession, seconds: Double, clock: MonotonicClock,
                                            cpuNanoseconds: (() -> UInt64)? = nil) throws -> Double {
         var pipeline = TiltPipeline(chain: session.makeTiltChain(),
-                                    shake: ShakeDetector(settings: session.board.shake.detectorSettings))
+                                    shake: ShakeDetector(settings: session.shakeSettings))
         let sensor = session.sensor
         var sink = 0.0
         var processed = 0

@@ -23,6 +23,13 @@ public struct MonitorView: Sendable, Equatable {
     public var flash: Bool
     /// One line of feedback after a key (`neutral saved to …`), or nil.
     public var note: String?
+    /// The linear acceleration the shake detector saw, g, oldest first: one value per frame
+    /// (the largest since the one before); the newest ones that fit are drawn as a sparkline.
+    public var linearG: [Double] = []
+    /// The detector's threshold, g.
+    public var thresholdG: Double = 0.8
+    /// The motor is playing an effect; nil when the board has no motor.
+    public var motorOn: Bool?
 
     /// A view with everything at rest unless given.
     public init(boardName: String, rateHz: Double? = nil, latenessP99Ms: Double? = nil, pitchDeg: Double = 0,
@@ -50,6 +57,9 @@ public struct MonitorScreen: Sendable, Equatable {
     public static let shakeBanner = " SHAKE! "
     /// The key help on the last line.
     public static let keyHelp = "c: set neutral  z: zero  q: quit"
+    /// The sparkline's eight levels: 0 to twice the threshold, so a value at or over the
+    /// threshold is drawn with one of the upper four (▅▆▇█) and one under it with a lower one.
+    public static let sparkLevels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// The terminal's size the screen is laid out for.
     public let columns: Int
@@ -65,7 +75,9 @@ public struct MonitorScreen: Sendable, Equatable {
 
     /// Rows of the frame's top and bottom border (0-based); the frame spans every column.
     public var frameTop: Int { 1 }
-    public var frameBottom: Int { rows - 4 }
+    public var frameBottom: Int { rows - 5 }
+    /// The row of the shake sparkline, under the frame.
+    public var sparklineRow: Int { rows - 4 }
 
     /// The cell (0-based column, row) the marker is drawn in: x −1…1 spans the inner columns
     /// left to right, y 1…−1 the inner rows top to bottom. Out-of-range values stay on the edge.
@@ -120,8 +132,31 @@ public struct MonitorScreen: Sendable, Equatable {
             put(&grid, row: rows - 2, column: 1,
                 note.count <= room ? note : String(note.prefix(head)) + "…" + String(note.suffix(room - head - 1)))
         }
+        put(&grid, row: sparklineRow, column: 1, sparkline(view))
         put(&grid, row: rows - 1, column: 1, Self.keyHelp)
         return grid.map { String($0) }
+    }
+
+    /// `shake ▁▂▅█▃▁  0.42 g, ▅+ ≥ 0.80 g  motor off`: the newest values that fit, the latest value,
+    /// the threshold and the motor, in `columns` − 2 characters.
+    public func sparkline(_ view: MonitorView) -> String {
+        let latest = view.linearG.last ?? 0
+        let motor = view.motorOn.map { $0 ? "motor ON " : "motor off" } ?? "no motor"
+        let tail = "  \(format(latest, 2)) g, ▅+ ≥ \(format(view.thresholdG, 2)) g  \(motor)"
+        let head = "shake "
+        let room = Swift.max(0, columns - 2 - head.count - tail.count)
+        let shown = view.linearG.suffix(room)
+        var cells = String(repeating: " ", count: room - shown.count)
+        for v in shown { cells.append(Self.sparkCell(v, thresholdG: view.thresholdG)) }
+        return head + cells + tail
+    }
+
+    /// The level for `value`: 0…2×threshold in eight steps, the threshold itself on ▅.
+    public static func sparkCell(_ value: Double, thresholdG: Double) -> Character {
+        guard value.isFinite, thresholdG > 0 else { return sparkLevels[0] }
+        // A hair of slack, so 1.2 / 0.8 × 4 lands on 6 and not on 5.999…
+        let step = Int((value / thresholdG * 4 + 1e-9).rounded(.down))
+        return sparkLevels[Swift.min(sparkLevels.count - 1, Swift.max(0, step))]
     }
 
     /// The whole frame as bytes for one `write`: each line placed with a cursor move and

@@ -32,15 +32,18 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     /// Absent in profiles written before it existed, and after `--zero`: `neutral` is then used
     /// as stored.
     public var neutralSource: NeutralSource?
+    /// The player's shake sensitivity (`tiltboard profile shake`, the page); absent: the board
+    /// file's `shake` section applies.
+    public var shake: ProfileShake?
 
     public init(schemaVersion: Int = CalibrationProfile.currentSchemaVersion, board: ProfileBoardIdentity,
                 createdAt: String, temperatureC: Double? = nil, sampleCount: Int, noiseMg: Vector3,
                 neutral: NeutralPose, sensor: SensorCorrection? = nil, gyroBiasDps: Vector3? = nil,
-                neutralSource: NeutralSource? = nil) {
+                neutralSource: NeutralSource? = nil, shake: ProfileShake? = nil) {
         self.schemaVersion = schemaVersion; self.board = board; self.createdAt = createdAt
         self.temperatureC = temperatureC; self.sampleCount = sampleCount; self.noiseMg = noiseMg
         self.neutral = neutral; self.sensor = sensor; self.gyroBiasDps = gyroBiasDps
-        self.neutralSource = neutralSource
+        self.neutralSource = neutralSource; self.shake = shake
     }
 
     /// A neutral capture in raw sensor terms.
@@ -118,6 +121,7 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
                 return "neutralSource.maxTiltDeg \(n.maxTiltDeg) must be 0…90"
             }
         }
+        if let p = shake?.problem { return p }
         if let s = sensor {
             if !isFinite(s.offsetG) || s.offsetG.maxAbsComponent > 2 {
                 return "sensor.offsetG \(s.offsetG) must be finite and within ±2 g"

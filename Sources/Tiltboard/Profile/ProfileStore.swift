@@ -149,7 +149,8 @@ public enum ProfileStore {
     }
 
     private static let knownKeys: [String: Set<String>] = [
-        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor", "gyroBiasDps", "neutralSource"],
+        "": ["schemaVersion", "board", "createdAt", "temperatureC", "sampleCount", "noiseMg", "neutral", "sensor", "gyroBiasDps", "neutralSource", "shake"],
+        "shake": ProfileShake.keys,
         "board": ["name", "chip", "bus", "address", "chipID"],
         "neutral": ["rotation", "meanRawG", "tiltDeg", "clamped"],
         "neutral.rotation": ["w", "x", "y", "z"],

@@ -3,10 +3,11 @@ import TiltboardDrivers
 
 extension BoardSession {
     /// The pipeline this board's samples go through: its mount, the profile's calibration and
-    /// neutral pose, the estimator suited to the chip, `controller`, and the board's shake detector.
+    /// neutral pose, the estimator suited to the chip, `controller`, and the shake detector with the
+    /// board's settings and the profile's sensitivity (`shakeSettings`).
     public func makePipeline(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltPipeline {
         TiltPipeline(chain: makeTiltChain(controller: controller),
-                     shake: ShakeDetector(settings: board.shake.detectorSettings))
+                     shake: ShakeDetector(settings: shakeSettings))
     }
 
     /// The loop over this board's sensor, clock and pipeline at `rateHz` ticks per second,

@@ -56,7 +56,7 @@ extension BoardSession {
                                          sampleCount: capture.sampleCount, noiseMg: capture.noiseMg,
                                          neutral: pose, sensor: existing?.sensor,
                                          gyroBiasDps: capture.gyroBiasDps ?? existing?.gyroBiasDps,
-                                         neutralSource: capture.neutralSource)
+                                         neutralSource: capture.neutralSource, shake: existing?.shake)
         profile.neutral = profile.neutralPose(mount: board.mount)
         try ProfileStore.save(profile, path: profilePath)
         if applying { try apply(profile: profile) }
@@ -74,9 +74,42 @@ extension BoardSession {
                                          temperatureC: existing?.temperatureC,
                                          sampleCount: existing?.sampleCount ?? 0,
                                          noiseMg: existing?.noiseMg ?? .zero,
-                                         neutral: level, sensor: existing?.sensor, gyroBiasDps: existing?.gyroBiasDps)
+                                         neutral: level, sensor: existing?.sensor, gyroBiasDps: existing?.gyroBiasDps,
+                                         shake: existing?.shake)
         try ProfileStore.save(profile, path: profilePath)
         if applying { try apply(profile: profile) }
+        return profile
+    }
+
+    /// The shake settings the loop uses: the board file's, with the profile's `shake` section
+    /// over them (the board file's alone with `--ignore-profile` or no profile).
+    public var shakeSettings: ShakeDetectorSettings {
+        shakeSettings(for: profile)
+    }
+
+    /// The shake settings with `profile`'s section over the board file's.
+    public func shakeSettings(for profile: CalibrationProfile?) -> ShakeDetectorSettings {
+        let base = board.shake.detectorSettings
+        var s = profile?.shake?.settings(over: base) ?? base
+        let o = shakeOverrides
+        if let v = o.thresholdG { s.thresholdG = v }
+        if let v = o.minFraction { s.minFraction = v }
+        if let v = o.minReversals { s.minReversals = v }
+        if let v = o.cooldownMs { s.cooldownMs = v }
+        return s
+    }
+
+    /// Stores `shake` (nil: remove the section) in the board's profile, keeping everything else;
+    /// on a board with no profile yet (or a corrupt one, kept in `.bak`) a level neutral pose is
+    /// stored with it, as `zeroNeutral` does. Returns the profile written. The running loop is
+    /// not touched: the caller applies `shakeSettings(for:)` at a tick boundary.
+    @discardableResult
+    public func saveShake(_ shake: ProfileShake?, now: Date = Date()) throws -> CalibrationProfile {
+        let existing = try profileForEditing().profile
+        var profile = existing ?? CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
+                                                     sampleCount: 0, noiseMg: .zero, neutral: .level)
+        profile.shake = (shake?.isEmpty ?? true) ? nil : shake
+        try ProfileStore.save(profile, path: profilePath)
         return profile
     }
 }

@@ -30,6 +30,9 @@ public final class BoardSession {
     /// the registers' steps express it (zero after `configure`, which restores the chip's factory
     /// or zero offsets).
     public private(set) var chipOffsets = ChipOffsets.none
+    /// Shake settings given for this run only (`tiltboard shake --threshold …`): over the
+    /// profile's and the board file's.
+    public var shakeOverrides = BoardDescription.ShakeSection()
 
     /// Opens the bus through `backend` (`LinuxBoard` or `SimulatedBoard`), identifies and
     /// configures the sensor, and loads the board's profile unless `useProfile` is false. A bad

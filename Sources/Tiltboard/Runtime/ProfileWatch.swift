@@ -37,6 +37,7 @@ extension BoardSession {
         let calibration = softwareCalibration
         loop.setCalibration(calibration, biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile.temperatureC,
                             neutral: profile.neutralPose(mount: board.mount))
+        loop.setShakeSettings(shakeSettings(for: profile))
     }
 }
 

@@ -196,6 +196,13 @@ public final class TiltLoop: @unchecked Sendable {
         pipeline.reset()
     }
 
+    /// Makes the shake detector use `settings` from the next sample on (another sensitivity was
+    /// chosen); loop thread only.
+    public func setShakeSettings(_ settings: ShakeDetectorSettings) {
+        guard settings != pipeline.shake.settings else { return }
+        pipeline.shake.use(settings)
+    }
+
     /// Replaces the neutral pose and re-centres (the monitor's `c`/`z` keys); loop thread only,
     /// i.e. from inside `output`.
     public func setNeutral(_ pose: NeutralPose) {

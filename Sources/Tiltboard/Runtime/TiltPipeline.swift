@@ -30,6 +30,10 @@ public struct PipelineOutput: Sendable, Equatable {
     public var shakeEvent: ShakeEvent?
     /// A shake is in progress.
     public var shaking: Bool
+    /// Magnitude of the linear acceleration the shake detector saw in this sample, g.
+    public var linearG = 0.0
+    /// The threshold, in g, the detector compares it with (`ShakeDetectorSettings.thresholdG`).
+    public var shakeThresholdG = ShakeDetectorSettings.standard.thresholdG
 
     /// An output from its parts, gravity already rotated into the neutral frame.
     @inlinable
@@ -67,6 +71,8 @@ public struct TiltPipeline: Sendable {
         var out = PipelineOutput(t: s.t, accel: s.accel, gyro: s.gyro, tempC: s.tempC,
                                  neutralGravity: chain.neutral.apply(chain.estimator.gravity),
                                  control: control, shakeEvent: event, shaking: shake.isShaking)
+        out.linearG = shake.lastLinearG
+        out.shakeThresholdG = shake.settings.thresholdG
         out.tiltTrusted = chain.estimator.isTrusted
         out.controlGravity = chain.controlGravity
         return out

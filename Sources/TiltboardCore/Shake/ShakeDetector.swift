@@ -18,7 +18,7 @@
 /// Feed every sample in time order; `update` does no heap allocation.
 public struct ShakeDetector: Sendable {
     /// The rules in force.
-    public let settings: ShakeDetectorSettings
+    public private(set) var settings: ShakeDetectorSettings
 
     /// True between a `.started` and the following `.ended` event.
     public private(set) var isShaking = false
@@ -27,6 +27,9 @@ public struct ShakeDetector: Sendable {
     /// The detector's own gravity estimate in g (nil before the first sample, or while the
     /// caller supplies gravity).
     public private(set) var gravityEstimate: Vector3?
+    /// Magnitude, in g, of the linear acceleration of the last sample: what each half-cycle's
+    /// start is compared with `settings.thresholdG` (0 before the first sample).
+    public private(set) var lastLinearG = 0.0
 
     private var lastT: Double?
     /// Since when | |a| − 1 g | has stayed under the gate.
@@ -84,6 +87,7 @@ public struct ShakeDetector: Sendable {
             gravityEstimate = nextGravity(estimate, accel: accel, t: t, dt: dt)
         }
         let magnitude = linear.length
+        lastLinearG = magnitude
 
         if isShaking {
             return continueShake(t: t, magnitude: magnitude)
@@ -133,6 +137,15 @@ public struct ShakeDetector: Sendable {
         lastT = nil
         calmSince = nil
         restSince = nil
+        inHalfCycle = false
+        chainCount = 0
+    }
+
+    /// Uses `settings` from the next sample on (a player chose another sensitivity). The gravity
+    /// estimate and a shake in progress are kept; half-cycles collected under the old rules are
+    /// dropped, so no shake is made of half old and half new ones.
+    public mutating func use(_ settings: ShakeDetectorSettings) {
+        self.settings = settings
         inHalfCycle = false
         chainCount = 0
     }

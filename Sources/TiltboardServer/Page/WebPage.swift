@@ -2,8 +2,12 @@
 /// compiled into the binary (no resource bundle to install, no CDN, works with no internet).
 ///
 /// Stable element ids for tests and scripts: `area`, `marker`, `status` (text `live` or
-/// `reconnecting`), `roll`, `pitch`, `calibrate`, `zero`, `test-motor`; the marker's `data-t` is
-/// the loop time (`t`, seconds) of the frame it shows.
+/// `reconnecting`), `roll`, `pitch`, `calibrate`, `zero`, `test-motor`, `chart`, `shake-level`;
+/// the marker's `data-t` is the loop time (`t`, seconds) of the frame it shows. The chart (a canvas:
+/// the last 10 s of roll and pitch, the linear acceleration the shake detector compares with its
+/// threshold, shakes and motor on-spans shaded; a tap pauses and resumes it) sets `data-points`
+/// (frames it holds), `data-last-linear` (the newest `linearPeakG`), `data-max-linear` (the
+/// largest in view), `data-threshold` (the newest `thresholdG`) and `data-paused`.
 ///
 /// The page follows `GET /api/stream` (a WebSocket: a snapshot, then state frames and events),
 /// drawing only the newest frame at each animation frame, and reconnects whenever the stream
@@ -93,6 +97,13 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem .8rem; m
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 #motor.on { color: var(--warn); font-weight: 700; }
+#chart { display: block; width: 100%; height: 180px; cursor: pointer; touch-action: manipulation;
+  background: var(--area); border-radius: .4rem; }
+@media (min-width: 760px) { #chart { height: 220px; } }
+.legend { display: flex; flex-wrap: wrap; gap: .2rem .8rem; font-size: .75rem; color: var(--muted); margin-top: .35rem; }
+.legend i { display: inline-block; width: .9rem; height: .55rem; border-radius: .15rem; margin-right: .25rem; vertical-align: middle; }
+.sens { display: flex; align-items: center; gap: .5rem; margin-top: .6rem; font-size: .88rem; }
+.sens select { flex: 1; min-width: 0; }
 #motor-log { list-style: none; margin: .4rem 0 0; padding: 0; font: .8rem/1.35 ui-monospace, "SFMono-Regular", Menlo, monospace;
   max-height: 7.5rem; overflow-y: auto; color: var(--muted); }
 </style>
@@ -123,6 +134,15 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     </div>
   </section>
   <div style="display:grid; gap:.8rem">
+    <section class="card" id="chart-card">
+      <h2>Motion · last 10 s <span id="chart-state"></span></h2>
+      <canvas id="chart" aria-label="chart of the last 10 seconds of motion; tap to pause or resume" data-points="0" data-paused="false"></canvas>
+      <div class="legend">
+        <span><i style="background:#1f6feb"></i>roll °</span><span><i style="background:#8250df"></i>pitch °</span>
+        <span><i style="background:#1a7f37"></i>linear g</span><span><i style="background:#cf222e"></i>shake threshold</span>
+        <span><i style="background:rgba(255,211,61,.6)"></i>shake</span><span><i style="background:rgba(179,89,0,.55)"></i>motor on</span>
+      </div>
+    </section>
     <section class="card">
       <h2>Calibration</h2>
       <div class="buttons">
@@ -136,6 +156,14 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       <div id="calibration" hidden>
         <progress id="calibration-progress" max="1" value="0"></progress>
         <div id="calibration-message"></div>
+      </div>
+      <div class="sens">
+        <label for="shake-level">Shake</label>
+        <select id="shake-level" aria-label="shake sensitivity">
+          <option value="gentle">gentle (0.6 g)</option>
+          <option value="normal">normal (0.8 g)</option>
+          <option value="firm">firm (1.2 g)</option>
+        </select>
       </div>
       <div id="message"></div>
     </section>
@@ -162,7 +190,9 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   const token = new URLSearchParams(location.search).get("token");
   if (token) history.replaceState(null, "", location.pathname);
   const view = { frame: null, dirty: false, mode: "calibrated", motorOn: false, calibrating: false,
-                 flashUntil: 0, rateFrom: null, rate: null, effectAsked: null, capture: null };
+                 flashUntil: 0, rateFrom: null, rate: null, effectAsked: null, capture: null,
+                 history: [], chartPaused: false, chartDirty: false };
+  const chartSeconds = 10;
   const stoppedNote = "tiltboard serve stopped; waiting for it to come back";
   let socket = null, retryMs = 500, watchdog = 0;
 
@@ -251,6 +281,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     view.frame = f;
     view.dirty = true;
     if (f.haptic !== view.motorOn) { view.motorOn = f.haptic; showMotor(); }
+    remember(f);
     setText("shakes", String(f.shakes));
     showLoop(f);
   }
@@ -261,6 +292,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     showBoard(s.board);
     showProfile(s.profile);
     if (Array.isArray(s.effects) && s.effects.length) fillEffects(s.effects);
+    if (s.sensitivity) showShake(s.sensitivity);
     if (s.calibration.running) calibrationEvent({ state: "running", progress: s.calibration.progress });
   }
   function showBoard(b) {
@@ -354,8 +386,128 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     $("calibrate").disabled = view.calibrating;
   }
 
+  // ---- the chart: the last 10 s of frames, drawn on a canvas ----
+  function remember(f) {
+    const h = view.history;
+    // The loop started again (a new serve): old points would sit in the future.
+    if (h.length && f.t < h[h.length - 1].t) h.length = 0;
+    h.push({ t: f.t, roll: f.tilt.rollDeg, pitch: f.tilt.pitchDeg,
+             lin: typeof f.linearPeakG === "number" ? f.linearPeakG : (f.linearG || 0),
+             thr: f.thresholdG, shake: f.shake, motor: f.haptic });
+    let drop = 0;
+    while (drop < h.length && h[drop].t < f.t - chartSeconds) drop++;
+    if (drop) h.splice(0, drop);
+    if (!view.chartPaused) view.chartDirty = true;
+  }
+  function drawChart() {
+    const canvas = $("chart"), h = view.history;
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(canvas.clientWidth * dpr)), ht = Math.max(1, Math.round(canvas.clientHeight * dpr));
+    if (canvas.width !== w || canvas.height !== ht) { canvas.width = w; canvas.height = ht; }
+    const g = canvas.getContext("2d");
+    const css = getComputedStyle(document.documentElement);
+    const color = (name) => css.getPropertyValue(name).trim();
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const W = w / dpr, H = ht / dpr, left = 34, right = 8, top = 6, gap = 16, bottom = 16;
+    const plotW = W - left - right, half = (H - top - gap - bottom) / 2;
+    g.clearRect(0, 0, W, H);
+    g.font = "10px system-ui, sans-serif";
+    g.textBaseline = "middle";
+    const end = h.length ? h[h.length - 1].t : 0, start = end - chartSeconds;
+    const x = (t) => left + (t - start) / chartSeconds * plotW;
+    // Shake and motor spans over both panels.
+    const spans = (key, fill, y0, y1) => {
+      g.fillStyle = fill;
+      for (let i = 0; i < h.length; i++) {
+        if (!h[i][key]) continue;
+        const x0 = x(h[i].t), x1 = i + 1 < h.length ? x(h[i + 1].t) : x(h[i].t) + 2;
+        g.fillRect(x0, y0, Math.max(1, x1 - x0), y1 - y0);
+      }
+    };
+    spans("shake", "rgba(255,211,61,.45)", top, H - bottom);
+    spans("motor", "rgba(179,89,0,.45)", top + half + gap + half - 8, top + half + gap + half);
+    // Panel frames, zero lines and labels.
+    g.strokeStyle = color("--grid"); g.lineWidth = 1;
+    g.strokeRect(left, top, plotW, half);
+    g.strokeRect(left, top + half + gap, plotW, half);
+    let span = 30;
+    for (const p of h) span = Math.max(span, Math.abs(p.roll || 0), Math.abs(p.pitch || 0));
+    span = Math.min(180, Math.ceil(span / 15) * 15);
+    const yTilt = (d) => top + half / 2 - (d / span) * (half / 2);
+    g.beginPath(); g.moveTo(left, yTilt(0)); g.lineTo(left + plotW, yTilt(0)); g.stroke();
+    let thr = h.length ? h[h.length - 1].thr : 0.8, maxLin = 0;
+    for (const p of h) maxLin = Math.max(maxLin, p.lin || 0);
+    const top2 = top + half + gap, range = Math.max(1.5, (thr || 0.8) * 1.6, maxLin * 1.1);
+    const yLin = (v) => top2 + half - (Math.min(v, range) / range) * half;
+    g.fillStyle = color("--muted");
+    g.textAlign = "right";
+    g.fillText("+" + span + "°", left - 3, top + 5); g.fillText("0°", left - 3, yTilt(0)); g.fillText("−" + span + "°", left - 3, top + half - 5);
+    g.fillText(range.toFixed(1) + " g", left - 3, top2 + 5); g.fillText("0 g", left - 3, top2 + half - 4);
+    g.textAlign = "left";
+    for (let s = 0; s <= chartSeconds; s += 2) g.fillText("−" + (chartSeconds - s) + " s", left + s / chartSeconds * plotW - (s === chartSeconds ? 22 : s ? 10 : 0), H - 7);
+    const line = (key, y, stroke) => {
+      g.strokeStyle = stroke; g.lineWidth = 1.6; g.beginPath();
+      let started = false;
+      for (const p of h) {
+        const v = p[key];
+        if (typeof v !== "number" || !isFinite(v)) { started = false; continue; }
+        if (started) g.lineTo(x(p.t), y(v)); else { g.moveTo(x(p.t), y(v)); started = true; }
+      }
+      g.stroke();
+    };
+    g.save();
+    g.beginPath(); g.rect(left, top, plotW, H - top - bottom); g.clip();
+    line("roll", yTilt, "#1f6feb");
+    line("pitch", yTilt, "#8250df");
+    line("lin", yLin, "#1a7f37");
+    // The threshold as the detector had it at each moment (a step where the sensitivity changed).
+    g.setLineDash([5, 4]);
+    line("thr", yLin, "#cf222e");
+    g.setLineDash([]);
+    g.restore();
+    if (typeof thr === "number") { g.fillStyle = "#cf222e"; g.textAlign = "right"; g.fillText(thr.toFixed(2) + " g", left + plotW - 2, yLin(thr) - 7); }
+    if (view.chartPaused) {
+      g.fillStyle = color("--ink"); g.textAlign = "center"; g.font = "600 13px system-ui, sans-serif";
+      g.fillText("paused · tap to resume", left + plotW / 2, top + 12);
+    }
+    canvas.dataset.points = String(h.length);
+    canvas.dataset.lastLinear = h.length ? String(h[h.length - 1].lin) : "";
+    canvas.dataset.maxLinear = String(maxLin);
+    canvas.dataset.threshold = typeof thr === "number" ? String(thr) : "";
+  }
+  $("chart").addEventListener("click", () => {
+    view.chartPaused = !view.chartPaused;
+    $("chart").dataset.paused = String(view.chartPaused);
+    setText("chart-state", view.chartPaused ? "· paused" : "");
+    view.chartDirty = true;
+  });
+
+  // ---- shake sensitivity: stored in the profile, applied by the loop at its next tick ----
+  function showShake(s) {
+    const select = $("shake-level");
+    // `default`: the board file's settings, shown as the level they match (or custom).
+    const name = s.level === "default" ? (s.description || "normal").split(" ")[0] : s.level;
+    if (name === "custom") {
+      let o = select.querySelector("option[value=custom]");
+      if (!o) { o = document.createElement("option"); o.value = "custom"; select.append(o); }
+      o.textContent = "custom (" + fixed(s.thresholdG, 2) + " g)";
+    }
+    select.value = name;
+    select.dataset.thresholdG = String(s.thresholdG);
+  }
+  $("shake-level").addEventListener("change", () => {
+    const level = $("shake-level").value;
+    if (level === "custom") return;
+    const select = $("shake-level");
+    select.disabled = true;
+    say("");
+    api("POST", "/api/shake", { level }).then((r) => { showShake(r.shake); say("shake sensitivity " + r.shake.description + " saved", "ok"); },
+                                              (e) => say(e.message, "bad")).finally(() => { select.disabled = false; });
+  });
+
   // ---- drawing: the newest frame only, once per display refresh ----
   function draw(now) {
+    if (view.chartDirty && view.chartPaused) { view.chartDirty = false; drawChart(); }
     if (view.flashUntil && now >= view.flashUntil) { view.flashUntil = 0; $("area").classList.remove("flash"); }
     const f = view.frame;
     if (f && view.dirty) {
@@ -375,6 +527,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       setText("x", fixed(f.control.x, 2));
       setText("y", fixed(f.control.y, 2));
     }
+    if (view.chartDirty && !view.chartPaused) { view.chartDirty = false; drawChart(); }
     requestAnimationFrame(draw);
   }
 

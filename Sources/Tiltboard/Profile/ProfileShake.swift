@@ -1,0 +1,72 @@
+import Foundation
+import TiltboardCore
+
+/// The player's shake sensitivity, stored in the profile's optional `shake` section: a named
+/// level and, for experts, the detector's own keys (the same ones, with the same bounds, as a board
+/// file's `shake` section). Over the board file's values: the level sets the threshold, and a key
+/// given here wins over both.
+public struct ProfileShake: Codable, Sendable, Equatable {
+    /// `gentle`, `normal` or `firm` (`ShakeSensitivity`); kept as text so that a wrong name is
+    /// reported as the profile's problem, with the names allowed.
+    public var level: String?
+    public var thresholdG: Double?
+    public var minReversals: Int?
+    public var minFraction: Double?
+    public var cooldownMs: Double?
+
+    public init(level: ShakeSensitivity? = nil, thresholdG: Double? = nil, minReversals: Int? = nil,
+                minFraction: Double? = nil, cooldownMs: Double? = nil) {
+        self.level = level?.rawValue; self.thresholdG = thresholdG; self.minReversals = minReversals
+        self.minFraction = minFraction; self.cooldownMs = cooldownMs
+    }
+
+    /// The keys a profile's `shake` section may hold.
+    public static let keys: Set<String> = ["level", "thresholdG", "minReversals", "minFraction", "cooldownMs"]
+
+    /// The named level, when one is set and valid.
+    public var sensitivity: ShakeSensitivity? { level.flatMap(ShakeSensitivity.init(rawValue:)) }
+
+    /// True when nothing is set: the board file's values apply.
+    public var isEmpty: Bool {
+        level == nil && thresholdG == nil && minReversals == nil && minFraction == nil && cooldownMs == nil
+    }
+
+    /// `base` (the board file's settings) with this section over it.
+    public func settings(over base: ShakeDetectorSettings) -> ShakeDetectorSettings {
+        var s = base
+        if let level = sensitivity { s.thresholdG = level.thresholdG }
+        if let v = thresholdG { s.thresholdG = v }
+        if let v = minReversals { s.minReversals = v }
+        if let v = minFraction { s.minFraction = v }
+        if let v = cooldownMs { s.cooldownMs = v }
+        return s
+    }
+
+    /// The first thing wrong, as `shake.KEY …`, or nil.
+    public var problem: String? {
+        if let level, ShakeSensitivity(rawValue: level) == nil {
+            return "shake.level \"\(level)\" is not a sensitivity: use one of \(ShakeSensitivity.namesList)"
+        }
+        if let v = thresholdG, !(v.isFinite && v > 0 && v <= 16) {
+            return "shake.thresholdG \(v) must be more than 0 and at most 16 g"
+        }
+        if let v = minReversals, !(1...20).contains(v) { return "shake.minReversals \(v) must be an integer from 1 to 20" }
+        if let v = minFraction, !(v.isFinite && (0...1).contains(v)) { return "shake.minFraction \(v) must be a fraction from 0 to 1" }
+        if let v = cooldownMs, !(v.isFinite && (0...60_000).contains(v)) { return "shake.cooldownMs \(v) must be 0 to 60000 ms" }
+        return nil
+    }
+
+    /// How `settings` reads for a player: `normal (0.8 g)`, or `custom (1.0 g)` when the
+    /// threshold is not one of the levels'.
+    public static func describe(_ settings: ShakeDetectorSettings) -> String {
+        let name = ShakeSensitivity(thresholdG: settings.thresholdG)?.rawValue ?? "custom"
+        return "\(name) (\(gText(settings.thresholdG)) g)"
+    }
+
+    /// `0.8`, `1.2`, `1.25`: at most two decimals, at least one.
+    public static func gText(_ g: Double) -> String {
+        var text = String(format: "%.2f", g)
+        if text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}
