@@ -11,14 +11,16 @@ import Darwin
 ///
 /// Runs on board-frame samples after the profile's calibration, before the tilt estimator, and
 /// hands it corrected samples. Why both parts are needed:
-/// - a complementary filter integrates any gyro bias it is not told about and settles at an
-///   error of about bias × τ; the MPU-6050 allows ±20 °/s at 25 °C and a further ±20 °/s over
+/// - a gyro-aided estimator integrates any gyro bias it is not told about into an error that
+///   grows with its time constant; the MPU-6050 allows ±20 °/s at 25 °C and a further ±20 °/s over
 ///   −40…85 °C (PS rev 3.4 §6.1), so the bias measured at calibration goes stale as the die
 ///   warms. While the board is still the true rate is zero, so the gyro's mean *is* the bias.
 ///   It is learnt only while still, and only as far as the temperature change since it was last
 ///   known explains at the data-sheet limit (plus `biasNoiseDps`), so a slow turn below the
 ///   gate cannot be learnt as bias; a turn faster than the gate ends the spell at once, so
-///   nothing is lost in response. While a spell lasts the estimator is told the rate is zero.
+///   nothing is lost in response. While a spell lasts the estimator is told the rate is zero,
+///   and it drops its own residual estimate (`TiltEstimator.clearResidualBias`): one bias
+///   estimate at a time, this stage's at rest, the estimator's in motion.
 /// - the accelerometer's zero-g output moves with temperature too (±35 mg X/Y, ±60 mg Z over
 ///   0…70 °C, §6.2: up to 0.45° over 10 °C), and a filter that trusts the accelerometer in the
 ///   long run follows it. During a spell the accelerometer's departure from the spell's settled
