@@ -237,7 +237,8 @@ public struct MotionScript: MotionSource, Equatable {
         let sideways = 0.3 * sine(theta / 2)
         let edge = min(1, max(0, min(tau, seconds - tau) * stepHz))
         let fade = (1 - cosine(Double.pi * edge)) / 2
-        return Vector3(sideways, foreAft, vertical) * (bounceG * fade)
+        let scale = bounceG * fade
+        return Vector3(sideways * scale, foreAft * scale, vertical * scale)
     }
 
     /// World-frame linear acceleration (g) of a put-down. The downward push is sized so the
