@@ -88,7 +88,8 @@ extension Motion {
         guard r >= 0, r < seconds * turns else { return .zero }
         let w = 2 * Double.pi / seconds
         let ramp = Swift.min(1, r / 0.05)
-        return Vector3(cos(w * r), sin(w * r), 0) * (peak * ramp)
+        let size = peak * ramp
+        return Vector3(size * cos(w * r), size * sin(w * r), 0)
     }
 
     /// Picking the board up off a table: lifted 20 cm (up, then braking, `peak` g) while tilting
