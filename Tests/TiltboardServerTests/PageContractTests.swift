@@ -111,7 +111,8 @@ final class PageContractTests: XCTestCase {
     /// A masked frame with any header bits and a 16-bit length.
     private func rawFrame(first: UInt8, _ payload: [UInt8]) -> [UInt8] {
         let mask: [UInt8] = [9, 8, 7, 6]
-        let len: [UInt8] = payload.count < 126 ? [0x80 | UInt8(payload.count)] : [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        let n = payload.count
+        let len: [UInt8] = n < 126 ? [UInt8(0x80) | UInt8(n)] : [UInt8(0x80 | 126), UInt8(n >> 8), UInt8(n & 0xFF)]
         return [first] + len + mask + payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
     }
 
