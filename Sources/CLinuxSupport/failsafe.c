@@ -5,6 +5,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -201,4 +202,44 @@ int tb_sigwait_forwarded(const sigset_t *set) {
         return info.si_value.sival_int;
     }
     return sig;
+}
+
+// glibc keeps signals 32 and 33 (SIGCANCEL, SIGSETXID) for its threads and refuses sigaction on
+// them; since glibc 2.34 it installs its own handlers only when first needed, so until then one
+// of them sent by another process takes its default action and ends the process (motor on). The
+// kernel's rt_sigaction is asked directly for those still at SIG_DFL; the handler forwards them
+// as the others are. The structure is the kernel's (include/uapi/asm-generic/signal.h), and x86-64
+// wants its own sigreturn trampoline (arch/x86/kernel/signal_64.c refuses a frame without
+// SA_RESTORER); aarch64 uses the vDSO's.
+struct tb_kernel_sigaction {
+    void (*handler)(int);
+    unsigned long flags;
+    void (*restorer)(void);
+    unsigned long mask;
+};
+#define TB_SA_RESTORER 0x04000000UL
+#define TB_SA_RESTART 0x10000000UL
+#if defined(__x86_64__)
+extern void tb_restore_rt(void) __asm__("tb_restore_rt");
+__asm__(".text\n.align 16\ntb_restore_rt:\n\tmovq $15, %rax\n\tsyscall\n");  // __NR_rt_sigreturn
+#endif
+
+int tb_forward_install_reserved(const int *signals, int count, int target) {
+    atomic_store(&forward_target, target);
+    for (int i = 0; i < count; i++) {
+        struct tb_kernel_sigaction old;
+        memset(&old, 0, sizeof old);
+        if (syscall(SYS_rt_sigaction, signals[i], NULL, &old, sizeof(unsigned long)) != 0) return -errno;
+        if (old.handler != SIG_DFL) continue;  // glibc's own is in place: it ignores strangers
+        struct tb_kernel_sigaction action;
+        memset(&action, 0, sizeof action);
+        action.handler = forward_handler;
+        action.flags = TB_SA_RESTART;
+#if defined(__x86_64__)
+        action.flags |= TB_SA_RESTORER;
+        action.restorer = tb_restore_rt;
+#endif
+        if (syscall(SYS_rt_sigaction, signals[i], &action, NULL, sizeof(unsigned long)) != 0) return -errno;
+    }
+    return 0;
 }

@@ -17,13 +17,17 @@ final class SignalClassesTests: XCTestCase {
     /// Job control: the process stops with the motor off and goes on when continued.
     static let stops: Set<Int32> = [SIGTSTP, SIGTTIN, SIGTTOU]
     /// Ignored: SIGCHLD, SIGCONT, SIGURG, SIGWINCH by default; SIGPIPE by tiltboard (a failed write
-    /// says more); 32 and 33 are glibc's own, which it ignores when another process sends them.
-    static let ignored: Set<Int32> = [SIGCHLD, SIGCONT, SIGURG, SIGWINCH, SIGPIPE, 32, 33]
+    /// says more).
+    static let ignored: Set<Int32> = [SIGCHLD, SIGCONT, SIGURG, SIGWINCH, SIGPIPE]
+    /// glibc's own (SIGCANCEL, SIGSETXID): ignored where glibc already has its handler in place,
+    /// else (glibc installs them lazily) the same stop as the terminating ones.
+    static let reserved: Set<Int32> = [32, 33]
 
     func testTheClassesCoverEverySignalButKillAndStop() {
-        let all = Self.requested.union(Self.terminating).union(Self.crashes).union(Self.stops).union(Self.ignored)
+        let all = Self.requested.union(Self.terminating).union(Self.crashes).union(Self.stops).union(Self.ignored).union(Self.reserved)
         XCTAssertEqual(all, Set(Int32(1)...64).subtracting([SIGKILL, SIGSTOP]))
-        XCTAssertEqual(Self.requested.count + Self.terminating.count + Self.crashes.count + Self.stops.count + Self.ignored.count, 62)
+        XCTAssertEqual(Self.requested.count + Self.terminating.count + Self.crashes.count + Self.stops.count + Self.ignored.count
+                       + Self.reserved.count, 62)
     }
 
     func testRequestedAndTerminatingSignalsStopCleanlyWithTheMotorOff() throws {
@@ -41,6 +45,22 @@ final class SignalClassesTests: XCTestCase {
             XCTAssertEqual(child.process.terminationReason, .uncaughtSignal, "signal \(signal): \(child.stderr)")
             XCTAssertEqual(child.process.terminationStatus, signal, "signal \(signal): \(child.stderr)")
             XCTAssertEqual(log.map(\.level), [1, 0], "signal \(signal): \(child.stderr)")
+        }
+    }
+
+    /// glibc's reserved signals never leave the motor on: either glibc's own handler ignores them
+    /// (SIGTERM then stops it) or tiltboard's takes them as a stop, exit 128 + the signal.
+    func testGlibcsReservedSignalsNeverLeaveTheMotorOn() throws {
+        try runBatches(Self.reserved.sorted(), finish: { signal, child, log in
+            // Ended by the signal, or still running: then a requested stop ends it.
+            _ = Self.waitFor(timeout: 10) { !child.process.isRunning }
+            if child.process.isRunning { XCTAssertEqual(kill(child.process.processIdentifier, SIGTERM), 0, "signal \(signal)") }
+        }) { signal, child, log in
+            XCTAssertEqual(child.process.terminationReason, .exit, "signal \(signal): \(child.stderr)")
+            let status = child.process.terminationStatus
+            XCTAssertTrue(status == 128 + signal || status == 0, "signal \(signal): exit \(status): \(child.stderr)")
+            XCTAssertTrue(child.stderr.contains("stopped by signal \(status == 0 ? 15 : signal); motor off"), "signal \(signal): \(child.stderr)")
+            XCTAssertEqual(log.map(\.level), [1, 0], "signal \(signal)")
         }
     }
 

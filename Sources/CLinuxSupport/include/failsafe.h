@@ -54,6 +54,10 @@ int tb_forward_install(const int *signals, int count, int target);
 /// tb_forward_install's handler; -errno on failure.
 int tb_sigwait_forwarded(const sigset_t *set);
 
+/// `tb_forward_install` for glibc's reserved signals (32, 33), through the kernel's rt_sigaction,
+/// for those still at their default action. 0, or -errno.
+int tb_forward_install_reserved(const int *signals, int count, int target);
+
 /// glibc's first and last real-time signal numbers (SIGRTMIN, SIGRTMAX are function calls there).
 int tb_sigrtmin(void);
 int tb_sigrtmax(void);

@@ -14,7 +14,8 @@ import Synchronization
 /// killed: `exitStatus(afterStopBy:)`). The crash signals (SIGSEGV, SIGBUS, SIGILL, SIGTRAP,
 /// SIGFPE, SIGABRT, SIGSYS, SIGQUIT) cannot wait for a thread: `start()` installs
 /// `CrashFailSafe`'s handler for them, which switches the motor off and lets them end the process.
-/// glibc keeps signals 32 and 33 for its threads and ignores them when another process sends them.
+/// glibc keeps signals 32 and 33 for its threads; where it has not installed its own handler yet
+/// (glibc 2.34 and later install it lazily), they take the same stop, exit status 128 + the signal.
 ///
 /// `start()` blocks those signals in the calling thread — call it first thing in `main`, before any
 /// other thread exists, so every later thread inherits the mask — and starts a thread that takes
@@ -45,6 +46,10 @@ public final class SignalWatcher: Sendable {
     /// Every signal taken as a stop.
     public static let terminationSignals: [Int32] = requestSignals + otherTerminationSignals
 
+    /// glibc's reserved signals (SIGCANCEL, SIGSETXID), which glibc will not let a program block or
+    /// handle; forwarded like `forwardedSignals` while glibc has no handler of its own for them.
+    static let reservedSignals: [Int32] = [32, 33]
+
     /// The termination signals never blocked: Swift's crash handler sends one of them to each
     /// thread to suspend it while it takes a backtrace. A handler forwards them to the watching
     /// thread, queued on SIGTERM with the signal's number.
@@ -54,7 +59,7 @@ public final class SignalWatcher: Sendable {
     /// `otherTerminationSignals`, else 0 (SIGINT, SIGTERM, SIGHUP, no signal, and the SIGPIPE a
     /// reader that went away stands for).
     public static func exitStatus(afterStopBy signal: Int32?) -> Int32 {
-        guard let signal, otherTerminationSignals.contains(signal) else { return 0 }
+        guard let signal, otherTerminationSignals.contains(signal) || reservedSignals.contains(signal) else { return 0 }
         return 128 + signal
     }
 
@@ -101,6 +106,10 @@ public final class SignalWatcher: Sendable {
             tb_forward_install($0.baseAddress, Int32($0.count), SIGTERM)
         }
         if forwarded != 0 { throw SignalWatcherError("cannot install the signal handlers (errno \(-forwarded))") }
+        let reserved = Self.reservedSignals.withUnsafeBufferPointer {
+            tb_forward_install_reserved($0.baseAddress, Int32($0.count), SIGTERM)
+        }
+        if reserved != 0 { throw SignalWatcherError("cannot install the signal handlers (errno \(-reserved))") }
         var set = Self.signalSet()
         var rc = pthread_sigmask(SIG_BLOCK, &set, nil)
         if rc != 0 { throw SignalWatcherError("cannot block termination signals (errno \(rc))") }
