@@ -28,7 +28,7 @@ struct RunJob: ParsableArguments {
     @Option(help: ArgumentHelp("Also send each JSON object as a UDP datagram to HOST:PORT.", valueName: "host:port"))
     var udp: String?
 
-    @Flag(help: "Ask for SCHED_FIFO priority and locked memory (needs CAP_SYS_NICE or root; a note says if refused).")
+    @Flag(help: "Run the loop thread alone under SCHED_FIFO with memory locked (needs root, CAP_SYS_NICE or an rtprio limit, as the packaged services have; a note says if refused).")
     var realtime = false
 
     @OptionGroup(title: "Controller") var controller: RunControllerOptions
