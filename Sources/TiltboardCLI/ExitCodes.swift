@@ -70,7 +70,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
             // ArgumentParser's own errors (ExitCode, CleanExit) keep their handling.
             Root.exit(withError: error)
         }
-        Console.error("tiltboard: error: \(message)\n")
+        Console.error("tiltboard: error: \(errorLine(message))\n")
         exit(code)
     }
     // A clean stop by a signal other than SIGINT, SIGTERM or SIGHUP ends with 128 + the signal.
@@ -78,7 +78,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
     if stopStatus != 0 { exit(stopStatus) }
     if let failure = OutputFailure.first {
         if failure.readerWentAway { exit(SysExit.ok) }
-        Console.error("tiltboard: error: \(failure)\n")
+        Console.error("tiltboard: error: \(errorLine("\(failure)"))\n")
         exit(SysExit.code(for: .io))
     }
 }
@@ -114,7 +114,7 @@ private func commandNames<Root: ParsableCommand>(_ root: Root.Type) -> [String] 
 
 /// One line on stderr, the usage error's first line with the command's help named, then exit 64.
 private func usageFailure<Root: ParsableCommand>(_ root: Root.Type, _ message: String, _ arguments: [String]) -> Never {
-    Console.error("tiltboard: error: \(usageLine(Root.self, message, arguments))\n")
+    Console.error("tiltboard: error: \(errorLine(usageLine(Root.self, message, arguments)))\n")
     exit(SysExit.code(for: .invalidRequest))
 }
 
@@ -140,4 +140,15 @@ private func clippingQuotes(_ text: String) -> String {
     let parts = text.split(separator: "'", omittingEmptySubsequences: false)
     return parts.enumerated().map { i, part in i % 2 == 1 ? clipped(String(part)) : String(part) }
         .joined(separator: "'")
+}
+
+/// The last guard on every error line: control characters escaped (a value with a newline
+/// stays one line) and any run of more than 120 characters without a space (a path, a value
+/// that reached a message unclipped) cut to its first 40 and last 79 characters.
+func errorLine(_ message: String) -> String {
+    let text = escapingControls(message)
+    guard text.count > 120 else { return text }
+    return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+        word.count > 120 ? String(word.prefix(40)) + "…" + String(word.suffix(79)) : String(word)
+    }.joined(separator: " ")
 }

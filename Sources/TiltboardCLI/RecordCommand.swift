@@ -82,8 +82,10 @@ struct RecordCommand: ParsableCommand {
         if case .failure = ran { try? writer.close() }
         let note = try ran.get()
         if let note { Console.note(note) }
+        // A pipe's reader that went away (`--out /dev/stdout | head`) ends the recording cleanly.
+        if let error = failure.error as? TraceFileError, error.readerWentAway { return }
         if let error = failure.error { throw error }
-        try writer.close()
+        do { try writer.close() } catch let error as TraceFileError where error.readerWentAway { return }
         Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description); \(loop.busStatistics)")
     }
 }
