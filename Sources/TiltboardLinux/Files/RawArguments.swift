@@ -78,8 +78,8 @@ extension RawArguments {
 /// A path as an error line shows it: at most 80 characters (its end, the file's name, kept) and
 /// every control character escaped (`\x01`), so a path typed by anyone stays one short line.
 public func shownPath(_ path: String, limit: Int = 80) -> String {
-    let clipped = path.count > limit ? "…" + path.suffix(limit - 1) : Substring(path)
-    return escapingControls(String(clipped))
+    let clipped: String = path.count > limit ? "…" + String(path.suffix(limit - 1)) : path
+    return escapingControls(clipped)
 }
 
 /// `text` with C0 and C1 control characters and DEL written as `\xNN` (a newline as `\n`).
