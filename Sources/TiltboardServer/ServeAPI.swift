@@ -125,6 +125,7 @@ public final class ServeAPI: Sendable {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any], !object.isEmpty else {
             return .failure(BodyProblem(message: usage))
         }
+        if let problem = strictProblem(body) { return .failure(problem) }
         if let unknown = object.keys.sorted().first(where: { !ProfileShake.keys.contains($0) }) {
             return .failure(BodyProblem(message: "unknown field \(AccessPolicy.quoted(unknown)): \(usage)"))
         }
@@ -160,6 +161,13 @@ public final class ServeAPI: Sendable {
         return .success(shake)
     }
 
+    /// A key twice in one object or a comma before `}` or `]`, which JSONSerialization lets
+    /// through (which of two values wins would be undefined): refused, naming the key.
+    static func strictProblem(_ body: [UInt8]) -> BodyProblem? {
+        guard let problem = StrictJSON.problem(body) else { return nil }
+        return BodyProblem(message: problem.key.isEmpty ? problem.message : "\(problem.key): \(problem.message)")
+    }
+
     /// What a body did wrong.
     public struct BodyProblem: CategorizedError, Sendable, Equatable {
         public var message: String
@@ -172,6 +180,7 @@ public final class ServeAPI: Sendable {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             return .failure(BodyProblem(message: "the body must be a JSON object: {\"effect\": NAME}"))
         }
+        if let problem = strictProblem(body) { return .failure(problem) }
         guard Set(object.keys) == ["effect"], let name = object["effect"] as? String else {
             return .failure(BodyProblem(message: "the body must be {\"effect\": NAME} with NAME one of \(HapticEffect.presetNames.joined(separator: ", ")) or pulse:MS"))
         }
@@ -184,6 +193,7 @@ public final class ServeAPI: Sendable {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             return "the body must be empty or a JSON object"
         }
+        if let problem = strictProblem(body) { return problem.message }
         return object.isEmpty ? nil : "unknown field \(AccessPolicy.quoted(object.keys.sorted()[0])): this takes no fields"
     }
 }

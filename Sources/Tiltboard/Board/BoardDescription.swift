@@ -1,3 +1,4 @@
+import TiltboardLinux
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
@@ -170,7 +171,7 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         // A path is the user's input: at most 80 characters of it, its end (the file's name) kept.
-        let shown = file.count > 80 ? "…" + file.suffix(79) : file
+        let shown = shownPath(file)
         return key.isEmpty ? "board file \(shown): \(message)" : "board file \(shown): \(key): \(message)"
     }
 }

@@ -35,7 +35,7 @@ enum Advice {
             }
         case let error as ProfileError:
             switch error.remedy {
-            case .recalibrateOrRestore: return "run `tiltboard calibrate` to measure a new one, or restore \(error.path).bak"
+            case .recalibrateOrRestore: return "run `tiltboard calibrate` to measure a new one, or restore \(shownPath(error.path)).bak"
             case .calibrateThisBoard: return "run `tiltboard calibrate` for this board, or pass its own --profile"
             case .nameAProfileFile: return "give --profile the path of a profile file (or a symlink to one)"
             case nil: return nil
