@@ -52,8 +52,7 @@ struct GamepadCommand: ParsableCommand {
         let link = try GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
                                    session: session, motor: motor)
         defer { link.close() }
-        let loop = RunPlan.makeLoop(session, haptics: nil)
-        bus.apply(to: loop)
+        let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration)
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")

@@ -62,8 +62,7 @@ struct RecordCommand: ParsableCommand {
             return
         }
         let writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.chip.gyroscope != nil)
-        let loop = RunPlan.makeLoop(session, haptics: nil)
-        bus.apply(to: loop)
+        let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration)
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")

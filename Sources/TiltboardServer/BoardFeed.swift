@@ -135,7 +135,7 @@ public final class BoardFeed: @unchecked Sendable {
         outcome.withLock { $0 = result }
     }
 
-    /// When the sensor is lost or back, from the loop's `sensorEvents`.
+    /// When the sensor is lost or back, from a loop observer (`LoopEvent.sensor`).
     public func sensorEvent(_ event: SensorEvent) {
         sensorEvents.withLock { $0.append(event) }
     }

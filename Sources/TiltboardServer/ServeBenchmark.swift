@@ -45,7 +45,7 @@ public struct ServeBenchmarkReport: Sendable, Codable, Equatable {
 /// times over, and the median lateness of each kind.
 public enum ServeBenchmark {
     public static func run(open: () throws -> BoardSession, rateHz: Double, seconds: Double, pairs: Int = 5,
-                           clients: Int = 20, uiRateHz: Double = 60, realtime: Bool = false,
+                           clients: Int = 20, uiRateHz: Double = 60, threadPolicy: LoopThreadPolicy = .inherited,
                            residentBytes: @escaping () -> UInt64?,
                            progress: (String) -> Void,
                            shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkReport {
@@ -54,11 +54,11 @@ public enum ServeBenchmark {
         for pair in 1...pairs {
             if shouldStop() { break }
             progress("pair \(pair)/\(pairs): the loop alone for \(seconds) s…")
-            without.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: 0, uiRateHz: uiRateHz, realtime: realtime,
+            without.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: 0, uiRateHz: uiRateHz, threadPolicy: threadPolicy,
                                        residentBytes: residentBytes, shouldStop: shouldStop))
             if shouldStop() { break }
             progress("pair \(pair)/\(pairs): with \(clients) clients for \(seconds) s…")
-            with.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: clients, uiRateHz: uiRateHz, realtime: realtime,
+            with.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: clients, uiRateHz: uiRateHz, threadPolicy: threadPolicy,
                                     residentBytes: residentBytes, shouldStop: shouldStop))
         }
         return ServeBenchmarkReport(rateHz: rateHz, secondsPerRun: seconds, uiRateHz: uiRateHz, without: without, with: with,
@@ -75,11 +75,13 @@ public enum ServeBenchmark {
     }
 
     private static func runOnce(open: () throws -> BoardSession, rateHz: Double, seconds: Double, clients: Int,
-                                uiRateHz: Double, realtime: Bool, residentBytes: () -> UInt64?,
+                                uiRateHz: Double, threadPolicy: LoopThreadPolicy, residentBytes: () -> UInt64?,
                                 shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkRun {
         let session = try open()
         defer { session.close() }
-        let loop = session.makeLoop(rateHz: rateHz, haptics: nil)
+        var loopConfiguration = TiltLoop.Configuration(rateHz: rateHz)
+        loopConfiguration.threadPolicy = threadPolicy
+        let loop = session.makeLoop(loopConfiguration, haptics: nil)
         let feed = BoardFeed(session: session, haptics: nil)
         var served: (server: WebServer, pacing: Task<Void, Never>, clients: BenchClients)?
         if clients > 0 {
@@ -93,7 +95,7 @@ public enum ServeBenchmark {
             let group = try runBlocking { try await BenchClients.connect(port: port, readers: clients - 1, stalled: 1) }
             served = (server, pacing, group)
         }
-        let note = try loop.run(duration: seconds, realtime: realtime, shouldStop: shouldStop) { out, tick in feed.tick(out, tick, loop: loop) }
+        let note = try loop.run(duration: seconds, shouldStop: shouldStop) { out, tick in feed.tick(out, tick, loop: loop) }
         let stats = loop.scheduler.statistics
         var received = 0
         var dropped: UInt64 = 0

@@ -175,3 +175,15 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
         return key.isEmpty ? "board file \(shown): \(message)" : "board file \(shown): \(key): \(message)"
     }
 }
+
+extension BoardDescription.ShakeSection {
+    /// The detector settings: the board's values over the detector's defaults.
+    public var detectorSettings: ShakeDetectorSettings {
+        var s = ShakeDetectorSettings.standard
+        if let v = thresholdG { s.thresholdG = v }
+        if let v = minFraction { s.minFraction = v }
+        if let v = minReversals { s.minReversals = v }
+        if let v = cooldownMs { s.cooldownMs = v }
+        return s
+    }
+}
