@@ -57,11 +57,13 @@ enum Advice {
             return advice(for: error)
         }
     }
+
     /// The fix for a kernel driver that owns the sensor: the config.txt line that binds it, and
-    /// how to release it until the next boot. The Raspberry Pi firmware's overlays README
+    /// how to release it until the next boot. The Raspberry Pi overlays README
     /// (raspberrypi/linux arch/arm/boot/dts/overlays/README) binds inv-mpu6050-i2c through
-    /// `i2c-sensor,mpu6050` / `i2c-sensor,mpu9250` (the older `mpu6050` overlay is deprecated in their favour) and has
-    /// no overlay for the LIS3DH (st-accel-i2c) or the ADXL345 (adxl345_i2c): a custom one adds those.
+    /// `i2c-sensor,mpu6050` or `i2c-sensor,mpu9250` (the older `mpu6050` overlay is deprecated in
+    /// their favour) and has no overlay for the LIS3DH (st-accel-i2c) or the ADXL345
+    /// (adxl345_i2c): a custom overlay adds those.
     static func kernelDriverFix(_ binding: I2CDriverBinding) -> String {
         let config = "/boot/firmware/config.txt"
         let remove: String

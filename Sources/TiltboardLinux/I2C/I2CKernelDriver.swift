@@ -38,7 +38,7 @@ public struct KernelDriverBoundError: Error, Sendable, Equatable, CustomStringCo
 }
 
 /// Which kernel driver, if any, is bound to an I²C address: read from sysfs, so it works the
-/// same whether the device came from the device tree, ACPI-less `new_device` or a board file.
+/// same whether a device-tree overlay declared the device or `new_device` did.
 public enum I2CKernelDriver {
     /// Where sysfs is mounted.
     public static let defaultSysfsRoot = "/sys"
