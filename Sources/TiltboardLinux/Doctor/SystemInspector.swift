@@ -58,6 +58,17 @@ public struct SystemInspector: Sendable {
         exists("/sys/bus/i2c/devices/i2c-\(n)") || exists("/sys/class/i2c-adapter/i2c-\(n)")
     }
 
+    /// The kernel driver bound to `address` on the bus device `device` (`/dev/i2c-N`), read
+    /// from `/sys` below the root; nil when none is.
+    public func i2cDriverBinding(bus device: String, address: UInt8) -> I2CDriverBinding? {
+        guard let n = Self.busNumber(device) else { return nil }
+        guard var binding = I2CKernelDriver.binding(bus: "/dev/i2c-\(n)", address: address, sysfsRoot: path("/sys")) else {
+            return nil
+        }
+        binding.bus = device
+        return binding
+    }
+
     /// The i2c-dev module (or built-in driver) is there.
     public var i2cDevLoaded: Bool { exists("/sys/module/i2c_dev") || exists("/sys/class/i2c-dev") }
 
