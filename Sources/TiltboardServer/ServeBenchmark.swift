@@ -5,46 +5,46 @@ import Tiltboard
 import TiltboardCore
 
 /// One timed loop run for the serve benchmark.
-public struct ServeBenchmarkRun: Sendable, Codable, Equatable {
+package struct ServeBenchmarkRun: Sendable, Codable, Equatable {
     /// WebSocket clients connected (one of them never reads); 0 for the run without a server.
-    public var clients: Int
-    public var ticks: UInt64
-    public var missedTicks: UInt64
-    public var latenessP50Microseconds: Double
-    public var latenessP99Microseconds: Double
+    package var clients: Int
+    package var ticks: UInt64
+    package var missedTicks: UInt64
+    package var latenessP50Microseconds: Double
+    package var latenessP99Microseconds: Double
     /// Bytes the reading clients received.
-    public var bytesReceived: Int
+    package var bytesReceived: Int
     /// State frames the clients' mailboxes replaced before they were sent, all clients.
-    public var framesDropped: UInt64
+    package var framesDropped: UInt64
     /// Resident set after the run, bytes.
-    public var residentBytesAfter: UInt64?
+    package var residentBytesAfter: UInt64?
     /// Why SCHED_FIFO was not used, when asked for and refused.
-    public var realtimeNote: String?
+    package var realtimeNote: String?
 }
 
 /// Loop lateness with web clients and without, run in interleaved pairs so drift on a shared
 /// machine hits both alike.
-public struct ServeBenchmarkReport: Sendable, Codable, Equatable {
-    public var rateHz: Double
-    public var secondsPerRun: Double
-    public var uiRateHz: Double
+package struct ServeBenchmarkReport: Sendable, Codable, Equatable {
+    package var rateHz: Double
+    package var secondsPerRun: Double
+    package var uiRateHz: Double
     /// (without, with) per pair, in the order run.
-    public var without: [ServeBenchmarkRun]
-    public var with: [ServeBenchmarkRun]
-    public var medianP50Without: Double
-    public var medianP50With: Double
-    public var medianP99Without: Double
-    public var medianP99With: Double
+    package var without: [ServeBenchmarkRun]
+    package var with: [ServeBenchmarkRun]
+    package var medianP50Without: Double
+    package var medianP50With: Double
+    package var medianP99Without: Double
+    package var medianP99With: Double
     /// with / without.
-    public var p50Ratio: Double { medianP50With / medianP50Without }
-    public var p99Ratio: Double { medianP99With / medianP99Without }
+    package var p50Ratio: Double { medianP50With / medianP50Without }
+    package var p99Ratio: Double { medianP99With / medianP99Without }
 }
 
 /// `tiltboard bench --serve`: the tilt loop on its own, then the same loop publishing to a served
 /// page with `clients` WebSocket clients on loopback (one connected but never reading), `pairs`
 /// times over, and the median lateness of each kind.
-public enum ServeBenchmark {
-    public static func run(open: () throws -> BoardSession, rateHz: Double, seconds: Double, pairs: Int = 5,
+package enum ServeBenchmark {
+    package static func run(open: () throws -> BoardSession, rateHz: Double, seconds: Double, pairs: Int = 5,
                            clients: Int = 20, uiRateHz: Double = 60, threadPolicy: LoopThreadPolicy = .inherited,
                            residentBytes: @escaping () -> UInt64?,
                            progress: (String) -> Void,
@@ -158,7 +158,7 @@ final class BenchClients: @unchecked Sendable {
 
 /// Runs `work` on the concurrency pool and waits for it on this thread (which must not be one of
 /// the pool's): how the synchronous commands start and stop the server.
-public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+package func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var result: Result<T, Error>?
     Task {
@@ -169,6 +169,6 @@ public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws
     return try result!.get()
 }
 
-public func runBlocking(_ work: @escaping @Sendable () async -> Void) {
+package func runBlocking(_ work: @escaping @Sendable () async -> Void) {
     _ = try? runBlocking { await work(); return true }
 }

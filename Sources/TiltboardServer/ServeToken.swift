@@ -8,11 +8,11 @@ import Glibc
 /// The secret a client beyond loopback must show: 128 random bits in hex, kept in `serve-token`
 /// (mode 0600) in the profile's folder, so it survives restarts and the service's state directory
 /// holds it.
-public enum ServeToken {
-    public static let fileName = "serve-token"
+package enum ServeToken {
+    package static let fileName = "serve-token"
 
     /// The token file for the profile at `profilePath`.
-    public static func path(forProfile profilePath: String) -> String {
+    package static func path(forProfile profilePath: String) -> String {
         (profilePath as NSString).deletingLastPathComponent + "/" + fileName
     }
 
@@ -23,7 +23,7 @@ public enum ServeToken {
     /// private (no group or other permission bits), as ssh does with its keys: anyone else who
     /// could write it could choose the token, and anyone who could read it could use it. Otherwise
     /// `ServeTokenFileError` says how to fix it; `renew` replaces such a file with a new one.
-    public static func loadOrCreate(path: String, renew: Bool) throws -> (token: String, created: Bool) {
+    package static func loadOrCreate(path: String, renew: Bool) throws -> (token: String, created: Bool) {
         if !renew, let bytes = try readPrivate(path: path) {
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if isWellFormed(text) { return (text, false) }
@@ -66,18 +66,18 @@ public enum ServeToken {
 }
 
 /// A token file that is not this user's own private file: refused, with how to fix it.
-public struct ServeTokenFileError: CategorizedError, Sendable {
-    public enum Problem: Sendable, Equatable {
+package struct ServeTokenFileError: CategorizedError, Sendable {
+    package enum Problem: Sendable, Equatable {
         case owner(uid_t, uid_t)
         case mode(UInt32)
         case symlink
         case notAFile
     }
 
-    public var path: String
-    public var problem: Problem
+    package var path: String
+    package var problem: Problem
 
-    public var description: String {
+    package var description: String {
         let shown = path.count > 200 ? "…" + path.suffix(199) : path
         switch problem {
         case let .owner(owner, me):
@@ -91,5 +91,5 @@ public struct ServeTokenFileError: CategorizedError, Sendable {
         }
     }
 
-    public var category: ErrorCategory { .permissionDenied }
+    package var category: ErrorCategory { .permissionDenied }
 }

@@ -157,7 +157,7 @@ final class SensorRecovery {
             }
         } else {
             let sample = try sensor.read(at: t)
-            // After a reset the data registers read zero (sensors.md §1.11, §2.2): look before using it.
+            // After a reset the data registers read zero (the data registers' reset value is 0x00 in both parts' register maps): look before using it.
             if check || sample.accel == .zero { try checkConfiguration(now) }
             body(sample)
         }
