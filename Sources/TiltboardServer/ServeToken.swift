@@ -1,9 +1,6 @@
 import Foundation
 import TiltboardCore
 import TiltboardLinux
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The secret a client beyond loopback must show: 128 random bits in hex, kept in `serve-token`
 /// (mode 0600) in the profile's folder, so it survives restarts and the service's state directory
@@ -33,25 +30,13 @@ package enum ServeToken {
         return (token, true)
     }
 
-    /// The file's bytes when it is ours and private; nil when there is none.
+    /// The file's bytes when it is ours and private (`PrivateFile`); nil when there is none.
     static func readPrivate(path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            if code == ELOOP { throw ServeTokenFileError(path: path, problem: .symlink) }
-            return try AtomicFile.read(path: path, maxBytes: 4096) // its own message for the rest
+        switch try PrivateFile.read(path: path) {
+        case .missing: return nil
+        case let .refused(problem): throw ServeTokenFileError(path: path, problem: problem)
+        case let .bytes(bytes): return bytes
         }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return try AtomicFile.read(path: path, maxBytes: 4096) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw ServeTokenFileError(path: path, problem: .notAFile) }
-        guard st.st_uid == geteuid() else { throw ServeTokenFileError(path: path, problem: .owner(st.st_uid, geteuid())) }
-        guard st.st_mode & 0o077 == 0 else { throw ServeTokenFileError(path: path, problem: .mode(UInt32(st.st_mode & 0o7777))) }
-        var bytes = [UInt8](repeating: 0, count: 4097)
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n >= 0 else { return try AtomicFile.read(path: path, maxBytes: 4096) }
-        return Array(bytes[..<n])
     }
 
     /// 32 lower-case hex digits.
@@ -67,15 +52,8 @@ package enum ServeToken {
 
 /// A token file that is not this user's own private file: refused, with how to fix it.
 package struct ServeTokenFileError: CategorizedError, Sendable {
-    package enum Problem: Sendable, Equatable {
-        case owner(uid_t, uid_t)
-        case mode(UInt32)
-        case symlink
-        case notAFile
-    }
-
     package var path: String
-    package var problem: Problem
+    package var problem: PrivateFile.Problem
 
     package var description: String {
         let shown = path.count > 200 ? "…" + path.suffix(199) : path

@@ -30,8 +30,7 @@ public struct SystemInspector: Sendable {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while out.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { buffer in retryingEINTR { read(fd, buffer.baseAddress, buffer.count) } }
             if n <= 0 { break }
             out += chunk[0..<n]
         }

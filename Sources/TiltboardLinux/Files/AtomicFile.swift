@@ -228,15 +228,6 @@ private func withCPaths<R>(_ a: String, _ b: String, _ body: (UnsafePointer<CCha
 @discardableResult
 private func unlinkPath(_ path: String) -> Int32 { RawArguments.withCPath(path) { unlink($0) } }
 
-/// Runs `call` again while it fails with EINTR (a signal arrived mid-syscall): for calls that
-/// return -1 and set `errno`.
-func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
-    while true {
-        let r = call()
-        if r < 0 && errno == EINTR { continue }
-        return r
-    }
-}
 
 /// A file operation that failed, with the path, the step and the kernel's reason.
 public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
