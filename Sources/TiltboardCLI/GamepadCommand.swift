@@ -40,7 +40,7 @@ struct GamepadCommand: ParsableCommand {
 
     func validate() throws {
         try validateDuration(duration)
-        if let problem = pad.axes(deadZoneDeg: deadZone, responseExponent: response).problem { throw ValidationError(problem) }
+        if let problem = pad.axes(deadZoneDeg: deadZone, responseExponent: response).problem { throw ValidationError(problem.message) }
     }
 
     func run() throws {
@@ -125,4 +125,15 @@ final class GamepadLink {
     }
 
     func close() { bridge.close() }
+}
+
+extension GamepadAxes.Problem {
+    /// The line naming the option to change.
+    var message: String {
+        switch self {
+        case let .fullScale(v): return "--full-scale must be above 0 and at most 90 degrees, got \(v)"
+        case let .deadZone(v, fullScale): return "--dead-zone must be at least 0 and below --full-scale (\(fullScale)°), got \(v)"
+        case let .response(v): return "--response must be above 0 and at most 10, got \(v)"
+        }
+    }
 }

@@ -47,7 +47,7 @@ struct RunJob: ParsableArguments {
         try validateRate(outputRate, name: "--output-rate")
         try wake.validate()
         if gamepad, let problem = pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response).problem {
-            throw ValidationError(problem)
+            throw ValidationError(problem.message)
         }
         try validateDuration(duration)
     }

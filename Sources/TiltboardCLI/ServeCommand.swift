@@ -95,6 +95,7 @@ struct ServeCommand: ParsableCommand {
         let api = ServeAPI(hub: hub, policy: AccessPolicy(ownNames: MachineNames.current(), token: token), page: WebPage.html)
         var limits = WebServer.Limits()
         limits.maxClients = maxClients
+        limits.moreClients = "start serve with a higher --max-clients"
         return (WebServer(host: host, port: UInt16(port), limits: limits, api: api), token)
     }
 

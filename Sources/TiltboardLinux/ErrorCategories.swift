@@ -21,7 +21,7 @@ extension UInputError: CategorizedError {
 extension OutputFileError: CategorizedError {
     public var category: ErrorCategory {
         switch kind {
-        case .exists, .refused: return .cannotCreate
+        case .exists, .overwriteNotAsked, .refused: return .cannotCreate
         case .permission: return .permissionDenied
         case .closedDescriptor, .interrupted, .io: return .io
         }

@@ -55,19 +55,24 @@ package struct ServeTokenFileError: CategorizedError, Sendable {
     package var path: String
     package var problem: PrivateFile.Problem
 
+    package init(path: String, problem: PrivateFile.Problem) {
+        self.path = path
+        self.problem = problem
+    }
+
+    /// What is wrong, without the fix (which the program words: how to make a new token).
     package var description: String {
-        let shown = path.count > 200 ? "…" + path.suffix(199) : path
+        let shown = Self.shown(path)
         switch problem {
-        case let .owner(owner, me):
-            return "the token file \(shown) belongs to uid \(owner), not to this user (uid \(me)), so it is not used: remove it (rm \(shown)) or start with --new-token, and a new one is made"
-        case let .mode(mode):
-            return "the token file \(shown) has mode \(String(mode, radix: 8)), which lets others read or change it, so it is not used: chmod 600 \(shown)"
-        case .symlink:
-            return "the token file \(shown) is a symlink, so it is not used: remove it (rm \(shown)) or start with --new-token, and a new one is made"
-        case .notAFile:
-            return "the token file \(shown) is not a regular file, so it is not used: remove it, and a new one is made"
+        case let .owner(owner, me): return "the token file \(shown) belongs to uid \(owner), not to this user (uid \(me)), so it is not used"
+        case let .mode(mode): return "the token file \(shown) has mode \(String(mode, radix: 8)), which lets others read or change it, so it is not used"
+        case .symlink: return "the token file \(shown) is a symlink, so it is not used"
+        case .notAFile: return "the token file \(shown) is not a regular file, so it is not used"
         }
     }
+
+    /// The path as messages show it: at most 200 characters, its end kept.
+    package static func shown(_ path: String) -> String { path.count > 200 ? "…" + path.suffix(199) : path }
 
     package var category: ErrorCategory { .permissionDenied }
 }

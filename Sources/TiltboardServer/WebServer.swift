@@ -23,6 +23,8 @@ package final class WebServer: Sendable {
         package var requestSeconds = 10.0
         /// Each write (a response, a frame) must complete within this long.
         package var writeSeconds = 10.0
+        /// How to allow more connections, in the program's words, added to the 503 of a full server.
+        package var moreClients: String?
 
         package init() {}
     }
@@ -167,7 +169,7 @@ package final class WebServer: Sendable {
     private func refuseBusy(_ socket: AsyncSocket) async {
         let most = limits.maxHeadBytes
         _ = try? await timed(1) { try await socket.read(atMost: most) }
-        let response = HTTPResponse.error(503, "too many clients (at most \(limits.maxClients)): close another tab or device, or start serve with a higher --max-clients", close: true)
+        let response = HTTPResponse.error(503, "too many clients (at most \(limits.maxClients)): close another tab or device\(limits.moreClients.map { ", or \($0)" } ?? "")", close: true)
         try? await write(response.encoded(), to: socket)
     }
 

@@ -7,6 +7,7 @@ import Tiltboard
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
+import TiltboardServer
 import TiltboardSimulator
 @testable import TiltboardCLI
 
@@ -74,6 +75,34 @@ final class ExitTableTests: XCTestCase {
                        "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high); `tiltboard probe --all` lists what answers")
         XCTAssertEqual(Advice.doctorFix(for: SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68")),
                        "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds")
+    }
+
+    func testTheToolNamesItsOwnOptionsInTheLibrariesErrors() {
+        // The libraries say what failed; the option that set it, or changes it, is the tool's to name.
+        let cases: [(Error, String)] = [
+            (UDPSenderError(destination: "127.0.0.1:0", reason: "port 0 is no port anyone can listen on: choose 1…65535"),
+             "--udp 127.0.0.1:0: port 0 is no port anyone can listen on: choose 1…65535"),
+            (OutputFileError(path: "o.csv", kind: .overwriteNotAsked, message: "o.csv already exists"),
+             "o.csv already exists: choose another name or pass --force to replace it"),
+            (OutputFileError(path: "o.csv", kind: .exists, message: "o.csv keeps appearing and disappearing: choose another name"),
+             "o.csv keeps appearing and disappearing: choose another name"),
+            (FaceTimeout(seconds: 30, remaining: [], lastFailure: nil),
+             "no new face captured within 30 s; still to do: . Lay the board squarely with one of those faces up and keep it still, or allow more time with --timeout"),
+            (BoardFileError(file: "b.json", key: "", message: "no such file", errno: ENOENT),
+             "board file b.json: no such file (see Boards/ for examples, or omit --board to use the simulated board)"),
+            (ServeTokenFileError(path: "/p/serve-token", problem: .mode(0o644)),
+             "the token file /p/serve-token has mode 644, which lets others read or change it, so it is not used: chmod 600 /p/serve-token"),
+            (ServeTokenFileError(path: "/p/serve-token", problem: .owner(65534, 0)),
+             "the token file /p/serve-token belongs to uid 65534, not to this user (uid 0), so it is not used: remove it (rm /p/serve-token) or start with --new-token, and a new one is made"),
+            (ServeTokenFileError(path: "/p/serve-token", problem: .symlink),
+             "the token file /p/serve-token is a symlink, so it is not used: remove it (rm /p/serve-token) or start with --new-token, and a new one is made"),
+            (ServeTokenFileError(path: "/p/serve-token", problem: .notAFile),
+             "the token file /p/serve-token is not a regular file, so it is not used: remove it, and a new one is made"),
+        ]
+        for (error, line) in cases {
+            XCTAssertFalse("\(error)".contains("--"), "\(error)")
+            XCTAssertEqual(Advice.message(for: error), line)
+        }
     }
 
     func testHelpNamesTheRegisteredChips() {

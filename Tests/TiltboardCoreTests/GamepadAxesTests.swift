@@ -33,9 +33,9 @@ final class GamepadAxesTests: XCTestCase {
 
     func testProblemsNameTheOption() {
         XCTAssertNil(GamepadAxes().problem)
-        XCTAssertEqual(GamepadAxes(fullScaleDeg: 0).problem?.hasPrefix("--full-scale"), true)
-        XCTAssertEqual(GamepadAxes(deadZoneDeg: 25, fullScaleDeg: 25).problem?.hasPrefix("--dead-zone"), true)
-        XCTAssertEqual(GamepadAxes(responseExponent: 0).problem?.hasPrefix("--response"), true)
+        XCTAssertEqual(GamepadAxes(fullScaleDeg: 0).problem, .fullScale(0))
+        XCTAssertEqual(GamepadAxes(deadZoneDeg: 25, fullScaleDeg: 25).problem, .deadZone(25, fullScaleDeg: 25))
+        XCTAssertEqual(GamepadAxes(responseExponent: 0).problem, .response(0))
     }
 
     func testShakeButtonHoldsForTheShakeAndAtLeastAMinimum() {

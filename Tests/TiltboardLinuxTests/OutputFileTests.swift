@@ -41,7 +41,7 @@ final class OutputFileTests: XCTestCase {
         try created.close()
         XCTAssertEqual(try contents(path), "first\n")
 
-        assertRefused(path, .exists, "already exists: choose another name or pass --force", overwrite: false)
+        assertRefused(path, .overwriteNotAsked, "already exists", overwrite: false)
         XCTAssertEqual(try contents(path), "first\n")
 
         XCTAssertEqual(chmod(path, 0o640), 0)
@@ -63,7 +63,7 @@ final class OutputFileTests: XCTestCase {
         let target = folder + "/target.csv", link = folder + "/link.csv"
         try "old\n".write(toFile: target, atomically: false, encoding: .utf8)
         XCTAssertEqual(symlink(target, link), 0)
-        assertRefused(link, .exists, "already exists", overwrite: false)
+        assertRefused(link, .overwriteNotAsked, "already exists", overwrite: false)
         let file = try OutputFile.open(path: link, overwrite: true, closedStandardDescriptors: [])
         try file.write(Array("new\n".utf8))
         try file.close()

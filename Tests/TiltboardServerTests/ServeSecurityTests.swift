@@ -109,7 +109,7 @@ final class ServeSecurityTests: XCTestCase {
         XCTAssertEqual(chmod(path, 0o644), 0)
         var error = try XCTUnwrap(refusal())
         XCTAssertEqual(error.problem, .mode(0o644))
-        XCTAssertEqual(error.description, "the token file \(path) has mode 644, which lets others read or change it, so it is not used: chmod 600 \(path)")
+        XCTAssertEqual(error.description, "the token file \(path) has mode 644, which lets others read or change it, so it is not used")
         XCTAssertEqual(error.category, .permissionDenied)
         XCTAssertEqual(chmod(path, 0o640), 0)
         XCTAssertEqual(refusal()?.problem, .mode(0o640))
@@ -120,7 +120,6 @@ final class ServeSecurityTests: XCTestCase {
         error = try XCTUnwrap(refusal())
         XCTAssertEqual(error.problem, .owner(65534, geteuid()))
         XCTAssertTrue(error.description.contains("belongs to uid 65534"), error.description)
-        XCTAssertTrue(error.description.contains("rm \(path)"), error.description)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), token + "\n", "left as it is")
         // --new-token replaces it with our own.
         let renewed = try ServeToken.loadOrCreate(path: path, renew: true)
@@ -139,13 +138,14 @@ final class ServeSecurityTests: XCTestCase {
     func testOverTheClientLimitIs503UntilOneLeaves() async throws {
         var limits = WebServer.Limits()
         limits.maxClients = 2
+        limits.moreClients = "allow more"
         let board = try await ServedBoard(self, limits: limits)
         let a = try TestConnection(port: board.port)
         let b = try TestConnection(port: board.port)
         waitUntil("two connections are open") { board.server.counts.open == 2 }
         let r = try board.request("GET", "/api/state")
         XCTAssertEqual(r.status, 503)
-        XCTAssertTrue((r.json["error"] as? String ?? "").contains("--max-clients"))
+        XCTAssertEqual(r.json["error"] as? String, "too many clients (at most 2): close another tab or device, or allow more")
         // The open ones still work.
         a.send("GET /api/state HTTP/1.1\r\nHost: localhost\r\n\r\n")
         XCTAssertEqual(try a.response().status, 200)

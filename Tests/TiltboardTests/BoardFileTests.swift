@@ -219,7 +219,7 @@ final class BoardFileTests: XCTestCase {
         let folder = try makeScratchFolder(self)
         XCTAssertThrowsError(try BoardDescription.load(path: folder + "/nope.json")) { error in
             XCTAssertEqual((error as? BoardFileError)?.description,
-                           "board file \(folder)/nope.json: no such file (see Boards/ for examples, or omit --board to use the simulated board)")
+                           "board file \(folder)/nope.json: no such file")
         }
     }
 

@@ -2,6 +2,7 @@ import XCTest
 @testable import Tiltboard
 import TiltboardSimulator
 import TiltboardCore
+import TiltboardLinux
 
 /// A recording replays through the simulator as the samples that were recorded.
 final class RecordTraceTests: XCTestCase {
@@ -60,7 +61,7 @@ final class RecordTraceTests: XCTestCase {
         let path = folder + "/t.csv"
         try Data("keep\n".utf8).write(to: URL(fileURLWithPath: path))
         XCTAssertThrowsError(try TraceCSVWriter(path: path, includesGyro: false)) { error in
-            XCTAssertTrue("\(error)".contains("--force"), "\(error)")
+            XCTAssertEqual((error as? OutputFileError)?.kind, .overwriteNotAsked, "\(error)")
         }
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "keep\n")
         let writer = try TraceCSVWriter(path: path, includesGyro: false, overwrite: true)

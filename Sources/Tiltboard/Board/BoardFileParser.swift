@@ -38,8 +38,7 @@ extension BoardDescription {
             throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)")
         }
         guard let bytes else {
-            throw BoardFileError(file: path, key: "",
-                                 message: "no such file (see Boards/ for examples, or omit --board to use the simulated board)")
+            throw BoardFileError(file: path, key: "", message: "no such file", errno: ENOENT)
         }
         return try parse(json: bytes, source: path)
     }

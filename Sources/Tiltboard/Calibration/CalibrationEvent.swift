@@ -40,6 +40,6 @@ public struct FaceTimeout: Error, Sendable, Equatable, CustomStringConvertible {
         let faces = remaining.map(\.rawValue).joined(separator: ", ")
         let why = lastFailure.map { " (last problem: \($0))" } ?? ""
         return "no new face captured within \(Int(seconds.rounded())) s\(why); still to do: \(faces). "
-            + "Lay the board squarely with one of those faces up and keep it still, or allow more time with --timeout"
+            + "Lay the board squarely with one of those faces up and keep it still"
     }
 }

@@ -1,18 +1,42 @@
+import Foundation
 import Tiltboard
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
+import TiltboardServer
 
 /// What to do about an error, as the command-line tool says it. The library's errors say what
 /// failed and where; the fix (wiring, the udev rule, a command to run) is the tool's to give.
 enum Advice {
     /// `error`'s one line, followed by the fix when there is one.
     static func message(for error: Error) -> String {
-        guard let fix = advice(for: error) else { return "\(error)" }
+        let line = worded(error)
+        guard let fix = advice(for: error) else { return line }
         switch error {
-        case let error as ProfileError where error.remedy != .nameAProfileFile: return "\(error) (\(fix))"
-        case let error as UInputError where error.kind == .missing: return "\(error); \(fix)"
-        default: return "\(error): \(fix)"
+        case let error as ProfileError where error.remedy != .nameAProfileFile: return "\(line) (\(fix))"
+        case let error as UInputError where error.kind == .missing: return "\(line); \(fix)"
+        default: return "\(line): \(fix)"
+        }
+    }
+
+    /// The error's line in this tool's terms: the option that set what failed, and the option
+    /// that changes it. The libraries name no option of the command line.
+    static func worded(_ error: Error) -> String {
+        switch error {
+        case let error as UDPSenderError: return "--udp \(error)"
+        case let error as OutputFileError where error.kind == .overwriteNotAsked:
+            return "\(error): choose another name or pass --force to replace it"
+        case let error as FaceTimeout: return "\(error), or allow more time with --timeout"
+        case let error as BoardFileError where error.key.isEmpty && error.errno == ENOENT:
+            return "\(error) (see Boards/ for examples, or omit --board to use the simulated board)"
+        case let error as ServeTokenFileError:
+            let shown = ServeTokenFileError.shown(error.path)
+            switch error.problem {
+            case .owner, .symlink: return "\(error): remove it (rm \(shown)) or start with --new-token, and a new one is made"
+            case .mode: return "\(error): chmod 600 \(shown)"
+            case .notAFile: return "\(error): remove it, and a new one is made"
+            }
+        default: return "\(error)"
         }
     }
 

@@ -38,13 +38,21 @@ public struct GamepadAxes: Sendable, Equatable {
         return angle < 0 ? -value : value
     }
 
-    /// What is wrong with the settings, or nil: a message naming the option to change.
-    public var problem: String? {
-        guard fullScaleDeg > 0, fullScaleDeg <= 90 else { return "--full-scale must be above 0 and at most 90 degrees, got \(fullScaleDeg)" }
-        guard deadZoneDeg >= 0, deadZoneDeg < fullScaleDeg else {
-            return "--dead-zone must be at least 0 and below --full-scale (\(fullScaleDeg)°), got \(deadZoneDeg)"
-        }
-        guard responseExponent > 0, responseExponent <= 10 else { return "--response must be above 0 and at most 10, got \(responseExponent)" }
+    /// A setting out of its range.
+    public enum Problem: Sendable, Equatable {
+        /// `fullScaleDeg` is not above 0 and at most 90.
+        case fullScale(Double)
+        /// `deadZoneDeg` is not at least 0 and below `fullScaleDeg`.
+        case deadZone(Double, fullScaleDeg: Double)
+        /// `responseExponent` is not above 0 and at most 10.
+        case response(Double)
+    }
+
+    /// What is wrong with the settings, or nil.
+    public var problem: Problem? {
+        guard fullScaleDeg > 0, fullScaleDeg <= 90 else { return .fullScale(fullScaleDeg) }
+        guard deadZoneDeg >= 0, deadZoneDeg < fullScaleDeg else { return .deadZone(deadZoneDeg, fullScaleDeg: fullScaleDeg) }
+        guard responseExponent > 0, responseExponent <= 10 else { return .response(responseExponent) }
         return nil
     }
 }

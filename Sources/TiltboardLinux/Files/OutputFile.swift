@@ -2,12 +2,12 @@
 import Glibc
 #endif
 
-/// A file a command writes for the user (`record --out`), opened so that nothing already at the
+/// A file a command writes for the user (a recording), opened so that nothing already at the
 /// path is ever unlinked, renamed over or replaced:
 ///
 /// - nothing there: created with `O_EXCL`, so of two writers racing for one name the second
 ///   fails with `.exists`;
-/// - a regular file (or a symlink to one): refused with `.exists` unless `overwrite`; with it,
+/// - a regular file (or a symlink to one): refused with `.overwriteNotAsked` unless `overwrite`; with it,
 ///   truncated and written in place, through the link, keeping the file's mode and links; a file
 ///   without any write permission bit is refused (`.permission`) even for root;
 /// - a character device or a FIFO: written through, with or without `overwrite` (`/dev/null`, a
@@ -77,8 +77,8 @@ public final class OutputFile {
         switch type {
         case S_IFREG:
             guard overwrite else {
-                throw OutputFileError(path: path, kind: .exists,
-                                      message: "\(shownPath(path)) already exists: choose another name or pass --force to replace it")
+                throw OutputFileError(path: path, kind: .overwriteNotAsked,
+                                      message: "\(shownPath(path)) already exists")
             }
             guard mode & 0o222 != 0 else {
                 throw OutputFileError(path: path, kind: .permission,
@@ -159,8 +159,10 @@ public final class OutputFile {
 /// An output file that cannot be opened or written, with one line saying what to do.
 public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
-        /// The name is taken: an existing file without overwrite, or another writer's file.
+        /// The name is taken: another writer's file, or a name that keeps changing.
         case exists
+        /// A regular file is there and replacing it was not asked for.
+        case overwriteNotAsked
         /// Not something to write to: a folder, socket, block device or broken symlink.
         case refused
         /// The file or its folder may not be written.
@@ -182,7 +184,7 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
         self.path = path; self.kind = kind; self.message = message
     }
 
-    /// True when a write found the pipe's reader gone (`record --out /dev/stdout | head`): a
+    /// True when a write found the pipe's reader gone (a recording into /dev/stdout piped to `head`): a
     /// normal end of the output, not an error.
     public var readerWentAway: Bool { errno == EPIPE }
 

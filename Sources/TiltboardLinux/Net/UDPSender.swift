@@ -22,7 +22,7 @@ public final class UDPSender {
         self.destination = destination
         guard let colon = destination.lastIndex(of: ":"),
               let port = UInt16(destination[destination.index(after: colon)...]) else {
-            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): expected HOST:PORT, e.g. 127.0.0.1:9999")
+            throw UDPSenderError(destination: destination, reason: "expected HOST:PORT, e.g. 127.0.0.1:9999")
         }
         var host = String(destination[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -33,15 +33,15 @@ public final class UDPSender {
         let rc = getaddrinfo(host, String(port), &hints, &result)
         guard rc == 0, let info = result else {
             let why = rc == 0 ? "no address" : String(cString: gai_strerror(rc))
-            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): cannot resolve it: \(why)")
+            throw UDPSenderError(destination: destination, reason: "cannot resolve it: \(why)")
         }
         defer { freeaddrinfo(result) }
         if let why = Self.unreachable(port: port, address: info.pointee.ai_addr) {
-            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): \(why)")
+            throw UDPSenderError(destination: destination, reason: why)
         }
         let sock = socket(info.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard sock >= 0 else {
-            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): socket: \(String(cString: strerror(errno)))")
+            throw UDPSenderError(destination: destination, reason: "socket: \(String(cString: strerror(errno)))")
         }
         fd = sock
         var storage = sockaddr_storage()
@@ -56,7 +56,7 @@ public final class UDPSender {
         }
         guard connected == 0 else {
             let code = errno  // deinit closes the socket
-            throw UDPSenderError(message: "--udp \(Self.quoted(destination)): cannot send there: \(String(cString: strerror(code)))")
+            throw UDPSenderError(destination: destination, reason: "cannot send there: \(String(cString: strerror(code)))")
         }
     }
 
@@ -99,8 +99,16 @@ public final class UDPSender {
     }
 }
 
-/// A `--udp` destination that cannot be used.
+/// A UDP destination that cannot be used: `HOST:PORT` as given, and why.
 public struct UDPSenderError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-    public var description: String { message }
+    public var destination: String
+    public var reason: String
+
+    public init(destination: String, reason: String) {
+        self.destination = destination
+        self.reason = reason
+    }
+
+    /// `"host:port": why`, the destination quoted short.
+    public var description: String { "\(UDPSender.quoted(destination)): \(reason)" }
 }
