@@ -161,13 +161,28 @@ rm -rf "$run_dir/repack"
 up_pkg=/root/debs/tiltboard_${up_version}_$(dpkg --print-architecture).deb
 
 # The simulated boards: the packaged simulated MPU-6050 with every motor change logged to a file
-# in the state directory (the one place the service may write), and a clone of it whose
-# WHO_AM_I (0x72) makes tiltboard print a warning.
-mkdir -p "$ct/usr/local/share/tiltboard-test"
+# in the state directory (the one place the service may write); the same board (the same name, so
+# the same profile) shaken at 0.5 s with a 30 s pulse as its shake effect, so that the motor is on
+# when the service is stopped or killed; and a clone whose WHO_AM_I (0x72) makes tiltboard warn.
+test_dir=/usr/local/share/tiltboard-test
+mkdir -p "$ct$test_dir"
 motor_log=/var/lib/tiltboard/motor.log
-board=/usr/local/share/tiltboard-test/simulated.json
-clone_board=/usr/local/share/tiltboard-test/clone.json
+board=$test_dir/simulated.json
+shake_board=$test_dir/shaken.json
+clone_board=$test_dir/clone.json
 sed "s|\"seed\": 42 }|\"seed\": 42, \"motorLog\": \"$motor_log\" }|" "$root/Boards/simulated-mpu6050.json" > "$ct$board"
+sed -e 's|"script": "flat"|"script": "shake-once.json"|' -e 's|"pulse:150", "maxOnSeconds": 2|"pulse:30000", "maxOnSeconds": 60|' \
+    "$ct$board" > "$ct$shake_board"
+cat > "$ct$test_dir/shake-once.json" <<'JSON'
+{
+  "segments": [
+    {"hold": {"pitchDeg": 0, "rollDeg": 0, "seconds": 0.5}},
+    {"shake": {"axis": [1, 0, 0], "frequencyHz": 4, "peakG": 2, "seconds": 1}},
+    {"hold": {"seconds": 3600}}
+  ]
+}
+JSON
+grep -q shake-once "$ct$shake_board" && grep -q pulse:30000 "$ct$shake_board" || die "could not make the shaken board"
 sed -e "s|\"seed\": 42 }|\"seed\": 42, \"whoAmI\": \"0x72\", \"motorLog\": \"$motor_log\" }|" \
     -e 's|"name": "[^"]*"|"name": "simulated clone board"|' "$root/Boards/simulated-mpu6050.json" > "$ct$clone_board"
 grep -q motorLog "$ct$board" && grep -q 0x72 "$ct$clone_board" || die "could not add motorLog to the simulated board"
@@ -179,7 +194,7 @@ boot_started=$SECONDS
 say "booting Debian 12's systemd in the container (limit ${boot_timeout} s)"
 : > "$cache/console.log"
 systemd-nspawn --quiet --directory="$ct" --boot --register=no --keep-unit --private-network \
-    --machine="$machine" --console=read-only > "$cache/console.log" 2>&1 < /dev/null &
+    --machine="$machine" --console=read-only --capability=CAP_IPC_LOCK > "$cache/console.log" 2>&1 < /dev/null &
 nspawn_pid=$!
 # The container's PID 1: nspawn's child whose PID in its own namespace is 1.
 leader=""
@@ -244,6 +259,7 @@ in_journal() { in_ct journalctl -u "$1" --no-pager -o cat "${@:3}" | grep -qF --
 # set_conf KEY VALUE: one line of /etc/tiltboard/tiltboard.conf.
 set_conf() { sh_ct "sed -i 's|^$1=.*|$1=$2|' /etc/tiltboard/tiltboard.conf"; }
 motor_lines() { sh_ct "wc -l < $motor_log 2>/dev/null || echo 0"; }
+motor_on() { [[ "$(sh_ct "tail -n 1 $motor_log 2>/dev/null")" =~ ^[0-9.]+\ 1$ ]]; }
 # motor_off_after LINES: the motor log gained lines since it had LINES and its last one is `<t> 0`.
 motor_off_after() {
     local now last
@@ -381,10 +397,10 @@ profile_used() {
     wait_for 20 in_journal tiltboard 'running simulated MPU-6050 board' --after-cursor="$(cat "$run_dir/cursor")" || return 1
     ! since_mark -u tiltboard | grep 'no calibration profile'
 }
-stopped_off() { # stopped_off stop|SIGKILL|SIGSEGV
-    in_ct systemctl start tiltboard
-    wait_for 10 is_state tiltboard active || return 1
-    sleep 1   # tiltboard past its start-up (the loop running), as a real stop would find it
+stopped_off() { # stopped_off stop|SIGKILL|SIGSEGV: with the motor on
+    set_conf TILTBOARD_BOARD "$shake_board"
+    in_ct systemctl restart tiltboard
+    wait_for 20 motor_on || { echo "the motor never went on: $(sh_ct "tail -n 3 $motor_log")"; return 1; }
     local lines restarts
     lines=$(motor_lines) restarts=$(show tiltboard NRestarts)
     mark
@@ -404,6 +420,7 @@ stopped_off() { # stopped_off stop|SIGKILL|SIGSEGV
         [ "$(show tiltboard NRestarts)" -gt "$restarts" ] || return 1
         in_ct systemctl stop tiltboard
     fi
+    set_conf TILTBOARD_BOARD "$board"
 }
 restarts() {
     in_ct systemctl start tiltboard
@@ -431,7 +448,7 @@ fails_at_once() { # fails_at_once BOARD TEXT: the unit with that board fails for
     echo "after 7 s: $(show tiltboard ActiveState), result $(show tiltboard Result), exit $(show tiltboard ExecMainStatus), restarts $(show tiltboard NRestarts) (were $restarts)"
     is_state tiltboard failed && [ "$(show tiltboard NRestarts)" = "$restarts" ] || return 1
     local line
-    line=$(since_mark -u tiltboard -p err | grep -F "$2" | head -n 1)
+    line=$(since_mark -u tiltboard | grep -F "$2" | head -n 1)
     echo "journal: $line"
     [ -n "$line" ] || { since_mark -u tiltboard; return 1; }
     status=$(in_ct systemctl status --no-pager -l tiltboard 2>&1 || true)
@@ -440,6 +457,7 @@ fails_at_once() { # fails_at_once BOARD TEXT: the unit with that board fails for
     in_ct systemctl reset-failed tiltboard
 }
 serve_runs() {
+    set_conf TILTBOARD_BOARD "$board"
     in_ct systemctl start tiltboard
     mark
     local t0=$SECONDS code
@@ -461,10 +479,14 @@ serve_quiet() {
     ! since_mark | grep -F 'errno=13'
 }
 serve_stops() {
+    set_conf TILTBOARD_BOARD "$shake_board"
+    in_ct systemctl restart tiltboard-serve
+    wait_for 20 motor_on || { echo "the motor never went on: $(sh_ct "tail -n 3 $motor_log")"; return 1; }
     local lines
     lines=$(motor_lines)
     mark
     in_ct systemctl stop tiltboard-serve
+    set_conf TILTBOARD_BOARD "$board"
     is_state tiltboard-serve inactive && motor_off_after "$lines" || return 1
     since_mark -u tiltboard-serve | grep -F 'the loop ran with SCHED_FIFO priority and locked memory'
     ! since_mark -u tiltboard-serve | grep -iE 'not permitted|realtime scheduling failed|memory locking failed'
@@ -476,6 +498,7 @@ run_realtime_note() {
     ! since_mark -u tiltboard | grep -iE 'not permitted|realtime scheduling failed|memory locking failed'
 }
 upgraded() {
+    set_conf TILTBOARD_BOARD "$board"
     sh_ct "echo '# kept across upgrades' >> /etc/tiltboard/tiltboard.conf"
     set_conf TILTBOARD_RUN_OPTIONS '--udp 127.0.0.1:7701 --output-rate 30 --realtime'
     in_ct systemctl start tiltboard
@@ -495,6 +518,9 @@ upgraded() {
     wait_for 10 is_state tiltboard active && [ "$(show tiltboard MainPID)" != "$before" ] || { echo "not restarted: $(show tiltboard ActiveState) $(show tiltboard MainPID)"; return 1; }
 }
 removed() {
+    set_conf TILTBOARD_BOARD "$shake_board"
+    in_ct systemctl restart tiltboard
+    wait_for 20 motor_on || { echo "the motor never went on: $(sh_ct "tail -n 3 $motor_log")"; return 1; }
     local lines
     lines=$(motor_lines)
     in_ct apt-get remove -y -q tiltboard || return 1
@@ -533,9 +559,9 @@ check "journalctl -p warning shows tiltboard's warning (WHO_AM_I 0x72 clone) and
 check "tiltboard calibrate --service with the service running: profile owned by tiltboard, service running again" calibrate_service active
 check "tiltboard calibrate --service with the service stopped: profile owned by tiltboard, service still stopped" calibrate_service inactive
 check "the service uses the profile calibrate --service wrote" profile_used
-check "systemctl stop: the motor log ends off" stopped_off stop
-check "SIGKILL: the motor log ends off (ExecStopPost), restarted after RestartSec" stopped_off SIGKILL
-check "SIGSEGV: the motor log ends off, restarted after RestartSec" stopped_off SIGSEGV
+check "systemctl stop with the motor on: the motor log ends off" stopped_off stop
+check "SIGKILL with the motor on: the motor log ends off (ExecStopPost), restarted after RestartSec" stopped_off SIGKILL
+check "SIGSEGV with the motor on: the motor log ends off, restarted after RestartSec" stopped_off SIGSEGV
 check "20 back-to-back systemctl restart: never refused, active after each" restarts
 check "--realtime under tiltboard.service: no realtime warning, the SCHED_FIFO note at stop" run_realtime_note
 check "bad board file (invalid JSON): unit failed at once, no restart, its reason in the journal and systemctl status" \
@@ -545,9 +571,9 @@ check "missing board file: unit failed at once, no restart, its reason in the jo
 check "tiltboard-serve: stops tiltboard, its URL in the journal, the page answers on 127.0.0.1:8080" serve_runs
 check "--realtime: tiltboard-serve's loop thread under SCHED_FIFO 50, memory locked" realtime tiltboard-serve
 check "tiltboard-serve: no errno=13 (libdispatch) lines, nothing at warning or above" serve_quiet
-check "tiltboard-serve stop: the motor log ends off, the SCHED_FIFO note, no realtime warning" serve_stops
+check "tiltboard-serve stop with the motor on: the motor log ends off, the SCHED_FIFO note, no realtime warning" serve_stops
 check "upgrade to $up_version: the edited tiltboard.conf and the profile kept, the running service restarted" upgraded
-check "apt remove: the service stopped with the motor off, the units gone, settings and profile kept" removed
+check "apt remove with the motor on: the service stopped with the motor off, the units gone, settings and profile kept" removed
 check "apt purge: /etc/tiltboard and /var/lib/tiltboard gone, the user and groups kept" purged
 check "reinstall: postinst again, the service starts" reinstalled
 
