@@ -26,6 +26,12 @@ struct CalibrateCommand: ParsableCommand {
 
         --zero: reset the stored neutral pose to level.
 
+        --service (as root): calibrate the board of the installed service, the one in \
+        /etc/tiltboard/tiltboard.conf, into the profile the service reads \
+        (/var/lib/tiltboard/profiles/), as the service's user. A running tiltboard or \
+        tiltboard-serve service is stopped for the capture and started again afterwards. Combines \
+        with --sensor, --zero and the other options; not with --board or --profile.
+
         --ignore-profile: capture the neutral pose without applying the stored sensor calibration \
         (the calibration stays in the file).
 
@@ -63,6 +69,13 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(name: .long, help: "With --sensor: also program the offsets into the chip's offset registers.")
     var writeChip = false
 
+    @Flag(name: .long, help: "Calibrate the installed service's board into the profile it reads (as root; a running service is stopped and started again).")
+    var service = false
+
+    /// Where `--service` finds /etc/tiltboard and /var/lib/tiltboard: `/`, or a folder standing for it.
+    @Option(name: .long, help: .hidden)
+    var serviceRoot: String = ""
+
     func validate() throws {
         if let duration, !(duration > 0 && duration <= 600) {
             throw ValidationError("--duration must be more than 0 and at most 600 seconds, got \(duration)")
@@ -78,9 +91,17 @@ struct CalibrateCommand: ParsableCommand {
         }
         if zero && sensor { throw ValidationError("--zero and --sensor cannot be combined: run them one after the other") }
         if writeChip && !sensor { throw ValidationError("--write-chip only goes with --sensor") }
+        if service && (boardOptions.board != nil || boardOptions.profile != nil) {
+            throw ValidationError("--service calibrates the board in /etc/tiltboard/tiltboard.conf into the service's profile: drop --board and --profile")
+        }
     }
 
     func run() throws {
+        if service {
+            let status = try ServiceCalibration(root: serviceRoot, arguments: serviceArguments()).run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         try SignalWatcher.shared.start()
         var board = try boardOptions.loadBoard(defaultScript: sensor ? "six-faces" : "flat")
         if sensor && board.isSimulated && board.simulation?.script != "six-faces" {
@@ -121,6 +142,26 @@ struct CalibrateCommand: ParsableCommand {
             Console.note(CalibrationStopped().description)
         }
     }
+
+    /// This command's arguments for the calibration `--service` runs as the service's user.
+    private func serviceArguments() -> [String] {
+        var rest = Array(CommandLine.arguments.drop { $0 != commandName }.dropFirst())
+        var i = 0
+        while i < rest.count {
+            if rest[i] == "--service" {
+                rest.remove(at: i)
+            } else if rest[i] == "--service-root" {
+                rest.removeSubrange(i..<min(i + 2, rest.count))
+            } else if rest[i].hasPrefix("--service-root=") {
+                rest.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
+        return rest
+    }
+
+    private var commandName: String { Self.configuration.commandName ?? "calibrate" }
 
     private var shouldStop: () -> Bool { { SignalWatcher.shared.stopRequested } }
 

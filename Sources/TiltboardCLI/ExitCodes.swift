@@ -70,7 +70,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
             // ArgumentParser's own errors (ExitCode, CleanExit) keep their handling.
             Root.exit(withError: error)
         }
-        Console.error("tiltboard: error: \(message)\n")
+        Console.failure(message)
         exit(code)
     }
     // A clean stop by a signal other than SIGINT, SIGTERM or SIGHUP ends with 128 + the signal.
@@ -78,7 +78,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
     if stopStatus != 0 { exit(stopStatus) }
     if let failure = OutputFailure.first {
         if failure.readerWentAway { exit(SysExit.ok) }
-        Console.error("tiltboard: error: \(failure)\n")
+        Console.failure("\(failure)")
         exit(SysExit.code(for: .io))
     }
 }
@@ -114,7 +114,7 @@ private func commandNames<Root: ParsableCommand>(_ root: Root.Type) -> [String] 
 
 /// One line on stderr, the usage error's first line with the command's help named, then exit 64.
 private func usageFailure<Root: ParsableCommand>(_ root: Root.Type, _ message: String, _ arguments: [String]) -> Never {
-    Console.error("tiltboard: error: \(usageLine(Root.self, message, arguments))\n")
+    Console.failure(usageLine(Root.self, message, arguments))
     exit(SysExit.code(for: .invalidRequest))
 }
 

@@ -38,6 +38,27 @@ enum CLIRunner {
         child.process.waitUntilExit()
         return Result(status: child.process.terminationStatus, stdout: child.stdout, stderr: child.stderr)
     }
+
+    /// Runs `script` with /bin/sh, `$TB` the tiltboard executable and HOME and XDG_CONFIG_HOME
+    /// set to `folder`, for what needs a shell: redirections, another user (setpriv), a PATH.
+    static func shell(_ script: String, in folder: String, environment: [String: String] = [:]) throws -> CLIRunner.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["TB": try CLIRunner.binaryPath(), "XDG_CONFIG_HOME": folder, "HOME": folder]) { $1 }
+            .merging(environment) { $1 }
+        let out = folder + "/sh.out", err = folder + "/sh.err"
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: err, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        try process.run()
+        process.waitUntilExit()
+        return CLIRunner.Result(status: process.terminationStatus,
+                                stdout: try String(contentsOfFile: out, encoding: .utf8),
+                                stderr: try String(contentsOfFile: err, encoding: .utf8))
+    }
 }
 
 /// The clock a `tiltboard` child runs a simulated board on.

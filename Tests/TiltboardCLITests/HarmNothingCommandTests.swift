@@ -9,22 +9,7 @@ import TiltboardSimulator
 final class HarmNothingCommandTests: XCTestCase {
     /// Runs `script` with `/bin/sh -c`, `$TB` set to the tiltboard binary, output in files.
     private func shell(_ script: String, in folder: String, environment: [String: String] = [:]) throws -> CLIRunner.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.environment = ProcessInfo.processInfo.environment
-            .merging(["TB": try CLIRunner.binaryPath(), "XDG_CONFIG_HOME": folder, "HOME": folder]) { $1 }
-            .merging(environment) { $1 }
-        let out = folder + "/sh.out", err = folder + "/sh.err"
-        _ = FileManager.default.createFile(atPath: out, contents: nil)
-        _ = FileManager.default.createFile(atPath: err, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
-        try process.run()
-        process.waitUntilExit()
-        return CLIRunner.Result(status: process.terminationStatus,
-                                stdout: try String(contentsOfFile: out, encoding: .utf8),
-                                stderr: try String(contentsOfFile: err, encoding: .utf8))
+        try CLIRunner.shell(script, in: folder, environment: environment)
     }
 
     private func fileType(_ path: String) -> mode_t {

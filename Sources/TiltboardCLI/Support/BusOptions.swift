@@ -20,7 +20,7 @@ struct BusOptions: ParsableArguments {
         loop.sensorEvents = { event in
             switch event {
             case let .lost(t, error):
-                Console.note("sensor lost at \(decimal(t, 2)) s, motor off, retrying for up to \(limit) s: \(Advice.message(for: error))")
+                Console.note("sensor lost at \(decimal(t, 2)) s, motor off, retrying for up to \(limit) s: \(Advice.message(for: error))", priority: .warning)
             case let .back(t, reconfigured):
                 Console.note("sensor back at \(decimal(t, 2)) s" + (reconfigured ? " (reconfigured)" : ""))
             }

@@ -11,12 +11,23 @@ enum Console {
     static func out(_ text: String) { write(1, text) }
     static func out(_ bytes: [UInt8]) { bytes.withUnsafeBytes { write(1, $0) } }
     static func out(_ bytes: UnsafeRawBufferPointer) { write(1, bytes) }
-    static func error(_ text: String) { write(2, text) }
+    /// `text` on stderr; under systemd each line carries `priority` for the journal.
+    static func error(_ text: String, priority: JournalStream.Priority = .info) {
+        write(2, toJournal ? JournalStream.prefixed(text, priority) : text)
+    }
 
+    /// `tiltboard: error: …` on stderr: why the command failed.
+    static func failure(_ message: String) { error("tiltboard: error: \(message)\n", priority: .error) }
     /// `tiltboard: warning: …` on stderr.
-    static func warn(_ text: String) { error("tiltboard: warning: \(text)\n") }
-    /// `tiltboard: …` on stderr: progress and notes that are not the command's output.
-    static func note(_ text: String) { error("tiltboard: \(text)\n") }
+    static func warn(_ text: String) { error("tiltboard: warning: \(text)\n", priority: .warning) }
+    /// `tiltboard: …` on stderr: progress and notes that are not the command's output; `priority`
+    /// marks a note the journal should file as a warning (a lost sensor).
+    static func note(_ text: String, priority: JournalStream.Priority = .info) {
+        error("tiltboard: \(text)\n", priority: priority)
+    }
+
+    /// Whether stderr is systemd's journal stream (a service's log), read once.
+    private static let toJournal = JournalStream.isConnected(fd: 2)
 
     private static func write(_ fd: Int32, _ text: String) {
         var text = text

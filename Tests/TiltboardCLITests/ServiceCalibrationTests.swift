@@ -1,0 +1,161 @@
+import Foundation
+import XCTest
+
+/// `calibrate --service` against a stand-in for `/` (`--service-root`) and a `systemctl` that
+/// records its calls, and the journal's priority prefixes. The real units under a real systemd
+/// are checked by Tests/systemd/.
+final class ServiceCalibrationTests: XCTestCase {
+    /// A stand-in root: the service's settings naming a simulated board, its state folder owned by
+    /// `nobody` (as /var/lib/tiltboard is owned by the service's user), and a `systemctl` on PATH
+    /// that logs each call and reports `activeUnits` as running.
+    private struct ServiceRoot {
+        var folder: String
+        var root: String { folder + "/root" }
+        var state: String { root + "/var/lib/tiltboard" }
+        var calls: String { folder + "/systemctl.calls" }
+        var environment: [String: String] { ["PATH": folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")] }
+
+        init(_ test: XCTestCase, activeUnits: [String], settings: String? = nil, script: String = "flat", stateOwner: uid_t = 65534) throws {
+            folder = try makeScratchFolder(test)
+            let fm = FileManager.default
+            for dir in [folder, root + "/etc/tiltboard", state, folder + "/bin"] {
+                try fm.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            }
+            // The calibration runs as the state folder's owner: it must reach the board and the binary.
+            for dir in [folder, root, root + "/var", root + "/var/lib"] { chmod(dir, 0o755) }
+            XCTAssertEqual(chown(state, stateOwner, stateOwner), 0)
+            chmod(state, 0o750)
+            let board = try SimBoardFile.write(in: folder, script: script)
+            chmod(board.path, 0o644)
+            try (settings ?? "# settings\nTILTBOARD_BOARD=\"\(board.path)\"\nTILTBOARD_RUN_OPTIONS=--udp 127.0.0.1:7700\n")
+                .write(toFile: root + "/etc/tiltboard/tiltboard.conf", atomically: true, encoding: .utf8)
+            let active = activeUnits.map { "\"\($0)\"" }.joined(separator: " ")
+            let systemctl = folder + "/bin/systemctl"
+            try """
+            #!/bin/sh
+            echo "$*" >> '\(calls)'
+            if [ "$1" = is-active ]; then
+                for unit in \(active); do [ "$3" = "$unit" ] && exit 0; done
+                exit 3
+            fi
+            exit 0
+            """.write(toFile: systemctl, atomically: true, encoding: .utf8)
+            chmod(systemctl, 0o755)
+        }
+
+        func systemctlCalls() -> [String] {
+            ((try? String(contentsOfFile: calls, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+    }
+
+    private func calibrate(_ root: ServiceRoot, _ extra: [String] = []) throws -> CLIRunner.Result {
+        try CLIRunner.run(["calibrate", "--service", "--service-root", root.root, "--yes"] + extra, environment: root.environment)
+    }
+
+    func testARunningServiceIsStoppedCalibratedAsItsUserAndStartedAgain() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let service = try ServiceRoot(self, activeUnits: ["tiltboard.service"])
+        let r = try calibrate(service)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(service.systemctlCalls(), ["is-active --quiet tiltboard.service", "is-active --quiet tiltboard-serve.service",
+                                                  "stop tiltboard.service", "start tiltboard.service"])
+        let profile = service.state + "/profiles/simulated-test-board.json"
+        XCTAssertTrue(r.stdout.hasPrefix("neutral pose saved to \(profile)\n"), r.stdout)
+        var info = stat()
+        XCTAssertEqual(stat(profile, &info), 0)
+        // Written by the service's user, so the service can read it.
+        XCTAssertEqual(info.st_uid, 65534)
+        XCTAssertTrue(r.stderr.hasPrefix("tiltboard: tiltboard.service stopped for the calibration; it starts again afterwards\n"), r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("tiltboard: tiltboard.service started again\n"), r.stderr)
+        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: profile))) as? [String: Any]
+        XCTAssertNotNil(saved?["neutral"], "\(saved ?? [:])")
+    }
+
+    func testAStoppedServiceStaysStoppedAndTheOptionsReachTheCalibration() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let service = try ServiceRoot(self, activeUnits: [])
+        let r = try calibrate(service, ["--zero"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(service.systemctlCalls(), ["is-active --quiet tiltboard.service", "is-active --quiet tiltboard-serve.service"])
+        XCTAssertEqual(r.stderr, "tiltboard: the service is not running: the profile is saved for its next start\n")
+        XCTAssertEqual(r.stdout, "neutral pose reset to level in \(service.state)/profiles/simulated-test-board.json\n")
+    }
+
+    func testTheServeVariantIsTheOneRestartedWhenItRuns() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let service = try ServiceRoot(self, activeUnits: ["tiltboard-serve.service"])
+        let r = try calibrate(service)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(Array(service.systemctlCalls().dropFirst(2)), ["stop tiltboard-serve.service", "start tiltboard-serve.service"])
+    }
+
+    func testAFailedCaptureStillStartsTheServiceAgainAndKeepsItsStatus() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        // A board that never holds still: the capture gives up after --timeout (75).
+        let service = try ServiceRoot(self, activeUnits: ["tiltboard.service"], script: "walk")
+        let r = try calibrate(service, ["--timeout", "3"])
+        XCTAssertEqual(r.status, 75, r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: service.state + "/profiles/simulated-test-board.json"))
+        XCTAssertEqual(service.systemctlCalls().suffix(2), ["stop tiltboard.service", "start tiltboard.service"])
+    }
+
+    func testSettingsWithoutAnAbsoluteBoardAreRefusedBeforeAnythingStops() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        for (settings, message) in [("TILTBOARD_RUN_OPTIONS=\n", "sets no TILTBOARD_BOARD"),
+                                    ("TILTBOARD_BOARD=boards/mpu6050.json\n", "must be an absolute path, got boards/mpu6050.json")] {
+            let service = try ServiceRoot(self, activeUnits: ["tiltboard.service"], settings: settings)
+            let r = try calibrate(service)
+            XCTAssertEqual(r.status, 65, r.stderr)
+            XCTAssertTrue(r.stderr.hasPrefix("tiltboard: error: "), r.stderr)
+            XCTAssertTrue(r.stderr.contains(message), r.stderr)
+            XCTAssertEqual(service.systemctlCalls(), [])
+        }
+    }
+
+    func testWithoutTheServiceInstalledItSaysSo() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.run(["calibrate", "--service", "--service-root", folder, "--yes"])
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertEqual(r.stderr, "tiltboard: error: no service settings at \(folder)/etc/tiltboard/tiltboard.conf: is the tiltboard package installed? (sudo apt install --reinstall tiltboard)\n")
+    }
+
+    func testItNeedsRootAndRefusesABoardOfItsOwn() throws {
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.run(["calibrate", "--service", "--board", folder + "/board.json"])
+        XCTAssertEqual(r.status, 64, r.stderr)
+        XCTAssertTrue(r.stderr.contains("--service calibrates the board in /etc/tiltboard/tiltboard.conf into the service's profile: drop --board and --profile"), r.stderr)
+
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("needs root and setpriv") }
+        chmod(folder, 0o755)
+        let asUser = try CLIRunner.shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" calibrate --service --yes"#, in: folder)
+        XCTAssertEqual(asUser.status, 77, asUser.stderr)
+        XCTAssertEqual(asUser.stderr, "tiltboard: error: calibrate --service stops and starts the service and writes its profile as its user: run it as root (sudo tiltboard calibrate --service)\n")
+    }
+
+    // MARK: - The journal
+
+    /// stderr to a file, with $JOURNAL_STREAM naming that file (as systemd names its stream) or another.
+    private func stderrAsJournal(_ arguments: String, named: Bool) throws -> String {
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.shell("""
+            : > journal; : > other
+            JOURNAL_STREAM=$(stat -c %d:%i \(named ? "journal" : "other")) "$TB" \(arguments) 2> journal
+            cat journal >&2
+            """, in: folder, environment: ["TILTBOARD_CLOCK": "virtual"])
+        return r.stderr
+    }
+
+    func testLinesToTheJournalCarryTheirPriority() throws {
+        let error = try stderrAsJournal("read --board missing.json", named: true)
+        XCTAssertEqual(error, "<3>tiltboard: error: board file missing.json: no such file (see Boards/ for examples, or omit --board to use the simulated board)\n")
+        let notes = try stderrAsJournal("read --count 1", named: true)
+        XCTAssertTrue(notes.hasPrefix("<6>tiltboard: no --board given: using the built-in simulated MPU-6050 board"), notes)
+        XCTAssertTrue(notes.split(separator: "\n").allSatisfy { $0.hasPrefix("<6>tiltboard: ") }, notes)
+    }
+
+    func testAJournalStreamOfAnotherFileLeavesLinesAsTheyAre() throws {
+        let error = try stderrAsJournal("read --board missing.json", named: false)
+        XCTAssertEqual(error, "tiltboard: error: board file missing.json: no such file (see Boards/ for examples, or omit --board to use the simulated board)\n")
+    }
+}
