@@ -240,13 +240,15 @@ binary_runs() {
 }
 
 # tiltboard-serve.service is tiltboard.service with `serve` and its options in ExecStart, its stdout
-# in the journal and a Conflicts= on the other: the same sandbox, nothing else changed.
+# in the journal and a Conflicts= on the other, ordered after it (the stop before the start): the
+# same sandbox, nothing else changed.
 serve_unit_made() {
     diff "$unit" "$serve_unit" > "$work/units.diff"
     cat "$work/units.diff"
-    [ "$(grep -c '^>' "$work/units.diff")" = 5 ] && [ "$(grep -c '^<' "$work/units.diff")" = 3 ] || return 1
+    [ "$(grep -c '^>' "$work/units.diff")" = 6 ] && [ "$(grep -c '^<' "$work/units.diff")" = 3 ] || return 1
     grep -qx 'ExecStart=/usr/bin/tiltboard serve --board ${TILTBOARD_BOARD} $TILTBOARD_RUN_OPTIONS $TILTBOARD_SERVE_OPTIONS' "$serve_unit" \
         && grep -qx 'StandardOutput=journal' "$serve_unit" && grep -qx 'Conflicts=tiltboard.service' "$serve_unit" \
+        && grep -qx 'After=tiltboard.service' "$serve_unit" \
         && grep -qx 'StandardOutput=null' "$unit"
 }
 

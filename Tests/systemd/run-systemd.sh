@@ -71,7 +71,9 @@ trap cleanup EXIT
 trap 'say "interrupted"; exit 130' INT
 trap 'say "stopped (SIGTERM: the run limit of ${run_timeout} s, or asked to)"; exit 143' TERM
 # The whole run under a limit: a hung boot or check cannot eat CI's time.
-( sleep "$run_timeout"; echo "systemd: error: the run took more than ${run_timeout} s" >&2; kill -TERM $$ ) 2>/dev/null &
+# (Its output closed: a pipe reading this script's output must not wait for it; its sleep ended
+# with it.)
+( exec </dev/null >/dev/null 2>&1; sleep "$run_timeout" & s=$!; trap 'kill "$s"; exit 0' TERM; wait "$s" && kill -TERM $$ ) &
 watchdog_pid=$!
 # limited SECONDS CMD...: CMD under `timeout`, waited for in the background so that INT and TERM
 # are handled at once rather than after the step ends.
@@ -211,7 +213,7 @@ done
 in_ct() {
     timeout --kill-after=10 120 nsenter --target "$leader" --mount --uts --ipc --net --pid --cgroup --root --wd \
         -- /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 \
-        SYSTEMD_PAGER= SYSTEMD_COLORS=0 SYSTEMD_LESS= TERM=dumb DEBIAN_FRONTEND=noninteractive "$@"
+        SYSTEMD_PAGER= SYSTEMD_COLORS=0 SYSTEMD_LESS= TERM=dumb DEBIAN_FRONTEND=noninteractive "$@" < /dev/null
 }
 sh_ct() { in_ct /bin/sh -c "$1"; }
 state=""
@@ -271,6 +273,14 @@ motor_off_after() {
 # (A file: checks run in subshells, and one check reads the journal since another's mark.)
 mark() { in_ct journalctl --no-pager -n 0 --show-cursor | sed -n 's/^-- cursor: //p' > "$run_dir/cursor"; }
 since_mark() { in_ct journalctl --no-pager -o cat --after-cursor="$(cat "$run_dir/cursor")" "$@"; }
+# since_mark_at FROM TO [ARGS…]: those at priorities FROM…TO (3 err, 4 warning, 6 info). Not
+# journalctl's -p: systemd 252's journalctl shows nothing for -p with --after-cursor.
+since_mark_at() {
+    local from=$1 to=$2; shift 2
+    since_mark "$@" -o export --output-fields=PRIORITY,MESSAGE | awk -v from="$from" -v to="$to" '
+        function out() { if (p != "" && p + 0 >= from && p + 0 <= to) print m; p = ""; m = "" }
+        /^PRIORITY=/ { p = substr($0, 10) } /^MESSAGE=/ { m = substr($0, 9) } /^$/ { out() } END { out() }'
+}
 fifo_threads() { # fifo_threads PID: "TID:NAME" of each thread under SCHED_FIFO (policy 1) at priority 50
     sh_ct "for t in /proc/$1/task/*; do s=\$(cat \$t/stat); s=\${s##*) }; set -- \$s; \
         [ \"\${39}\" = 1 ] && [ \"\${38}\" = 50 ] && echo \"\${t##*/}:\$(cat \$t/comm)\"; done; true"
@@ -354,14 +364,15 @@ service_user() {
     [ "$(show tiltboard StateDirectory)" = tiltboard ]
 }
 realtime() { # realtime UNIT: its main process has a thread under SCHED_FIFO 50 and locked memory
-    local pid threads vmlck
+    local pid threads vmlck rss
     pid=$(show "$1" MainPID)
     wait_for 10 eval '[ -n "$(fifo_threads "$pid")" ]' || true
     threads=$(fifo_threads "$pid")
     vmlck=$(sh_ct "awk '/^VmLck:/ { print \$2 }' /proc/$pid/status")
+    rss=$(sh_ct "awk '/^VmRSS:/ { print \$2 }' /proc/$pid/status")
     echo "$1: threads under SCHED_FIFO 50: ${threads:-none}; VmLck $vmlck kB; limits: $(sh_ct "grep -E 'realtime priority|nice priority|locked memory' /proc/$pid/limits" | tr -s ' ' | tr '\n' ';')"
     [ -n "$threads" ] && [ "${vmlck:-0}" -gt 0 ] || return 1
-    figure "$1: SCHED_FIFO 50 on ${threads}; locked memory ${vmlck} kB"
+    figure "$1: SCHED_FIFO 50 on thread(s) $(echo $threads); VmLck ${vmlck} kB (mappings under mlockall), VmRSS ${rss} kB"
 }
 priorities() {
     # The clone board's warning: at priority warning (4), so `journalctl -p warning` finds it,
@@ -371,12 +382,14 @@ priorities() {
     in_ct systemctl restart tiltboard || return 1
     wait_for 20 in_journal tiltboard 'running simulated clone board' --after-cursor="$(cat "$run_dir/cursor")" || { since_mark -u tiltboard; return 1; }
     local warned
-    warned=$(since_mark -u tiltboard -p warning)
-    echo "journalctl -p warning: $warned"
+    warned=$(in_ct journalctl -u tiltboard -p warning -o cat --no-pager)
+    echo "journalctl -u tiltboard -p warning: $warned"
     set_conf TILTBOARD_BOARD "$board"
     in_ct systemctl restart tiltboard
     grep -q 'WHO_AM_I 0x72' <<<"$warned" && ! grep -q 'running simulated' <<<"$warned" || return 1
-    since_mark -u tiltboard -p warning..warning | grep -q 'WHO_AM_I 0x72'
+    # This start's lines: the warning at 4 exactly, the startup note at 6.
+    since_mark_at 4 4 -u tiltboard | grep -q 'warning: WHO_AM_I 0x72' && since_mark_at 6 6 -u tiltboard | grep -q 'running simulated clone board' \
+        || { since_mark -u tiltboard -o export --output-fields=PRIORITY,MESSAGE | grep -aE '^(PRIORITY|MESSAGE)='; return 1; }
 }
 calibrate_service() { # calibrate_service active|inactive
     in_ct systemctl "$([ "$1" = active ] && echo start || echo stop)" tiltboard
@@ -384,7 +397,8 @@ calibrate_service() { # calibrate_service active|inactive
     sh_ct "rm -f $profile"
     local before out rc=0
     before=$(show tiltboard MainPID)
-    out=$(in_ct tiltboard calibrate --service 2>&1) || rc=$?
+    # --yes: no Enter to wait for (no terminal here).
+    out=$(in_ct tiltboard calibrate --service --yes 2>&1) || rc=$?
     echo "$out" | tail -n 8
     [ "$rc" = 0 ] || { echo "calibrate --service exited $rc"; return 1; }
     [ "$(sh_ct "stat -c '%U:%G' $profile")" = tiltboard:tiltboard ] || { echo "$profile: $(sh_ct "ls -l $profile" 2>&1)"; return 1; }
@@ -448,7 +462,7 @@ fails_at_once() { # fails_at_once BOARD TEXT: the unit with that board fails for
     echo "after 7 s: $(show tiltboard ActiveState), result $(show tiltboard Result), exit $(show tiltboard ExecMainStatus), restarts $(show tiltboard NRestarts) (were $restarts)"
     is_state tiltboard failed && [ "$(show tiltboard NRestarts)" = "$restarts" ] || return 1
     local line
-    line=$(since_mark -u tiltboard | grep -F "$2" | head -n 1)
+    line=$(since_mark_at 3 3 -u tiltboard | grep -F "$2" | head -n 1)
     echo "journal: $line"
     [ -n "$line" ] || { since_mark -u tiltboard; return 1; }
     status=$(in_ct systemctl status --no-pager -l tiltboard 2>&1 || true)
@@ -474,9 +488,22 @@ serve_quiet() {
     # or anything else at warning or above, since serve started.
     sleep 2
     local noisy
-    noisy=$(since_mark -p warning)
+    noisy=$(since_mark_at 0 4)
     [ -z "$noisy" ] || { echo "at warning or above since serve started: $noisy"; return 1; }
-    ! since_mark | grep -F 'errno=13'
+    ! since_mark | grep -F 'errno=13' || return 1
+    # The control: without LimitNICE= (and without the stand-in's CAP_SYS_NICE) the lines are there.
+    sh_ct "mkdir -p /run/systemd/system/tiltboard-serve.service.d && printf '[Service]\nLimitNICE=0\nCapabilityBoundingSet=\nAmbientCapabilities=\n' > /run/systemd/system/tiltboard-serve.service.d/zz-control.conf"
+    in_ct systemctl daemon-reload
+    mark
+    in_ct systemctl restart tiltboard-serve
+    wait_for 20 in_journal tiltboard-serve 'http://127.0.0.1:8080/' --after-cursor="$(cat "$run_dir/cursor")"
+    local control
+    control=$(since_mark | grep -cF 'Failed to set thread priority for worker thread')
+    sh_ct "rm /run/systemd/system/tiltboard-serve.service.d/zz-control.conf"
+    in_ct systemctl daemon-reload
+    in_ct systemctl restart tiltboard-serve
+    figure "tiltboard-serve with LimitNICE=0: $control libdispatch 'Failed to set thread priority' lines; with the unit's LimitNICE=-4: none"
+    [ "$control" -gt 0 ]
 }
 serve_stops() {
     set_conf TILTBOARD_BOARD "$shake_board"
@@ -570,7 +597,7 @@ check "missing board file: unit failed at once, no restart, its reason in the jo
     fails_at_once /usr/local/share/tiltboard-test/missing.json 'no such file'
 check "tiltboard-serve: stops tiltboard, its URL in the journal, the page answers on 127.0.0.1:8080" serve_runs
 check "--realtime: tiltboard-serve's loop thread under SCHED_FIFO 50, memory locked" realtime tiltboard-serve
-check "tiltboard-serve: no errno=13 (libdispatch) lines, nothing at warning or above" serve_quiet
+check "tiltboard-serve: no errno=13 (libdispatch) lines, nothing at warning or above (and the lines there with LimitNICE=0)" serve_quiet
 check "tiltboard-serve stop with the motor on: the motor log ends off, the SCHED_FIFO note, no realtime warning" serve_stops
 check "upgrade to $up_version: the edited tiltboard.conf and the profile kept, the running service restarted" upgraded
 check "apt remove with the motor on: the service stopped with the motor off, the units gone, settings and profile kept" removed
