@@ -71,7 +71,7 @@ extension BenchCommand {
         let report = try ServeBenchmark.run(
             open: { try CommandBoard.open(board, clock: clock, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
                                           rateHz: Self.serveRateHz, fifo: false) },
-            rateHz: Self.serveRateHz, seconds: seconds, realtime: realtime, residentBytes: { ResourceUsage.currentResidentBytes() },
+            rateHz: Self.serveRateHz, seconds: seconds, threadPolicy: RunPlan.loopThreadPolicy(realtime: realtime), residentBytes: { ResourceUsage.currentResidentBytes() },
             progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested })
         try print(report) { BenchText.render(report) }
     }
@@ -111,7 +111,7 @@ struct BenchRunner {
             defer { session.close() }
             chip = session.sensor.identity.part
             let result = try LoopBenchmark.run(session: session, bus: bus, seconds: seconds,
-                                               tickRateHz: RunPlan.tickRate(session), realtime: realtime,
+                                               tickRateHz: RunPlan.tickRate(session), threadPolicy: RunPlan.loopThreadPolicy(realtime: realtime),
                                                threadAllocations: { tiltboard_thread_allocation_count() },
                                                shouldStop: { SignalWatcher.shared.stopRequested })
             realtimeNote = result.realtimeNote ?? realtimeNote

@@ -1,13 +1,10 @@
 import Tiltboard
 import TiltboardLinux
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Progress of a capture on stderr: a bar redrawn in place on a terminal, a line at each
 /// quarter otherwise (logs and pipes get a few lines, not hundreds of carriage returns).
 struct CalibrateProgress {
-    let isTTY = isatty(2) == 1
+    let isTTY = RawTerminal.isTerminal(2)
     private var label = ""
     private var shown = -1
     private var barVisible = false
@@ -63,20 +60,16 @@ struct CalibrateProgress {
 /// terminal, nothing to read), and returns false when a stop signal arrives first.
 func waitForEnter(prompt: String) -> Bool {
     Console.note(prompt)
-    if isatty(0) == 1 { Console.error("press Enter to start (or Ctrl-C to cancel) ") }
-    var byte: UInt8 = 0
+    if RawTerminal.isTerminal(0) { Console.error("press Enter to start (or Ctrl-C to cancel) ") }
     while !SignalWatcher.shared.stopRequested {
         // In the background a read of the terminal fails (EIO) rather than stopping the process.
         SignalWatcher.shared.waitForForeground(of: 0)
-        var fds = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&fds, 1, 100)
-        if ready < 0 && errno == EINTR { continue }
-        if ready < 0 { return true }  // no usable stdin: nobody can press Enter
-        if ready == 0 { continue }
-        let n = read(0, &byte, 1)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return true }  // end of file: scripts and services start at once
-        if byte == UInt8(ascii: "\n") { return true }
+        switch RawTerminal.readByte(from: 0, timeoutMilliseconds: 100) {
+        case .nothingYet: continue
+        // End of file, or no usable stdin: scripts and services start at once, nobody can press Enter.
+        case .endOfInput: return true
+        case let .byte(byte): if byte == UInt8(ascii: "\n") { return true }
+        }
     }
     return false
 }

@@ -11,9 +11,10 @@ struct DoctorCommand: ParsableCommand {
         discussion: """
         I²C enabled (/dev/i2c-N, dtparam=i2c_arm=on, i2c-dev), the bus clock from the device tree \
         against the board's rate and sample size, permission on the bus (groups, the udev rule), \
-        what answers at the board's address and whether it is the expected chip (clones named), \
-        the motor and interrupt lines free or held (by whom), realtime limits, and the profile \
-        (present, valid, for this board). ✓ passed, ✗ failed (with the fix), · optional and not set up.
+        whether a kernel driver (a device-tree overlay's) owns the board's address, what answers \
+        there and whether it is the expected chip (clones named), the motor and interrupt lines \
+        free or held (by whom), realtime limits, and the profile (present, valid, for this board). \
+        ✓ passed, ✗ failed (with the fix), · optional and not set up.
 
         Exits 0 when nothing failed, else as the first failure dictates: 77 for a permission, \
         69 for anything else. --json prints one object: {"checks": [{"id", "status", "detail", \

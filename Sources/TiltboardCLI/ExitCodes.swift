@@ -141,3 +141,14 @@ private func clippingQuotes(_ text: String) -> String {
     return parts.enumerated().map { i, part in i % 2 == 1 ? clipped(String(part)) : String(part) }
         .joined(separator: "'")
 }
+
+/// The last guard on every error line: control characters escaped (a value with a newline
+/// stays one line) and any run of more than 120 characters without a space (a path, a value
+/// that reached a message unclipped) cut to its first 40 and last 79 characters.
+func errorLine(_ message: String) -> String {
+    let text = escapingControls(message)
+    guard text.count > 120 else { return text }
+    return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+        word.count > 120 ? String(word.prefix(40)) + "…" + String(word.suffix(79)) : String(word)
+    }.joined(separator: " ")
+}

@@ -52,8 +52,7 @@ struct GamepadCommand: ParsableCommand {
         let link = try GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
                                    session: session, motor: motor)
         defer { link.close() }
-        let loop = RunPlan.makeLoop(session, haptics: nil)
-        bus.apply(to: loop)
+        let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration)
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
@@ -90,9 +89,24 @@ final class GamepadLink {
     private var failure: Error?
 
     init(options: GamepadOptions, axes: GamepadAxes, session: BoardSession, motor: Motor?) throws {
-        let path = ProcessInfo.processInfo.environment[Self.pathVariable].flatMap { $0.isEmpty ? nil : $0 } ?? UInputGamepad.defaultPath
+        let path = try Self.devicePath(ProcessInfo.processInfo.environment[Self.pathVariable])
         let device = try UInputGamepad(name: options.name, path: path)
         bridge = GamepadBridge(device: device, axes: axes, engine: motor?.engine, clock: session.clock)
+    }
+
+    /// The uinput node: `TILTBOARD_UINPUT` when set to an absolute path, the kernel's when unset
+    /// or empty; a relative path is refused, as it would depend on where the command started.
+    static func devicePath(_ value: String?) throws -> String {
+        guard let value, !value.isEmpty else { return UInputGamepad.defaultPath }
+        guard value.hasPrefix("/") else {
+            throw CLIError(message: "\(pathVariable) must be an absolute path (or unset for \(UInputGamepad.defaultPath)), got \"\(clipped(escapingControls(value)))\"",
+                           category: .invalidRequest)
+        }
+        guard value.utf8.count < Int(PATH_MAX) else {
+            throw CLIError(message: "\(pathVariable) is \(value.utf8.count) bytes long, more than a path can be (\(PATH_MAX - 1)); unset it for \(UInputGamepad.defaultPath)",
+                           category: .invalidRequest)
+        }
+        return value
     }
 
     /// One sample to the device; a device failure stops the loop and is thrown by `finish`.

@@ -82,8 +82,9 @@ struct HapticsCommand: ParsableCommand {
         defer { motor.shutdown() }
         motor.engine.play(chosen)
         // The engine times the effect on its own thread; this one only waits for the end or a signal.
+        let waiting = LinuxMonotonicClock()
         while motor.engine.isActive, !SignalWatcher.shared.stopRequested {
-            usleep(2_000)
+            waiting.sleep(untilNanoseconds: waiting.nowNanoseconds() &+ 2_000_000)
         }
         let failure = motor.engine.lastError
         motor.shutdown()

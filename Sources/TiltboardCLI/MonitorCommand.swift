@@ -52,7 +52,7 @@ struct MonitorCommand: ParsableCommand {
         // Warnings on stderr would scribble over the screen: the summary line counts the cap's trips.
         let motor = try Motor.open(session, announceChanges: false, warnOnTrip: false)
         defer { motor?.shutdown() }
-        let loop = RunPlan.makeLoop(session, haptics: motor?.engine)
+        let loop = try RunPlan.makeLoop(session, haptics: motor?.engine)
 
         // Started in the background, it waits to be brought to the foreground, as the terminal would make it.
         SignalWatcher.shared.waitForForeground(of: terminal.input)
@@ -68,25 +68,27 @@ struct MonitorCommand: ParsableCommand {
         let link = MonitorLink()
         let side = MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds)
         side.neutralSource = { mean, chain in session.neutralSource(boardMeanG: mean, chain: chain, maxTiltDeg: 30) }
-        let runner = LoopRunner(loop: loop, side: side)
+        loop.observe(LoopObserver(sample: { out, _ in side.handle(out, loop: loop) }))
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutralPose(mount: session.board.mount) ?? .level)
         do {
             try ProfileStore.checkWritable(path: session.profilePath)
         } catch {
             screen.note = "c and z will apply but not save: \(exitStatus(for: error)?.message ?? "\(error)")"
         }
+        var running: RunningLoop?
         defer {
             loop.stop()
-            runner.wait()
+            _ = try? running?.wait()
         }
         // Keys are taken and the frame drawn on the board's clock, so a virtual clock paces the
         // screen with the loop instead of either racing past the other: the loop starts, and
         // the first frame waits for its first sample, while this thread holds the clock.
         let frames = FixedRateScheduler(rateHz: 1000 / Double(Self.framePeriodMilliseconds), clock: clock)
         try clock.takingPart {
-            runner.start()
-            runner.waitForFirstSample()
-            try frames.run(shouldStop: { SignalWatcher.shared.stopRequested || runner.finished }) { _ in
+            let started = loop.start(shouldStop: { SignalWatcher.shared.stopRequested })
+            running = started
+            started.waitForFirstSample()
+            try frames.run(shouldStop: { SignalWatcher.shared.stopRequested || started.isFinished }) { _ in
                 if !terminal.isActive {
                     // Continued after a stop: once in the foreground, raw mode and a full frame again.
                     SignalWatcher.shared.waitForForeground(of: terminal.input)
@@ -134,58 +136,9 @@ struct MonitorCommand: ParsableCommand {
             }
         }
         loop.stop()
-        runner.wait()
+        let ended = Result { try running?.wait() }
         terminal.restore()
         Console.note("monitor: \(link.snapshot.samples) samples; \(loop.scheduler.statistics); \(Motor.tripsSummary(motor))")
-        if let error = runner.error { throw error }
-    }
-}
-
-/// The sampling loop on a background thread, feeding `link`; the main thread draws.
-private final class LoopRunner: @unchecked Sendable {
-    let loop: TiltLoop
-    let side: MonitorLoopSide
-    private let done = DispatchSemaphore(value: 0)
-    /// Signalled at the first sample, or when the loop ends without one.
-    private let firstSample = DispatchSemaphore(value: 0)
-    private let ended = Atomic<Bool>(false)
-    private var waited = false
-    /// Set on the loop thread before `finished` turns true; read after `wait()`.
-    private(set) var error: Error?
-
-    init(loop: TiltLoop, side: MonitorLoopSide) {
-        self.loop = loop; self.side = side
-    }
-
-    /// True once the loop has returned (stopped, or the sensor failed).
-    var finished: Bool { ended.load(ordering: .acquiring) }
-
-    func start() {
-        let thread = Thread { [self] in
-            var sampled = false
-            do {
-                _ = try loop.run(shouldStop: { SignalWatcher.shared.stopRequested }) { [side, loop, firstSample] out, _ in
-                    side.handle(out, loop: loop)
-                    if !sampled { sampled = true; firstSample.signal() }
-                }
-            } catch {
-                self.error = error
-            }
-            ended.store(true, ordering: .releasing)
-            if !sampled { firstSample.signal() }
-            done.signal()
-        }
-        thread.name = "tiltboard-monitor"
-        thread.start()
-    }
-
-    /// Blocks until the loop has taken its first sample, or has ended.
-    func waitForFirstSample() { firstSample.wait() }
-
-    /// Blocks until the loop thread has ended; once.
-    func wait() {
-        guard !waited else { return }
-        waited = true
-        done.wait()
+        _ = try ended.get()
     }
 }

@@ -25,10 +25,20 @@ struct ProbeCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let i2c = try CommandBoard.probeBus(bus)
         let addresses: [UInt8] = all ? Array(0x08...0x77) : ChipRegistry.addresses
-        let found = try ChipKind.probe(bus: i2c, addresses: addresses)
-        guard !found.isEmpty else {
+        // An address a kernel driver owns is not asked (that would configure its chip behind
+        // the driver's back); it is reported as the other commands report it, and exits 69.
+        let owned = CommandBoard.kernelDrivers(onBus: bus, addresses: addresses)
+        let free = addresses.filter { address in !owned.contains { $0.address == address } }
+        // As with the other commands, an owned address is named even when the bus cannot be
+        // opened (i2c-dev not loaded, no permission): that is the first thing to fix.
+        let i2c: I2CBus?
+        do { i2c = try CommandBoard.probeBus(bus) } catch {
+            if owned.isEmpty { throw error }
+            i2c = nil
+        }
+        let found = try i2c.map { try ChipKind.probe(bus: $0, addresses: free) } ?? []
+        guard !found.isEmpty || !owned.isEmpty else {
             throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", category: .unavailable)
         }
         var out = JSONLineWriter()
@@ -48,5 +58,10 @@ struct ProbeCommand: ParsableCommand {
                 Console.out("\(device.address.hex)  \(device.part)\(id)\n")
             }
         }
+        // One error line per owned address; the last ends the command.
+        for binding in owned.dropLast() {
+            Console.error("tiltboard: error: \(Advice.message(for: KernelDriverBoundError(binding: binding)))\n")
+        }
+        if let last = owned.last { throw KernelDriverBoundError(binding: last) }
     }
 }

@@ -20,8 +20,8 @@ struct RecordCommand: ParsableCommand {
         refused (exit 73) unless --force is given; with it, the file is emptied and written in place \
         (through a symlink, keeping its mode), so a kill leaves a partial recording, never a missing \
         file. A character device or a FIFO (/dev/stdout, a pipe to another program) is written \
-        through; a folder, socket or block device is refused (exit 73), and so is a file another \
-        program is recording into.
+        through (a pipe whose reader goes away ends the recording, exit 0); a folder, socket or block \
+        device is refused (exit 73), and so is a file another program is recording into.
         """
     )
 
@@ -62,8 +62,7 @@ struct RecordCommand: ParsableCommand {
             return
         }
         let writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.chip.gyroscope != nil)
-        let loop = RunPlan.makeLoop(session, haptics: nil)
-        bus.apply(to: loop)
+        let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration)
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
@@ -82,8 +81,10 @@ struct RecordCommand: ParsableCommand {
         if case .failure = ran { try? writer.close() }
         let note = try ran.get()
         if let note { Console.note(note) }
+        // A pipe's reader that went away (`--out /dev/stdout | head`) ends the recording cleanly.
+        if let error = failure.error as? TraceFileError, error.readerWentAway { return }
         if let error = failure.error { throw error }
-        try writer.close()
+        do { try writer.close() } catch let error as TraceFileError where error.readerWentAway { return }
         Console.note("recorded \(writer.samples) samples to \(out); loop: \(loop.scheduler.statistics.description); \(loop.busStatistics)")
     }
 }

@@ -28,7 +28,7 @@ struct RunJob: ParsableArguments {
     @Option(help: ArgumentHelp("Also send each JSON object as a UDP datagram to HOST:PORT.", valueName: "host:port"))
     var udp: String?
 
-    @Flag(help: "Ask for SCHED_FIFO priority and locked memory (needs CAP_SYS_NICE or root; a note says if refused).")
+    @Flag(help: "Run the loop thread alone under SCHED_FIFO with memory locked (needs root, CAP_SYS_NICE or an rtprio limit, as the packaged services have; a note says if refused).")
     var realtime = false
 
     @OptionGroup(title: "Controller") var controller: RunControllerOptions
@@ -54,10 +54,9 @@ struct RunJob: ParsableArguments {
 
     /// What a command running the job adds to it.
     struct Hooks {
-        /// Once the board, the motor and the loop are ready, just before the loop starts.
-        var prepared: (BoardSession, Motor?, TiltLoop) throws -> Void = { _, _, _ in }
-        /// On the loop thread, after the job's own output, for every sample.
-        var tick: (PipelineOutput, TickContext) -> Void = { _, _ in }
+        /// Once the board, the motor and the loop are ready, just before the loop starts: what
+        /// else observes the loop, after the job's own output.
+        var prepared: (BoardSession, Motor?, TiltLoop) throws -> [LoopObserver] = { _, _, _ in [] }
         /// The human status line on stdout when there is no --json (off when the command prints something else there).
         var statusLine = true
     }
@@ -73,12 +72,10 @@ struct RunJob: ParsableArguments {
         let link = try gamepad ? GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response),
                                              session: session, motor: motor) : nil
         defer { link?.close() }
-        let loop = RunPlan.makeLoop(session, haptics: motor?.engine, controller: controller.settings)
-        try wake.enable(on: loop, session)
-        bus.apply(to: loop)
-        SignalWatcher.shared.onStop { _ in loop.stop() }
+        let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, controller: controller.settings, realtime: realtime,
+                                        bus: bus, wake: wake)
         announce(session, motor: motor != nil, sender: sender)
-        try hooks.prepared(session, motor, loop)
+        let observers = try hooks.prepared(session, motor, loop)
 
         // In real time a slow reader costs lines, never a tick; on a virtual clock no deadline is
         // real, so the loop waits for the reader and every line is written.
@@ -86,16 +83,18 @@ struct RunJob: ParsableArguments {
                                    sender: sender, engine: motor?.engine,
                                    whenFull: CommandClock.isReal(session.clock) ? .dropOldest : .wait,
                                    settle: CommandClock.settle(session.clock))
+        loop.observe(LoopObserver(sample: { out, _ in
+            link?.update(out, loop: loop)
+            state.emit(out)
+        }))
+        for observer in observers { loop.observe(observer) }
+        let running = loop.start(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested })
         let writers = state.writers
-        SignalWatcher.shared.onStop { _ in for writer in writers { writer.stopWaiting() } }
-        let ran = Result {
-            try loop.run(duration: duration, realtime: realtime,
-                         shouldStop: { SignalWatcher.shared.stopRequested }) { out, tick in
-                link?.update(out, loop: loop)
-                state.emit(out)
-                hooks.tick(out, tick)
-            }
+        SignalWatcher.shared.onStop { _ in
+            running.stop()
+            for writer in writers { writer.stopWaiting() }
         }
+        let ran = Result { try running.wait() }
         motor?.shutdown()
         state.finish()
         if case let .success(note) = ran {

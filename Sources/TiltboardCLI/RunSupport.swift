@@ -32,13 +32,32 @@ enum RunPlan {
     }
 
     /// The loop over `session`'s sensor at `tickRate`, the shake effect played on `haptics`.
+    /// The loop the commands run: the board's tick rate, job control not counted as an outage, a
+    /// profile another program changes meanwhile (calibrate, serve's page, monitor) applied at
+    /// once, the loop thread as `realtime` asks, and, when given, the command's bus-failure limit
+    /// and wake-on-motion mode with their notes on stderr.
     static func makeLoop(_ session: BoardSession, haptics: HapticEngine?,
-                         controller: TiltControllerSettings = TiltControllerSettings()) -> TiltLoop {
-        let loop = session.makeLoop(rateHz: tickRate(session), haptics: haptics, controller: controller)
-        loop.stoppedNanoseconds = { SignalWatcher.shared.stoppedNanoseconds }
-        // A profile another program changes meanwhile (calibrate, serve's page, monitor) applies at once.
-        if session.usesProfile { session.watchProfile(loop) }
+                         controller: TiltControllerSettings = TiltControllerSettings(), realtime: Bool = false,
+                         bus: BusOptions? = nil, wake: WakeOptions? = nil) throws -> TiltLoop {
+        var configuration = TiltLoop.Configuration(rateHz: tickRate(session))
+        configuration.stoppedNanoseconds = { SignalWatcher.shared.stoppedNanoseconds }
+        configuration.threadPolicy = loopThreadPolicy(realtime: realtime)
+        if session.usesProfile { configuration.watch = session.profileWatch() }
+        bus?.configure(&configuration)
+        try wake?.configure(&configuration, session)
+        let loop = session.makeLoop(configuration, haptics: haptics, controller: controller)
+        if let bus { loop.observe(bus.notes) }
+        if let wake { loop.observe(wake.notes) }
         return loop
+    }
+
+    /// The loop thread's scheduling: wakeups without timer slack always, and with `realtime`
+    /// SCHED_FIFO and locked memory when permitted (the note says why not).
+    static func loopThreadPolicy(realtime: Bool) -> LoopThreadPolicy {
+        LoopThreadPolicy {
+            Realtime.tightenTimerSlack()
+            return realtime ? Realtime.enable() : nil
+        }
     }
 
     /// `100 Hz` or `1000 Hz (FIFO drained at 200 Hz)`.

@@ -63,19 +63,11 @@ struct ServeCommand: ParsableCommand {
         let served = ServedBoard()
         hooks.prepared = { session, motor, loop in
             let feed = BoardFeed(session: session, haptics: motor?.engine)
-            let previous = loop.sensorEvents
-            loop.sensorEvents = { event in
-                previous(event)
-                feed.sensorEvent(event)
-            }
             let (server, token) = try makeServer(session: session, feed: feed, motor: motor)
             let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
             for url in urls(port: port, token: token) { Console.out(url + "\n") }
-            served.feed = feed
-            served.loop = loop
-        }
-        hooks.tick = { [served] out, tick in
-            if let feed = served.feed, let loop = served.loop { feed.tick(out, tick, loop: loop) }
+            return [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) },
+                                 event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } })]
         }
         defer { served.stop() }
         try job.run(hooks: hooks)
@@ -132,8 +124,6 @@ struct ServeCommand: ParsableCommand {
 /// The server's parts as `serve` starts them from the job's hook; the loop thread reads `feed`
 /// and `loop`, set before the loop starts.
 private final class ServedBoard: @unchecked Sendable {
-    var feed: BoardFeed?
-    var loop: TiltLoop?
     private var server: WebServer?
     private var pacing: Task<Void, Never>?
 

@@ -102,9 +102,7 @@ struct ShakeCommand: ParsableCommand {
         defer { motor?.shutdown() }
         if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
 
-        let loop = RunPlan.makeLoop(session, haptics: motor?.engine)
-        try wake.enable(on: loop, session)
-        bus.apply(to: loop)
+        let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, bus: bus, wake: wake)
         let json = json
         var printer = ShakeEventPrinter()
         let realtimeNote = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in

@@ -51,3 +51,8 @@ extension SignalWatcherError: CategorizedError {
     /// The process could not set up its own signal handling.
     public var category: ErrorCategory { .internalFailure }
 }
+
+extension KernelDriverBoundError: CategorizedError {
+    /// The device is there but a kernel driver holds it: unavailable to this program (69).
+    public var category: ErrorCategory { .unavailable }
+}

@@ -8,15 +8,15 @@ import Foundation
 ///   page cannot send requests (a cross-site POST) to it;
 /// - bound beyond loopback (and without `--no-auth`), the token: `Authorization: Bearer …`, the
 ///   `tiltboard-token` cookie, or `?token=…`.
-public struct AccessPolicy: Sendable {
+package struct AccessPolicy: Sendable {
     /// Names the Host header may carry besides `localhost` and IP literals, lower case.
-    public var ownNames: Set<String>
+    package var ownNames: Set<String>
     /// The token every request must carry; nil when none is needed.
-    public var token: String?
+    package var token: String?
 
-    public static let cookieName = "tiltboard-token"
+    package static let cookieName = "tiltboard-token"
 
-    public init(ownNames: some Sequence<String>, token: String?) {
+    package init(ownNames: some Sequence<String>, token: String?) {
         self.ownNames = Set(ownNames.map { $0.lowercased() })
         self.token = token
     }
@@ -24,7 +24,7 @@ public struct AccessPolicy: Sendable {
     /// What a request may not do: nil when it passes, else the error response.
     /// `serverPort`, when given, is the port the server listens on: a Host naming another port
     /// is refused like another name (a Host without a port is taken as naming this server).
-    public func refusal(_ head: HTTPRequestHead, serverPort: UInt16? = nil) -> HTTPResponse? {
+    package func refusal(_ head: HTTPRequestHead, serverPort: UInt16? = nil) -> HTTPResponse? {
         guard let host = head.header("host"), !host.isEmpty else {
             return .error(400, "the request has no Host header")
         }
@@ -44,7 +44,7 @@ public struct AccessPolicy: Sendable {
     }
 
     /// The token the request carries, from the header, the cookie or the query.
-    public func presentedToken(_ head: HTTPRequestHead) -> String? {
+    package func presentedToken(_ head: HTTPRequestHead) -> String? {
         if let auth = head.header("authorization") {
             let parts = auth.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" { return parts[1].trimmingSpaces }
@@ -115,8 +115,8 @@ public struct AccessPolicy: Sendable {
 
 /// The names this machine answers to: its host name, `NAME.local` (mDNS, as a Pi announces
 /// itself) and what the resolver knows of it.
-public enum MachineNames {
-    public static func current() -> [String] {
+package enum MachineNames {
+    package static func current() -> [String] {
         let name = ProcessInfo.processInfo.hostName.lowercased()
         var names = [name]
         let short = name.split(separator: ".").first.map(String.init) ?? name

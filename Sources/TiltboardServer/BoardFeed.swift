@@ -4,44 +4,44 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// What the loop publishes after every sample for the web clients: plain values only.
-public struct LoopFrame: Sendable {
-    public var output = PipelineOutput()
+package struct LoopFrame: Sendable {
+    package var output = PipelineOutput()
     /// The motor is playing an effect.
-    public var haptic = false
+    package var haptic = false
     /// The loop's clock when it woke for this sample, nanoseconds (CLOCK_MONOTONIC on a real
     /// clock): a client on the same machine measures a frame's age from it.
-    public var wakeTimeNs: UInt64 = 0
-    public var samples: UInt64 = 0
+    package var wakeTimeNs: UInt64 = 0
+    package var samples: UInt64 = 0
     /// Ticks skipped so far because one overran.
-    public var missedTicks: UInt64 = 0
+    package var missedTicks: UInt64 = 0
     /// Shakes started so far.
-    public var shakes: UInt64 = 0
+    package var shakes: UInt64 = 0
     /// The largest linear acceleration the shake detector saw over the last 0.1 s of loop time,
     /// g: frames go out at the page's rate, slower than the loop, and a half-cycle's peak must
     /// not fall between two of them.
-    public var linearPeakG = 0.0
+    package var linearPeakG = 0.0
     /// Loop time of `linearPeakG`.
-    public var linearPeakT = -Double.infinity
+    package var linearPeakT = -Double.infinity
     /// The neutral capture running now, if any.
-    public var calibration = CalibrationProgress()
+    package var calibration = CalibrationProgress()
 
-    public init() {}
+    package init() {}
 }
 
 /// A neutral capture's state as the loop sees it.
-public struct CalibrationProgress: Sendable, Equatable {
+package struct CalibrationProgress: Sendable, Equatable {
     /// Counts captures started; 0 before the first.
-    public var attempt: UInt64 = 0
-    public var running = false
+    package var attempt: UInt64 = 0
+    package var running = false
     /// 0…1 of the still duration.
-    public var progress = 0.0
+    package var progress = 0.0
     /// How often movement restarted it, and the latest reason.
-    public var restarts = 0
-    public var lastFailure: StillnessFailure?
+    package var restarts = 0
+    package var lastFailure: StillnessFailure?
 }
 
 /// How a neutral capture over the web ended, handed from the loop to the server.
-public enum CalibrationOutcome: Sendable {
+package enum CalibrationOutcome: Sendable {
     /// Applied on the loop already; the server saves it.
     case captured(NeutralCalibrationResult)
     /// Gave up (`CalibrationError.captureTimedOut`) or the sensor failed.
@@ -52,10 +52,10 @@ public enum CalibrationOutcome: Sendable {
 /// neutral capture the page asked for on the samples the loop takes anyway, and sets the neutral
 /// pose. Nothing here blocks or allocates per tick; requests arrive through atomics, and the
 /// rare results (a finished capture, a lost sensor) go back under a lock the loop takes only then.
-public final class BoardFeed: @unchecked Sendable {
-    public let slot = LatestSlot(LoopFrame())
+package final class BoardFeed: @unchecked Sendable {
+    package let slot = LatestSlot(LoopFrame())
     /// The capture's settings: the same defaults as `tiltboard calibrate` (2 s still within 30 s).
-    public let captureSettings: NeutralCapture.Settings
+    package let captureSettings: NeutralCapture.Settings
     private let haptics: HapticEngine?
     private let session: BoardSession
 
@@ -73,7 +73,7 @@ public final class BoardFeed: @unchecked Sendable {
     private var frame = LoopFrame()
     private var stepper: NeutralCalibration.Stepper?
 
-    public init(session: BoardSession, haptics: HapticEngine?, captureSettings: NeutralCapture.Settings = NeutralCapture.Settings()) {
+    package init(session: BoardSession, haptics: HapticEngine?, captureSettings: NeutralCapture.Settings = NeutralCapture.Settings()) {
         self.session = session
         self.haptics = haptics
         self.captureSettings = captureSettings
@@ -82,7 +82,7 @@ public final class BoardFeed: @unchecked Sendable {
     // MARK: loop thread
 
     /// For every sample, from the loop's output.
-    public func tick(_ out: PipelineOutput, _ tick: TickContext, loop: TiltLoop) {
+    package func tick(_ out: PipelineOutput, _ tick: TickContext, loop: TiltLoop) {
         switch Request(rawValue: request.exchange(Request.none.rawValue, ordering: .acquiringAndReleasing)) ?? .none {
         case .none: break
         case .capture:
@@ -135,15 +135,15 @@ public final class BoardFeed: @unchecked Sendable {
         outcome.withLock { $0 = result }
     }
 
-    /// When the sensor is lost or back, from the loop's `sensorEvents`.
-    public func sensorEvent(_ event: SensorEvent) {
+    /// When the sensor is lost or back, from a loop observer (`LoopEvent.sensor`).
+    package func sensorEvent(_ event: SensorEvent) {
         sensorEvents.withLock { $0.append(event) }
     }
 
     // MARK: any other thread
 
     /// Starts a neutral capture at the next sample; false while one is running.
-    public func requestCapture() -> Bool {
+    package func requestCapture() -> Bool {
         guard capturing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
@@ -152,21 +152,21 @@ public final class BoardFeed: @unchecked Sendable {
     }
 
     /// Sets the neutral pose to level at the next sample.
-    public func requestLevel() {
+    package func requestLevel() {
         request.store(Request.level.rawValue, ordering: .releasing)
     }
 
     /// Makes the loop's shake detector use `settings` from its next tick on.
-    public func requestShakeSettings(_ settings: ShakeDetectorSettings) {
+    package func requestShakeSettings(_ settings: ShakeDetectorSettings) {
         pendingShake.withLock { $0 = settings }
         shakePending.store(true, ordering: .releasing)
     }
 
     /// A capture is running or its outcome has not been taken yet.
-    public var isCapturing: Bool { capturing.load(ordering: .acquiring) }
+    package var isCapturing: Bool { capturing.load(ordering: .acquiring) }
 
     /// The finished capture's outcome, once.
-    public func takeOutcome() -> CalibrationOutcome? {
+    package func takeOutcome() -> CalibrationOutcome? {
         let taken = outcome.withLock { o in
             defer { o = nil }
             return o
@@ -176,7 +176,7 @@ public final class BoardFeed: @unchecked Sendable {
     }
 
     /// Sensor losses and returns since the last call.
-    public func takeSensorEvents() -> [SensorEvent] {
+    package func takeSensorEvents() -> [SensorEvent] {
         sensorEvents.withLock { events in
             defer { events.removeAll() }
             return events

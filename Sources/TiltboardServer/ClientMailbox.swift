@@ -5,9 +5,9 @@ import Synchronization
 /// it, and the replaced one is counted as dropped) and a short queue of events and control frames
 /// (bounded: the oldest goes when it is full). So a client that reads slowly, or not at all, costs
 /// a fixed amount of memory and never holds up the others.
-public final class ClientMailbox: Sendable {
+package final class ClientMailbox: Sendable {
     /// Events held for a client at most; more means it is not reading.
-    public static let maxQueued = 64
+    package static let maxQueued = 64
 
     private struct State {
         var state: (json: [UInt8], framed: Data)?
@@ -20,14 +20,14 @@ public final class ClientMailbox: Sendable {
 
     private let box = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Frames replaced before they were sent.
-    public var dropped: UInt64 { box.withLock { $0.dropped } }
+    package var dropped: UInt64 { box.withLock { $0.dropped } }
 
     /// A new state: its JSON text and the same as a WebSocket frame, made once for every client;
     /// replaces one not yet sent.
-    public func offerState(_ json: [UInt8], framed: Data) {
+    package func offerState(_ json: [UInt8], framed: Data) {
         wake { s in
             if s.state != nil { s.dropped &+= 1 }
             s.state = (json, framed)
@@ -35,7 +35,7 @@ public final class ClientMailbox: Sendable {
     }
 
     /// A whole frame (an event, a pong), sent in order before the next state.
-    public func offerQueued(_ bytes: [UInt8]) {
+    package func offerQueued(_ bytes: [UInt8]) {
         wake { s in
             if s.queued.count >= Self.maxQueued { s.queued.removeFirst(); s.dropped &+= 1 }
             s.queued.append(bytes)
@@ -43,7 +43,7 @@ public final class ClientMailbox: Sendable {
     }
 
     /// Ends the stream: `farewell` is the last thing sent.
-    public func close(farewell: [UInt8]) {
+    package func close(farewell: [UInt8]) {
         wake { s in s.closing = farewell }
     }
 
@@ -59,13 +59,13 @@ public final class ClientMailbox: Sendable {
 
     /// What to send next: queued items first, then the state (with the dropped count so far);
     /// nil once closed. Waits while there is nothing; a cancelled task gets nil.
-    public enum Next: Sendable, Equatable {
+    package enum Next: Sendable, Equatable {
         case queued([UInt8])
         case state([UInt8], dropped: UInt64, framed: Data)
         case farewell([UInt8])
     }
 
-    public func next() async -> Next? {
+    package func next() async -> Next? {
         while true {
             if Task.isCancelled { return nil }
             let ready = box.withLock { s -> Next?? in

@@ -7,7 +7,7 @@ import Synchronization
 /// complete value (older ones are overwritten, never queued).
 ///
 /// `Value` must be a plain value (no references), so a copy is a copy of its bytes.
-public final class LatestSlot<Value>: @unchecked Sendable {
+package final class LatestSlot<Value>: @unchecked Sendable {
     /// Bits 0–1: the index of the middle buffer; bit 2: it holds a value the reader has not taken.
     private let middle: Atomic<Int>
     private let buffers: UnsafeMutablePointer<Value>
@@ -17,7 +17,7 @@ public final class LatestSlot<Value>: @unchecked Sendable {
     private var front = 2
     private static var fresh: Int { 4 }
 
-    public init(_ initial: Value) {
+    package init(_ initial: Value) {
         buffers = .allocate(capacity: 3)
         buffers.initialize(repeating: initial, count: 3)
         middle = Atomic(1)
@@ -27,7 +27,7 @@ public final class LatestSlot<Value>: @unchecked Sendable {
 
     /// Writer thread: publishes `value`, replacing whatever the reader has not taken yet.
     @inline(__always)
-    public func publish(_ value: Value) {
+    package func publish(_ value: Value) {
         buffers[back] = value
         // Releasing: the bytes just written are visible to the reader that acquires this index.
         let previous = middle.exchange(back | Self.fresh, ordering: .acquiringAndReleasing)
@@ -35,7 +35,7 @@ public final class LatestSlot<Value>: @unchecked Sendable {
     }
 
     /// Reader thread: the newest value published since the last call, or nil when there is none.
-    public func take() -> Value? {
+    package func take() -> Value? {
         guard middle.load(ordering: .relaxed) & Self.fresh != 0 else { return nil }
         let previous = middle.exchange(front, ordering: .acquiringAndReleasing)
         front = previous & 3

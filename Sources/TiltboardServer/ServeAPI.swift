@@ -4,12 +4,12 @@ import TiltboardCore
 
 /// The routes: the page at `/` and the JSON API under `/api/`. Every request passes the access
 /// policy first (Host, Origin, token), the WebSocket upgrade included.
-public final class ServeAPI: Sendable {
-    public let hub: ServeHub
-    public let policy: AccessPolicy
+package final class ServeAPI: Sendable {
+    package let hub: ServeHub
+    package let policy: AccessPolicy
     private let page: [UInt8]
 
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case respond(HTTPResponse)
         /// Complete the WebSocket handshake with this key and stream.
         case upgrade(key: String)
@@ -22,12 +22,12 @@ public final class ServeAPI: Sendable {
         "/api/shake": ["POST"],
     ]
 
-    public init(hub: ServeHub, policy: AccessPolicy, page: String) {
+    package init(hub: ServeHub, policy: AccessPolicy, page: String) {
         self.hub = hub; self.policy = policy; self.page = Array(page.utf8)
     }
 
     /// `serverPort`: the port the server listens on, which a Host with a port must name.
-    public func handle(_ head: HTTPRequestHead, body: [UInt8], serverPort: UInt16? = nil) -> Outcome {
+    package func handle(_ head: HTTPRequestHead, body: [UInt8], serverPort: UInt16? = nil) -> Outcome {
         if let refusal = policy.refusal(head, serverPort: serverPort) { return .respond(refusal) }
         guard let methods = Self.routes[head.path] else { return .respond(.error(404, "no such page: \(AccessPolicy.quoted(head.path))")) }
         guard methods.contains(head.method) else {
@@ -120,11 +120,12 @@ public final class ServeAPI: Sendable {
     /// The sensitivity `{"level": NAME}` asks for: a level (`gentle`, `normal`, `firm`), or
     /// `default` for the board file's settings (the profile's `shake` section removed), or, for
     /// experts, `{"thresholdG": G}` with optional `minReversals`, `minFraction`, `cooldownMs`.
-    public static func shake(fromBody body: [UInt8]) -> Result<ProfileShake?, BodyProblem> {
+    package static func shake(fromBody body: [UInt8]) -> Result<ProfileShake?, BodyProblem> {
         let usage = "the body must be {\"level\": NAME} with NAME one of \(ShakeSensitivity.namesList) or default, or {\"thresholdG\": G} (optional minReversals, minFraction, cooldownMs)"
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any], !object.isEmpty else {
             return .failure(BodyProblem(message: usage))
         }
+        if let problem = strictProblem(body) { return .failure(problem) }
         if let unknown = object.keys.sorted().first(where: { !ProfileShake.keys.contains($0) }) {
             return .failure(BodyProblem(message: "unknown field \(AccessPolicy.quoted(unknown)): \(usage)"))
         }
@@ -160,18 +161,26 @@ public final class ServeAPI: Sendable {
         return .success(shake)
     }
 
+    /// A key twice in one object or a comma before `}` or `]`, which JSONSerialization lets
+    /// through (which of two values wins would be undefined): refused, naming the key.
+    static func strictProblem(_ body: [UInt8]) -> BodyProblem? {
+        guard let problem = StrictJSON.problem(body) else { return nil }
+        return BodyProblem(message: problem.key.isEmpty ? problem.message : "\(problem.key): \(problem.message)")
+    }
+
     /// What a body did wrong.
-    public struct BodyProblem: CategorizedError, Sendable, Equatable {
-        public var message: String
-        public var description: String { message }
-        public var category: ErrorCategory { .invalidRequest }
+    package struct BodyProblem: CategorizedError, Sendable, Equatable {
+        package var message: String
+        package var description: String { message }
+        package var category: ErrorCategory { .invalidRequest }
     }
 
     /// The effect `{"effect": NAME}` asks for (a preset or `pulse:MS`).
-    public static func effect(fromBody body: [UInt8]) -> Result<(name: String, effect: HapticEffect), BodyProblem> {
+    package static func effect(fromBody body: [UInt8]) -> Result<(name: String, effect: HapticEffect), BodyProblem> {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             return .failure(BodyProblem(message: "the body must be a JSON object: {\"effect\": NAME}"))
         }
+        if let problem = strictProblem(body) { return .failure(problem) }
         guard Set(object.keys) == ["effect"], let name = object["effect"] as? String else {
             return .failure(BodyProblem(message: "the body must be {\"effect\": NAME} with NAME one of \(HapticEffect.presetNames.joined(separator: ", ")) or pulse:MS"))
         }
@@ -179,11 +188,12 @@ public final class ServeAPI: Sendable {
     }
 
     /// Nil when `body` is empty or a JSON object with no members, else what is wrong.
-    public static func emptyObjectProblem(_ body: [UInt8]) -> String? {
+    package static func emptyObjectProblem(_ body: [UInt8]) -> String? {
         guard !body.isEmpty else { return nil }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] else {
             return "the body must be empty or a JSON object"
         }
+        if let problem = strictProblem(body) { return problem.message }
         return object.isEmpty ? nil : "unknown field \(AccessPolicy.quoted(object.keys.sorted()[0])): this takes no fields"
     }
 }

@@ -5,47 +5,47 @@ import Tiltboard
 import TiltboardCore
 
 /// One timed loop run for the serve benchmark.
-public struct ServeBenchmarkRun: Sendable, Codable, Equatable {
+package struct ServeBenchmarkRun: Sendable, Codable, Equatable {
     /// WebSocket clients connected (one of them never reads); 0 for the run without a server.
-    public var clients: Int
-    public var ticks: UInt64
-    public var missedTicks: UInt64
-    public var latenessP50Microseconds: Double
-    public var latenessP99Microseconds: Double
+    package var clients: Int
+    package var ticks: UInt64
+    package var missedTicks: UInt64
+    package var latenessP50Microseconds: Double
+    package var latenessP99Microseconds: Double
     /// Bytes the reading clients received.
-    public var bytesReceived: Int
+    package var bytesReceived: Int
     /// State frames the clients' mailboxes replaced before they were sent, all clients.
-    public var framesDropped: UInt64
+    package var framesDropped: UInt64
     /// Resident set after the run, bytes.
-    public var residentBytesAfter: UInt64?
+    package var residentBytesAfter: UInt64?
     /// Why SCHED_FIFO was not used, when asked for and refused.
-    public var realtimeNote: String?
+    package var realtimeNote: String?
 }
 
 /// Loop lateness with web clients and without, run in interleaved pairs so drift on a shared
 /// machine hits both alike.
-public struct ServeBenchmarkReport: Sendable, Codable, Equatable {
-    public var rateHz: Double
-    public var secondsPerRun: Double
-    public var uiRateHz: Double
+package struct ServeBenchmarkReport: Sendable, Codable, Equatable {
+    package var rateHz: Double
+    package var secondsPerRun: Double
+    package var uiRateHz: Double
     /// (without, with) per pair, in the order run.
-    public var without: [ServeBenchmarkRun]
-    public var with: [ServeBenchmarkRun]
-    public var medianP50Without: Double
-    public var medianP50With: Double
-    public var medianP99Without: Double
-    public var medianP99With: Double
+    package var without: [ServeBenchmarkRun]
+    package var with: [ServeBenchmarkRun]
+    package var medianP50Without: Double
+    package var medianP50With: Double
+    package var medianP99Without: Double
+    package var medianP99With: Double
     /// with / without.
-    public var p50Ratio: Double { medianP50With / medianP50Without }
-    public var p99Ratio: Double { medianP99With / medianP99Without }
+    package var p50Ratio: Double { medianP50With / medianP50Without }
+    package var p99Ratio: Double { medianP99With / medianP99Without }
 }
 
 /// `tiltboard bench --serve`: the tilt loop on its own, then the same loop publishing to a served
 /// page with `clients` WebSocket clients on loopback (one connected but never reading), `pairs`
 /// times over, and the median lateness of each kind.
-public enum ServeBenchmark {
-    public static func run(open: () throws -> BoardSession, rateHz: Double, seconds: Double, pairs: Int = 5,
-                           clients: Int = 20, uiRateHz: Double = 60, realtime: Bool = false,
+package enum ServeBenchmark {
+    package static func run(open: () throws -> BoardSession, rateHz: Double, seconds: Double, pairs: Int = 5,
+                           clients: Int = 20, uiRateHz: Double = 60, threadPolicy: LoopThreadPolicy = .inherited,
                            residentBytes: @escaping () -> UInt64?,
                            progress: (String) -> Void,
                            shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkReport {
@@ -54,11 +54,11 @@ public enum ServeBenchmark {
         for pair in 1...pairs {
             if shouldStop() { break }
             progress("pair \(pair)/\(pairs): the loop alone for \(seconds) s…")
-            without.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: 0, uiRateHz: uiRateHz, realtime: realtime,
+            without.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: 0, uiRateHz: uiRateHz, threadPolicy: threadPolicy,
                                        residentBytes: residentBytes, shouldStop: shouldStop))
             if shouldStop() { break }
             progress("pair \(pair)/\(pairs): with \(clients) clients for \(seconds) s…")
-            with.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: clients, uiRateHz: uiRateHz, realtime: realtime,
+            with.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: clients, uiRateHz: uiRateHz, threadPolicy: threadPolicy,
                                     residentBytes: residentBytes, shouldStop: shouldStop))
         }
         return ServeBenchmarkReport(rateHz: rateHz, secondsPerRun: seconds, uiRateHz: uiRateHz, without: without, with: with,
@@ -75,11 +75,13 @@ public enum ServeBenchmark {
     }
 
     private static func runOnce(open: () throws -> BoardSession, rateHz: Double, seconds: Double, clients: Int,
-                                uiRateHz: Double, realtime: Bool, residentBytes: () -> UInt64?,
+                                uiRateHz: Double, threadPolicy: LoopThreadPolicy, residentBytes: () -> UInt64?,
                                 shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkRun {
         let session = try open()
         defer { session.close() }
-        let loop = session.makeLoop(rateHz: rateHz, haptics: nil)
+        var loopConfiguration = TiltLoop.Configuration(rateHz: rateHz)
+        loopConfiguration.threadPolicy = threadPolicy
+        let loop = session.makeLoop(loopConfiguration, haptics: nil)
         let feed = BoardFeed(session: session, haptics: nil)
         var served: (server: WebServer, pacing: Task<Void, Never>, clients: BenchClients)?
         if clients > 0 {
@@ -93,7 +95,7 @@ public enum ServeBenchmark {
             let group = try runBlocking { try await BenchClients.connect(port: port, readers: clients - 1, stalled: 1) }
             served = (server, pacing, group)
         }
-        let note = try loop.run(duration: seconds, realtime: realtime, shouldStop: shouldStop) { out, tick in feed.tick(out, tick, loop: loop) }
+        let note = try loop.run(duration: seconds, shouldStop: shouldStop) { out, tick in feed.tick(out, tick, loop: loop) }
         let stats = loop.scheduler.statistics
         var received = 0
         var dropped: UInt64 = 0
@@ -156,7 +158,7 @@ final class BenchClients: @unchecked Sendable {
 
 /// Runs `work` on the concurrency pool and waits for it on this thread (which must not be one of
 /// the pool's): how the synchronous commands start and stop the server.
-public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+package func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var result: Result<T, Error>?
     Task {
@@ -167,6 +169,6 @@ public func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws
     return try result!.get()
 }
 
-public func runBlocking(_ work: @escaping @Sendable () async -> Void) {
+package func runBlocking(_ work: @escaping @Sendable () async -> Void) {
     _ = try? runBlocking { await work(); return true }
 }

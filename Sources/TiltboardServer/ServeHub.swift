@@ -9,10 +9,10 @@ import TiltboardDrivers
 /// sensor lost and back), saves what the page changes in the profile, and hands each client its
 /// frames through its own latest-wins mailbox. Sendable: its mutable state is under locks, and of
 /// the session it only reads the board and writes the profile file (the loop applies the pose).
-public final class ServeHub: @unchecked Sendable {
-    public let session: BoardSession
-    public let feed: BoardFeed
-    public let haptics: HapticEngine?
+package final class ServeHub: @unchecked Sendable {
+    package let session: BoardSession
+    package let feed: BoardFeed
+    package let haptics: HapticEngine?
 
     private struct State {
         var clients: [ObjectIdentifier: ClientMailbox] = [:]
@@ -31,10 +31,10 @@ public final class ServeHub: @unchecked Sendable {
 
     /// What the board is, read once: the loop owns the session's sensor from now on.
     private let board: [String: Any]
-    public let identity: ProfileBoardIdentity
-    public let profilePath: String
+    package let identity: ProfileBoardIdentity
+    package let profilePath: String
 
-    public init(session: BoardSession, feed: BoardFeed, haptics: HapticEngine?) {
+    package init(session: BoardSession, feed: BoardFeed, haptics: HapticEngine?) {
         self.session = session; self.feed = feed; self.haptics = haptics
         identity = session.identity
         profilePath = session.profilePath
@@ -48,25 +48,25 @@ public final class ServeHub: @unchecked Sendable {
     // MARK: clients
 
     /// A new client, sent the full state at once.
-    public func connect() -> ClientMailbox {
+    package func connect() -> ClientMailbox {
         let box = ClientMailbox()
         box.offerQueued(WebSocketFrames.frame(.text, snapshotJSON()))
         state.withLock { $0.clients[ObjectIdentifier(box)] = box }
         return box
     }
 
-    public func disconnect(_ box: ClientMailbox) {
+    package func disconnect(_ box: ClientMailbox) {
         _ = state.withLock { $0.clients.removeValue(forKey: ObjectIdentifier(box)) }
     }
 
     /// State frames replaced before they were sent, summed over the clients connected now.
-    public var droppedFrames: UInt64 { state.withLock { Array($0.clients.values) }.reduce(0) { $0 &+ $1.dropped } }
+    package var droppedFrames: UInt64 { state.withLock { Array($0.clients.values) }.reduce(0) { $0 &+ $1.dropped } }
 
     /// WebSocket clients connected now.
-    public var clientCount: Int { state.withLock { $0.clients.count } }
+    package var clientCount: Int { state.withLock { $0.clients.count } }
 
     /// Tells every client the server is stopping and closes their streams.
-    public func closeAll() {
+    package func closeAll() {
         let farewell = WebSocketFrames.frame(.text, Self.json(["type": "stopping"])) + WebSocketFrames.close(1001, reason: "tiltboard serve is stopping")
         for box in state.withLock({ Array($0.clients.values) }) { box.close(farewell: farewell) }
     }
@@ -75,7 +75,7 @@ public final class ServeHub: @unchecked Sendable {
 
     /// Takes the newest frame (if the loop published one since) and passes it and any events on.
     /// Called at the page's rate by `run(rateHz:clock:)`, or directly by tests.
-    public func pump() {
+    package func pump() {
         var events: [[UInt8]] = []
         for event in feed.takeSensorEvents() {
             switch event {
@@ -101,7 +101,7 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     /// Pumps `rateHz` times a second until cancelled.
-    public func run(rateHz: Double, clock: any ServerClock) async {
+    package func run(rateHz: Double, clock: any ServerClock) async {
         while !Task.isCancelled {
             do { try await clock.sleep(seconds: 1 / rateHz) } catch { return }
             pump()
@@ -156,15 +156,15 @@ public final class ServeHub: @unchecked Sendable {
 
     // MARK: what the API does
 
-    public enum CaptureStart { case started, alreadyRunning }
+    package enum CaptureStart { case started, alreadyRunning }
 
     /// Starts a neutral capture on the loop.
-    public func startCapture() -> CaptureStart {
+    package func startCapture() -> CaptureStart {
         feed.requestCapture() ? .started : .alreadyRunning
     }
 
     /// Sets the neutral pose to level and saves it (re-reading the profile on disk first).
-    public func zero() throws {
+    package func zero() throws {
         feed.requestLevel()
         try profileLock.withLock { _ in _ = try session.zeroNeutral(applying: false) }
         broadcastSnapshot()
@@ -174,7 +174,7 @@ public final class ServeHub: @unchecked Sendable {
     /// profile (re-reading the file first) and has the loop's detector use it from its next tick.
     /// Returns the settings now in force.
     @discardableResult
-    public func setShake(_ shake: ProfileShake?) throws -> ShakeDetectorSettings {
+    package func setShake(_ shake: ProfileShake?) throws -> ShakeDetectorSettings {
         let settings = try profileLock.withLock { _ -> ShakeDetectorSettings in
             let profile = try session.saveShake(shake)
             return session.shakeSettings(for: profile)
@@ -186,7 +186,7 @@ public final class ServeHub: @unchecked Sendable {
 
     /// The shake sensitivity stored in the profile, for the page: `level` (a name, `custom`,
     /// or `default` when the profile sets none) and the threshold in force after a change.
-    public func shakeInfo() -> [String: Any] {
+    package func shakeInfo() -> [String: Any] {
         let stored = (try? ProfileStore.load(path: profilePath, expectedBoard: identity))??.shake
         let settings = session.shakeSettings(for: (try? ProfileStore.load(path: profilePath, expectedBoard: identity)) ?? nil)
         let level: String
@@ -200,7 +200,7 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     /// Plays `effect` on the motor, within the board's on-time cap.
-    public func play(_ effect: HapticEffect) { haptics?.play(effect) }
+    package func play(_ effect: HapticEffect) { haptics?.play(effect) }
 
     private func broadcastSnapshot() {
         let frame = WebSocketFrames.frame(.text, snapshotJSON())
@@ -210,7 +210,7 @@ public final class ServeHub: @unchecked Sendable {
     // MARK: JSON
 
     /// `GET /api/state` and a client's first message: the latest frame and what it is about.
-    public func snapshotJSON() -> [UInt8] {
+    package func snapshotJSON() -> [UInt8] {
         let (frame, hasFrame) = state.withLock { ($0.last, $0.lastJSON != nil) }
         var object = (try? JSONSerialization.jsonObject(with: Data(Self.stateJSON(frame)))) as? [String: Any] ?? [:]
         if !hasFrame { object["t"] = NSNull() }
@@ -224,7 +224,7 @@ public final class ServeHub: @unchecked Sendable {
     }
 
     /// The profile as on disk: path, whether there is one, when it was made and its neutral tilt.
-    public func profileInfo() -> [String: Any] {
+    package func profileInfo() -> [String: Any] {
         var info: [String: Any] = ["path": profilePath]
         do {
             if let p = try ProfileStore.load(path: profilePath, expectedBoard: identity) {
@@ -302,17 +302,17 @@ public final class ServeHub: @unchecked Sendable {
 }
 
 /// Time for the server's limits and pacing: the system's, or a manual one in tests.
-public protocol ServerClock: Sendable {
+package protocol ServerClock: Sendable {
     /// Seconds since some fixed start.
     func now() -> Double
     /// Returns after `seconds`, or throws `CancellationError` when the task is cancelled.
     func sleep(seconds: Double) async throws
 }
 
-public struct SystemServerClock: ServerClock {
-    public init() {}
-    public func now() -> Double { ProcessInfo.processInfo.systemUptime }
-    public func sleep(seconds: Double) async throws {
+package struct SystemServerClock: ServerClock {
+    package init() {}
+    package func now() -> Double { ProcessInfo.processInfo.systemUptime }
+    package func sleep(seconds: Double) async throws {
         try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
     }
 }

@@ -1,18 +1,15 @@
 import Foundation
 import TiltboardCore
 import TiltboardLinux
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The secret a client beyond loopback must show: 128 random bits in hex, kept in `serve-token`
 /// (mode 0600) in the profile's folder, so it survives restarts and the service's state directory
 /// holds it.
-public enum ServeToken {
-    public static let fileName = "serve-token"
+package enum ServeToken {
+    package static let fileName = "serve-token"
 
     /// The token file for the profile at `profilePath`.
-    public static func path(forProfile profilePath: String) -> String {
+    package static func path(forProfile profilePath: String) -> String {
         (profilePath as NSString).deletingLastPathComponent + "/" + fileName
     }
 
@@ -23,7 +20,7 @@ public enum ServeToken {
     /// private (no group or other permission bits), as ssh does with its keys: anyone else who
     /// could write it could choose the token, and anyone who could read it could use it. Otherwise
     /// `ServeTokenFileError` says how to fix it; `renew` replaces such a file with a new one.
-    public static func loadOrCreate(path: String, renew: Bool) throws -> (token: String, created: Bool) {
+    package static func loadOrCreate(path: String, renew: Bool) throws -> (token: String, created: Bool) {
         if !renew, let bytes = try readPrivate(path: path) {
             let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if isWellFormed(text) { return (text, false) }
@@ -33,25 +30,13 @@ public enum ServeToken {
         return (token, true)
     }
 
-    /// The file's bytes when it is ours and private; nil when there is none.
+    /// The file's bytes when it is ours and private (`PrivateFile`); nil when there is none.
     static func readPrivate(path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT { return nil }
-            if code == ELOOP { throw ServeTokenFileError(path: path, problem: .symlink) }
-            return try AtomicFile.read(path: path, maxBytes: 4096) // its own message for the rest
+        switch try PrivateFile.read(path: path) {
+        case .missing: return nil
+        case let .refused(problem): throw ServeTokenFileError(path: path, problem: problem)
+        case let .bytes(bytes): return bytes
         }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return try AtomicFile.read(path: path, maxBytes: 4096) }
-        guard st.st_mode & S_IFMT == S_IFREG else { throw ServeTokenFileError(path: path, problem: .notAFile) }
-        guard st.st_uid == geteuid() else { throw ServeTokenFileError(path: path, problem: .owner(st.st_uid, geteuid())) }
-        guard st.st_mode & 0o077 == 0 else { throw ServeTokenFileError(path: path, problem: .mode(UInt32(st.st_mode & 0o7777))) }
-        var bytes = [UInt8](repeating: 0, count: 4097)
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n >= 0 else { return try AtomicFile.read(path: path, maxBytes: 4096) }
-        return Array(bytes[..<n])
     }
 
     /// 32 lower-case hex digits.
@@ -66,18 +51,11 @@ public enum ServeToken {
 }
 
 /// A token file that is not this user's own private file: refused, with how to fix it.
-public struct ServeTokenFileError: CategorizedError, Sendable {
-    public enum Problem: Sendable, Equatable {
-        case owner(uid_t, uid_t)
-        case mode(UInt32)
-        case symlink
-        case notAFile
-    }
+package struct ServeTokenFileError: CategorizedError, Sendable {
+    package var path: String
+    package var problem: PrivateFile.Problem
 
-    public var path: String
-    public var problem: Problem
-
-    public var description: String {
+    package var description: String {
         let shown = path.count > 200 ? "…" + path.suffix(199) : path
         switch problem {
         case let .owner(owner, me):
@@ -91,5 +69,5 @@ public struct ServeTokenFileError: CategorizedError, Sendable {
         }
     }
 
-    public var category: ErrorCategory { .permissionDenied }
+    package var category: ErrorCategory { .permissionDenied }
 }

@@ -6,18 +6,18 @@ import TiltboardLinux
 /// loop's wake-ups then never wait behind the server's work; the server runs whenever the loop
 /// sleeps, which is nearly all the time. Tasks opt in with `Task(executorPreference:)`; their child
 /// tasks and the actors they call (the socket pool) follow.
-public final class ServerExecutor: TaskExecutor, @unchecked Sendable {
+package final class ServerExecutor: TaskExecutor, @unchecked Sendable {
     /// The server's thread, started on first use.
-    public static let shared = ServerExecutor(name: "tiltboard-serve")
+    package static let shared = ServerExecutor(name: "tiltboard-serve")
 
     /// The thread's nice value: below the loop's 0, and raising it needs no privilege.
-    public static let nice: Int32 = 10
+    package static let nice: Int32 = 10
 
     private let condition = NSCondition()
     // Under `condition`.
     private var jobs: [UnownedJob] = []
 
-    public init(name: String) {
+    package init(name: String) {
         Thread { [self] in
             // Named from inside: Foundation's name, set before start, does not always reach the kernel.
             Realtime.nameCallingThread(name)
@@ -25,7 +25,7 @@ public final class ServerExecutor: TaskExecutor, @unchecked Sendable {
         }.start()
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         condition.lock()
         jobs.append(job)
@@ -33,7 +33,7 @@ public final class ServerExecutor: TaskExecutor, @unchecked Sendable {
         condition.unlock()
     }
 
-    public func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+    package func asUnownedTaskExecutor() -> UnownedTaskExecutor {
         UnownedTaskExecutor(ordinary: self)
     }
 

@@ -9,28 +9,28 @@ import TiltboardCore
 /// (431, 413), an idle limit between requests, a deadline for each request to arrive (408), a
 /// deadline for each write (a client that stops reading is dropped), and a failed `accept` (no
 /// descriptors left) is waited out instead of ending the server.
-public final class WebServer: Sendable {
-    public struct Limits: Sendable {
+package final class WebServer: Sendable {
+    package struct Limits: Sendable {
         /// Connections open at once, WebSocket streams included.
-        public var maxClients = 32
+        package var maxClients = 32
         /// Request line and headers, bytes.
-        public var maxHeadBytes = 8192
+        package var maxHeadBytes = 8192
         /// Request body, bytes (the API's bodies are a few dozen).
-        public var maxBodyBytes = 4096
+        package var maxBodyBytes = 4096
         /// An open connection with no request under way is closed after this long.
-        public var idleSeconds = 30.0
+        package var idleSeconds = 30.0
         /// A request must arrive whole within this long of its first byte.
-        public var requestSeconds = 10.0
+        package var requestSeconds = 10.0
         /// Each write (a response, a frame) must complete within this long.
-        public var writeSeconds = 10.0
+        package var writeSeconds = 10.0
 
-        public init() {}
+        package init() {}
     }
 
-    public let limits: Limits
-    public let api: ServeAPI
+    package let limits: Limits
+    package let api: ServeAPI
     /// The thread the server's tasks run on, below the loop's priority.
-    public let executor: ServerExecutor
+    package let executor: ServerExecutor
     private let clock: any ServerClock
     private let host: String
     private let requestedPort: UInt16
@@ -52,7 +52,7 @@ public final class WebServer: Sendable {
     private let refused = Atomic<Int>(0)
     private let stalled = Atomic<Int>(0)
 
-    public init(host: String, port: UInt16, limits: Limits = Limits(), api: ServeAPI, clock: any ServerClock = SystemServerClock(),
+    package init(host: String, port: UInt16, limits: Limits = Limits(), api: ServeAPI, clock: any ServerClock = SystemServerClock(),
                 executor: ServerExecutor = .shared) {
         self.host = host; self.requestedPort = port; self.limits = limits; self.api = api; self.clock = clock
         self.executor = executor
@@ -60,25 +60,25 @@ public final class WebServer: Sendable {
     }
 
     /// Connections open now, accepted in all, and refused for being over the limit.
-    public var counts: (open: Int, accepted: Int, refused: Int) {
+    package var counts: (open: Int, accepted: Int, refused: Int) {
         (open.load(ordering: .relaxed), accepted.load(ordering: .relaxed), refused.load(ordering: .relaxed))
     }
 
     /// Writes waiting now for a client to take what was sent before.
-    public var stalledWrites: Int { stalled.load(ordering: .relaxed) }
+    package var stalledWrites: Int { stalled.load(ordering: .relaxed) }
 
     /// The port bound (the one chosen when 0 was asked for).
-    public var port: UInt16 { state.withLock { $0.port } }
+    package var port: UInt16 { state.withLock { $0.port } }
 
     /// Runs `work` on the server's thread until it ends or is cancelled (the hub's pacing).
-    public func background(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    package func background(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         Task(executorPreference: executor, operation: work)
     }
 
     /// Binds and listens, then accepts connections in the background until `stop`. Throws
     /// `ServeBindError` when the address cannot be bound.
     @discardableResult
-    public func start() async throws -> UInt16 {
+    package func start() async throws -> UInt16 {
         try await pool.prepare()
         let socket = try Self.listen(host: host, port: requestedPort)
         let listener = try AsyncSocket(socket: socket, pool: pool)
@@ -98,7 +98,7 @@ public final class WebServer: Sendable {
 
     /// Stops accepting, tells the WebSocket clients and gives every connection `graceSeconds` to
     /// finish before cutting it.
-    public func stop(graceSeconds: Double = 1) async {
+    package func stop(graceSeconds: Double = 1) async {
         let (listener, accept) = state.withLock { s -> (AsyncSocket?, Task<Void, Never>?) in
             s.stopping = true
             return (s.listener, s.acceptTask)
@@ -389,7 +389,7 @@ public final class WebServer: Sendable {
     }
 
     /// True for addresses only this machine can reach.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }
@@ -398,18 +398,18 @@ public final class WebServer: Sendable {
 struct ServeTimeout: Error {}
 
 /// The address could not be bound or listened on.
-public struct ServeBindError: CategorizedError, Sendable {
-    public var host: String
-    public var port: UInt16
-    public var operation: String
-    public var errno: Int32
-    public var message: String
+package struct ServeBindError: CategorizedError, Sendable {
+    package var host: String
+    package var port: UInt16
+    package var operation: String
+    package var errno: Int32
+    package var message: String
 
-    public var description: String {
+    package var description: String {
         "cannot listen on \(host):\(port) (\(operation): \(message))"
     }
 
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch errno {
         case EACCES, EPERM: return .permissionDenied
         case 0: return .invalidRequest

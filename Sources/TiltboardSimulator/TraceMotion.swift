@@ -42,7 +42,7 @@ public struct TraceMotion: MotionSource {
                 throw MotionScriptError("trace line \(lineNumber): expected 4 fields (t,ax,ay,az) or 7 (t,ax,ay,az,gx,gy,gz), found \(fields.count)")
             }
             if let bad = numbers.firstIndex(where: { $0 == nil || !$0!.isFinite }) {
-                throw MotionScriptError("trace line \(lineNumber): field \(bad + 1) \"\(fields[bad])\" is not a number")
+                throw MotionScriptError("trace line \(lineNumber): field \(bad + 1) \"\(fields[bad].count > 80 ? String(fields[bad].prefix(79)) + "…" : String(fields[bad]))\" is not a number")
             }
             let v = numbers.map { $0! }
             if let previous = times.last, v[0] < previous {

@@ -39,12 +39,14 @@ enum CLIRunner {
         return Result(status: child.process.terminationStatus, stdout: child.stdout, stderr: child.stderr)
     }
 
-    /// Runs `script` with /bin/sh, `$TB` the tiltboard executable and HOME and XDG_CONFIG_HOME
-    /// set to `folder`, for what needs a shell: redirections, another user (setpriv), a PATH.
+    /// Runs `script` with /bin/sh in `folder`, `$TB` the tiltboard executable and HOME and
+    /// XDG_CONFIG_HOME set to `folder`, for what needs a shell: redirections, another user
+    /// (setpriv), a PATH.
     static func shell(_ script: String, in folder: String, environment: [String: String] = [:]) throws -> CLIRunner.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
         process.environment = ProcessInfo.processInfo.environment
             .merging(["TB": try CLIRunner.binaryPath(), "XDG_CONFIG_HOME": folder, "HOME": folder]) { $1 }
             .merging(environment) { $1 }

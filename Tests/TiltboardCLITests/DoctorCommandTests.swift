@@ -67,10 +67,33 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertEqual(checks[4]["detail"] as? String, "profile: none at \(env["XDG_CONFIG_HOME"]!)/tiltboard/profiles/doctor-cli.json yet")
     }
 
+    func testAKernelDriverOwningTheSensorExits69WithTheOverlayAndUnbindFix() throws {
+        let (root, board, env) = try stagedMachine()
+        let fm = FileManager.default
+        try fm.setAttributes([.posixPermissions: 0o666], ofItemAtPath: root + "/dev/i2c-1")
+        let device = root + "/sys/bus/i2c/devices/1-0068"
+        try fm.createDirectory(atPath: device, withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/sys/bus/i2c/drivers/inv-mpu6050-i2c", withIntermediateDirectories: true)
+        try Data("mpu6050\n".utf8).write(to: URL(fileURLWithPath: device + "/name"))
+        try fm.createSymbolicLink(atPath: device + "/driver", withDestinationPath: "../../drivers/inv-mpu6050-i2c")
+        let r = try CLIRunner.run(["doctor", "--board", board, "--system-root", root], environment: env)
+        XCTAssertEqual(r.status, 69, r.stdout + r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.prefix(4), [
+            "✓ I²C enabled: /dev/i2c-1 is present",
+            "· bus clock: not in the device tree for i2c-1; assuming it suits 100 Hz",
+            "✓ I²C permission: /dev/i2c-1 can be opened for reading and writing",
+            "✗ kernel driver: inv-mpu6050-i2c owns 0x68 on /dev/i2c-1 — fix: remove dtoverlay=i2c-sensor,mpu6050 (or the older dtoverlay=mpu6050) from /boot/firmware/config.txt and reboot, or release it until the next boot with `echo 1-0068 | sudo tee /sys/bus/i2c/drivers/inv-mpu6050-i2c/unbind`",
+        ], r.stdout)
+        XCTAssertFalse(r.stdout.contains("sensor:"), "the sensor is not asked behind the driver's back: \(r.stdout)")
+    }
+
     func testTheDoctorsBusComesFromTheCommandsOnePlaceBelowTheStagedRoot() throws {
         let board = BoardDescription(name: "doctor test", source: "test", sensor: .init(chip: .mpu6050, bus: "/dev/i2c-1", address: 0x68))
         let backend = try CommandBoard.backend(for: board, clock: ManualClock(), devicesBelow: "/staged")
         XCTAssertEqual((backend as? LinuxBoard)?.busPath, "/staged/dev/i2c-1")
+        XCTAssertEqual((backend as? LinuxBoard)?.sysfsRoot, "/staged/sys")
+        XCTAssertEqual((backend as? LinuxBoard)?.sensorAddress, 0x68)
         let simulated = try BoardDescription.load(path: packageRoot + "/Boards/simulated-adxl345.json")
         XCTAssertTrue(try CommandBoard.backend(for: simulated, clock: ManualClock(), devicesBelow: "/staged") is SimulatedBoard)
     }

@@ -2,7 +2,7 @@ import XCTest
 import TiltboardCore
 import TiltboardDrivers
 
-// Registers re-declared from sensors.md §1.3/§1.10 (MPU-6050) and §2.2 (ADXL345), independently
+// Registers re-declared from the MPU-6050 Register Map rev 3.2 and the ADXL345 data sheet rev E, independently
 // of the drivers' tables.
 private let MPU: UInt8 = 0x68
 private let MPU_WHO_AM_I: UInt8 = 0x75

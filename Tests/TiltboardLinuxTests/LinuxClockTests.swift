@@ -13,6 +13,7 @@ private final class SleeperState: Sendable {
 /// Shared with the thread trying realtime scheduling: (note, policy, policy after, finished).
 private final class RealtimeResult: Sendable {
     let value = Mutex<(String?, Int32, Int32, Bool)>((nil, -1, -1, false))
+    let childPolicy = Mutex<Int32>(-1)
 }
 
 final class LinuxClockTests: XCTestCase {
@@ -118,12 +119,22 @@ final class LinuxClockTests: XCTestCase {
         Thread.detachNewThread {
             let note = Realtime.enable(priority: 1)
             let policy = Realtime.currentPolicy().policy
+            // A thread started from the real-time one runs under normal scheduling.
+            let child = RealtimeResult()
+            Thread.detachNewThread {
+                let policy = Realtime.currentPolicy().policy
+                child.value.withLock { $0 = (nil, policy, policy, true) }
+            }
+            for _ in 0..<10_000 where !child.value.withLock({ $0.3 }) { usleep(1000) }
             Realtime.disable()
+            let childPolicy = child.value.withLock { $0.1 }
             result.value.withLock { $0 = (note, policy, Realtime.currentPolicy().policy, true) }
+            result.childPolicy.withLock { $0 = childPolicy }
         }
         for _ in 0..<10_000 where !result.value.withLock({ $0.3 }) { usleep(1000) }
         let (note, policy, after, finished) = result.value.withLock { $0 }
         XCTAssertTrue(finished)
+        XCTAssertEqual(result.childPolicy.withLock { $0 }, SCHED_OTHER)
         print("Realtime.enable(priority: 1): \(note ?? "enabled")")
         if let note {
             XCTAssertTrue(note.contains("not permitted") || note.contains("failed"), note)

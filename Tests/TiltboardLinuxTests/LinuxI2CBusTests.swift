@@ -207,13 +207,13 @@ final class LinuxI2CBusTests: XCTestCase {
 
     func testInterruptedCallsAreRetried() {
         var attempts = 0
-        let result = retryingOnInterrupt {
+        let result = retryingNegatedEINTR {
             attempts += 1
             return attempts < 3 ? -EINTR : 5
         }
         XCTAssertEqual(result, 5)
         XCTAssertEqual(attempts, 3)
-        XCTAssertEqual(retryingOnInterrupt { -EIO }, -EIO)
+        XCTAssertEqual(retryingNegatedEINTR { -EIO }, -EIO)
     }
 
     // MARK: Bus listing

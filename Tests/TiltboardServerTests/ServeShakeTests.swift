@@ -95,4 +95,27 @@ final class ServeShakeTests: XCTestCase {
                        ProfileShake(thresholdG: 1.0, minReversals: 3))
         await board.close()
     }
+
+    func testBodiesAreStrictJSON() {
+        // A key twice (which value wins is undefined) and a comma before "}" are refused, naming the key.
+        XCTAssertEqual(ServeAPI.shake(fromBody: Array(#"{"level": "firm", "level": "gentle"}"#.utf8)).failureMessage,
+                       "level: appears twice in one object (again at line 1, column 19): keep one")
+        XCTAssertEqual(ServeAPI.shake(fromBody: Array(#"{"level": "firm",}"#.utf8)).failureMessage,
+                       #"a comma before "}" at line 1, column 18: remove it"#)
+        XCTAssertEqual(ServeAPI.effect(fromBody: Array(#"{"effect": "tick", "effect": "alarm"}"#.utf8)).failureMessage,
+                       "effect: appears twice in one object (again at line 1, column 20): keep one")
+        XCTAssertEqual(ServeAPI.emptyObjectProblem(Array("{\n}".utf8)), nil)
+        XCTAssertEqual(ServeAPI.emptyObjectProblem(Array(#"{"a": 1,}"#.utf8)), #"a comma before "}" at line 1, column 9: remove it"#)
+        // NaN, huge numbers and deep nesting are a refusal, never a crash.
+        XCTAssertNotNil(ServeAPI.shake(fromBody: Array(#"{"thresholdG": NaN}"#.utf8)).failureMessage)
+        XCTAssertNotNil(ServeAPI.shake(fromBody: Array(("{\"thresholdG\": 1" + String(repeating: "0", count: 400) + "}").utf8)).failureMessage)
+        XCTAssertNotNil(ServeAPI.shake(fromBody: Array((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8)).failureMessage)
+    }
+}
+
+private extension Result {
+    var failureMessage: String? {
+        if case let .failure(error) = self { return "\(error)" }
+        return nil
+    }
 }

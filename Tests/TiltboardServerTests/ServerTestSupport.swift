@@ -110,7 +110,7 @@ final class ServedBoard {
         loop = session.makeLoop(rateHz: 100, haptics: engine)
         feed = BoardFeed(session: session, haptics: engine)
         let feed = self.feed
-        loop.sensorEvents = { feed.sensorEvent($0) }
+        loop.observe(LoopObserver(event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } }))
         hub = ServeHub(session: session, feed: feed, haptics: engine)
         let api = ServeAPI(hub: hub, policy: AccessPolicy(ownNames: ["testpi", "testpi.local"], token: token), page: WebPage.html)
         server = WebServer(host: "127.0.0.1", port: 0, limits: limits, api: api, clock: serverClock)

@@ -3,7 +3,7 @@ import TiltboardDrivers
 import TiltboardSimulator
 import XCTest
 
-// Motion-interrupt registers, declared here independently of the drivers (sensors.md §1.3, §2.2).
+// Motion-interrupt registers, declared here independently of the drivers (MPU-6050 Register Map rev 3.2, ADXL345 data sheet rev E).
 private let MOT_THR: UInt8 = 0x1F
 private let MOT_DUR: UInt8 = 0x20
 private let INT_PIN_CFG: UInt8 = 0x37
@@ -116,7 +116,7 @@ final class InterruptPinTests: XCTestCase {
     }
 
     func testNoMotionDetectionWithoutTheHighPass() throws {
-        // ACCEL_HPF = 0: the motion detector does not work (sensors.md §1.10).
+        // ACCEL_HPF = 0: the motion detector does not work (Register Map rev 3.2, ACCEL_CONFIG).
         let chip = try armedMPU(restShakeRest, highPass: 0)
         XCTAssertFalse(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 2_000 * Int64(ms)))
         XCTAssertEqual(try r(MPU.INT_STATUS) & 0x40, 0)

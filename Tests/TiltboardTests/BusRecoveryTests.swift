@@ -30,13 +30,15 @@ final class BusRecoveryTests: XCTestCase {
                      giveUpAfter: Double = 10,
                      each: @escaping (PipelineOutput) -> Void = { _ in },
                      onEvent: @escaping (SensorEvent) -> Void = { _ in }) -> Run {
-        let loop = session.makeLoop(rateHz: rate, haptics: haptics)
-        loop.recovery.giveUpAfterSeconds = giveUpAfter
+        var configuration = TiltLoop.Configuration(rateHz: rate)
+        configuration.recovery.giveUpAfterSeconds = giveUpAfter
+        let loop = session.makeLoop(configuration, haptics: haptics)
         nonisolated(unsafe) var result = Run()
-        loop.sensorEvents = { event in
+        loop.observe(LoopObserver(event: { event in
+            guard case let .sensor(event) = event else { return }
             result.events.append(event)
             onEvent(event)
-        }
+        }))
         do {
             _ = try loop.run(duration: seconds) { out, _ in
                 result.outputs.append(out)
@@ -233,11 +235,17 @@ final class BusRecoveryTests: XCTestCase {
         board.simulation?.faults = [SimulatedFault(at: 3.95, kind: .nack, seconds: 0.35)]
         board.interrupt = .init(line: .init(chip: "simulated", line: .offset(4)))
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
-        let loop = session.makeLoop(rateHz: 100, haptics: nil)
+        var configuration = TiltLoop.Configuration(rateHz: 100)
+        configuration.wakeOnMotion = WakeOnMotion(line: try session.wakeLine())
+        let loop = session.makeLoop(configuration, haptics: nil)
         nonisolated(unsafe) var wakes: [WakeEvent] = []
-        loop.enableWakeOnMotion(line: try session.wakeLine()) { wakes.append($0) }
         nonisolated(unsafe) var events: [SensorEvent] = []
-        loop.sensorEvents = { events.append($0) }
+        loop.observe(LoopObserver(event: { event in
+            switch event {
+            case let .wake(wake): wakes.append(wake)
+            case let .sensor(sensor): events.append(sensor)
+            }
+        }))
         nonisolated(unsafe) var shakes = 0
         _ = try loop.run(duration: 6) { out, _ in if out.shakeEvent?.phase == .started { shakes += 1 } }
         guard wakes.count >= 2, case .sleeping = wakes[0], case .woke = wakes[1] else { return XCTFail("\(wakes)") }

@@ -186,6 +186,46 @@ final class DoctorTests: XCTestCase {
         try stage("/dev/i2c-1")
     }
 
+    /// `/sys/bus/i2c/devices/<device>` in the staged root, bound to `driver` when one is given.
+    private func stageI2CDevice(_ device: String, name: String, driver: String?) throws {
+        try stage("/sys/bus/i2c/devices/\(device)/name", text: name + "\n")
+        guard let driver else { return }
+        try stageDir("/sys/bus/i2c/drivers/\(driver)")
+        try FileManager.default.createSymbolicLink(atPath: root + "/sys/bus/i2c/devices/\(device)/driver",
+                                                   withDestinationPath: "../../drivers/\(driver)")
+    }
+
+    func testAKernelDriverOwningTheAddressFailsAndTheSensorIsNotAsked() throws {
+        try stagedBus()
+        try stageI2CDevice("1-0068", name: "mpu6050", driver: "inv-mpu6050-i2c")
+        let opened = OpenedPaths()
+        var d = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }, opened: opened)
+        d.advice = { "fix for: \($0)" }
+        let checks = d.run()
+        let c = try check("kernel-driver", in: checks)
+        XCTAssertEqual(c.status, .fail)
+        XCTAssertEqual(c.cause, .unavailable)
+        XCTAssertEqual(c.detail, "kernel driver: inv-mpu6050-i2c owns 0x68 on /dev/i2c-1")
+        XCTAssertEqual(c.fix, "fix for: the kernel's inv-mpu6050-i2c driver owns the device at 0x68 on /dev/i2c-1")
+        XCTAssertEqual(checks.map(\.id), ["i2c-enabled", "bus-clock", "i2c-permission", "kernel-driver", "interrupt-line", "realtime", "profile"])
+        XCTAssertEqual(opened.paths, [], "the bus is not opened behind the kernel driver's back")
+        XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
+    }
+
+    func testADeviceWithoutADriverOrNoDeviceAtAllPasses() throws {
+        try stagedBus()
+        // 0x68 declared but unbound; another address bound.
+        try stageI2CDevice("1-0068", name: "mpu6050", driver: nil)
+        try stageI2CDevice("1-0018", name: "lis3dh", driver: "st-accel-i2c")
+        for address: UInt8 in [0x68, 0x69] {
+            let checks = doctor(board(address: address), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }, at: address).run()
+            let c = try check("kernel-driver", in: checks)
+            XCTAssertEqual(c.status, .pass)
+            XCTAssertEqual(c.detail, "kernel driver: none bound to \(address.hex) on /dev/i2c-1")
+            XCTAssertEqual(try check("sensor", in: checks).status, .pass)
+        }
+    }
+
     func testNothingAtTheAddress() throws {
         try stagedBus()
         let checks = doctor(board()).run()

@@ -13,13 +13,14 @@ final class OutageJobControlTests: XCTestCase {
         board.simulation?.noise = false
         board.simulation?.faults = [SimulatedFault(at: 1.0, kind: .unplug, seconds: 60)]
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
-        let loop = session.makeLoop(rateHz: 100, haptics: nil)
-        loop.recovery.giveUpAfterSeconds = 2
+        var configuration = TiltLoop.Configuration(rateHz: 100)
+        configuration.recovery.giveUpAfterSeconds = 2
         let stopStart: UInt64 = 2_000_000_000, stopLength = UInt64(stoppedSeconds * 1e9)
-        loop.stoppedNanoseconds = {
+        configuration.stoppedNanoseconds = {
             let now = clock.nowNanoseconds()
             return now <= stopStart ? 0 : Swift.min(now - stopStart, stopLength)
         }
+        let loop = session.makeLoop(configuration, haptics: nil)
         XCTAssertThrowsError(try loop.run(duration: 30) { _, _ in }) { error in
             XCTAssertTrue(error is SensorLostError, "\(error)")
         }

@@ -20,8 +20,9 @@ final class ProfileWatchTests: XCTestCase {
         let profilePath = folder + "/p.json"
         let session = try BoardSession(board: board, clock: clock, profilePath: profilePath)
         defer { session.close() }
-        let loop = session.makeLoop(rateHz: 100, haptics: nil)
-        session.watchProfile(loop)
+        var configuration = TiltLoop.Configuration(rateHz: 100)
+        configuration.watch = session.profileWatch()
+        let loop = session.makeLoop(configuration, haptics: nil)
         var sum = Vector3.zero, n = 0.0
         var written = false
         var before: [TiltAngles] = [], after: [TiltAngles] = []

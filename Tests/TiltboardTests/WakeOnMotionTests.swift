@@ -29,9 +29,8 @@ final class WakeOnMotionTests: XCTestCase {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let s = try session(chip, clock: clock)
             defer { s.close() }
-            let loop = s.makeLoop(rateHz: 100, haptics: nil)
             nonisolated(unsafe) var events: [(WakeEvent, script: Double)] = []
-            loop.enableWakeOnMotion(line: try s.wakeLine()) { event in events.append((event, clock.nowSeconds() - 1)) }
+            let loop = try wakingLoop(s) { event in events.append((event, clock.nowSeconds() - 1)) }
             nonisolated(unsafe) var outputs: [PipelineOutput] = []
             nonisolated(unsafe) var shakeAt: Double?
             _ = try loop.run(duration: 8) { out, _ in
@@ -76,10 +75,9 @@ final class WakeOnMotionTests: XCTestCase {
             .write(toFile: path, atomically: true, encoding: .utf8)
         let s = try session(.mpu6050, clock: clock, script: path)
         defer { s.close() }
-        let loop = s.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var sleptAfter = -1
         nonisolated(unsafe) var outputs: [PipelineOutput] = []
-        loop.enableWakeOnMotion(line: try s.wakeLine()) { event in
+        let loop = try wakingLoop(s) { event in
             if case .sleeping = event { sleptAfter = outputs.count - 1 }
         }
         _ = try loop.run(duration: 4.5) { out, _ in outputs.append(out) }
@@ -98,8 +96,7 @@ final class WakeOnMotionTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let s = try session(.adxl345, clock: clock, script: "flat")
         defer { s.close() }
-        let loop = s.makeLoop(rateHz: 50, haptics: nil)
-        loop.enableWakeOnMotion(line: try s.wakeLine(), WakeOnMotionSettings(idleSeconds: 1, waitTimeoutSeconds: 0.25))
+        let loop = try wakingLoop(s, rateHz: 50, WakeOnMotionSettings(idleSeconds: 1, waitTimeoutSeconds: 0.25))
         _ = try loop.run(shouldStop: { clock.nowSeconds() >= 3 }) { _, _ in }
         // Asleep from about 1 s of loop time; the stop is seen within one 0.25 s wait of 3 s.
         XCTAssertLessThanOrEqual(clock.nowSeconds(), 3.25 + 1e-9)
@@ -136,8 +133,7 @@ final class WakeOnMotionTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let s = try session(.mpu6050, clock: clock)
         defer { s.close() }
-        let loop = s.makeLoop(rateHz: 100, haptics: nil)
-        loop.enableWakeOnMotion(line: try s.wakeLine())
+        let loop = try wakingLoop(s)
         let capacity = 900
         let before = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
         let after = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: capacity)
@@ -161,5 +157,17 @@ final class WakeOnMotionTests: XCTestCase {
         XCTAssertEqual(wakes, 1)
         XCTAssertEqual(perSample, 0)
         XCTAssertLessThanOrEqual(perWake, 4)
+    }
+}
+
+extension WakeOnMotionTests {
+    /// The board's loop waking on motion with `settings`, its sleeps and wakes to `events`.
+    func wakingLoop(_ session: BoardSession, rateHz: Double = 100, _ settings: WakeOnMotionSettings = WakeOnMotionSettings(),
+                    events: @escaping (WakeEvent) -> Void = { _ in }) throws -> TiltLoop {
+        var configuration = TiltLoop.Configuration(rateHz: rateHz)
+        configuration.wakeOnMotion = WakeOnMotion(settings: settings, line: try session.wakeLine())
+        let loop = session.makeLoop(configuration, haptics: nil)
+        loop.observe(LoopObserver(event: { if case let .wake(event) = $0 { events(event) } }))
+        return loop
     }
 }

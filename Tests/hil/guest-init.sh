@@ -593,6 +593,75 @@ doctor_motor_held() {
 check "doctor, GPIO17 held by gpioset: exit 69 naming gpioset" doctor_motor_held
 
 # ---------------------------------------------------------------------------------------------
+# A kernel driver owning the sensor: the kernel's st_accel_i2c bound to the LIS3DH at 0x18 with
+# new_device, as dtoverlay=… binds an IIO driver on a Pi. i2c-dev then refuses SMBus transfers to
+# 0x18 (EBUSY) but would let I2C_RDWR through: tiltboard must refuse the sensor, naming the
+# driver and the fix, before it configures the chip behind the driver's back.
+ADAPTER=/sys/bus/i2c/devices/i2c-$BUS
+KDEV=/sys/bus/i2c/devices/$BUS-0018
+kdriver_line="the kernel's st-accel-i2c driver owns the device at 0x18 on /dev/i2c-$BUS"
+kdriver_fix="echo $BUS-0018 | sudo tee /sys/bus/i2c/drivers/st-accel-i2c/unbind"
+kdriver_bound=0
+kdriver_bind() {
+    preload_lis3dh
+    # st_sensors reads through regmap with the auto-increment bit set in the sub-address (0x80,
+    # drivers/iio/common/st_sensors/st_sensors_i2c.c), so WHO_AM_I is asked at 0x8F on the stub.
+    $I2CSET -y $BUS 0x18 0x8F 0x33
+    echo lis3dh 0x18 > $ADAPTER/new_device || { why="new_device refused"; return 1; }
+    wait_for 5 [ -L $KDEV/driver ] || { why="no driver bound to $KDEV: $(dmesg | tail -n 3 | tr '\n' ' ')"; return 1; }
+    drv=$(basename "$(readlink $KDEV/driver)")
+    [ "$drv" = st-accel-i2c ] || { why="driver $drv, want st-accel-i2c"; return 1; }
+    # The premise: the SMBus path (I2C_SLAVE without force) is refused while the driver holds it.
+    $I2CGET -y $BUS 0x18 0x0F > /tmp/busy 2>&1 && { why="i2cget at 0x18 succeeded: $(cat /tmp/busy)"; return 1; }
+    grep -q 'busy' /tmp/busy || { why="i2cget: $(cat /tmp/busy)"; return 1; }
+    kdriver_bound=1
+}
+# kdriver_refused ARGS…: tiltboard ARGS exits 69 with exactly one stderr line naming the driver
+# and both fixes.
+kdriver_refused() {
+    [ "$kdriver_bound" = 1 ] || { why="the driver was not bound"; return 1; }
+    run_tb 30 "$@"
+    [ $rc = 69 ] || { why="exit $rc, want 69: $(first_err)"; return 1; }
+    [ "$(wc -l < /tmp/err)" = 1 ] || { why="$(wc -l < /tmp/err) stderr lines: $(head -c 300 /tmp/err)"; return 1; }
+    grep -qF "tiltboard: error: $kdriver_line: remove the dtoverlay line that adds it from /boot/firmware/config.txt and reboot, or release it until the next boot with \`$kdriver_fix\`" /tmp/err \
+        || { why="$(first_err)"; return 1; }
+}
+kdriver_probe() {
+    kdriver_refused probe --bus /dev/i2c-$BUS || return 1
+    # The free addresses are still probed and listed.
+    grep -q '^0x68  MPU-6050' /tmp/out && grep -q '^0x53  ADXL345' /tmp/out || { why="stdout: $(head -c 200 /tmp/out)"; return 1; }
+    ! grep -q '^0x18' /tmp/out || { why="0x18 was probed behind the driver"; return 1; }
+}
+kdriver_doctor() {
+    [ "$kdriver_bound" = 1 ] || { why="the driver was not bound"; return 1; }
+    doctor_says 69 "^✗ kernel driver: st-accel-i2c owns 0x18 on /dev/i2c-$BUS — fix: .*$kdriver_fix" lis3dh-4g.json || return 1
+    ! grep -q ' sensor: ' /tmp/out || { why="the doctor asked the sensor: $(grep ' sensor: ' /tmp/out)"; return 1; }
+}
+# The fix the message gives, as given (without sudo: the guest runs as root): the device stays
+# declared, unbound, and the sensor works again.
+kdriver_unbind_fix() {
+    [ "$kdriver_bound" = 1 ] || { why="the driver was not bound"; return 1; }
+    echo $BUS-0018 > /sys/bus/i2c/drivers/st-accel-i2c/unbind || { why="unbind refused"; return 1; }
+    [ -d $KDEV ] && [ ! -e $KDEV/driver ] || { why="$KDEV: $(ls $KDEV 2>&1 | tr '\n' ' ')"; return 1; }
+    read_lis3dh lis3dh-4g.json "1.0,-0.5,2.0"
+}
+kdriver_deleted() {
+    echo 0x18 > $ADAPTER/delete_device || { why="delete_device refused"; return 1; }
+    [ ! -e $KDEV ] || { why="$KDEV still there"; return 1; }
+    read_lis3dh lis3dh-4g.json "1.0,-0.5,2.0" || return 1
+    run_tb 30 probe --bus /dev/i2c-$BUS --json
+    [ $rc = 0 ] && grep -q '"address":"0x18"' /tmp/out || { why="probe exit $rc: $(first_err)"; return 1; }
+}
+check "st_accel_i2c binds the LIS3DH at 0x18 (new_device); i2c-dev then refuses SMBus to it (busy)" kdriver_bind
+check "kernel driver: read exits 69 with one line naming st-accel-i2c, 0x18, /dev/i2c-$BUS and the fix" \
+    kdriver_refused read --board "$BOARDS/lis3dh-4g.json" --count 1 --json
+check "kernel driver: run exits 69 with the same line" kdriver_refused run --board "$BOARDS/lis3dh-4g.json" --duration 1
+check "kernel driver: probe lists 0x68 and 0x53, leaves 0x18 alone and exits 69 with the same line" kdriver_probe
+check "kernel driver: doctor exits 69 naming st-accel-i2c and the unbind fix, without asking the sensor" kdriver_doctor
+check "kernel driver: the unbind the message gives frees the sensor (read decodes again)" kdriver_unbind_fix
+check "kernel driver: after delete_device the sensor reads and probes as before" kdriver_deleted
+
+# ---------------------------------------------------------------------------------------------
 # The same bus- and GPIO-facing checks with the build against libgpiod 2.x (Debian 13's Swift,
 # libgpiod.so.3 and glibc), run through its own loader: this guest's userland has libgpiod 1.6.
 if [ -n "$GPIOD2" ]; then

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hardware-in-the-loop test against the real Linux I²C and GPIO subsystems, without a Pi:
 # Debian's own kernel under QEMU (TCG), i2c-stub standing in for an MPU-6050 (0x68), an
-# ADXL345 (0x53) and an LIS3DH (0x18), and gpio-sim (built here as an out-of-tree module) for a
+# ADXL345 (0x53) and an LIS3DH (0x18) (also bound once to the kernel's st_accel_i2c), and gpio-sim (built here as an out-of-tree module) for a
 # chip labelled like a Pi 4's. The guest runs the real `tiltboard` binary and prints one
 # PASS:/FAIL: line per check.
 #
@@ -192,6 +192,9 @@ add_module() {
 }
 for m in virtio_pci 9pnet_virtio 9p i2c-dev configfs; do add_module "$m"; done
 add_module i2c-stub chip_addr=0x68,0x53,0x18
+# The kernel's own LIS3DH driver (IIO), bound to 0x18 by the guest to stage a sensor a kernel
+# driver owns, as a device-tree overlay would on a Pi.
+add_module st_accel_i2c
 for m in uinput evdev; do add_module "$m"; done
 mkdir -p "$ird/lib/modules/$kver/extra"
 cp "$simdir/gpio-sim.ko" "$ird/lib/modules/$kver/extra/"

@@ -44,15 +44,17 @@ public enum LoopBenchmark {
     ///   - warmupTicks: ticks run before allocations are counted (first-use costs).
     ///   - threadAllocations: the calling thread's allocation counter (from `CAllocationCounter`),
     ///     called on the loop thread; nil to skip counting.
-    ///   - realtime: ask for SCHED_FIFO and locked memory on the loop thread.
+    ///   - threadPolicy: how the loop thread is scheduled (SCHED_FIFO, timer slack: the program's choice).
     ///   - shouldStop: ends the run early (a signal).
     public static func run(session: BoardSession, bus: CountingI2CBus, seconds: Double,
-                           tickRateHz: Double, warmupTicks: UInt64 = 20, realtime: Bool = false,
+                           tickRateHz: Double, warmupTicks: UInt64 = 20, threadPolicy: LoopThreadPolicy = .inherited,
                            threadAllocations: (@Sendable () -> UInt64)? = nil,
                            shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> LoopBenchmarkResult {
         let configuration = session.sensor.configuration
         let rate = session.sensor.actualRateHz
-        let loop = session.makeLoop(rateHz: tickRateHz, haptics: nil)
+        var loopConfiguration = TiltLoop.Configuration(rateHz: tickRateHz)
+        loopConfiguration.threadPolicy = threadPolicy
+        let loop = session.makeLoop(loopConfiguration, haptics: nil)
         // Short runs still leave most of their ticks for counting.
         let warmup = min(warmupTicks, UInt64(seconds * tickRateHz / 4))
         let state = BenchState()
@@ -60,7 +62,7 @@ public enum LoopBenchmark {
         state.takenBefore = samplesTaken(device)
         state.queuedBefore = queuedFrames(device)
         bus.resetCounters()
-        let note = try loop.run(duration: seconds, realtime: realtime, shouldStop: shouldStop) { out, tick in
+        let note = try loop.run(duration: seconds, shouldStop: shouldStop) { out, tick in
             // The same formatting `run --json` does, so its cost is part of the measurement.
             state.line.writeRunLine(out, haptic: false)
             state.checksum &+= UInt64(state.line.bytes.count)

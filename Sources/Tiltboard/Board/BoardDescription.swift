@@ -1,3 +1,4 @@
+import TiltboardLinux
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
@@ -170,7 +171,19 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         // A path is the user's input: at most 80 characters of it, its end (the file's name) kept.
-        let shown = file.count > 80 ? "…" + file.suffix(79) : file
+        let shown = shownPath(file)
         return key.isEmpty ? "board file \(shown): \(message)" : "board file \(shown): \(key): \(message)"
+    }
+}
+
+extension BoardDescription.ShakeSection {
+    /// The detector settings: the board's values over the detector's defaults.
+    public var detectorSettings: ShakeDetectorSettings {
+        var s = ShakeDetectorSettings.standard
+        if let v = thresholdG { s.thresholdG = v }
+        if let v = minFraction { s.minFraction = v }
+        if let v = minReversals { s.minReversals = v }
+        if let v = cooldownMs { s.cooldownMs = v }
+        return s
     }
 }

@@ -535,8 +535,8 @@ struct BoardFileParser {
 /// before `}` or `]`, and a key twice in one object (§4: names SHOULD be unique; which one wins is
 /// undefined, so a board file with one is refused). A single pass over the bytes of a document
 /// already parsed, with its own stack (no recursion), so any input is safe.
-enum StrictJSON {
-    struct Problem: Equatable { var key: String; var message: String }
+public enum StrictJSON {
+    public struct Problem: Equatable, Sendable { public var key: String; public var message: String }
 
     private struct Frame {
         var isObject: Bool
@@ -546,7 +546,7 @@ enum StrictJSON {
         var index = 0
     }
 
-    static func problem(_ bytes: [UInt8]) -> Problem? {
+    public static func problem(_ bytes: [UInt8]) -> Problem? {
         var stack: [Frame] = []
         var afterComma = false
         var i = 0

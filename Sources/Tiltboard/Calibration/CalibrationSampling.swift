@@ -14,8 +14,7 @@ extension BoardSession {
         // The loop's own way through bus trouble: retries, a lost sensor waited for, a reset chip
         // (a brown-out) noticed and configured again with its offsets; no sample is made up, and
         // the capture restarts after the hole (`StillnessFailure.gap`).
-        let link = SensorRecovery(sensor: sensor, clock: clock)
-        link.restore = { try self.restoreSensor() }
+        let link = SensorRecovery(sensor: sensor, clock: clock, restore: { try self.restoreSensor() })
         let start = clock.nowNanoseconds()
         var finished = false
         var stopped = false

@@ -12,7 +12,7 @@ public struct DoctorCheck: Sendable, Equatable, Codable {
         /// ·: optional and not set up (realtime, a profile not made yet); not a failure.
         case skip
     }
-    /// Stable id for tools: `i2c-enabled`, `bus-clock`, `i2c-permission`, `sensor`, `motor-line`,
+    /// Stable id for tools: `i2c-enabled`, `bus-clock`, `i2c-permission`, `kernel-driver`, `sensor`, `motor-line`,
     /// `interrupt-line`, `realtime`, `profile`.
     public var id: String
     public var status: Status
@@ -76,9 +76,13 @@ public struct Doctor {
                 let permission = i2cPermission()
                 checks.append(permission)
                 if permission.status == .pass {
-                    let (check, id) = sensor()
-                    checks.append(check)
-                    chipID = id
+                    let owner = kernelDriver()
+                    checks.append(owner)
+                    if owner.status == .pass {
+                        let (check, id) = sensor()
+                        checks.append(check)
+                        chipID = id
+                    }
                 }
             }
         }
@@ -196,6 +200,19 @@ public struct Doctor {
             return "you are in the \(wanted) group but this login is not: log out and in again (or run newgrp \(wanted))"
         }
         return "join the \(wanted) group: sudo usermod -aG \(wanted) $USER, then log in again"
+    }
+
+    /// Whether a kernel driver (an IIO driver bound by a device-tree overlay) owns the board's
+    /// address: the commands refuse such a sensor, as both would configure the same chip.
+    func kernelDriver() -> DoctorCheck {
+        let id = "kernel-driver"
+        let address = board.sensor.address
+        guard let binding = system.i2cDriverBinding(bus: busDevice, address: address) else {
+            return DoctorCheck(id: id, status: .pass, detail: "kernel driver: none bound to \(address.hex) on \(busDevice)")
+        }
+        return DoctorCheck(id: id, status: .fail,
+                           detail: "kernel driver: \(binding.driver) owns \(address.hex) on \(busDevice)",
+                           fix: advice(KernelDriverBoundError(binding: binding)), cause: .unavailable)
     }
 
     /// What answers at the board's address, identified as the commands would.

@@ -54,7 +54,7 @@ public final class TraceCSVWriter {
         do {
             try file.write(pending)
         } catch let error as OutputFileError {
-            throw TraceFileError(message: error.message)
+            throw TraceFileError(message: error.message, readerWentAway: error.readerWentAway)
         }
         pending.removeAll(keepingCapacity: true)
     }
@@ -80,5 +80,7 @@ public final class TraceCSVWriter {
 /// A trace file that cannot be written.
 public struct TraceFileError: Error, CustomStringConvertible, Sendable {
     public var message: String
+    /// The file is a pipe whose reader went away: the recording ends, and that is no error.
+    public var readerWentAway = false
     public var description: String { message }
 }

@@ -11,21 +11,30 @@ public enum ProfileStore {
     public static func defaultPath(boardName: String,
                                    environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         // systemd passes one absolute path per StateDirectory= entry, separated by colons.
-        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, state.hasPrefix("/") {
+        if let state = usableFolder(environment["STATE_DIRECTORY"]?.split(separator: ":").first.map(String.init)) {
             return state + "/profiles/" + slug(boardName) + ".json"
         }
         let base: String
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+        if let xdg = usableFolder(environment["XDG_CONFIG_HOME"]) {
             base = xdg
         } else {
             // The XDG spec says to ignore a relative XDG_CONFIG_HOME. A relative (or empty) HOME is
             // ignored too, for the user's home in the password database: a profile must not land
             // wherever the command happened to start.
-            let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            let home = usableFolder(environment["HOME"])
                 ?? NSHomeDirectoryForUser(NSUserName()).flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/"
             base = (home == "/" ? "" : home) + "/.config"
         }
         return base + "/tiltboard/profiles/" + slug(boardName) + ".json"
+    }
+
+    /// `value` when it can name a folder to keep profiles in: an absolute path the kernel can
+    /// take (no name over NAME_MAX, 255 bytes, and room left below PATH_MAX, 4096, for the
+    /// profile's own path); nil for anything else, which is then ignored as if unset.
+    static func usableFolder(_ value: String?) -> String? {
+        guard let value, value.hasPrefix("/"), value.utf8.count <= 3800,
+              !value.utf8.split(separator: UInt8(ascii: "/")).contains(where: { $0.count > 255 }) else { return nil }
+        return value
     }
 
     /// The file-name form of a board name: lowercase ASCII letters and digits, each run of other
@@ -68,7 +77,7 @@ public enum ProfileStore {
             bytes = b
         } catch let error as AtomicFileError {
             throw ProfileError(path: path, kind: error.isPermissionDenied ? .permissionDenied : .unreadable,
-                               detail: "cannot read it: \(error.reason): check the file's permissions")
+                               detail: "cannot read it: \(error.reason)\(readHint(error.errno))")
         } catch let error as NotARegularFile {
             throw ProfileError(path: path, kind: .unreadable,
                                detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
@@ -94,6 +103,11 @@ public enum ProfileStore {
         } catch {
             throw ProfileError(path: path, kind: .corrupt, detail: "not valid JSON, truncated or corrupt", remedy: .recalibrateOrRestore)
         }
+        // What JSONSerialization lets through: a key twice (which one wins is undefined) and a
+        // comma before `}` or `]` (RFC 8259 §4, §5).
+        if let problem = StrictJSON.problem(bytes) {
+            throw ProfileError(path: path, kind: .corrupt, detail: "\(problem.key): \(problem.message)", remedy: .recalibrateOrRestore)
+        }
         guard let object = root as? [String: Any] else {
             throw ProfileError(path: path, kind: .corrupt, detail: "not a profile: the top level is not an object", remedy: .recalibrateOrRestore)
         }
@@ -117,6 +131,17 @@ public enum ProfileStore {
             throw ProfileError(path: path, kind: .invalid, detail: problem, remedy: .recalibrateOrRestore)
         }
         return profile
+    }
+
+    /// The fix that follows a failed read, by its errno.
+    private static func readHint(_ code: Int32) -> String {
+        switch code {
+        case EACCES, EPERM: return ": check the file's permissions"
+        case ELOOP: return ": a symlink loop (or more than 40 links in a row): point the link at the profile itself"
+        case ENAMETOOLONG: return ": the name (or one of its folders' names) is too long"
+        case ENOTDIR: return ": a part of the path is not a folder"
+        default: return ""
+        }
     }
 
     /// Checks `profile` and writes it atomically, keeping the previous file as `<path>.bak`.
@@ -166,7 +191,7 @@ public enum ProfileStore {
             let full = prefix.isEmpty ? key : "\(prefix).\(key)"
             guard allowed.contains(key) else {
                 throw ProfileError(path: path, kind: .corrupt,
-                                   detail: "unknown key \(full) (allowed: \(allowed.sorted().joined(separator: ", ")))")
+                                   detail: "unknown key \(full.count > 80 ? String(full.prefix(79)) + "…" : full) (allowed: \(allowed.sorted().joined(separator: ", ")))")
             }
             if let nested = value as? [String: Any] { try rejectUnknownKeys(nested, path: path, prefix: full) }
         }
@@ -220,5 +245,5 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         self.path = path; self.kind = kind; self.detail = detail; self.remedy = remedy
     }
 
-    public var description: String { "profile \(path): \(detail)" }
+    public var description: String { "profile \(shownPath(path)): \(detail)" }
 }

@@ -19,11 +19,24 @@ public protocol BoardBackend {
 public struct LinuxBoard: BoardBackend {
     /// The bus device, e.g. `/dev/i2c-1`.
     public var busPath: String
+    /// The sensor's address: `openBus` refuses a bus where a kernel driver owns it.
+    public var sensorAddress: UInt8
+    /// Where sysfs is read (a staged folder in tests).
+    public var sysfsRoot = I2CKernelDriver.defaultSysfsRoot
 
     /// The devices `board`'s file names.
-    public init(board: BoardDescription) { busPath = board.sensor.bus }
+    public init(board: BoardDescription) {
+        busPath = board.sensor.bus
+        sensorAddress = board.sensor.address
+    }
 
-    public func openBus() throws -> I2CBus { try LinuxI2CBus(path: busPath) }
+    /// Opens the bus, unless a kernel driver (an IIO driver bound by a device-tree overlay) owns
+    /// the sensor's address: then `KernelDriverBoundError`. i2c-dev's `I2C_RDWR` does not check
+    /// that the address is claimed, so without this both would configure the same chip.
+    public func openBus() throws -> I2CBus {
+        try I2CKernelDriver.requireNoDriver(bus: busPath, address: sensorAddress, sysfsRoot: sysfsRoot)
+        return try LinuxI2CBus(path: busPath)
+    }
 
     public func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine {
         try GpiodOutputLine(chip: motor.line.chip, line: motor.line.line, activeLow: motor.activeLow)

@@ -10,19 +10,25 @@ extension BoardSession {
                      shake: ShakeDetector(settings: shakeSettings))
     }
 
-    /// The loop over this board's sensor, clock and pipeline at `rateHz` ticks per second,
-    /// playing the board's shake effect on `haptics`; a lost sensor is restored with its profile's
-    /// chip offsets (`restoreSensor`).
-    public func makeLoop(rateHz: Double, haptics: HapticEngine?,
+    /// The loop over this board's sensor, clock and pipeline as `configuration` says, playing the
+    /// board's shake effect on `haptics`; unless the configuration says otherwise, a lost sensor
+    /// is restored with its profile's chip offsets (`restoreSensor`).
+    public func makeLoop(_ configuration: TiltLoop.Configuration, haptics: HapticEngine?,
                          controller: TiltControllerSettings = TiltControllerSettings()) -> TiltLoop {
-        let loop = TiltLoop(sensor: sensor, clock: clock, pipeline: makePipeline(controller: controller),
-                            rateHz: rateHz, haptics: haptics,
-                            shakeEffect: board.motor?.shakeEffect ?? .pulse(ms: 150))
-        loop.restoreSensor = { try self.restoreSensor() }
-        return loop
+        var configuration = configuration
+        if configuration.restoreSensor == nil { configuration.restoreSensor = { try self.restoreSensor() } }
+        return TiltLoop(sensor: sensor, clock: clock, pipeline: makePipeline(controller: controller),
+                        configuration: configuration, haptics: haptics,
+                        shakeEffect: board.motor?.shakeEffect ?? .pulse(ms: 150))
     }
 
-    /// The GPIO input wired to the sensor's INT pin, for `TiltLoop.enableWakeOnMotion`; a board
+    /// The loop at `rateHz` with the default configuration otherwise.
+    public func makeLoop(rateHz: Double, haptics: HapticEngine?,
+                         controller: TiltControllerSettings = TiltControllerSettings()) -> TiltLoop {
+        makeLoop(TiltLoop.Configuration(rateHz: rateHz), haptics: haptics, controller: controller)
+    }
+
+    /// The GPIO input wired to the sensor's INT pin, for `TiltLoop.Configuration.wakeOnMotion`; a board
     /// without an `interrupt` section throws a `BoardFileError` saying what to add.
     public func wakeLine() throws -> GPIOInputLine {
         guard let line = try openInterruptLine() else {

@@ -2,19 +2,20 @@ import Foundation
 import TiltboardCore
 
 extension BoardSession {
-    /// Makes `loop` pick up this board's profile when another program (`calibrate`, `serve`'s
-    /// page, `monitor`) changes it on disk: once every `intervalSeconds` a thread of the loop's
-    /// own (`TiltLoop.watch`) compares the file's inode, size and modification time with the last
-    /// seen, loads a changed file, and the loop thread applies it at the next tick boundary (chip
-    /// offsets, software calibration, gyro bias, the neutral pose derived through the new
-    /// calibration). A file that cannot be used, or is gone, changes nothing; `notes` says why.
-    public func watchProfile(_ loop: TiltLoop, intervalSeconds: Double = 1,
-                             notes: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// The watch (`TiltLoop.Configuration.watch`) that makes a loop pick up this board's profile
+    /// when another program (`calibrate`, `serve`'s page, `monitor`) changes it on disk: once
+    /// every `intervalSeconds` a thread of the loop's own compares the file's inode, size and
+    /// modification time with the last seen, loads a changed file, and the loop thread applies it
+    /// at the next tick boundary (chip offsets, software calibration, gyro bias, the neutral pose
+    /// derived through the new calibration). A file that cannot be used, or is gone, changes
+    /// nothing; `notes` says why.
+    public func profileWatch(intervalSeconds: Double = 1,
+                             notes: @escaping @Sendable (String) -> Void = { _ in }) -> LoopWatch {
         let path = profilePath
         let identity = identity
         nonisolated(unsafe) let session = self
         let seen = ProfileFingerprintBox(ProfileFingerprint(path: path))
-        loop.watch(everySeconds: intervalSeconds) {
+        return LoopWatch(intervalSeconds: intervalSeconds) {
             let now = ProfileFingerprint(path: path)
             guard now != seen.value else { return nil }
             seen.value = now

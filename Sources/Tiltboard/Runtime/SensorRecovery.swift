@@ -2,9 +2,8 @@ import Foundation
 import Synchronization
 import TiltboardCore
 import TiltboardDrivers
-import TiltboardLinux
 
-/// How the tilt loop rides out a failing bus (`TiltLoop.recovery`).
+/// How the tilt loop rides out a failing bus (`TiltLoop.Configuration.recovery`).
 public struct BusRecoverySettings: Sendable, Equatable {
     /// Reads of a sample (or a FIFO batch) within one tick before the sensor counts as lost.
     public var attemptsPerTick: Int
@@ -75,13 +74,13 @@ public struct SensorLostError: Error, Sendable, CustomStringConvertible {
 final class SensorRecovery {
     let sensor: MotionSensor
     let clock: MonotonicClock
-    var settings = BusRecoverySettings()
-    /// Gets a lost sensor back (`TiltLoop.restoreSensor`).
-    var restore: () throws -> Bool
+    let settings: BusRecoverySettings
+    /// Gets a lost sensor back (`TiltLoop.Configuration.restoreSensor`).
+    let restore: () throws -> Bool
     private let stats = Mutex(BusStatistics())
     /// Time the process has spent stopped by job control so far: not the sensor's outage. None
     /// unless the program says (the library watches no signals of its own).
-    var stoppedNanoseconds: () -> UInt64 = { 0 }
+    let stoppedNanoseconds: () -> UInt64
     /// Clock time the sensor was lost, nil while it delivers.
     private var lostSince: UInt64?
     private var stoppedAtLoss: UInt64 = 0
@@ -90,10 +89,13 @@ final class SensorRecovery {
     /// Clock time of the last FIFO batch that held samples.
     private var lastSamples: UInt64 = 0
 
-    init(sensor: MotionSensor, clock: MonotonicClock) {
+    init(sensor: MotionSensor, clock: MonotonicClock, settings: BusRecoverySettings = BusRecoverySettings(),
+         stoppedNanoseconds: @escaping () -> UInt64 = { 0 }, restore: (() throws -> Bool)? = nil) {
         self.sensor = sensor
         self.clock = clock
-        restore = { try SensorRecovery.reconfigureIfReset(sensor) }
+        self.settings = settings
+        self.stoppedNanoseconds = stoppedNanoseconds
+        self.restore = restore ?? { try SensorRecovery.reconfigureIfReset(sensor) }
     }
 
     /// Checks that the chip answering is the one identified at open and that it still holds its
@@ -155,7 +157,7 @@ final class SensorRecovery {
             }
         } else {
             let sample = try sensor.read(at: t)
-            // After a reset the data registers read zero (sensors.md §1.11, §2.2): look before using it.
+            // After a reset the data registers read zero (the data registers' reset value is 0x00 in both parts' register maps): look before using it.
             if check || sample.accel == .zero { try checkConfiguration(now) }
             body(sample)
         }

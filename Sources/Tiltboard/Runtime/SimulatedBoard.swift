@@ -54,24 +54,54 @@ public struct SimulatedBoard {
 
     static func motion(for settings: BoardDescription.SimulationSection, board: BoardDescription) throws -> MotionSource {
         if let trace = settings.trace {
-            let text: String
-            do { text = try String(contentsOfFile: trace, encoding: .utf8) } catch {
-                throw BoardFileError(file: board.source, key: "simulation.trace", message: "cannot read \(trace): \(error.localizedDescription)")
+            let bytes = try readNamedFile(trace, key: "simulation.trace", board: board, maxBytes: maxTraceBytes)
+            guard let text = String(bytes: bytes, encoding: .utf8) else {
+                throw BoardFileError(file: board.source, key: "simulation.trace", message: "\(shownPath(trace)): not UTF-8 text; a trace is CSV lines of t,ax,ay,az[,gx,gy,gz]")
             }
             do { return try TraceMotion(csv: text, shouldStop: { SignalWatcher.shared.stopRequested }) } catch let stopped as TraceLoadStopped {
                 throw stopped
             } catch {
-                throw BoardFileError(file: board.source, key: "simulation.trace", message: "\(trace): \(error)")
+                throw BoardFileError(file: board.source, key: "simulation.trace", message: "\(shownPath(trace)): \(error)")
             }
         }
         let script = settings.script ?? "flat"
         if let builtIn = MotionScript.builtIn(named: script) { return builtIn }
-        guard let data = FileManager.default.contents(atPath: script) else {
+        let data: Data
+        do {
+            data = Data(try readNamedFile(script, key: "simulation.script", board: board, maxBytes: 16 << 20))
+        } catch let error as BoardFileError where error.message.hasSuffix(": no such file") {
             throw BoardFileError(file: board.source, key: "simulation.script",
-                                 message: "\"\(script)\" is neither a built-in script (\(MotionScript.builtInNames.joined(separator: ", "))) nor a readable file")
+                                 message: "\"\(shownPath(script))\" is neither a built-in script (\(MotionScript.builtInNames.joined(separator: ", "))) nor a readable file")
         }
         do { return try MotionScript(jsonData: data) } catch {
-            throw BoardFileError(file: board.source, key: "simulation.script", message: "\(script): \(error)")
+            throw BoardFileError(file: board.source, key: "simulation.script", message: "\(shownPath(script)): \(error)")
+        }
+    }
+
+    /// The largest trace read: about 2.7 million lines of seven fields (a day at 30 Hz).
+    static let maxTraceBytes = 256 << 20
+
+    /// The whole of a file a board file names, read only when it is a regular file of at most
+    /// `maxBytes` (a FIFO, a device, a folder or a huge file is refused at once, without waiting
+    /// on it or reading it); failures are the board file's error at `key`, naming the file.
+    private static func readNamedFile(_ path: String, key: String, board: BoardDescription, maxBytes: Int) throws -> [UInt8] {
+        let shown = shownPath(path)
+        do {
+            guard let bytes = try AtomicFile.read(path: path, maxBytes: maxBytes) else {
+                throw BoardFileError(file: board.source, key: key, message: "\(shown): no such file")
+            }
+            return bytes
+        } catch let error as AtomicFileError {
+            let hint: String
+            switch error.errno {
+            case ELOOP: hint = ": a symlink loop (or more than 40 links in a row)"
+            case ENAMETOOLONG: hint = ": the name (or one of its folders' names) is too long"
+            case EACCES, EPERM: hint = ": check the file's permissions"
+            default: hint = ""
+            }
+            throw BoardFileError(file: board.source, key: key, message: "cannot read \(shown): \(error.reason)\(hint)", errno: error.errno)
+        } catch let error as NotARegularFile {
+            throw BoardFileError(file: board.source, key: key, message: "\(shown) is \(error.kind), not a regular file")
         }
     }
 }

@@ -2,63 +2,122 @@ import Foundation
 import Synchronization
 import TiltboardCore
 import TiltboardDrivers
-import TiltboardLinux
+
+/// What a loop's observer hears besides samples, on the loop thread.
+public enum LoopEvent: Sendable {
+    /// The sensor was lost or is back (`SensorEvent`).
+    case sensor(SensorEvent)
+    /// The loop went to sleep on the interrupt pin or woke (`WakeEvent`).
+    case wake(WakeEvent)
+}
+
+/// Hears a running loop, on the loop thread: every sample in order, and each `LoopEvent`.
+public struct LoopObserver {
+    public var sample: (PipelineOutput, TickContext) -> Void
+    public var event: (LoopEvent) -> Void
+
+    public init(sample: @escaping (PipelineOutput, TickContext) -> Void = { _, _ in },
+                event: @escaping (LoopEvent) -> Void = { _ in }) {
+        self.sample = sample
+        self.event = event
+    }
+}
+
+/// How the loop thread is scheduled: `prepare` runs on it before the first tick (real-time
+/// scheduling, timer slack: the program's choice) and returns a note when something it asked
+/// for was refused.
+public struct LoopThreadPolicy: Sendable {
+    public var prepare: @Sendable () -> String?
+
+    public init(prepare: @escaping @Sendable () -> String?) { self.prepare = prepare }
+
+    /// The scheduling the starting thread has.
+    public static let inherited = LoopThreadPolicy { nil }
+}
+
+/// Periodic work beside the loop: `poll` runs every `intervalSeconds` on a thread of its own (on
+/// the loop's clock), never on the loop thread; what it returns runs on the loop thread at the
+/// next tick boundary (before that tick's read), and again at the following ones while it
+/// throws. `BoardSession.profileWatch` is one.
+public struct LoopWatch: Sendable {
+    public var intervalSeconds: Double
+    public var poll: @Sendable () -> ((TiltLoop) throws -> Void)?
+
+    public init(intervalSeconds: Double = 1, poll: @escaping @Sendable () -> ((TiltLoop) throws -> Void)?) {
+        self.intervalSeconds = Swift.max(intervalSeconds, 0.01)
+        self.poll = poll
+    }
+}
+
+/// Waking on motion: `line` is the GPIO input wired to the sensor's INT pin.
+public struct WakeOnMotion {
+    public var settings: WakeOnMotionSettings
+    public var line: GPIOInputLine
+
+    public init(settings: WakeOnMotionSettings = WakeOnMotionSettings(), line: GPIOInputLine) {
+        self.settings = settings
+        self.line = line
+    }
+}
 
 /// The main job's loop: at a fixed rate, read the sensor (or drain its FIFO), run each sample
-/// through the pipeline, play the shake effect when a shake starts, and hand every result to
-/// `output` — on a dedicated thread, with nothing allocated per tick.
+/// through the pipeline, play the shake effect when a shake starts, and hand every result to the
+/// observers — on a dedicated thread, with nothing allocated per tick.
 ///
 /// It takes its parts ready-made: a configured sensor (any `MotionSensor`, on any `I2CBus`), the
-/// clock that paces it, and the pipeline. `BoardSession.makePipeline` builds the pipeline a board
-/// file and its calibration profile describe.
+/// clock that paces it, the pipeline and a `Configuration`. `BoardSession.makeLoop` builds one
+/// from a board file and its calibration profile. `start` runs it and returns its handle.
 public final class TiltLoop: @unchecked Sendable {
-    /// Read (or drained) at every tick, on the loop thread while `run` runs.
+    /// What the loop does, fixed at creation.
+    public struct Configuration {
+        /// Ticks per second.
+        public var rateHz: Double
+        /// How the loop rides out bus failures.
+        public var recovery = BusRecoverySettings()
+        /// Sleep on the interrupt pin through still spells, or nil to sample throughout.
+        public var wakeOnMotion: WakeOnMotion?
+        /// How the loop thread is scheduled.
+        public var threadPolicy = LoopThreadPolicy.inherited
+        /// Time the process has spent stopped by job control (Ctrl-Z) so far, which an outage does
+        /// not count towards `recovery.giveUpAfterSeconds` (the CLI: `SignalWatcher.shared`).
+        public var stoppedNanoseconds: @Sendable () -> UInt64 = { 0 }
+        /// Gets a lost sensor back: true when the chip had reset and was configured again. Nil:
+        /// the chip's ID and configuration are checked and a chip that lost its configuration is
+        /// configured again (`BoardSession.makeLoop` also re-programs its profile's offsets).
+        public var restoreSensor: (() throws -> Bool)?
+        /// Periodic work beside the loop (the profile watch).
+        public var watch: LoopWatch?
+
+        public init(rateHz: Double) { self.rateHz = rateHz }
+    }
+
+    /// Read (or drained) at every tick, on the loop thread while it runs.
     public let sensor: MotionSensor
-    /// Paces the ticks; sample times count from the start of `run` on it.
+    /// Paces the ticks; sample times count from the start on it.
     public let clock: MonotonicClock
+    public let configuration: Configuration
     public let scheduler: FixedRateScheduler
     /// Plays the board's shake effect on the motor; nil on a board without a motor.
     public let haptics: HapticEngine?
     public let shakeEffect: HapticEffect
-    /// Owned by the loop thread while `run` runs.
+    /// Owned by the loop thread while it runs.
     public private(set) var pipeline: TiltPipeline
     /// Samples processed so far.
     public private(set) var samples: UInt64 = 0
-    /// Set by `enableWakeOnMotion`.
-    public private(set) var wakeOnMotion: WakeOnMotionSettings?
-    private var wakeLine: GPIOInputLine?
-    private var wakeEvents: (WakeEvent) -> Void = { _ in }
+    /// Registered with `observe`.
+    private var observers: [LoopObserver] = []
+    /// The observers of the run under way (`observers`, and `run`'s output); loop thread only.
+    private var observing: [LoopObserver] = []
+    /// The run under way; loop thread only.
+    private var running: RunningLoop?
+    private let isRunning = Atomic<Bool>(false)
     private let wakeStats = Mutex(WakeStatistics())
     private let stopRequested = Atomic<Bool>(false)
     private let sensorLink: SensorRecovery
     /// Work handed to the loop thread by the watcher, run at the next tick boundary.
     private let pendingWork = Mutex<LoopWork?>(nil)
     private let workPending = Atomic<Bool>(false)
-    private var watchPoll: (@Sendable () -> ((TiltLoop) throws -> Void)?)?
-    private var watchIntervalSeconds = 1.0
     private let watchStop = Atomic<Bool>(false)
-    /// How the loop rides out bus failures; set before `run`.
-    public var recovery: BusRecoverySettings {
-        get { sensorLink.settings }
-        set { sensorLink.settings = newValue }
-    }
-    /// Time the process has spent stopped by job control (Ctrl-Z) so far, which an outage does not
-    /// count towards `recovery.giveUpAfterSeconds`: none by default; a program that watches job
-    /// control gives its count (the CLI: `SignalWatcher.shared`). Set before `run`.
-    public var stoppedNanoseconds: () -> UInt64 {
-        get { sensorLink.stoppedNanoseconds }
-        set { sensorLink.stoppedNanoseconds = newValue }
-    }
-    /// Called on the loop thread when the sensor is lost (the motor is then off) and when it is back.
-    public var sensorEvents: (SensorEvent) -> Void = { _ in }
-    /// Called on the loop thread to get a lost sensor back: true when the chip had reset and was
-    /// configured again. By default the chip's ID and configuration are checked and a chip that
-    /// lost its configuration is configured again; `BoardSession.restoreSensor` also re-programs
-    /// the offsets its profile moved into the chip. Set before `run`.
-    public var restoreSensor: () throws -> Bool {
-        get { sensorLink.restore }
-        set { sensorLink.restore = newValue }
-    }
 
     /// - Parameters:
     ///   - sensor: an identified and configured sensor. With its FIFO on, each tick drains every
@@ -66,68 +125,77 @@ public final class TiltLoop: @unchecked Sendable {
     ///   - clock: paces the ticks and times the samples; a `ManualClock` or `VirtualClock` runs
     ///     the loop without waiting.
     ///   - pipeline: calibration, tilt estimation, controller and shake detector.
-    ///   - rateHz: ticks per second.
+    ///   - configuration: rate, bus recovery, wake on motion, thread policy, watch.
     ///   - haptics: the motor's engine, or nil to stay silent.
     ///   - shakeEffect: what the motor plays when a shake starts.
-    public init(sensor: MotionSensor, clock: MonotonicClock, pipeline: TiltPipeline, rateHz: Double,
+    public init(sensor: MotionSensor, clock: MonotonicClock, pipeline: TiltPipeline, configuration: Configuration,
                 haptics: HapticEngine? = nil, shakeEffect: HapticEffect = .pulse(ms: 150)) {
         self.sensor = sensor
         self.clock = clock
-        scheduler = FixedRateScheduler(rateHz: rateHz, clock: clock)
+        self.configuration = configuration
+        scheduler = FixedRateScheduler(rateHz: configuration.rateHz, clock: clock)
         self.haptics = haptics
         self.shakeEffect = shakeEffect
         self.pipeline = pipeline
-        sensorLink = SensorRecovery(sensor: sensor, clock: clock)
+        sensorLink = SensorRecovery(sensor: sensor, clock: clock, settings: configuration.recovery,
+                                    stoppedNanoseconds: configuration.stoppedNanoseconds, restore: configuration.restoreSensor)
     }
 
-    /// Runs until `shouldStop` returns true, `duration` seconds have passed, `stop()` is called or
-    /// the sensor gives up (`recovery`: a failed read is retried, a lost sensor restored, and only
-    /// `giveUpAfterSeconds` without a sample throw `SensorLostError`). `output` runs on the loop
-    /// thread for every sample, in order; while the sensor is lost there are none.
-    /// `realtime`: ask for SCHED_FIFO and locked memory; the returned note says why not, if not.
-    /// After `enableWakeOnMotion`, the loop sleeps on the interrupt pin through still spells (no
-    /// ticks, no `output`); sample times keep counting from the start, across the gaps.
-    public func run(duration: Double? = nil, realtime: Bool = false,
-                    shouldStop: @escaping @Sendable () -> Bool = { false },
-                    output: @escaping (PipelineOutput, TickContext) -> Void) throws -> String? {
-        let box = ThreadResult()
-        // The caller blocks until the loop thread ends, so `output` is never used concurrently.
-        nonisolated(unsafe) let output = output
+    /// A loop at `rateHz` with the default configuration otherwise.
+    public convenience init(sensor: MotionSensor, clock: MonotonicClock, pipeline: TiltPipeline, rateHz: Double,
+                            haptics: HapticEngine? = nil, shakeEffect: HapticEffect = .pulse(ms: 150)) {
+        self.init(sensor: sensor, clock: clock, pipeline: pipeline, configuration: Configuration(rateHz: rateHz),
+                  haptics: haptics, shakeEffect: shakeEffect)
+    }
+
+    /// Adds an observer; each hears every sample and event of every later run, in the order
+    /// added. Not while the loop runs.
+    public func observe(_ observer: LoopObserver) {
+        precondition(!isRunning.load(ordering: .acquiring), "observers are added while the loop is not running")
+        observers.append(observer)
+    }
+
+    /// Starts the loop on a thread of its own and returns at once. It runs until `shouldStop`
+    /// returns true, `duration` seconds have passed, the handle's `stop()` is called or the
+    /// sensor gives up (`configuration.recovery`: a failed read is retried, a lost sensor
+    /// restored, and only `giveUpAfterSeconds` without a sample end it with `SensorLostError`,
+    /// which `wait()` throws). While the sensor is lost there are no samples. With
+    /// `wakeOnMotion`, the loop sleeps on the interrupt pin through still spells (no ticks, no
+    /// samples); sample times keep counting from the start, across the gaps. Once a run has
+    /// ended, the loop can be started again, where it left off.
+    public func start(duration: Double? = nil, shouldStop: @escaping @Sendable () -> Bool = { false }) -> RunningLoop {
+        start(duration: duration, shouldStop: shouldStop, also: nil)
+    }
+
+    private func start(duration: Double?, shouldStop: @escaping @Sendable () -> Bool, also extra: LoopObserver?) -> RunningLoop {
+        precondition(!isRunning.exchange(true, ordering: .acquiringAndReleasing), "the loop is already running")
+        let running = RunningLoop(loop: self)
+        self.running = running
+        observing = observers + (extra.map { [$0] } ?? [])
         let thread = Thread { [self] in
-            Realtime.tightenTimerSlack()
-            if realtime { box.realtimeNote = Realtime.enable() }
+            let note = configuration.threadPolicy.prepare()
+            var failure: Error?
             do {
                 try self.clock.takingPart {
                     self.startWatcher()
                     defer { self.watchStop.store(true, ordering: .releasing) }
-                    try self.loop(duration: duration, shouldStop: shouldStop, output: output)
+                    try self.loop(duration: duration, shouldStop: shouldStop)
                 }
-            } catch { box.error = error }
-            box.done.signal()
+            } catch { failure = error }
+            isRunning.store(false, ordering: .releasing)
+            running.finish(note: note, error: failure)
         }
         thread.name = "tiltboard-loop"
         thread.stackSize = 1 << 20
         thread.start()
-        box.done.wait()
-        if let error = box.error { throw error }
-        return box.realtimeNote
+        return running
     }
 
-    /// Ends `run` before its next tick (or its next look at the pin while asleep); callable from any thread.
-    public func stop() {
-        stopRequested.store(true, ordering: .releasing)
-        scheduler.stop()
-    }
-
-    /// Makes `run` sleep on the sensor's interrupt pin (`line`, the GPIO input wired to it)
-    /// whenever the board has been still for `settings.idleSeconds`, with the chip's motion
-    /// detector armed, and resume at full rate on motion. `events` is called on the loop thread at
-    /// each sleep and wake.
-    public func enableWakeOnMotion(line: GPIOInputLine, _ settings: WakeOnMotionSettings = WakeOnMotionSettings(),
-                                   events: @escaping (WakeEvent) -> Void = { _ in }) {
-        wakeOnMotion = settings
-        wakeLine = line
-        wakeEvents = events
+    /// `start`, with `output` observing this run too, and `wait`: the thread policy's note, if any.
+    @discardableResult
+    public func run(duration: Double? = nil, shouldStop: @escaping @Sendable () -> Bool = { false },
+                    output: @escaping (PipelineOutput, TickContext) -> Void) throws -> String? {
+        try start(duration: duration, shouldStop: shouldStop, also: LoopObserver(sample: output)).wait()
     }
 
     /// Sleeps, wakeups and time asleep so far; callable from any thread.
@@ -136,21 +204,19 @@ public final class TiltLoop: @unchecked Sendable {
     /// Bus errors, outages and reconfigurations so far; callable from any thread.
     public var busStatistics: BusStatistics { sensorLink.statistics }
 
-    /// While `run` runs, calls `poll` every `intervalSeconds` on a thread of its own (on the loop's
-    /// clock), never on the loop thread; what it returns runs on the loop thread at the next tick
-    /// boundary (before that tick's read), and again at the following ones while it throws. The
-    /// tick itself only loads an atomic flag. Set before `run`. `BoardSession.watchProfile` uses it.
-    public func watch(everySeconds intervalSeconds: Double = 1,
-                      _ poll: @escaping @Sendable () -> ((TiltLoop) throws -> Void)?) {
-        watchIntervalSeconds = Swift.max(intervalSeconds, 0.01)
-        watchPoll = poll
+    /// Ends the loop before its next tick (or its next look at the pin while asleep); callable
+    /// from any thread, an observer's included (`RunningLoop.stop` is the same).
+    public func stop() {
+        stopRequested.store(true, ordering: .releasing)
+        scheduler.stop()
     }
 
     private func startWatcher() {
-        guard let poll = watchPoll else { return }
+        guard let watch = configuration.watch else { return }
+        let poll = watch.poll
         watchStop.store(false, ordering: .releasing)
         let clock = clock
-        let interval = UInt64(watchIntervalSeconds * 1e9)
+        let interval = UInt64(watch.intervalSeconds * 1e9)
         let first = clock.nowNanoseconds() &+ interval
         let thread = Thread { [self] in
             clock.takingPart {
@@ -210,43 +276,37 @@ public final class TiltLoop: @unchecked Sendable {
         pipeline.reset()
     }
 
-    private func loop(duration: Double?, shouldStop: () -> Bool,
-                      output: (PipelineOutput, TickContext) -> Void) throws {
+    private func loop(duration: Double?, shouldStop: () -> Bool) throws {
         let clock = clock
         let start = clock.nowNanoseconds()
         let end = duration.map { start &+ UInt64($0 * 1e9) }
         let ended = { end.map { clock.nowNanoseconds() >= $0 } ?? false }
-        func sensorEvent(_ event: SensorEvent) {
-            switch event {
-            case .lost: haptics?.cancel()
-            case .back: pipeline.resumeAfterGap()
-            }
-            sensorEvents(event)
-        }
-        guard let wake = wakeOnMotion, let line = wakeLine else {
+        guard let wakeOnMotion = configuration.wakeOnMotion else {
             try scheduler.run(shouldStop: { shouldStop() || ended() }) { tick in
                 if workPending.load(ordering: .acquiring) { runPendingWork() }
                 let t = Double(tick.wakeTime &- start) / 1e9
-                try sensorLink.tick(at: t, now: tick.wakeTime, events: sensorEvent) { raw in handle(raw, tick, output) }
+                try sensorLink.tick(at: t, now: tick.wakeTime, events: { sensorEvent($0) }) { raw in handle(raw, tick) }
             }
             return
         }
         // Sampling runs in stretches: each ends when the board has been still long enough, the
         // loop sleeps on the pin, and a new stretch (new tick grid) starts on motion.
+        let wake = wakeOnMotion.settings, line = wakeOnMotion.line
         var idle = IdleTracker(settings: wake)
         var goIdle = false
         while true {
             try scheduler.run(shouldStop: { goIdle || shouldStop() || ended() }) { tick in
                 if workPending.load(ordering: .acquiring) { runPendingWork() }
                 let t = Double(tick.wakeTime &- start) / 1e9
-                try sensorLink.tick(at: t, now: tick.wakeTime, events: sensorEvent) { raw in
-                    let out = handle(raw, tick, output)
+                try sensorLink.tick(at: t, now: tick.wakeTime, events: { sensorEvent($0) }) { raw in
+                    let out = handle(raw, tick)
                     if idle.update(t: out.t, accel: out.accel, shaking: out.shaking) { goIdle = true }
                 }
             }
             guard goIdle else { return }
             goIdle = false
-            guard try sleepUntilMotion(line: line, settings: wake, start: start, end: end, shouldStop: shouldStop) else { return }
+            let woke = try sleepUntilMotion(line: line, settings: wake, start: start, end: end, shouldStop: shouldStop)
+            guard woke else { return }
             pipeline.resumeAfterGap()
             idle.restart()
         }
@@ -270,7 +330,7 @@ public final class TiltLoop: @unchecked Sendable {
         }
         let asleepAt = clock.nowNanoseconds()
         wakeStats.withLock { $0.sleeps += 1 }
-        wakeEvents(.sleeping(t: Double(asleepAt &- start) / 1e9))
+        notify(.wake(.sleeping(t: Double(asleepAt &- start) / 1e9)))
         var woke = false
         // At least 10 ms per wait: a zero timeout would spin instead of sleeping.
         let timeout = UInt64(Swift.max(settings.waitTimeoutSeconds, 0.01) * 1e9)
@@ -291,7 +351,7 @@ public final class TiltLoop: @unchecked Sendable {
             if woke { $0.wakeups += 1 }
         }
         if woke {
-            wakeEvents(.woke(t: Double(now &- start) / 1e9, idleSeconds: asleep))
+            notify(.wake(.woke(t: Double(now &- start) / 1e9, idleSeconds: asleep)))
             do {
                 try sensor.disarmMotionInterrupt()
             } catch is I2CError {
@@ -302,12 +362,27 @@ public final class TiltLoop: @unchecked Sendable {
     }
 
     @inline(__always) @discardableResult
-    private func handle(_ raw: Sample, _ tick: TickContext, _ output: (PipelineOutput, TickContext) -> Void) -> PipelineOutput {
+    private func handle(_ raw: Sample, _ tick: TickContext) -> PipelineOutput {
         let result = pipeline.process(raw)
         samples &+= 1
         if let event = result.shakeEvent, event.phase == .started { haptics?.play(shakeEffect) }
-        output(result, tick)
+        // By index: a for-in iterator allocates in a debug build, and this runs per sample.
+        for i in observing.indices { observing[i].sample(result, tick) }
+        running?.sampled()
         return result
+    }
+
+    /// Loop thread: the motor off on a loss, the pipeline told of the gap on a return.
+    private func sensorEvent(_ event: SensorEvent) {
+        switch event {
+        case .lost: haptics?.cancel()
+        case .back: pipeline.resumeAfterGap()
+        }
+        notify(.sensor(event))
+    }
+
+    private func notify(_ event: LoopEvent) {
+        for i in observing.indices { observing[i].event(event) }
     }
 }
 
@@ -317,21 +392,75 @@ private final class LoopWork: @unchecked Sendable {
     init(body: @escaping (TiltLoop) throws -> Void) { self.body = body }
 }
 
-/// Carries the loop thread's outcome back to the caller.
-private final class ThreadResult: @unchecked Sendable {
-    let done = DispatchSemaphore(value: 0)
-    var error: Error?
-    var realtimeNote: String?
-}
+/// A started `TiltLoop`: stop it, wait for its end, read its figures.
+public final class RunningLoop: @unchecked Sendable {
+    /// The loop it runs: its pipeline and the loop-thread-only setters, for observers.
+    public let loop: TiltLoop
+    private let condition = NSCondition()
+    // Under `condition`.
+    private var ended = false
+    private var firstSampleTaken = false
+    private var note: String?
+    private var error: Error?
+    // Loop thread only: spares the lock after the first sample.
+    private var sampledOnce = false
 
-extension BoardDescription.ShakeSection {
-    /// The detector settings: the board's values over the detector's defaults.
-    public var detectorSettings: ShakeDetectorSettings {
-        var s = ShakeDetectorSettings.standard
-        if let v = thresholdG { s.thresholdG = v }
-        if let v = minFraction { s.minFraction = v }
-        if let v = minReversals { s.minReversals = v }
-        if let v = cooldownMs { s.cooldownMs = v }
-        return s
+    init(loop: TiltLoop) { self.loop = loop }
+
+    /// Ends the loop before its next tick; callable from any thread, any number of times.
+    public func stop() { loop.stop() }
+
+    /// Blocks until the loop has ended: the thread policy's note (why real-time scheduling was
+    /// refused, say), or the error that ended it (`SensorLostError`). Callable from any thread,
+    /// any number of times.
+    @discardableResult
+    public func wait() throws -> String? {
+        condition.lock()
+        while !ended { condition.wait() }
+        let (note, error) = (note, error)
+        condition.unlock()
+        if let error { throw error }
+        return note
+    }
+
+    /// True once the loop has ended (stopped, finished, or the sensor was given up on).
+    public var isFinished: Bool { condition.withLock { ended } }
+
+    /// Blocks until the loop has taken its first sample, or has ended without one.
+    public func waitForFirstSample() {
+        condition.lock()
+        while !firstSampleTaken && !ended { condition.wait() }
+        condition.unlock()
+    }
+
+    /// The schedule's figures (ticks, missed, lateness), the samples, the bus's trouble and the
+    /// sleeps so far; callable from any thread.
+    public var totals: LoopTotals {
+        LoopTotals(schedule: loop.scheduler.statistics, samples: loop.samples, bus: loop.busStatistics, wake: loop.wakeStatistics)
+    }
+
+    func sampled() {
+        guard !sampledOnce else { return }
+        sampledOnce = true
+        condition.withLock { firstSampleTaken = true }
+        condition.broadcast()
+    }
+
+    func finish(note: String?, error: Error?) {
+        condition.withLock {
+            self.note = note
+            self.error = error
+            ended = true
+        }
+        condition.broadcast()
     }
 }
+
+/// A running loop's figures.
+public struct LoopTotals: Sendable {
+    public var schedule: LoopStatistics
+    public var samples: UInt64
+    public var bus: BusStatistics
+    public var wake: WakeStatistics
+}
+

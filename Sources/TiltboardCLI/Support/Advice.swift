@@ -21,6 +21,7 @@ enum Advice {
         switch error {
         case let error as I2CError: return advice(for: error.kind)
         case SensorError.wrongChip: return "check the board file's chip and address, or run `tiltboard probe`"
+        case let error as KernelDriverBoundError: return kernelDriverFix(error.binding)
         // The last failure ends the line, so its fix follows it.
         case let error as SensorLostError: return error.lastError.flatMap(advice(for:))
         case let error as GPIOError where error.kind == .permissionDenied:
@@ -35,7 +36,7 @@ enum Advice {
             }
         case let error as ProfileError:
             switch error.remedy {
-            case .recalibrateOrRestore: return "run `tiltboard calibrate` to measure a new one, or restore \(error.path).bak"
+            case .recalibrateOrRestore: return "run `tiltboard calibrate` to measure a new one, or restore \(shownPath(error.path)).bak"
             case .calibrateThisBoard: return "run `tiltboard calibrate` for this board, or pass its own --profile"
             case .nameAProfileFile: return "give --profile the path of a profile file (or a symlink to one)"
             case nil: return nil
@@ -56,6 +57,27 @@ enum Advice {
             return advice(for: error)
         }
     }
+
+    /// The fix for a kernel driver that owns the sensor: the config.txt line that binds it, and
+    /// how to release it until the next boot. The Raspberry Pi overlays README
+    /// (raspberrypi/linux arch/arm/boot/dts/overlays/README) binds inv-mpu6050-i2c through
+    /// `i2c-sensor,mpu6050` or `i2c-sensor,mpu9250` (the older `mpu6050` overlay is deprecated in
+    /// their favour) and has no overlay for the LIS3DH (st-accel-i2c) or the ADXL345
+    /// (adxl345_i2c): a custom overlay adds those.
+    static func kernelDriverFix(_ binding: I2CDriverBinding) -> String {
+        let config = "/boot/firmware/config.txt"
+        let remove: String
+        switch binding.driver {
+        case "inv-mpu6050-i2c":
+            let part = binding.deviceName.flatMap { ["mpu6050", "mpu9250"].contains($0) ? $0 : nil } ?? "mpu6050"
+            let older = part == "mpu6050" ? " (or the older dtoverlay=mpu6050)" : ""
+            remove = "remove dtoverlay=i2c-sensor,\(part)\(older) from \(config) and reboot"
+        default:
+            remove = "remove the dtoverlay line that adds it from \(config) and reboot"
+        }
+        return remove + ", or release it until the next boot with `echo \(binding.device) | sudo tee /sys/bus/i2c/drivers/\(binding.driver)/unbind`"
+    }
+
     private static func advice(for kind: I2CError.Kind) -> String {
         switch kind {
         case .noSuchBus:

@@ -12,18 +12,24 @@ struct BusOptions: ParsableArguments {
         }
     }
 
-    /// Sets the loop's limit and notes each loss and return on stderr:
-    /// `sensor lost at 1.00 s, motor off: …` and `sensor back at 1.52 s (reconfigured)`.
-    func apply(to loop: TiltLoop) {
-        loop.recovery.giveUpAfterSeconds = giveUpAfter
+    /// The loop's limit.
+    func configure(_ configuration: inout TiltLoop.Configuration) {
+        configuration.recovery.giveUpAfterSeconds = giveUpAfter
+    }
+
+    /// Notes each loss and return on stderr: `sensor lost at 1.00 s, motor off: …` and
+    /// `sensor back at 1.52 s (reconfigured)`.
+    var notes: LoopObserver {
         let limit = decimal(giveUpAfter, giveUpAfter == giveUpAfter.rounded() ? 0 : 1)
-        loop.sensorEvents = { event in
+        return LoopObserver(event: { event in
             switch event {
-            case let .lost(t, error):
+            case let .sensor(.lost(t, error)):
                 Console.note("sensor lost at \(decimal(t, 2)) s, motor off, retrying for up to \(limit) s: \(Advice.message(for: error))", priority: .warning)
-            case let .back(t, reconfigured):
+            case let .sensor(.back(t, reconfigured)):
                 Console.note("sensor back at \(decimal(t, 2)) s" + (reconfigured ? " (reconfigured)" : ""))
+            case .wake:
+                break
             }
-        }
+        })
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Tiltboard
 import TiltboardCore
 import TiltboardDrivers
@@ -12,7 +13,23 @@ enum CommandBoard {
         if board.isSimulated { return try SimulatedBoard(board: board, clock: clock) }
         var linux = LinuxBoard(board: board)
         linux.busPath = SystemInspector(root: root).path(linux.busPath)
+        linux.sysfsRoot = root.isEmpty ? sysfsRoot : root + "/sys"
         return linux
+    }
+
+    /// Where sysfs is read: `/sys`, or the folder `TILTBOARD_SYSFS` names (tests stage a fake
+    /// tree there; it is not meant for anything else).
+    static var sysfsRoot: String {
+        ProcessInfo.processInfo.environment["TILTBOARD_SYSFS"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? I2CKernelDriver.defaultSysfsRoot
+    }
+
+    /// The kernel drivers that own any of `addresses` on the bus device `path` (none on the
+    /// simulated bus), in the order given.
+    static func kernelDrivers(onBus path: String, addresses: [UInt8]) -> [I2CDriverBinding] {
+        guard path != BoardDescription.simulatedBus else { return [] }
+        let root = sysfsRoot
+        return addresses.compactMap { I2CKernelDriver.binding(bus: path, address: $0, sysfsRoot: root) }
     }
 
     /// Opens `board` on its own clock (see `BoardSession.init`; the virtual one with `fast`).

@@ -48,7 +48,7 @@ enum CommandClock {
         case "virtual":
             return simulated ? VirtualClock() : LinuxMonotonicClock()
         case let other?:
-            throw CLIError(message: "\(variable) must be \"virtual\" or unset, got \"\(other)\"", category: .invalidRequest)
+            throw CLIError(message: "\(variable) must be \"virtual\" or unset, got \"\(clipped(escapingControls(other)))\"", category: .invalidRequest)
         }
     }
 

@@ -17,7 +17,7 @@ enum Console {
     }
 
     /// `tiltboard: error: …` on stderr: why the command failed.
-    static func failure(_ message: String) { error("tiltboard: error: \(message)\n", priority: .error) }
+    static func failure(_ message: String) { error("tiltboard: error: \(errorLine(message))\n", priority: .error) }
     /// `tiltboard: warning: …` on stderr.
     static func warn(_ text: String) { error("tiltboard: warning: \(text)\n", priority: .warning) }
     /// `tiltboard: …` on stderr: progress and notes that are not the command's output; `priority`

@@ -41,18 +41,25 @@ struct WakeOptions: ParsableArguments {
         return s
     }
 
-    /// Turns the mode on when asked; sleeps and wakes are noted on stderr (not per sample).
-    func enable(on loop: TiltLoop, _ session: BoardSession) throws {
+    /// Turns the mode on when asked.
+    func configure(_ configuration: inout TiltLoop.Configuration, _ session: BoardSession) throws {
         guard wakeOnMotion else { return }
+        configuration.wakeOnMotion = WakeOnMotion(settings: settings, line: try session.wakeLine())
+    }
+
+    /// Sleeps and wakes noted on stderr (not per sample).
+    var notes: LoopObserver {
         let settings = settings
-        loop.enableWakeOnMotion(line: try session.wakeLine(), settings) { event in
+        return LoopObserver(event: { event in
             switch event {
-            case let .sleeping(t):
+            case let .wake(.sleeping(t)):
                 Console.note("still for \(decimal(settings.idleSeconds, 1)) s: sleeping at \(decimal(t, 2)) s until motion")
-            case let .woke(t, asleep):
+            case let .wake(.woke(t, asleep)):
                 Console.note("woke on motion at \(decimal(t, 2)) s after \(decimal(asleep, 2)) s asleep")
+            case .sensor:
+                break
             }
-        }
+        })
     }
 
     /// One line of totals: wakeups, time asleep and the loop ticks that did not run.

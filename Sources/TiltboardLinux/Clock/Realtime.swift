@@ -7,8 +7,15 @@ import CLinuxSupport
 
 /// Real-time scheduling for the control loop, when the system allows it.
 public enum Realtime {
-    /// Puts the calling thread under `SCHED_FIFO` at `priority` (1–99) and locks the process's
-    /// memory so page faults cannot stall the loop. Call it on the loop thread before it starts.
+    /// sched(7), `SCHED_RESET_ON_FORK` (<linux/sched.h>): a thread (or process) created by a
+    /// thread with this flag starts under `SCHED_OTHER`, whatever its creator's policy.
+    static let resetOnFork: Int32 = 0x4000_0000
+
+    /// Puts the calling thread, and only it, under `SCHED_FIFO` at `priority` (1–99) and locks the
+    /// process's memory so page faults cannot stall the loop. Threads it starts later (the profile
+    /// watcher, a libdispatch worker woken from it) run under normal scheduling
+    /// (`SCHED_RESET_ON_FORK`), so nothing but the loop competes in real time. Call it on the loop
+    /// thread before it starts.
     /// Returns nil on success, or one line saying what could not be done and why; the program
     /// keeps running with normal scheduling either way.
     public static func enable(priority: Int32 = 50) -> String? {
@@ -16,7 +23,8 @@ public enum Realtime {
         let low = sched_get_priority_min(SCHED_FIFO), high = sched_get_priority_max(SCHED_FIFO)
         var param = sched_param()
         param.sched_priority = Swift.min(Swift.max(priority, low), high)
-        let rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param)
+        // On Linux, pid 0 is the calling thread alone (sched_setscheduler(2)).
+        let rc = sched_setscheduler(0, SCHED_FIFO | resetOnFork, &param) == 0 ? 0 : errno
         switch rc {
         case 0: break
         case EPERM:
@@ -24,12 +32,11 @@ public enum Realtime {
         default:
             notes.append("realtime scheduling failed (\(describe(rc))); running with normal priority")
         }
-        // MCL_ONFAULT (mlockall(2), Linux 4.4): each page is locked when first touched, not all at
-        // once. Without it MCL_FUTURE populates and pins every mapping made later in full, each
-        // thread's whole stack (8 MiB) included: `tiltboard serve --realtime` pinned about 950 MB
-        // that way. A page touched once is never paged out, so after its first ticks the loop
-        // takes no more page faults either way. Kernels older than 4.4 refuse the flag (EINVAL).
-        var locked = mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT) == 0
+        // mlockall(2), MCL_ONFAULT (Linux 4.4): each page is locked when first touched rather than
+        // all at once, so the locked set is what the process uses (about its resident size), not
+        // every thread's whole stack. A kernel without it refuses the flag (EINVAL): lock it all.
+        let onFault: Int32 = 4
+        var locked = mlockall(MCL_CURRENT | MCL_FUTURE | onFault) == 0
         if !locked && errno == EINVAL { locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0 }
         if !locked {
             let e = errno
@@ -67,16 +74,15 @@ public enum Realtime {
     public static func disable() {
         var param = sched_param()
         param.sched_priority = 0
-        _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &param)
+        _ = sched_setscheduler(0, SCHED_OTHER, &param)
         _ = munlockall()
     }
 
-    /// The calling thread's scheduling policy and priority.
+    /// The calling thread's scheduling policy (without `SCHED_RESET_ON_FORK`) and priority.
     public static func currentPolicy() -> (policy: Int32, priority: Int32) {
-        var policy: Int32 = 0
         var param = sched_param()
-        _ = pthread_getschedparam(pthread_self(), &policy, &param)
-        return (policy, param.sched_priority)
+        _ = sched_getparam(0, &param)
+        return (sched_getscheduler(0) & ~resetOnFork, param.sched_priority)
     }
 
     static func describe(_ code: Int32) -> String {

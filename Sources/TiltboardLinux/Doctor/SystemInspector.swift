@@ -30,8 +30,7 @@ public struct SystemInspector: Sendable {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while out.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            let n = chunk.withUnsafeMutableBytes { buffer in retryingEINTR { read(fd, buffer.baseAddress, buffer.count) } }
             if n <= 0 { break }
             out += chunk[0..<n]
         }
@@ -56,6 +55,17 @@ public struct SystemInspector: Sendable {
     /// The kernel has adapter N (whether or not i2c-dev gives it a /dev node).
     public func adapterPresent(_ n: Int) -> Bool {
         exists("/sys/bus/i2c/devices/i2c-\(n)") || exists("/sys/class/i2c-adapter/i2c-\(n)")
+    }
+
+    /// The kernel driver bound to `address` on the bus device `device` (`/dev/i2c-N`), read
+    /// from `/sys` below the root; nil when none is.
+    public func i2cDriverBinding(bus device: String, address: UInt8) -> I2CDriverBinding? {
+        guard let n = Self.busNumber(device) else { return nil }
+        guard var binding = I2CKernelDriver.binding(bus: "/dev/i2c-\(n)", address: address, sysfsRoot: path("/sys")) else {
+            return nil
+        }
+        binding.bus = device
+        return binding
     }
 
     /// The i2c-dev module (or built-in driver) is there.

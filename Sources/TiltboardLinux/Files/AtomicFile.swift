@@ -37,7 +37,7 @@ public enum AtomicFile {
         }
 
         let temp = temporaryPath(folder: folder, name: name, suffix: temporarySuffix)
-        let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, permissions) }
+        let fd = RawArguments.withCPath(temp) { cTemp in retryingEINTR { open(cTemp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, permissions) } }
         guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
         do {
             // The process umask would otherwise narrow the requested mode.
@@ -50,17 +50,17 @@ public enum AtomicFile {
             }
         } catch {
             close(fd)
-            unlink(temp)
+            unlinkPath(temp)
             throw error
         }
         guard close(fd) == 0 else {
             let code = errno
-            unlink(temp)
+            unlinkPath(temp)
             throw AtomicFileError(path: path, operation: "close \(temp)", errno: code)
         }
-        guard rename(temp, path) == 0 else {
+        guard withCPaths(temp, path, { rename($0, $1) }) == 0 else {
             let code = errno
-            unlink(temp)
+            unlinkPath(temp)
             throw AtomicFileError(path: path, operation: "rename \(temp) to \(path)", errno: code)
         }
         try syncFolder(folder, for: path)
@@ -74,21 +74,21 @@ public enum AtomicFile {
         try refuseNonRegular(path)
         try makeFolders(folder, for: path)
         let temp = temporaryPath(folder: folder, name: name, suffix: nil)
-        let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600) }
+        let fd = RawArguments.withCPath(temp) { cTemp in retryingEINTR { open(cTemp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600) } }
         guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
         close(fd)
-        unlink(temp)
+        unlinkPath(temp)
     }
 
     /// Devices, FIFOs, folders and sockets are never renamed over: only a regular file, a symlink
     /// (replaced, as above) or nothing may be at `path`.
     private static func refuseNonRegular(_ path: String) throws {
         var st = stat()
-        guard lstat(path, &st) == 0 else { return }
+        guard RawArguments.withCPath(path, { lstat($0, &st) }) == 0 else { return }
         let type = st.st_mode & S_IFMT
         guard type != S_IFREG, type != S_IFLNK else { return }
         throw OutputFileError(path: path, kind: .refused,
-                              message: "\(path) is \(describeFileType(type)), which is never replaced: name a regular file instead")
+                              message: "\(shownPath(path)) is \(describeFileType(type)), which is never replaced: name a regular file instead")
     }
 
     /// The whole contents of `path`, or nil when there is no such file. Only a regular file (or
@@ -126,12 +126,12 @@ public enum AtomicFile {
 
     private static func backUp(path: String, folder: String, name: String, suffix: String?) throws {
         var st = stat()
-        guard lstat(path, &st) == 0 else {
+        guard RawArguments.withCPath(path, { lstat($0, &st) }) == 0 else {
             if errno == ENOENT { return }
             throw AtomicFileError(path: path, operation: "stat", errno: errno)
         }
         let temp = temporaryPath(folder: folder, name: name, suffix: suffix)
-        if link(path, temp) != 0 {
+        if withCPaths(path, temp, { link($0, $1) }) != 0 {
             let code = errno
             // Hard links are not available everywhere (FAT, protected_hardlinks): copy instead.
             guard code == EPERM || code == EXDEV || code == ENOTSUP || code == EMLINK else {
@@ -139,19 +139,19 @@ public enum AtomicFile {
             }
             try copyForBackup(from: path, to: temp, mode: st.st_mode & 0o7777)
         }
-        guard rename(temp, path + ".bak") == 0 else {
+        guard withCPaths(temp, path + ".bak", { rename($0, $1) }) == 0 else {
             let code = errno
-            unlink(temp)
+            unlinkPath(temp)
             throw AtomicFileError(path: path, operation: "rename \(temp) to \(path).bak", errno: code)
         }
         // rename(2) does nothing when both names already link the same file (a writer killed
         // after its backup step leaves <name>.bak and <name> shared); the temporary must still go.
-        unlink(temp)
+        unlinkPath(temp)
     }
 
     private static func copyForBackup(from path: String, to temp: String, mode: mode_t) throws {
         let bytes = try read(path: path) ?? []
-        let fd = retryingEINTR { open(temp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, mode) }
+        let fd = RawArguments.withCPath(temp) { cTemp in retryingEINTR { open(cTemp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, mode) } }
         guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
         do {
             try writeAll(fd: fd, bytes: bytes, path: path, temp: temp)
@@ -159,7 +159,7 @@ public enum AtomicFile {
                 throw AtomicFileError(path: path, operation: "fsync \(temp)", errno: errno)
             }
         } catch {
-            close(fd); unlink(temp)
+            close(fd); unlinkPath(temp)
             throw error
         }
         close(fd)
@@ -171,16 +171,16 @@ public enum AtomicFile {
 
     private static func makeFolders(_ folder: String, for path: String) throws {
         var st = stat()
-        if stat(folder, &st) == 0 { return }
+        if RawArguments.withCPath(folder, { stat($0, &st) }) == 0 { return }
         let (parent, _) = split(folder)
         if parent != folder { try makeFolders(parent, for: path) }
-        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+        if RawArguments.withCPath(folder, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
             throw AtomicFileError(path: path, operation: "create folder \(folder)", errno: errno)
         }
     }
 
     private static func syncFolder(_ folder: String, for path: String) throws {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let fd = RawArguments.withCPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { throw AtomicFileError(path: path, operation: "open folder \(folder)", errno: errno) }
         defer { close(fd) }
         // Without this the rename itself may be lost on power failure.
@@ -191,7 +191,7 @@ public enum AtomicFile {
 
     /// Removes temporaries of `name` whose writer process no longer exists (it was killed mid-write).
     private static func removeStaleTemporaries(in folder: String, name: String) {
-        guard let dir = opendir(folder) else { return }
+        guard let dir = RawArguments.withCPath(folder, { opendir($0) }) else { return }
         defer { closedir(dir) }
         let prefix = temporaryPrefix(forFileNamed: name)
         let me = getpid()
@@ -203,7 +203,7 @@ public enum AtomicFile {
             let pidText = entryName.dropFirst(prefix.count).prefix(while: { $0 != "." })
             guard let pid = pid_t(pidText), pid != me else { continue }
             if kill(pid, 0) != 0 && errno == ESRCH {
-                unlink(folder + "/" + entryName)
+                _ = RawArguments.withCPath(folder + "/" + entryName) { unlink($0) }
             }
         }
     }
@@ -220,15 +220,14 @@ public enum AtomicFile {
     }
 }
 
-/// Runs `call` again while it fails with EINTR (a signal arrived mid-syscall): for calls that
-/// return -1 and set `errno`.
-func retryingEINTR<T: BinaryInteger>(_ call: () -> T) -> T {
-    while true {
-        let r = call()
-        if r < 0 && errno == EINTR { continue }
-        return r
-    }
+/// `body` with the C paths of `a` and `b` (see `RawArguments.withCPath`).
+private func withCPaths<R>(_ a: String, _ b: String, _ body: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> R) -> R {
+    RawArguments.withCPath(a) { ca in RawArguments.withCPath(b) { cb in body(ca, cb) } }
 }
+
+@discardableResult
+private func unlinkPath(_ path: String) -> Int32 { RawArguments.withCPath(path) { unlink($0) } }
+
 
 /// A file operation that failed, with the path, the step and the kernel's reason.
 public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -254,10 +253,14 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
         case EACCES, EPERM: hint = ": check the ownership and permissions of the file and its folder"
         case ENOSPC, EDQUOT: hint = ": free some disk space"
         case EROFS: hint = ": the file system is read-only"
-        case ELOOP: hint = ": a symlink is in the way of a temporary file; remove it"
+        case ELOOP: hint = operation == "open" ? ": a symlink loop (or more than 40 links in a row)" : ": a symlink is in the way of a temporary file; remove it"
+        case ENAMETOOLONG: hint = ": the name (or one of its folders' names) is too long"
+        case EISDIR: hint = ": a folder, not a file"
         default: hint = ""
         }
-        return "\(path): cannot \(operation): \(reason)\(hint)"
+        // The step names temporary paths in full: clipped like the path, its end kept.
+        let step = operation.count > 120 ? String(operation.prefix(40)) + "…" + operation.suffix(79) : operation
+        return "\(shownPath(path)): cannot \(escapingControls(step)): \(reason)\(hint)"
     }
 }
 
@@ -269,7 +272,7 @@ public struct NotARegularFile: Error, Sendable, Equatable, CustomStringConvertib
 
     public init(path: String, kind: String) { self.path = path; self.kind = kind }
 
-    public var description: String { "\(path) is \(kind), not a regular file" }
+    public var description: String { "\(shownPath(path)) is \(kind), not a regular file" }
 
     /// What `mode` is, when it is not a regular file.
     static func kind(_ mode: mode_t) -> String? {

@@ -41,7 +41,7 @@ public final class OutputFile {
         if let n = standardDescriptorAlias(path) {
             if closedStandardDescriptors.contains(n) {
                 throw OutputFileError(path: path, kind: .closedDescriptor,
-                                      message: "\(path) is descriptor \(n), which was closed when tiltboard started: redirect it to a file instead of closing it")
+                                      message: "\(shownPath(path)) is descriptor \(n), which was closed when tiltboard started: redirect it to a file instead of closing it")
             }
             let fd = fcntl(n, F_DUPFD_CLOEXEC, 3)
             guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, doing: "use descriptor \(n) of") }
@@ -50,15 +50,15 @@ public final class OutputFile {
         // A name created by someone else between the look and the create is looked at again.
         for _ in 0..<3 {
             var st = stat()
-            if stat(path, &st) != 0 {
+            if RawArguments.withCPath(path, { stat($0, &st) }) != 0 {
                 let code = errno
                 guard code == ENOENT else { throw OutputFileError(path: path, errno: code, doing: "look at") }
                 var link = stat()
-                if lstat(path, &link) == 0 {
+                if RawArguments.withCPath(path, { lstat($0, &link) }) == 0 {
                     throw OutputFileError(path: path, kind: .refused,
-                                          message: "\(path) is a symlink to a missing file: remove the link or choose another name")
+                                          message: "\(shownPath(path)) is a symlink to a missing file: remove the link or choose another name")
                 }
-                let fd = retryingEINTR { Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0o666) }
+                let fd = RawArguments.withCPath(path) { cPath in retryingEINTR { Glibc.open(cPath, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0o666) } }
                 if fd < 0 && errno == EEXIST { continue }
                 guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, doing: "create") }
                 let file = OutputFile(path: path, fd: fd)
@@ -68,7 +68,7 @@ public final class OutputFile {
             return try openExisting(path: path, mode: st.st_mode, overwrite: overwrite,
                                     waitingForReader: waitingForReader, shouldStop: shouldStop)
         }
-        throw OutputFileError(path: path, kind: .exists, message: "\(path) keeps appearing and disappearing: choose another name")
+        throw OutputFileError(path: path, kind: .exists, message: "\(shownPath(path)) keeps appearing and disappearing: choose another name")
     }
 
     private static func openExisting(path: String, mode: mode_t, overwrite: Bool,
@@ -78,27 +78,27 @@ public final class OutputFile {
         case S_IFREG:
             guard overwrite else {
                 throw OutputFileError(path: path, kind: .exists,
-                                      message: "\(path) already exists: choose another name or pass --force to replace it")
+                                      message: "\(shownPath(path)) already exists: choose another name or pass --force to replace it")
             }
             guard mode & 0o222 != 0 else {
                 throw OutputFileError(path: path, kind: .permission,
-                                      message: "\(path) is read-only: make it writable (chmod u+w) or choose another name")
+                                      message: "\(shownPath(path)) is read-only: make it writable (chmod u+w) or choose another name")
             }
         case S_IFCHR, S_IFIFO:
             break
         default:
             throw OutputFileError(path: path, kind: .refused,
-                                  message: "\(path) is \(describeFileType(type)): give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)")
+                                  message: "\(shownPath(path)) is \(describeFileType(type)): give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)")
         }
         // Non-blocking, so a FIFO without a reader says so (ENXIO) instead of hanging here.
         var fd: Int32
         var announced = false
         while true {
-            fd = retryingEINTR { Glibc.open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+            fd = RawArguments.withCPath(path) { cPath in retryingEINTR { Glibc.open(cPath, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) } }
             guard fd < 0, errno == ENXIO, type == S_IFIFO else { break }
             if !announced { waitingForReader(); announced = true }
             if shouldStop() {
-                throw OutputFileError(path: path, kind: .interrupted, message: "stopped while waiting for a program to read \(path)")
+                throw OutputFileError(path: path, kind: .interrupted, message: "stopped while waiting for a program to read \(shownPath(path))")
             }
             var none = pollfd()
             _ = poll(&none, 0, 20)
@@ -108,7 +108,7 @@ public final class OutputFile {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw OutputFileError(path: path, errno: errno, doing: "look at") }
         guard st.st_mode & S_IFMT == type else {
-            throw OutputFileError(path: path, kind: .refused, message: "\(path) was replaced while being opened: try again")
+            throw OutputFileError(path: path, kind: .refused, message: "\(shownPath(path)) was replaced while being opened: try again")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         if type == S_IFREG {
@@ -123,7 +123,7 @@ public final class OutputFile {
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EWOULDBLOCK {
                 throw OutputFileError(path: path, kind: .exists,
-                                      message: "\(path) is being written by another program: wait for it to finish or choose another name")
+                                      message: "\(shownPath(path)) is being written by another program: wait for it to finish or choose another name")
             }
             // File systems without flock (some network mounts) still take the file.
         }
@@ -175,27 +175,38 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
     public var path: String
     public var kind: Kind
     public var message: String
+    /// The kernel's reason, when the kernel refused.
+    public var errno: Int32?
 
     public init(path: String, kind: Kind, message: String) {
         self.path = path; self.kind = kind; self.message = message
     }
 
+    /// True when a write found the pipe's reader gone (`record --out /dev/stdout | head`): a
+    /// normal end of the output, not an error.
+    public var readerWentAway: Bool { errno == EPIPE }
+
     init(path: String, errno code: Int32, doing: String) {
         let reason = "\(String(cString: strerror(code))) (errno \(code))"
         switch code {
         case EACCES, EPERM:
-            self.init(path: path, kind: .permission, message: "cannot \(doing) \(path): \(reason): check the permissions of the file and its folder")
+            self.init(path: path, kind: .permission, message: "cannot \(doing) \(shownPath(path)): \(reason): check the permissions of the file and its folder")
         case EROFS:
-            self.init(path: path, kind: .permission, message: "cannot \(doing) \(path): \(reason): the file system is read-only")
+            self.init(path: path, kind: .permission, message: "cannot \(doing) \(shownPath(path)): \(reason): the file system is read-only")
         case ENOENT, ENOTDIR:
-            self.init(path: path, kind: .refused, message: "cannot \(doing) \(path): \(reason): its folder does not exist")
-        case EISDIR, ENXIO, ELOOP, ENAMETOOLONG, EEXIST:
-            self.init(path: path, kind: .refused, message: "cannot \(doing) \(path): \(reason)")
+            self.init(path: path, kind: .refused, message: "cannot \(doing) \(shownPath(path)): \(reason): its folder does not exist")
+        case ELOOP:
+            self.init(path: path, kind: .refused, message: "cannot \(doing) \(shownPath(path)): \(reason): a symlink loop (or more than 40 links in a row)")
+        case ENAMETOOLONG:
+            self.init(path: path, kind: .refused, message: "cannot \(doing) \(shownPath(path)): \(reason): the name (or one of its folders' names) is too long")
+        case EISDIR, ENXIO, EEXIST:
+            self.init(path: path, kind: .refused, message: "cannot \(doing) \(shownPath(path)): \(reason)")
         case ENOSPC, EDQUOT:
-            self.init(path: path, kind: .io, message: "cannot \(doing) \(path): \(reason): free some disk space")
+            self.init(path: path, kind: .io, message: "cannot \(doing) \(shownPath(path)): \(reason): free some disk space")
         default:
-            self.init(path: path, kind: .io, message: "cannot \(doing) \(path): \(reason)")
+            self.init(path: path, kind: .io, message: "cannot \(doing) \(shownPath(path)): \(reason)")
         }
+        self.errno = code
     }
 
     public var description: String { message }

@@ -27,13 +27,6 @@ protocol I2CDeviceIO: AnyObject {
     func smbusWriteByteData(_ fd: Int32, register: UInt8, value: UInt8) -> Int32
 }
 
-/// Runs `call` again while it fails with EINTR (a signal arrived mid-syscall).
-@inline(__always)
-func retryingOnInterrupt(_ call: () -> Int32) -> Int32 {
-    var result: Int32
-    repeat { result = call() } while result == -EINTR
-    return result
-}
 
 /// The real syscalls, through Glibc and libi2c.
 final class SystemI2CDeviceIO: I2CDeviceIO {
@@ -43,25 +36,25 @@ final class SystemI2CDeviceIO: I2CDeviceIO {
     }
 
     func open(_ path: String) -> Int32 {
-        retryingOnInterrupt { checked(Glibc.open(path, O_RDWR | O_CLOEXEC)) }
+        retryingNegatedEINTR { checked(Glibc.open(path, O_RDWR | O_CLOEXEC)) }
     }
 
     func close(_ fd: Int32) { _ = Glibc.close(fd) }
 
     func functionality(_ fd: Int32, mask: inout UInt) -> Int32 {
         var funcs: UInt = 0
-        let r = retryingOnInterrupt { checked(ioctl(fd, UInt(I2C_FUNCS), &funcs)) }
+        let r = retryingNegatedEINTR { checked(ioctl(fd, UInt(I2C_FUNCS), &funcs)) }
         mask = funcs
         return r
     }
 
     func setSlaveAddress(_ fd: Int32, _ address: UInt8) -> Int32 {
-        retryingOnInterrupt { checked(ioctl(fd, UInt(I2C_SLAVE), CInt(address))) }
+        retryingNegatedEINTR { checked(ioctl(fd, UInt(I2C_SLAVE), CInt(address))) }
     }
 
     func transfer(_ fd: Int32, _ messages: UnsafeMutableBufferPointer<i2c_msg>) -> Int32 {
         var data = i2c_rdwr_ioctl_data(msgs: messages.baseAddress, nmsgs: UInt32(messages.count))
-        return retryingOnInterrupt { checked(ioctl(fd, UInt(I2C_RDWR), &data)) }
+        return retryingNegatedEINTR { checked(ioctl(fd, UInt(I2C_RDWR), &data)) }
     }
 
     // libi2c returns −errno itself (i2c-tools ≥ 4.0) and leaves errno set; both are accepted.
@@ -71,23 +64,23 @@ final class SystemI2CDeviceIO: I2CDeviceIO {
 
     func smbusReadI2CBlock(_ fd: Int32, register: UInt8, into buffer: UnsafeMutableRawBufferPointer) -> Int32 {
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        return retryingOnInterrupt {
+        return retryingNegatedEINTR {
             smbus(i2c_smbus_read_i2c_block_data(fd, register, UInt8(buffer.count), base))
         }
     }
 
     func smbusWriteI2CBlock(_ fd: Int32, register: UInt8, bytes: UnsafeRawBufferPointer) -> Int32 {
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        return retryingOnInterrupt {
+        return retryingNegatedEINTR {
             smbus(i2c_smbus_write_i2c_block_data(fd, register, UInt8(bytes.count), base))
         }
     }
 
     func smbusReadByteData(_ fd: Int32, register: UInt8) -> Int32 {
-        retryingOnInterrupt { smbus(i2c_smbus_read_byte_data(fd, register)) }
+        retryingNegatedEINTR { smbus(i2c_smbus_read_byte_data(fd, register)) }
     }
 
     func smbusWriteByteData(_ fd: Int32, register: UInt8, value: UInt8) -> Int32 {
-        retryingOnInterrupt { smbus(i2c_smbus_write_byte_data(fd, register, value)) }
+        retryingNegatedEINTR { smbus(i2c_smbus_write_byte_data(fd, register, value)) }
     }
 }

@@ -13,9 +13,7 @@ public enum Subprocess {
         /// Waits for the child's end: its exit status, or 128 + the signal that ended it.
         public func wait() -> Int32 {
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 {
-                guard errno == EINTR else { return 127 }
-            }
+            guard retryingEINTR({ waitpid(pid, &status, 0) }) >= 0 else { return 127 }
             let signal = status & 0x7f
             return signal == 0 ? (status >> 8) & 0xff : 128 + signal
         }

@@ -58,8 +58,7 @@ public final class PseudoTerminal {
     public func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(master, $0.baseAddress! + offset, bytes.count - offset) }
-            if n < 0 && errno == EINTR { continue }
+            let n = bytes.withUnsafeBytes { buffer in retryingEINTR { write(master, buffer.baseAddress! + offset, bytes.count - offset) } }
             guard n > 0 else { throw Self.failure("write to the pseudo-terminal") }
             offset += n
         }

@@ -110,6 +110,30 @@ public final class RawTerminal: Sendable {
         return TerminalKey.decode(buffer[0..<n])
     }
 
+    /// What one wait for a byte on a descriptor gave.
+    public enum ByteRead: Equatable, Sendable {
+        case byte(UInt8)
+        /// Nothing within the timeout, or a signal arrived meanwhile.
+        case nothingYet
+        /// End of file, or nothing that can be read there.
+        case endOfInput
+    }
+
+    /// Waits up to `timeoutMilliseconds` for one byte on `fd` (standard input: a prompt's answer).
+    public static func readByte(from fd: Int32, timeoutMilliseconds: Int32) -> ByteRead {
+        var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&waiter, 1, timeoutMilliseconds)
+        if ready < 0 { return errno == EINTR ? .nothingYet : .endOfInput }
+        if ready == 0 { return .nothingYet }
+        var byte: UInt8 = 0
+        let n = Glibc.read(fd, &byte, 1)
+        if n < 0 { return errno == EINTR || errno == EAGAIN ? .nothingYet : .endOfInput }
+        return n == 0 ? .endOfInput : .byte(byte)
+    }
+
+    /// True when `fd` is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
     /// The terminal's size: the kernel's window size, else `COLUMNS`/`LINES`.
     public func size() -> TerminalSize? {
         TerminalSize.of(fd: output) ?? TerminalSize.of(fd: input) ?? TerminalSize.fromEnvironment()
@@ -121,14 +145,7 @@ private func writeAll(_ fd: Int32, _ text: String) {
     text.withUTF8 { writeAll(fd, UnsafeRawBufferPointer($0)) }
 }
 
+/// All of `bytes`; a terminal that is gone leaves nothing to draw on, so a failure ends it quietly.
 private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-    guard var p = bytes.baseAddress else { return }
-    var left = bytes.count
-    while left > 0 {
-        let n = Glibc.write(fd, p, left)
-        if n < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-        if n <= 0 { return }  // the terminal is gone; nothing left to draw on
-        p += n
-        left -= n
-    }
+    _ = OutputFailure.write(fd: fd, bytes)
 }

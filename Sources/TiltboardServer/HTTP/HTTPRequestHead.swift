@@ -2,32 +2,32 @@ import Foundation
 
 /// A request's line and headers, parsed from bytes with hard limits: the server never holds more
 /// than `maxBytes` of a head, and anything it does not understand is refused, not guessed at.
-public struct HTTPRequestHead: Sendable, Equatable {
-    public var method: String
+package struct HTTPRequestHead: Sendable, Equatable {
+    package var method: String
     /// The path, percent-encoding kept (`/api/state`).
-    public var path: String
+    package var path: String
     /// The raw query after `?`, or empty.
-    public var query: String
+    package var query: String
     /// 0 for HTTP/1.0, 1 for HTTP/1.1.
-    public var minorVersion: Int
+    package var minorVersion: Int
     /// Header names lower-cased, values trimmed, in arrival order.
-    public var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// The body's length (Content-Length; 0 without one).
-    public var contentLength: Int
+    package var contentLength: Int
 
-    public static func == (a: HTTPRequestHead, b: HTTPRequestHead) -> Bool {
+    package static func == (a: HTTPRequestHead, b: HTTPRequestHead) -> Bool {
         a.method == b.method && a.path == b.path && a.query == b.query && a.minorVersion == b.minorVersion
             && a.contentLength == b.contentLength && a.headers.map(\.name) == b.headers.map(\.name)
             && a.headers.map(\.value) == b.headers.map(\.value)
     }
 
     /// The first value of the header `name` (lower case).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.name == name }?.value
     }
 
     /// The value of `name` in the query (`?token=…`), percent-decoded.
-    public func queryItem(_ name: String) -> String? {
+    package func queryItem(_ name: String) -> String? {
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             if parts.first == Substring(name) { return parts.count > 1 ? String(parts[1]).removingPercentEncoding ?? "" : "" }
@@ -36,13 +36,13 @@ public struct HTTPRequestHead: Sendable, Equatable {
     }
 
     /// The connection stays open after the response (HTTP/1.1 unless `Connection: close`; HTTP/1.0 never).
-    public var keepAlive: Bool {
+    package var keepAlive: Bool {
         let tokens = (header("connection") ?? "").lowercased().split(separator: ",").map { $0.trimmingSpaces }
         return minorVersion >= 1 && !tokens.contains("close")
     }
 
     /// What `parse` made of the bytes so far.
-    public enum Parse: Sendable, Equatable {
+    package enum Parse: Sendable, Equatable {
         /// No blank line yet and still under the limit: read more.
         case incomplete
         /// A head of `length` bytes (the blank line included); the body follows.
@@ -56,7 +56,7 @@ public struct HTTPRequestHead: Sendable, Equatable {
 
     /// Parses the head at the start of `bytes` (which may hold the body and more after it).
     /// Lines end with CRLF or a bare LF.
-    public static func parse(_ bytes: some Collection<UInt8>, maxBytes: Int) -> Parse {
+    package static func parse(_ bytes: some Collection<UInt8>, maxBytes: Int) -> Parse {
         let bytes = Array(bytes.prefix(maxBytes + 4))
         guard let end = headEnd(bytes) else {
             return bytes.count > maxBytes ? .refused(status: 431, reason: "the request's headers are longer than \(maxBytes) bytes") : .incomplete

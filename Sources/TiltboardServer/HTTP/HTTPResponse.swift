@@ -1,37 +1,37 @@
 import Foundation
 
 /// One response: status, headers and a body, encoded whole.
-public struct HTTPResponse: Sendable {
-    public var status: Int
-    public var headers: [(String, String)]
-    public var body: [UInt8]
+package struct HTTPResponse: Sendable {
+    package var status: Int
+    package var headers: [(String, String)]
+    package var body: [UInt8]
     /// Close the connection after sending it.
-    public var close = false
+    package var close = false
 
-    public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], close: Bool = false) {
+    package init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], close: Bool = false) {
         self.status = status; self.headers = headers; self.body = body; self.close = close
     }
 
     /// A JSON body.
-    public static func json(_ status: Int, _ object: Any) -> HTTPResponse {
+    package static func json(_ status: Int, _ object: Any) -> HTTPResponse {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(data))
     }
 
     /// `{"error": message}` with `status`.
-    public static func error(_ status: Int, _ message: String, close: Bool = false) -> HTTPResponse {
+    package static func error(_ status: Int, _ message: String, close: Bool = false) -> HTTPResponse {
         var r = json(status, ["error": message])
         r.close = close
         return r
     }
 
     /// The header `name` (exact case as set), if set.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         headers.first { $0.0.lowercased() == name.lowercased() }?.1
     }
 
     /// Status line, headers (with Content-Length and Connection) and body.
-    public func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         text += "Content-Length: \(body.count)\r\n"

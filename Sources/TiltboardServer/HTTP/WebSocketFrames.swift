@@ -3,17 +3,17 @@ import TiltboardCore
 
 /// The WebSocket protocol (RFC 6455) as far as this server speaks it: the handshake, text frames
 /// out, and small frames in (the page only ever sends a close, a ping or a short text).
-public enum WebSocketFrames {
+package enum WebSocketFrames {
     /// Longest payload accepted from a client; anything longer closes the connection (1009).
-    public static let maxClientPayload = 1024
+    package static let maxClientPayload = 1024
 
     /// `Sec-WebSocket-Accept` for the client's key (§4.2.2).
-    public static func acceptValue(forKey key: String) -> String {
+    package static func acceptValue(forKey key: String) -> String {
         Data(SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))).base64EncodedString()
     }
 
     /// The handshake's checks (§4.2.1): the key when the request is a valid upgrade, else a reason.
-    public static func handshakeKey(_ head: HTTPRequestHead) -> Result<String, HandshakeError> {
+    package static func handshakeKey(_ head: HTTPRequestHead) -> Result<String, HandshakeError> {
         guard head.method == "GET" else { return .failure(HandshakeError("a WebSocket upgrade must be a GET")) }
         guard head.header("upgrade")?.lowercased() == "websocket" else {
             return .failure(HandshakeError("this address is a WebSocket: send Upgrade: websocket"))
@@ -27,24 +27,24 @@ public enum WebSocketFrames {
         return .success(key)
     }
 
-    public struct HandshakeError: CategorizedError, Sendable {
-        public var message: String
+    package struct HandshakeError: CategorizedError, Sendable {
+        package var message: String
         init(_ message: String) { self.message = message }
-        public var description: String { message }
-        public var category: ErrorCategory { .invalidRequest }
+        package var description: String { message }
+        package var category: ErrorCategory { .invalidRequest }
     }
 
     /// The 101 response completing the handshake.
-    public static func upgradeResponse(key: String) -> [UInt8] {
+    package static func upgradeResponse(key: String) -> [UInt8] {
         Array("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(acceptValue(forKey: key))\r\n\r\n".utf8)
     }
 
-    public enum Opcode: UInt8, Sendable {
+    package enum Opcode: UInt8, Sendable {
         case continuation = 0, text = 1, binary = 2, close = 8, ping = 9, pong = 10
     }
 
     /// One unmasked server frame, FIN set.
-    public static func frame(_ opcode: Opcode, _ payload: some Collection<UInt8>) -> [UInt8] {
+    package static func frame(_ opcode: Opcode, _ payload: some Collection<UInt8>) -> [UInt8] {
         var out: [UInt8] = [0x80 | opcode.rawValue]
         let n = payload.count
         if n < 126 {
@@ -60,12 +60,12 @@ public enum WebSocketFrames {
     }
 
     /// A close frame with `code` (1000 normal, 1001 going away, 1002 protocol error, 1009 too big).
-    public static func close(_ code: UInt16, reason: String = "") -> [UInt8] {
+    package static func close(_ code: UInt16, reason: String = "") -> [UInt8] {
         frame(.close, [UInt8(code >> 8), UInt8(code & 0xFF)] + Array(reason.utf8.prefix(120)))
     }
 
     /// What `parseClientFrame` made of the bytes so far.
-    public enum ClientFrame: Sendable, Equatable {
+    package enum ClientFrame: Sendable, Equatable {
         case incomplete
         /// A frame of `length` bytes in all, unmasked payload.
         case frame(opcode: UInt8, fin: Bool, payload: [UInt8], length: Int)
@@ -75,7 +75,7 @@ public enum WebSocketFrames {
 
     /// Parses one client frame at the start of `bytes`. Client frames must be masked (§5.1) and,
     /// here, at most `maxClientPayload` bytes; control frames at most 125 and not fragmented (§5.5).
-    public static func parseClientFrame(_ bytes: [UInt8]) -> ClientFrame {
+    package static func parseClientFrame(_ bytes: [UInt8]) -> ClientFrame {
         guard bytes.count >= 2 else { return .incomplete }
         let fin = bytes[0] & 0x80 != 0
         guard bytes[0] & 0x70 == 0 else { return .refused(code: 1002, reason: "reserved bits set") }
@@ -117,7 +117,7 @@ extension WebSocketFrames {
     /// when it carries none; 1002 for a one-byte payload or a code no endpoint may send (below
     /// 1000, 1004–1006, 1015, 1016–2999 unassigned, 5000 and up); 1007 for a reason that is
     /// not UTF-8.
-    public static func closeReply(_ payload: [UInt8]) -> (code: UInt16, reason: String) {
+    package static func closeReply(_ payload: [UInt8]) -> (code: UInt16, reason: String) {
         if payload.isEmpty { return (1000, "") }
         guard payload.count >= 2 else { return (1002, "close payload of 1 byte") }
         let code = UInt16(payload[0]) << 8 | UInt16(payload[1])
@@ -128,7 +128,7 @@ extension WebSocketFrames {
 
     /// Codes an endpoint may send in a close frame (§7.4.1, §7.4.2 and the IANA registry:
     /// 1012–1014 are registered since).
-    public static func isValidCloseCode(_ code: UInt16) -> Bool {
+    package static func isValidCloseCode(_ code: UInt16) -> Bool {
         switch code {
         case 1000...1003, 1007...1014, 3000...4999: return true
         default: return false
@@ -136,7 +136,7 @@ extension WebSocketFrames {
     }
 
     /// Strict UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing above U+10FFFF.
-    public static func isValidUTF8(_ bytes: some Collection<UInt8>) -> Bool {
+    package static func isValidUTF8(_ bytes: some Collection<UInt8>) -> Bool {
         var it = bytes.makeIterator()
         while let b0 = it.next() {
             if b0 < 0x80 { continue }
@@ -162,20 +162,20 @@ extension WebSocketFrames {
     /// Puts a client's data messages back together from their frames (§5.4) and checks them:
     /// a continuation only inside a message, no new message inside one, at most
     /// `maxClientPayload` bytes in all, and a text message valid UTF-8 (§8.1: else 1007).
-    public struct MessageAssembler: Sendable {
+    package struct MessageAssembler: Sendable {
         private var opcode: UInt8?
         private var bytes: [UInt8] = []
 
-        public init() {}
+        package init() {}
 
-        public enum Result: Sendable, Equatable {
+        package enum Result: Sendable, Equatable {
             case pending
             case text(String)
             case binary([UInt8])
             case refused(code: UInt16, reason: String)
         }
 
-        public mutating func add(opcode frameOpcode: UInt8, fin: Bool, payload: [UInt8]) -> Result {
+        package mutating func add(opcode frameOpcode: UInt8, fin: Bool, payload: [UInt8]) -> Result {
             if frameOpcode == Opcode.continuation.rawValue {
                 guard opcode != nil else { return .refused(code: 1002, reason: "continuation frame outside a message") }
             } else {

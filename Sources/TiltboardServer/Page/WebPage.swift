@@ -13,8 +13,8 @@
 /// drawing only the newest frame at each animation frame, and reconnects whenever the stream
 /// ends or goes quiet. A token in the page's own address (`?token=`) is passed on to every API
 /// call and to the stream, and taken out of the address bar (the server keeps it in a cookie).
-public enum WebPage {
-    public static let html = #"""
+package enum WebPage {
+    package static let html = #"""
 <!doctype html>
 <html lang="en">
 <head>

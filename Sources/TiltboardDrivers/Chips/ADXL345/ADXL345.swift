@@ -132,7 +132,7 @@ public final class ADXL345: MotionSensor {
         try device.verifyConfiguration()
     }
 
-    /// Activity detection (sensors.md §2.2, §2.6): interrupts off while THRESH_ACT (62.5 mg
+    /// Activity detection (data sheet rev E: THRESH_ACT, ACT_INACT_CTL): interrupts off while THRESH_ACT (62.5 mg
     /// steps), ac-coupled X/Y/Z activity and INT_MAP (all on INT1) are set, then Activity alone
     /// enabled. The pin is active high push-pull (`configure` keeps INT_INVERT clear); the event
     /// is latched until INT_SOURCE is read. Re-arming restarts the ac reference at the current pose.

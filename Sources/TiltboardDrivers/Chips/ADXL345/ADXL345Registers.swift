@@ -30,7 +30,7 @@ public enum ADXL345Register {
 
     /// The registers that power on at something other than 0x00 (DS Table 19, register map):
     /// DEVID, BW_RATE 0x0A (100 Hz) and INT_SOURCE 0x02 (Watermark, set while FIFO_CTL's Samples
-    /// is 0; sensors.md §2.2). POWER_CTL powers on at 0: standby, no conversions.
+    /// is 0; data sheet rev E, FIFO_CTL). POWER_CTL powers on at 0: standby, no conversions.
     public static let powerOnValues: [(register: UInt8, value: UInt8)] = [
         (deviceID, ADXL345.deviceID), (bandwidthRate, 0x0A), (intSource, 0x02),
     ]
@@ -87,7 +87,7 @@ public enum ADXL345FIFOMode: UInt8, Sendable {
     case trigger = 0xC0
 }
 
-/// Conversion and rate tables (sensors.md §2.3–2.4).
+/// Conversion and rate tables (data sheet rev E: Table 1 sensitivities, Table 7 output data rates).
 public enum ADXL345Scale {
     /// DS Register 0x31: range code 0…3 → ±2/4/8/16 g.
     public static let accelRangesG: [Int] = [2, 4, 8, 16]

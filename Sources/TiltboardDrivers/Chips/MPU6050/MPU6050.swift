@@ -50,7 +50,7 @@ public final class MPU6050: MotionSensor {
 
     deinit { buffer.deallocate() }
 
-    /// Data sheet waits (sensors.md §1.12): reset 100 ms; registers usable 10 ms after wake.
+    /// Data sheet waits (Product Specification rev 3.4 §6.3; Register Map rev 4.2, PWR_MGMT_1 DEVICE_RESET): reset 100 ms; registers usable 10 ms after wake.
     /// The gyro's start-up time is the variant's (`MPU6050Variant.gyroStartUpNanoseconds`).
     static let resetNanoseconds: UInt64 = 100_000_000
     static let wakeNanoseconds: UInt64 = 10_000_000
@@ -198,7 +198,7 @@ public final class MPU6050: MotionSensor {
     /// Arms the variant's motion interrupt, then routes it to the pin latched active high
     /// push-pull, cleared only by reading INT_STATUS, with the motion event alone in INT_ENABLE.
     ///
-    /// MPU-6050 (sensors.md §1.10): the detectors' high-pass on (ACCEL_CONFIG[2:0], range kept),
+    /// MPU-6050 (Register Map rev 3.2, MOT_THR / MOT_DUR): the detectors' high-pass on (ACCEL_CONFIG[2:0], range kept),
     /// MOT_THR in 32 mg steps, MOT_DUR 1 ms, MOT_COUNT 1. MPU-6500 family and ICM-20689
     /// (MPU-9250 RM rev 1.4 p.15, 39 and "Wake-on-Motion Interrupt"; the kernel's
     /// `inv_mpu6050_set_wom_threshold` / `inv_mpu6050_enable_wom`): the threshold in 4 mg steps

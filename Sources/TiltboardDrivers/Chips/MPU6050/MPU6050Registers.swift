@@ -120,7 +120,7 @@ public struct MPU6050InterruptStatus: OptionSet, Sendable {
     public static let dataReady = Self(rawValue: 0x01)
 }
 
-/// Conversion and rate tables (sensors.md §1.4–1.7).
+/// Conversion and rate tables (Product Specification rev 3.4 §6.1–6.2 sensitivities; Register Map rev 4.2 registers 25–28).
 public enum MPU6050Scale {
     /// PS 6.2: AFS_SEL 0…3 → ±2/4/8/16 g over a signed 16-bit word, 16384 / 2^AFS_SEL LSB/g.
     public static let accelRangesG: [Int] = [2, 4, 8, 16]
@@ -145,7 +145,7 @@ public enum MPU6050Scale {
     /// rounds the same sensitivity to 32.8.
     public static let gyroOffsetLSBPerDps = 32.768
 
-    /// MOT_THR's unit. Sources disagree (sensors.md §1.10): the RM 2.0 era says 2 mg/LSB, the
+    /// MOT_THR's unit. Sources disagree: the Register Map of the rev 2.0–3.2 era says 2 mg/LSB, the
     /// product spec 3.4 ("intelligence function increment") 32 mg/LSB. 32 mg is used: it is the
     /// newer, normative document, and if it is wrong the chip wakes more often, never less.
     public static let motionThresholdGPerLSB = 0.032
@@ -153,8 +153,8 @@ public enum MPU6050Scale {
     /// as well as a shake or a tap (5 Hz would let only fast motion through).
     public static let motionHighPass: UInt8 = 4
 
-    /// ACCEL_HPF 1…4 → the detectors' high-pass cutoff in Hz: 5, 2.5, 1.25, 0.63 (sensors.md §1.3,
-    /// halving, rounded in the sources).
+    /// ACCEL_HPF 1…4 → the detectors' high-pass cutoff in Hz: 5, 2.5, 1.25, 0.63 (Register Map rev 3.2, ACCEL_CONFIG,
+    /// halving, rounded there).
     public static func highPassCutoffHz(_ code: Int) -> Double { code == 4 ? 0.63 : 10 / Double(1 << code) }
 
     /// RM Register 25: with the DLPF on the gyro output rate is 1 kHz, so rate = 1000 / (1 + SMPLRT_DIV);

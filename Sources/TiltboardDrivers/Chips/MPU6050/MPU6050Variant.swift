@@ -1,5 +1,5 @@
 /// A WHO_AM_I value the MPU-6050 driver accepts, and how that part differs, as data
-/// (sensors.md §1.1, §1.7, §1.9 and its "Corrections"; the kernel's `inv_mpu_iio.h` /
+/// (each part's product specification and register map; the kernel's `inv_mpu_iio.h` /
 /// `inv_mpu_core.c`, "K").
 ///
 /// Boards sold as MPU-6050 often carry an MPU-6500-family die or an ICM-20689; Linux accepts
@@ -47,7 +47,7 @@ extension MPU6050Variant {
     /// The MPU-6050 register file (RM-MPU-6000A rev 4.2): writable but for I2C_MST_STATUS, the
     /// status and data registers, FIFO_COUNT and WHO_AM_I; nothing answers past 0x75. Every
     /// register powers on (or DEVICE_RESETs) at 0x00 but PWR_MGMT_1, 0x40 = asleep on the internal
-    /// oscillator, and WHO_AM_I (RM p.8); the factory-trimmed 0x00–0x10 (sensors.md §1.2) are each part's own.
+    /// oscillator, and WHO_AM_I (RM p.8); the factory-trimmed 0x00–0x10 (self-test and trim values, outside the public register map) are each part's own.
     static let mpu6050Map = RegisterMap(
         writable: [0x00...0x35, 0x37...0x39, 0x62...0x71, 0x74...0x74],
         volatile: MPU6050Register.volatileRegisters,

@@ -1,7 +1,7 @@
 import TiltboardCore
 import TiltboardDrivers
 
-/// An ADXL345 as its register map behaves (data sheet rev E and the notes in sensors.md §2).
+/// An ADXL345 as its register map behaves (ADXL345 data sheet rev E).
 ///
 /// Powers up in standby (no conversions until POWER_CTL.Measure). While measuring it samples at
 /// the BW_RATE output rate from the moment Measure was set; each bus transaction first replays
@@ -13,7 +13,7 @@ import TiltboardDrivers
 /// 0x39: "a maximum of 33 entries available at any given time"); FIFO mode keeps the first 33,
 /// stream mode the newest 33. Trigger mode behaves as stream (no trigger events are generated).
 ///
-/// Activity detection (sensors.md §2.2, §2.6, simplified): with Activity enabled in INT_ENABLE,
+/// Activity detection (data sheet rev E: THRESH_ACT, ACT_INACT_CTL, INT_ENABLE; simplified): with Activity enabled in INT_ENABLE,
 /// each sample tick compares the output acceleration of every axis ACT_INACT_CTL enables with
 /// THRESH_ACT × 62.5 mg — ac-coupled, against the first sample after detection was (re)enabled
 /// or ACT_INACT_CTL written; dc-coupled, against zero — and latches Activity in INT_SOURCE (and
@@ -21,7 +21,7 @@ import TiltboardDrivers
 /// event enabled in INT_ENABLE and mapped to INT1 is set (low with INT_INVERT).
 /// Not modelled: tap, inactivity, free-fall, Link, Sleep/AUTO_SLEEP, INT2, self-test.
 public final class SimulatedADXL345: SimulatedPart, SimulatedChip {
-    /// Register addresses the simulation gives meaning to (sensors.md §2.2).
+    /// Register addresses the simulation gives meaning to (data sheet rev E, Table 19).
     enum Reg {
         static let devid: UInt8 = 0x00
         static let ofsx: UInt8 = 0x1E

@@ -1,7 +1,7 @@
 import TiltboardCore
 import TiltboardDrivers
 
-/// An MPU-6050 as its register map behaves (RM-MPU-6000A rev 4.2 and the notes in sensors.md §1).
+/// An MPU-6050 as its register map behaves (Register Map RM-MPU-6000A-00 rev 4.2; Product Specification PS-MPU-6000A-00 rev 3.4).
 ///
 /// Powers up asleep with zeroed data registers. Once awake it samples on its own sample clock
 /// (8 kHz or 1 kHz base from DLPF_CFG, divided by 1 + SMPLRT_DIV; accelerometer at most 1 kHz),
@@ -11,7 +11,7 @@ import TiltboardDrivers
 /// bounded: only the newest 1024 FIFO bytes can survive, so only those frames are computed.
 /// Axes put in standby by PWR_MGMT_2, and the temperature with TEMP_DIS, hold their last value.
 ///
-/// Motion detection (sensors.md §1.10, simplified): with MOT_EN set and ACCEL_HPF 1…4 (5, 2.5,
+/// Motion detection (Register Map rev 3.2, MOT_THR 0x1F and MOT_DUR 0x20, dropped from rev 4.2; simplified): with MOT_EN set and ACCEL_HPF 1…4 (5, 2.5,
 /// 1.25, 0.63 Hz) or 7 (hold: compared against the sample when the filter was set), every
 /// sample tick runs the output acceleration through a first-order high-pass; an axis above
 /// MOT_THR × 32 mg (the unit the drivers use, `MPU6050Scale.motionThresholdGPerLSB`) adds one
@@ -31,7 +31,7 @@ import TiltboardDrivers
 /// Not modelled: CYCLE mode, self-test, free-fall and zero-motion, MOT_DETECT_STATUS,
 /// the auxiliary I²C master, the DMP, LP_ACCEL_ODR.
 public final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
-    /// The drivers' register map (sensors.md §1.3): one declaration for driver and part.
+    /// The drivers' register map (Register Map rev 4.2 §3): one declaration for driver and part.
     private typealias Reg = MPU6050Register
 
     /// Factory-trimmed registers of this simulated part besides its accel offsets (non-zero on

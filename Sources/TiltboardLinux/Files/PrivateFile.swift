@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// A small secret file read only when it is this user's own and private, as ssh treats its keys:
+/// owned by the effective uid, no group or other permission bits, a regular file reached without
+/// following a symlink. Anyone else who could write it could choose its contents, and anyone who
+/// could read it could use them.
+public enum PrivateFile {
+    /// Why a file that exists is not used.
+    public enum Problem: Sendable, Equatable {
+        /// Owned by the first uid, not by this process's effective uid (the second).
+        case owner(uid_t, uid_t)
+        /// These permission bits let others read or change it.
+        case mode(UInt32)
+        case symlink
+        case notAFile
+    }
+
+    /// What is at the path.
+    public enum Contents: Sendable, Equatable {
+        case missing
+        case refused(Problem)
+        case bytes([UInt8])
+    }
+
+    /// Reads at most `maxBytes` of `path` when it is private; a failure of another kind (no
+    /// permission, a folder on the way missing) throws as `AtomicFile.read` would.
+    public static func read(path: String, maxBytes: Int = 4096) throws -> Contents {
+        let fd = RawArguments.withCPath(path) { cPath in retryingEINTR { open(cPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) } }
+        if fd < 0 {
+            let code = errno
+            if code == ENOENT { return .missing }
+            if code == ELOOP { return .refused(.symlink) }
+            return try AtomicFile.read(path: path, maxBytes: maxBytes).map { .bytes($0) } ?? .missing
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return try AtomicFile.read(path: path, maxBytes: maxBytes).map { .bytes($0) } ?? .missing }
+        guard st.st_mode & S_IFMT == S_IFREG else { return .refused(.notAFile) }
+        guard st.st_uid == geteuid() else { return .refused(.owner(st.st_uid, geteuid())) }
+        guard st.st_mode & 0o077 == 0 else { return .refused(.mode(UInt32(st.st_mode & 0o7777))) }
+        var bytes = [UInt8](repeating: 0, count: maxBytes + 1)
+        let n = bytes.withUnsafeMutableBytes { buffer in retryingEINTR { Glibc.read(fd, buffer.baseAddress, buffer.count) } }
+        guard n >= 0 else { return try AtomicFile.read(path: path, maxBytes: maxBytes).map { .bytes($0) } ?? .missing }
+        return .bytes(Array(bytes[..<n]))
+    }
+}
