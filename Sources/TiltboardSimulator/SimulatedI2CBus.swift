@@ -159,8 +159,7 @@ public final class SimulatedI2CBus: I2CBus {
     static func error(for kind: SimulatedFault.Kind, bus: String, address: UInt8, register: UInt8) -> I2CError {
         switch kind {
         case .nack:
-            return I2CError(kind: .noAcknowledgeAddress, device: bus, address: address, register: register,
-                            errno: 121, detail: "Remote I/O error (simulated)")
+            return kernelStyleError(.noAcknowledgeData, bus: bus, address: address, register: register)
         case .eio, .reset:  // a reset has no failing window
             return kernelStyleError(.bus, bus: bus, address: address, register: register)
         case .unplug:
@@ -169,22 +168,13 @@ public final class SimulatedI2CBus: I2CBus {
         }
     }
 
-    /// The error the Linux i2c-dev adapter would report for `kind`, errno and text included.
+    /// The error the Linux i2c-dev adapter would report for `kind`: its errno and text, and the
+    /// kind that errno reads back as there (`I2CFaultCodes`, the one table both use).
     static func kernelStyleError(_ kind: I2CError.Kind, bus: String, address: UInt8, register: UInt8) -> I2CError {
-        let errno: Int32?
-        let text: String
-        switch kind {
-        case .noAcknowledgeAddress: errno = 6; text = "No such device or address"
-        case .noAcknowledgeData: errno = 121; text = "Remote I/O error"
-        case .bus: errno = 5; text = "Input/output error"
-        case .arbitrationLost: errno = 11; text = "Resource temporarily unavailable"
-        case .timeout: errno = 110; text = "Connection timed out"
-        case .unsupported: errno = 95; text = "Operation not supported"
-        case .noSuchBus: errno = 2; text = "No such file or directory"
-        case .permissionDenied: errno = 13; text = "Permission denied"
-        case .other: errno = nil; text = "simulated fault"
+        guard let (errno, text) = I2CFaultCodes.errno(for: kind) else {
+            return I2CError(kind: kind, device: bus, address: address, register: register, detail: "simulated fault")
         }
-        return I2CError(kind: kind, device: bus, address: address, register: register, errno: errno,
-                        detail: errno == nil ? text : text + " (simulated)")
+        return I2CError(kind: I2CFaultCodes.kind(errno: errno), device: bus, address: address, register: register,
+                        errno: errno, detail: text + " (simulated)")
     }
 }

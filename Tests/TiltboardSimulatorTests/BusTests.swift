@@ -79,6 +79,23 @@ final class BusTests: XCTestCase {
         bus.injectFault(.noAcknowledgeData)
         XCTAssertThrowsError(try bus.readByte(address: mpu, register: WHO_AM_I)) { error in
             XCTAssertEqual((error as? I2CError)?.errno, 121)
+            // As Linux reads EREMOTEIO: a NACK, whatever phase it came in, exits as one (69).
+            XCTAssertEqual((error as? I2CError)?.kind, .noAcknowledgeAddress)
+        }
+    }
+
+    func testEveryInjectedFaultCarriesTheErrnoAndKindLinuxGivesIt() {
+        let kinds: [I2CError.Kind] = [.noSuchBus, .permissionDenied, .noAcknowledgeAddress, .bus, .arbitrationLost, .timeout, .unsupported]
+        for kind in kinds {
+            let (bus, _) = makeBus()
+            bus.injectFault(kind)
+            XCTAssertThrowsError(try bus.readByte(address: mpu, register: WHO_AM_I)) { error in
+                let e = error as? I2CError
+                let expected = I2CFaultCodes.table.first { $0.kind == kind }
+                XCTAssertEqual(e?.errno, expected?.errno, "\(kind)")
+                XCTAssertEqual(e?.kind, kind, "\(kind)")
+                XCTAssertEqual(e?.detail, (expected?.text ?? "") + " (simulated)", "\(kind)")
+            }
         }
     }
 
