@@ -143,17 +143,19 @@ install -D -m 0644 udev/60-tiltboard.rules "$stage/usr/lib/udev/rules.d/60-tiltb
 install -D -m 0644 packaging/tiltboard.service "$stage/usr/lib/systemd/system/tiltboard.service"
 # tiltboard-serve.service: the same service running `serve` (the main job plus the calibration
 # page) in place of `run`, with serve's own options and its stdout (the page's URLs) in the journal;
-# starting one stops the other. Made from tiltboard.service so that the two never differ otherwise.
+# starting one stops the other, and first (Conflicts= alone would run the stop and the start at the
+# same time, and the new one would find the sensor and the motor line still held).
+# Made from tiltboard.service so that the two never differ otherwise.
 serve_unit=$stage/usr/lib/systemd/system/tiltboard-serve.service
 {
     echo "# Made from tiltboard.service by packaging/build-deb.sh: \`tiltboard serve\` in place of \`run\`."
     sed -e 's|^\(ExecStart=/usr/bin/tiltboard\) run \(.*\)$|\1 serve \2 $TILTBOARD_SERVE_OPTIONS|' \
         -e 's|^StandardOutput=null$|StandardOutput=journal|' \
         -e 's|^Description=.*$|& and its calibration page|' \
-        -e 's|^Documentation=.*$|&\nConflicts=tiltboard.service|' packaging/tiltboard.service
+        -e 's|^Documentation=.*$|&\nConflicts=tiltboard.service\nAfter=tiltboard.service|' packaging/tiltboard.service
 } > "$serve_unit"
 chmod 0644 "$serve_unit"
-[ "$(diff packaging/tiltboard.service "$serve_unit" | grep -c '^>')" = 5 ] \
+[ "$(diff packaging/tiltboard.service "$serve_unit" | grep -c '^>')" = 6 ] \
     || die "tiltboard-serve.service was not made from tiltboard.service as expected: $(diff packaging/tiltboard.service "$serve_unit")"
 install -D -m 0644 packaging/tiltboard.conf "$stage/etc/tiltboard/tiltboard.conf"
 install -d "$stage/usr/share/tiltboard/boards/scripts"

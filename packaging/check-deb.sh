@@ -240,14 +240,32 @@ binary_runs() {
 }
 
 # tiltboard-serve.service is tiltboard.service with `serve` and its options in ExecStart, its stdout
-# in the journal and a Conflicts= on the other: the same sandbox, nothing else changed.
+# in the journal and a Conflicts= on the other, ordered after it (the stop before the start): the
+# same sandbox, nothing else changed.
 serve_unit_made() {
     diff "$unit" "$serve_unit" > "$work/units.diff"
     cat "$work/units.diff"
-    [ "$(grep -c '^>' "$work/units.diff")" = 5 ] && [ "$(grep -c '^<' "$work/units.diff")" = 3 ] || return 1
+    [ "$(grep -c '^>' "$work/units.diff")" = 6 ] && [ "$(grep -c '^<' "$work/units.diff")" = 3 ] || return 1
     grep -qx 'ExecStart=/usr/bin/tiltboard serve --board ${TILTBOARD_BOARD} $TILTBOARD_RUN_OPTIONS $TILTBOARD_SERVE_OPTIONS' "$serve_unit" \
         && grep -qx 'StandardOutput=journal' "$serve_unit" && grep -qx 'Conflicts=tiltboard.service' "$serve_unit" \
+        && grep -qx 'After=tiltboard.service' "$serve_unit" \
         && grep -qx 'StandardOutput=null' "$unit"
+}
+
+# The unit's policy: stderr in the journal with its priority prefixes, configuration errors
+# (sysexits 64 65 66 77 78) failing it at once, other failures restarted after a pause, no start
+# limit, --realtime by default with the limits and system calls it needs, libdispatch's nice values.
+unit_policy() {
+    local want
+    for want in 'StartLimitIntervalSec=0' 'Restart=on-failure' 'RestartSec=5' 'RestartPreventExitStatus=64 65 66 77 78' \
+        'StandardOutput=null' 'StandardError=journal' 'RestrictRealtime=no' 'LimitRTPRIO=50' 'LimitMEMLOCK=infinity' \
+        'LimitNICE=-4' 'SystemCallFilter=setpriority sched_setscheduler sched_setparam'; do
+        grep -qx -- "$want" "$unit" || { echo "tiltboard.service has no line '$want'"; return 1; }
+    done
+    ! grep -q '^SyslogLevelPrefix=' "$unit" || { echo "SyslogLevelPrefix= set: tiltboard's <N> prefixes need its default, yes"; return 1; }
+    # StartLimitIntervalSec= belongs to [Unit] (in [Service] systemd ignores it).
+    [ "$(sed -n '/^\[Unit\]/,/^\[/p' "$unit" | grep -c '^StartLimitIntervalSec=0$')" = 1 ] || { echo "StartLimitIntervalSec=0 is not in [Unit]"; return 1; }
+    [[ " $(setting TILTBOARD_RUN_OPTIONS) " == *" --realtime "* ]] || { echo "TILTBOARD_RUN_OPTIONS lacks --realtime: $(setting TILTBOARD_RUN_OPTIONS)"; return 1; }
 }
 
 # command_of UNIT KEY: the unit's KEY= line as words, the settings file's values, the simulated
@@ -392,10 +410,10 @@ syscalls_allowed() {
     done < <(sed -n 's/^SystemCallFilter=//p' "$unit")
     export STATE_DIRECTORY=$work/strace-state
     strace -f -qq -o "$work/trace.run" "$x/usr/bin/tiltboard" run --board "$board" \
-        --udp 127.0.0.1:7700 --duration 1 >/dev/null 2>&1 || { echo "run failed under strace"; return 1; }
+        --udp 127.0.0.1:7700 --duration 1 --realtime >/dev/null 2>&1 || { echo "run failed under strace"; return 1; }
     strace -f -qq -o "$work/trace.off" "$x/usr/bin/tiltboard" haptics --off --board "$board" >/dev/null 2>&1 \
         || { echo "haptics --off failed under strace"; return 1; }
-    serve_up serve-traced strace -f -qq -o "$work/trace.serve" "$x/usr/bin/tiltboard" serve --board "$board" --port 0 --duration 120 || return 1
+    serve_up serve-traced strace -f -qq -o "$work/trace.serve" "$x/usr/bin/tiltboard" serve --board "$board" --port 0 --duration 120 --realtime || return 1
     local code
     code=$(status_of api/state)
     # strace passes no SIGTERM on: the signal goes to the traced serve, its child.
@@ -421,6 +439,7 @@ check "file list: binary, udev rules, unit, settings, boards, man page, completi
 check "maintainer scripts: conffile, groups, udev reload, both units, nothing started" maintainer_scripts
 check "postinst configure creates the groups and the user, enables nothing" maintainer_scripts_run
 check "tiltboard-serve.service is tiltboard.service running serve, its stdout in the journal" serve_unit_made
+check "the units' policy: stderr in the journal, configuration errors not restarted, no start limit, --realtime allowed" unit_policy
 for u in "$unit" "$serve_unit"; do
     check "$(basename "$u"): systemd-analyze security --offline=true: exposure at most 2.0" unit_security "$u"
     check "$(basename "$u"): systemd-analyze verify prints nothing" unit_verify "$u"
