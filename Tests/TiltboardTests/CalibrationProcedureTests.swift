@@ -183,9 +183,9 @@ final class CalibrationProcedureTests: XCTestCase {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let session = try BoardSession(board: board(chip: chip, script: "flat"), clock: clock, profilePath: path)
             defer { session.close() }
-            // Registers hold the offsets in their steps (0.98 mg MPU-6050, 15.6 mg ADXL345);
-            // software removes only the remainder and applies the scale.
-            let step = chip == .mpu6050 ? 2.0 / 2048 : 4.0 / 256
+            // Registers hold the offsets in their steps (the chip's description: 0.98 mg MPU-6050,
+            // 15.6 mg ADXL345); software removes only the remainder and applies the scale.
+            let step = try XCTUnwrap(chip.chip.referenceVariant.accelOffsets).step
             let fitted = result.fit.calibration
             let software = session.softwareCalibration
             for axis in 0..<3 {
