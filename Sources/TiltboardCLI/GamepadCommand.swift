@@ -48,10 +48,8 @@ struct GamepadCommand: ParsableCommand {
         let session = try RunPlan.openSession(boardOptions, rate: nil, fifo: false, defaultScript: "demo")
         defer { session.close() }
         let motor = try Motor.open(session, announceChanges: true)
-        defer { motor?.shutdown() }
         let link = try GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
                                    session: session, motor: motor)
-        defer { link.close() }
         let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration)
@@ -91,7 +89,10 @@ final class GamepadLink {
     init(options: GamepadOptions, axes: GamepadAxes, session: BoardSession, motor: Motor?) throws {
         let path = try Self.devicePath(ProcessInfo.processInfo.environment[Self.pathVariable])
         let device = try UInputGamepad(name: options.name, path: path)
-        bridge = GamepadBridge(device: device, axes: axes, engine: motor?.engine, clock: session.clock)
+        let bridge = GamepadBridge(device: device, axes: axes, engine: motor?.engine, clock: session.clock)
+        self.bridge = bridge
+        // Gone before the motor it rumbles is shut down.
+        session.onClose { bridge.close() }
     }
 
     /// The uinput node: `TILTBOARD_UINPUT` when set to an absolute path, the kernel's when unset

@@ -65,13 +65,12 @@ struct RunJob: ParsableArguments {
     func run(hooks: Hooks = Hooks(), fast: Bool = false) throws {
         try SignalWatcher.shared.start()
         let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: fifo, defaultScript: "demo", fast: fast)
+        // Closing the session shuts down the gamepad, then the motor, then the sensor.
         defer { session.close() }
         let sender = try udp.map { try UDPSender(destination: $0) }
         let motor = try Motor.open(session, announceChanges: true)
-        defer { motor?.shutdown() }
         let link = try gamepad ? GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response),
                                              session: session, motor: motor) : nil
-        defer { link?.close() }
         let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, controller: controller.settings, realtime: realtime,
                                         bus: bus, wake: wake)
         announce(session, motor: motor != nil, sender: sender)

@@ -99,7 +99,6 @@ struct ShakeCommand: ParsableCommand {
         session.shakeOverrides = shakeSection(over: BoardDescription.ShakeSection())
         for warning in session.warnings { Console.warn(warning) }
         let motor = mute ? nil : try Motor.open(session, announceChanges: board.isSimulated)
-        defer { motor?.shutdown() }
         if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
 
         let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, bus: bus, wake: wake)
