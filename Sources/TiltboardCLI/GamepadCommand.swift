@@ -25,8 +25,7 @@ struct GamepadCommand: ParsableCommand {
 
     @OptionGroup var boardOptions: BoardOptions
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "s"))
-    var duration: Double?
+    @OptionGroup var duration: RunDurationOption
 
     @OptionGroup(title: "Gamepad") var pad: GamepadOptions
 
@@ -39,7 +38,6 @@ struct GamepadCommand: ParsableCommand {
     @OptionGroup(title: "Bus failures") var bus: BusOptions
 
     func validate() throws {
-        try validateDuration(duration)
         if let problem = pad.axes(deadZoneDeg: deadZone, responseExponent: response).problem { throw ValidationError(problem.message) }
     }
 
@@ -52,11 +50,11 @@ struct GamepadCommand: ParsableCommand {
                                    session: session, motor: motor)
         let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
-        let until = RunPlan.describeDuration(duration)
+        let until = RunPlan.describeDuration(duration.seconds)
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
         if motor == nil { Console.note("the board has no motor: rumble requests are accepted but not felt") }
         let ran = Result {
-            try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
+            try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
                 link.update(out, loop: loop)
             }
         }
