@@ -71,6 +71,7 @@ public final class LinuxI2CBus: I2CBus {
                          pattern: I2CReadPattern) throws {
         // Indexing, not `first`/`dropFirst()`: generic collection calls can allocate in debug builds.
         let register = write.isEmpty ? 0 : write[0]
+        guard fd >= 0 else { throw I2CError(errno: EBADF, device: name, address: address, register: register) }
         if read.isEmpty {
             guard !write.isEmpty else { return }
             switch writeMode {
