@@ -25,8 +25,7 @@ struct GamepadCommand: ParsableCommand {
 
     @OptionGroup var boardOptions: BoardOptions
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "s"))
-    var duration: Double?
+    @OptionGroup var duration: RunDurationOption
 
     @OptionGroup(title: "Gamepad") var pad: GamepadOptions
 
@@ -39,7 +38,6 @@ struct GamepadCommand: ParsableCommand {
     @OptionGroup(title: "Bus failures") var bus: BusOptions
 
     func validate() throws {
-        try validateDuration(duration)
         if let problem = pad.axes(deadZoneDeg: deadZone, responseExponent: response).problem { throw ValidationError(problem.message) }
     }
 
@@ -48,17 +46,15 @@ struct GamepadCommand: ParsableCommand {
         let session = try RunPlan.openSession(boardOptions, rate: nil, fifo: false, defaultScript: "demo")
         defer { session.close() }
         let motor = try Motor.open(session, announceChanges: true)
-        defer { motor?.shutdown() }
         let link = try GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
                                    session: session, motor: motor)
-        defer { link.close() }
         let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
-        let until = RunPlan.describeDuration(duration)
+        let until = RunPlan.describeDuration(duration.seconds)
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
         if motor == nil { Console.note("the board has no motor: rumble requests are accepted but not felt") }
         let ran = Result {
-            try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
+            try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
                 link.update(out, loop: loop)
             }
         }
@@ -91,7 +87,10 @@ final class GamepadLink {
     init(options: GamepadOptions, axes: GamepadAxes, session: BoardSession, motor: Motor?) throws {
         let path = try Self.devicePath(ProcessInfo.processInfo.environment[Self.pathVariable])
         let device = try UInputGamepad(name: options.name, path: path)
-        bridge = GamepadBridge(device: device, axes: axes, engine: motor?.engine, clock: session.clock)
+        let bridge = GamepadBridge(device: device, axes: axes, engine: motor?.engine, clock: session.clock)
+        self.bridge = bridge
+        // Gone before the motor it rumbles is shut down.
+        session.onClose { bridge.close() }
     }
 
     /// The uinput node: `TILTBOARD_UINPUT` when set to an absolute path, the kernel's when unset

@@ -51,7 +51,6 @@ struct MonitorCommand: ParsableCommand {
         let clock = session.clock
         // Warnings on stderr would scribble over the screen: the summary line counts the cap's trips.
         let motor = try Motor.open(session, announceChanges: false, warnOnTrip: false)
-        defer { motor?.shutdown() }
         let loop = try RunPlan.makeLoop(session, haptics: motor?.engine)
 
         // Started in the background, it waits to be brought to the foreground, as the terminal would make it.

@@ -22,8 +22,7 @@ struct ReadCommand: ParsableCommand {
     @Option(help: "Number of samples; 0 reads until interrupted.")
     var count = 10
 
-    @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
-    var rate: Double?
+    @OptionGroup var rate: RateOption
 
     @Flag(help: "One JSON object per line.")
     var json = false
@@ -32,16 +31,15 @@ struct ReadCommand: ParsableCommand {
 
     func validate() throws {
         guard count >= 0 else { throw ValidationError("--count must be 0 or more, got \(count)") }
-        try validateRate(rate)
     }
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let session = try boardOptions.openSession(rateHz: rate, fast: speed.fast)
+        let session = try boardOptions.openSession(rateHz: rate.hz, fast: speed.fast)
         defer { session.close() }
         let clock = session.clock
         let chain = session.makeTiltChain()
-        let scheduler = FixedRateScheduler(rateHz: rate ?? session.board.sensor.rateHz, clock: clock)
+        let scheduler = FixedRateScheduler(rateHz: rate.hz ?? session.board.sensor.rateHz, clock: clock)
         let start = clock.nowNanoseconds()
         var taken = 0
         var line = JSONLineWriter()

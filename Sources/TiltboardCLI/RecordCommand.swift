@@ -30,11 +30,9 @@ struct RecordCommand: ParsableCommand {
 
     @OptionGroup var boardOptions: BoardOptions
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: until interrupted).", valueName: "s"))
-    var duration: Double?
+    @OptionGroup var duration: DurationOption
 
-    @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
-    var rate: Double?
+    @OptionGroup var rate: RateOption
 
     @Flag(help: "Overwrite the file if it exists.")
     var force = false
@@ -44,13 +42,11 @@ struct RecordCommand: ParsableCommand {
     @OptionGroup var speed: FastOption
 
     func validate() throws {
-        try validateRate(rate)
-        try validateDuration(duration)
     }
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: false, defaultScript: "demo", fast: speed.fast)
+        let session = try RunPlan.openSession(boardOptions, rate: rate.hz, fifo: false, defaultScript: "demo", fast: speed.fast)
         defer { session.close() }
         let file: OutputFile
         do {
@@ -64,12 +60,12 @@ struct RecordCommand: ParsableCommand {
         let writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.chip.gyroscope != nil)
         let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
-        let until = RunPlan.describeDuration(duration)
+        let until = RunPlan.describeDuration(duration.seconds)
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
 
         let failure = RecordFailure()
         let ran = Result {
-            try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
+            try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
                 guard failure.error == nil else { return }
                 do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
                     failure.error = error

@@ -10,14 +10,12 @@ import TiltboardLinux
 struct RunJob: ParsableArguments {
     @OptionGroup var boardOptions: BoardOptions
 
-    @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
-    var rate: Double?
+    @OptionGroup var rate: RateOption
 
     @Flag(help: "Drain the chip's FIFO each tick (automatic above 400 Hz).")
     var fifo = false
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "s"))
-    var duration: Double?
+    @OptionGroup var duration: RunDurationOption
 
     @Flag(help: "One JSON object per line on stdout.")
     var json = false
@@ -43,13 +41,11 @@ struct RunJob: ParsableArguments {
     @OptionGroup(title: "Gamepad (with --gamepad)") var pad: GamepadOptions
 
     func validate() throws {
-        try validateRate(rate)
         try validateRate(outputRate, name: "--output-rate")
         try wake.validate()
         if gamepad, let problem = pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response).problem {
             throw ValidationError(problem.message)
         }
-        try validateDuration(duration)
     }
 
     /// What a command running the job adds to it.
@@ -64,14 +60,13 @@ struct RunJob: ParsableArguments {
     /// Runs the job; with `fast`, on the virtual clock (a simulated board only).
     func run(hooks: Hooks = Hooks(), fast: Bool = false) throws {
         try SignalWatcher.shared.start()
-        let session = try RunPlan.openSession(boardOptions, rate: rate, fifo: fifo, defaultScript: "demo", fast: fast)
+        let session = try RunPlan.openSession(boardOptions, rate: rate.hz, fifo: fifo, defaultScript: "demo", fast: fast)
+        // Closing the session shuts down the gamepad, then the motor, then the sensor.
         defer { session.close() }
         let sender = try udp.map { try UDPSender(destination: $0) }
         let motor = try Motor.open(session, announceChanges: true)
-        defer { motor?.shutdown() }
         let link = try gamepad ? GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: controller.deadZone, responseExponent: controller.response),
                                              session: session, motor: motor) : nil
-        defer { link?.close() }
         let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, controller: controller.settings, realtime: realtime,
                                         bus: bus, wake: wake)
         announce(session, motor: motor != nil, sender: sender)
@@ -88,7 +83,7 @@ struct RunJob: ParsableArguments {
             state.emit(out)
         }))
         for observer in observers { loop.observe(observer) }
-        let running = loop.start(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested })
+        let running = loop.start(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested })
         let writers = state.writers
         SignalWatcher.shared.onStop { _ in
             running.stop()
@@ -109,7 +104,7 @@ struct RunJob: ParsableArguments {
     }
 
     private func announce(_ session: BoardSession, motor: Bool, sender: UDPSender?) {
-        let until = RunPlan.describeDuration(duration)
+        let until = RunPlan.describeDuration(duration.seconds)
         let part = session.board.name.contains(session.sensor.identity.part) ? "" : " (\(session.sensor.identity.part))"
         Console.note("running \(session.board.name)\(part) at \(RunPlan.describeRate(session)) \(until), shake sensitivity \(ProfileShake.describe(session.shakeSettings))")
         if boardOptions.board == nil {

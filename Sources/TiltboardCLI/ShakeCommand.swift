@@ -35,11 +35,9 @@ struct ShakeCommand: ParsableCommand {
     @Flag(help: "One JSON object per event.")
     var json = false
 
-    @Option(help: ArgumentHelp("Stop after this many seconds (default: until interrupted).", valueName: "s"))
-    var duration: Double?
+    @OptionGroup var duration: DurationOption
 
-    @Option(help: ArgumentHelp("Samples per second (default: the board's rateHz).", valueName: "hz"))
-    var rate: Double?
+    @OptionGroup var rate: RateOption
 
     @Flag(help: "Do not play the shake effect.")
     var mute = false
@@ -66,9 +64,7 @@ struct ShakeCommand: ParsableCommand {
     @OptionGroup var speed: FastOption
 
     func validate() throws {
-        try validateRate(rate)
         try wake.validate()
-        try validateDuration(duration)
         if let v = threshold, !(v > 0 && v <= 16) { throw ValidationError("--threshold must be more than 0 and at most 16 g, got \(v)") }
         if minDuration != nil {
             throw ValidationError("--min-duration no longer applies: a single burst no longer starts a shake, only a back-and-forth does; use --min-reversals")
@@ -93,19 +89,18 @@ struct ShakeCommand: ParsableCommand {
         var board = try boardOptions.loadBoard(defaultScript: "shake")
         board.shake = shakeSection(over: board.shake)
         let session = try CommandBoard.open(board, fast: speed.fast, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
-                                            rateHz: rate)
+                                            rateHz: rate.hz)
         defer { session.close() }
         // The flags win over the profile's sensitivity too.
         session.shakeOverrides = shakeSection(over: BoardDescription.ShakeSection())
         for warning in session.warnings { Console.warn(warning) }
         let motor = mute ? nil : try Motor.open(session, announceChanges: board.isSimulated)
-        defer { motor?.shutdown() }
         if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
 
         let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, bus: bus, wake: wake)
         let json = json
         var printer = ShakeEventPrinter()
-        let realtimeNote = try loop.run(duration: duration, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
+        let realtimeNote = try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
             // Only events are formatted: the per-sample path stays allocation-free.
             guard let event = out.shakeEvent else { return }
             printer.print(event, json: json)

@@ -28,9 +28,15 @@ public protocol I2CBus: AnyObject {
     /// Adapters without plain I²C may split the read as `pattern` allows (see `I2CReadPattern`).
     func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
                   pattern: I2CReadPattern) throws
+
+    /// Gives the bus device back; transfers after it fail. Safe to call more than once.
+    func close()
 }
 
 extension I2CBus {
+    /// A bus with nothing to give back (a wrapper, a test double) closes nothing.
+    public func close() {}
+
     /// Sub-address `register`, repeated START, `buffer.count` bytes (`pattern` as the chip walks them).
     public func read(address: UInt8, register: UInt8, into buffer: UnsafeMutableRawBufferPointer,
                      pattern: I2CReadPattern = .incrementing) throws {

@@ -22,6 +22,9 @@ public final class SimulatedI2CBus: I2CBus {
     public var recordsTrace = false
     /// Recorded transactions, oldest first.
     public var trace: [I2CTransaction] = []
+    /// True once `close()` was called. The simulated devices stay reachable after it (tests look
+    /// at their registers once a session is closed).
+    public private(set) var isClosed = false
 
     private var devices: [SimulatedI2CDevice?] = Array(repeating: nil, count: 128)
     private var pendingFaultKind: I2CError.Kind = .bus
@@ -32,6 +35,8 @@ public final class SimulatedI2CBus: I2CBus {
     private var faultPlan: FaultPlan?
     /// Each address's last sub-address, where a read without a write phase starts.
     private var lastSubAddress = [UInt8](repeating: 0, count: 128)
+
+    public func close() { isClosed = true }
 
     /// A bus with no devices attached.
     public init(name: String = "simulated", clockHz: Double = 400_000) {

@@ -34,6 +34,20 @@ final class InputValidationTests: XCTestCase {
         XCTAssertLessThan(text.count, 200, text)
     }
 
+    /// `--rate` and `--duration` are one declaration each, shared: every command taking them checks them.
+    func testEveryCommandTakingRateOrDurationChecksThem() throws {
+        let folder = try makeScratchFolder(self)
+        let out = ["--out", folder + "/r.csv"]
+        for command in [["read"], ["record"] + out, ["shake"], ["run"], ["serve"]] {
+            try expectOneLine(command + ["--rate", "9000"], 64, "--rate must be between 0 and 8000 Hz, got 9000.0", folder: folder)
+        }
+        for command in [["record"] + out, ["shake"], ["run"], ["serve"], ["gamepad"]] {
+            try expectOneLine(command + ["--duration", "0"], 64,
+                              "--duration must be more than 0 and at most 10000000 seconds (omit it to run until interrupted), got 0.0", folder: folder)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/r.csv"))
+    }
+
     func testUsageErrorsAreOneLineInTheProjectsFormat() throws {
         let folder = try makeScratchFolder(self)
         try expectOneLine(["run", "--bogus"], 64, "Unknown option '--bogus'", folder: folder)

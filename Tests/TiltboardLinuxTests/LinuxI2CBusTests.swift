@@ -127,6 +127,23 @@ final class LinuxI2CBusTests: XCTestCase {
         XCTAssertEqual(fake.calls.last, .close(7))
     }
 
+    func testCloseClosesOnceAndLaterTransfersFailWithoutASyscall() throws {
+        let fake = FakeAdapter(functionality: FUNC_I2C)
+        do {
+            let bus = try LinuxI2CBus(path: "/dev/i2c-1", io: fake)
+            bus.close()
+            bus.close()
+            let calls = fake.calls.count
+            XCTAssertThrowsError(try bus.read(address: 0x68, register: 0x75, count: 1)) { error in
+                XCTAssertEqual((error as? I2CError)?.errno, EBADF, "\(error)")
+            }
+            XCTAssertThrowsError(try bus.writeByte(address: 0x68, register: 0x6B, value: 0x40))
+            XCTAssertEqual(fake.calls.count, calls)
+        }
+        // Released after its close: still closed once.
+        XCTAssertEqual(fake.calls.filter { $0 == .close(7) }.count, 1)
+    }
+
     // MARK: Errors
 
     func testErrnoMappingOnBothPaths() throws {

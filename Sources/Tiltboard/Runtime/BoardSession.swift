@@ -3,7 +3,8 @@ import TiltboardDrivers
 import TiltboardSimulator
 
 /// An opened board: its bus, its identified and configured sensor, its calibration profile and,
-/// on request, its motor line. `close()` puts the sensor to sleep and releases the motor.
+/// on request, its motor line. Each part acquired registers what gives it back (`onClose`);
+/// `close()` runs those once, newest first, and an open that fails part-way runs them itself.
 public final class BoardSession {
     public let board: BoardDescription
     /// Where the bus and the GPIO lines come from.
@@ -33,6 +34,8 @@ public final class BoardSession {
     /// Shake settings given for this run only (`tiltboard shake --threshold …`): over the
     /// profile's and the board file's.
     public var shakeOverrides = BoardDescription.ShakeSection()
+    /// What `close()` undoes, newest first.
+    private let teardown: Teardown
 
     /// Opens the bus through `backend` (`LinuxBoard` or `SimulatedBoard`), identifies and
     /// configures the sensor, and loads the board's profile unless `useProfile` is false. A bad
@@ -44,23 +47,35 @@ public final class BoardSession {
         self.board = board
         self.backend = backend
         self.clock = clock
-        let opened = try backend.openBus()
-        bus = wrapBus.map { $0(opened) } ?? opened
-        sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
-        if let warning = sensor.identity.warning { warnings.append(warning) }
         self.profilePath = profilePath ?? ProfileStore.defaultPath(boardName: board.name)
         usesProfile = useProfile
-        if useProfile {
-            profile = try ProfileStore.load(path: self.profilePath,
-                                            expectedBoard: ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID))
+        let teardown = Teardown()
+        self.teardown = teardown
+        do {
+            let opened = try backend.openBus()
+            teardown.add { opened.close() }
+            bus = wrapBus.map { $0(opened) } ?? opened
+            let sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
+            // Registered once the chip is identified, so a failure from here on (a bad profile, a
+            // configuration the chip refuses) leaves it asleep, not sampling.
+            teardown.add { try? sensor.sleep() }
+            self.sensor = sensor
+            if let warning = sensor.identity.warning { warnings.append(warning) }
+            if useProfile {
+                profile = try ProfileStore.load(path: self.profilePath,
+                                                expectedBoard: ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID))
+            }
+            var configuration = board.sensor.configuration
+            if let rateHz { configuration.rateHz = rateHz }
+            if let fifo { configuration.useFIFO = fifo }
+            try sensor.configure(configuration)
+            // The offset registers are volatile: a profile that moved its offsets into the chip
+            // needs them programmed again in every session.
+            try programChipOffsets(for: profile)
+        } catch {
+            teardown.run()
+            throw error
         }
-        var configuration = board.sensor.configuration
-        if let rateHz { configuration.rateHz = rateHz }
-        if let fifo { configuration.useFIFO = fifo }
-        try sensor.configure(configuration)
-        // The offset registers are volatile: a profile that moved its offsets into the chip
-        // needs them programmed again in every session.
-        try programChipOffsets(for: profile)
     }
 
     /// The board's identity as a profile records it.
@@ -148,33 +163,47 @@ public final class BoardSession {
                          holdStill: hold)
     }
 
-    /// Opens the motor line (once); nil when the board has no motor.
+    /// Opens the motor line (once), driven inactive and released again at `close()`; nil when the
+    /// board has no motor.
     @discardableResult
     public func openMotor() throws -> GPIOOutputLine? {
         if let motor { return motor }
         guard let m = board.motor else { return nil }
-        motor = try backend.openMotorLine(m)
-        return motor
+        let line = try backend.openMotorLine(m)
+        motor = line
+        teardown.add { line.release() }
+        return line
     }
 
-    /// Opens the GPIO input wired to the sensor's INT pin (once); nil when the board has no
-    /// `interrupt` section. On a simulated board it is the simulated chip's own pin. Opened on
-    /// request, so commands that do not wait on it never claim the line.
+    /// Opens the GPIO input wired to the sensor's INT pin (once), released again at `close()`; nil
+    /// when the board has no `interrupt` section. On a simulated board it is the simulated chip's
+    /// own pin. Opened on request, so commands that do not wait on it never claim the line.
     @discardableResult
     public func openInterruptLine() throws -> GPIOInputLine? {
         if let interruptLine { return interruptLine }
-        guard let i = board.interrupt else { return nil }
-        interruptLine = try backend.openInterruptLine(i)
-        return interruptLine
+        guard let i = board.interrupt, let line = try backend.openInterruptLine(i) else { return nil }
+        interruptLine = line
+        teardown.add { line.release() }
+        return line
     }
 
-    /// Sensor to sleep/standby, motor off and released, interrupt line released; safe to call
-    /// more than once.
-    public func close() {
-        try? sensor.sleep()
-        motor?.release()
-        interruptLine?.release()
+    /// Registers `action` to undo something acquired on top of this board (a haptic engine on its
+    /// motor line, a device fed from its samples): `close()` runs it before what was acquired
+    /// earlier, so whatever uses a part is stopped before the part is given back. After `close()`
+    /// it runs at once.
+    public func onClose(_ action: @escaping () -> Void) {
+        teardown.add(action)
     }
+
+    /// Gives back everything acquired, newest first: whatever was registered with `onClose`, the
+    /// interrupt and motor lines (motor driven inactive), the sensor put to sleep/standby, the bus
+    /// closed. Runs once; later calls, from any thread, do nothing more.
+    public func close() {
+        teardown.run()
+    }
+
+    /// True once `close()` has run (or an open failed and gave its parts back).
+    public var isClosed: Bool { teardown.hasRun }
 }
 
 /// Offsets held in a chip's own offset registers, in the profile's units.

@@ -19,11 +19,15 @@ final class Motor {
     /// Nil when the board has no motor. `announceChanges`: on a simulated board, print each
     /// level change on stderr so the motor can be followed without hardware. `warnOnTrip`: warn
     /// on stderr each time the on-time cap stops the motor (off where stderr is a live screen).
-    /// `carrierHz`: the PWM carrier for strengths below 1.
+    /// `carrierHz`: the PWM carrier for strengths below 1. The session's `close()` shuts it down,
+    /// before the sensor sleeps.
     static func open(_ session: BoardSession, announceChanges: Bool, warnOnTrip: Bool = true, carrierHz: Double = 200) throws -> Motor? {
         guard let line = try session.openMotor(), let section = session.board.motor else { return nil }
-        return Motor(line: line, clock: session.clock, cap: section.cap, announceChanges: announceChanges,
-                     warnOnTrip: warnOnTrip, carrierHz: carrierHz)
+        let motor = Motor(line: line, clock: session.clock, cap: section.cap, announceChanges: announceChanges,
+                          warnOnTrip: warnOnTrip, carrierHz: carrierHz)
+        let engine = motor.engine
+        session.onClose { engine.shutdown() }
+        return motor
     }
 
     /// Takes over an already requested line (a motor driven without opening the sensor).

@@ -20,7 +20,8 @@ public final class LinuxI2CBus: I2CBus {
     let readMode: Mode
     let writeMode: Mode
     private let io: I2CDeviceIO
-    private let fd: Int32
+    // -1 once closed: a transfer then fails rather than reach a descriptor reused for another file.
+    private var fd: Int32
     // I2C_SLAVE is a syscall; SMBus transfers need it only when the address changes.
     private var selectedAddress: UInt8?
 
@@ -57,12 +58,20 @@ public final class LinuxI2CBus: I2CBus {
         self.readMode = readMode; self.writeMode = writeMode
     }
 
-    deinit { io.close(fd) }
+    deinit { close() }
+
+    /// Closes the device (once); transfers after it fail with EBADF.
+    public func close() {
+        guard fd >= 0 else { return }
+        io.close(fd)
+        fd = -1
+    }
 
     public func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
                          pattern: I2CReadPattern) throws {
         // Indexing, not `first`/`dropFirst()`: generic collection calls can allocate in debug builds.
         let register = write.isEmpty ? 0 : write[0]
+        guard fd >= 0 else { throw I2CError(errno: EBADF, device: name, address: address, register: register) }
         if read.isEmpty {
             guard !write.isEmpty else { return }
             switch writeMode {
