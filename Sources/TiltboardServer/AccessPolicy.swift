@@ -6,7 +6,7 @@ import Foundation
 ///   another site cannot reach the server through a DNS name it rebinds to this machine;
 /// - `Origin`, when a browser sends one, must be `http://` + that same Host, so another site's
 ///   page cannot send requests (a cross-site POST) to it;
-/// - bound beyond loopback (and without `--no-auth`), the token: `Authorization: Bearer …`, the
+/// - bound beyond loopback (unless the token is turned off), the token: `Authorization: Bearer …`, the
 ///   `tiltboard-token` cookie, or `?token=…`.
 package struct AccessPolicy: Sendable {
     /// Names the Host header may carry besides `localhost` and IP literals, lower case.

@@ -40,7 +40,7 @@ package struct ServeBenchmarkReport: Sendable, Codable, Equatable {
     package var p99Ratio: Double { medianP99With / medianP99Without }
 }
 
-/// `tiltboard bench --serve`: the tilt loop on its own, then the same loop publishing to a served
+/// The served-page benchmark: the tilt loop on its own, then the same loop publishing to a served
 /// page with `clients` WebSocket clients on loopback (one connected but never reading), `pairs`
 /// times over, and the median lateness of each kind.
 package enum ServeBenchmark {

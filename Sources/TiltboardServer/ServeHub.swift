@@ -243,7 +243,7 @@ package final class ServeHub: @unchecked Sendable {
         return info
     }
 
-    /// A state frame: the fields of a `run --json` line plus `type`, the raw tilt (before the
+    /// A state frame: the fields of a JSON run line (`writeRunLine`) plus `type`, the raw tilt (before the
     /// neutral pose), the shake count and the loop's health.
     static func stateJSON(_ frame: LoopFrame) -> [UInt8] {
         var w = JSONLineWriter(capacity: 400)

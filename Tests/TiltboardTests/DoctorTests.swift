@@ -76,8 +76,7 @@ final class DoctorTests: XCTestCase {
         let c = try check("i2c-enabled", in: checks)
         XCTAssertEqual(c.status, .fail)
         XCTAssertEqual(c.cause, .unavailable)
-        XCTAssertTrue(c.detail.contains("i2c-dev module is not loaded"), c.detail)
-        XCTAssertEqual(c.fix, "sudo modprobe i2c-dev, and add i2c-dev to /etc/modules so it loads at boot")
+        XCTAssertEqual(c.finding, .i2cDevNotLoaded(device: "/dev/i2c-1", adapter: 1))
         XCTAssertNil(checks.first { $0.id == "sensor" }, "the sensor cannot be asked without a bus")
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
     }
@@ -86,14 +85,15 @@ final class DoctorTests: XCTestCase {
         try stage("/boot/firmware/config.txt", text: "# dtparam=i2c_arm=on\ndtparam=audio=on\n")
         let c = try check("i2c-enabled", in: doctor(board()).run())
         XCTAssertEqual(c.status, .fail)
-        XCTAssertEqual(c.detail, "I²C enabled: /dev/i2c-1 not found (no /dev/i2c-* at all)")
-        XCTAssertEqual(c.fix, "add dtparam=i2c_arm=on to /boot/firmware/config.txt (or sudo raspi-config → Interface Options → I2C), then reboot")
+        XCTAssertEqual(c.finding, .busMissing(device: "/dev/i2c-1", present: [],
+                                              bootConfig: .init(file: "/boot/firmware/config.txt", enablesI2C: false), i2cDevLoaded: false))
     }
 
     func testI2COnInConfigTxtButNoModulePointsAtI2CDev() throws {
         try stage("/boot/firmware/config.txt", text: "dtparam=audio=on,i2c_arm=on  # sensor\n")
         let c = try check("i2c-enabled", in: doctor(board()).run())
-        XCTAssertEqual(c.fix, "sudo modprobe i2c-dev, and add i2c-dev to /etc/modules so it loads at boot")
+        XCTAssertEqual(c.finding, .busMissing(device: "/dev/i2c-1", present: [],
+                                              bootConfig: .init(file: "/boot/firmware/config.txt", enablesI2C: true), i2cDevLoaded: false))
     }
 
     func testOtherBusPresentIsNamedInTheFix() throws {
@@ -101,8 +101,8 @@ final class DoctorTests: XCTestCase {
         try stage("/dev/i2c-3")
         try stageDir("/sys/module/i2c_dev")
         let c = try check("i2c-enabled", in: doctor(board()).run())
-        XCTAssertEqual(c.detail, "I²C enabled: /dev/i2c-1 not found (present: /dev/i2c-3, /dev/i2c-20)")
-        XCTAssertEqual(c.fix, "set the board file's sensor.bus to one of: /dev/i2c-3, /dev/i2c-20")
+        XCTAssertEqual(c.finding, .busMissing(device: "/dev/i2c-1", present: ["/dev/i2c-3", "/dev/i2c-20"],
+                                              bootConfig: nil, i2cDevLoaded: true))
     }
 
     // MARK: - Bus clock
@@ -113,7 +113,8 @@ final class DoctorTests: XCTestCase {
         let c = try check("bus-clock", in: doctor(board(rateHz: 100)).run())
         XCTAssertEqual(c.status, .pass)
         // 100 Hz × ((3 + 14) × 9 + 3) bits / 100 kHz = 15.6 %
-        XCTAssertEqual(c.detail, "bus clock: 100 kHz (/proc/device-tree/soc/i2c@7e804000/clock-frequency); 100 Hz × 14-byte samples use 16 % of the bus")
+        XCTAssertEqual(c.finding, .busClock(hz: 100_000, file: "/proc/device-tree/soc/i2c@7e804000/clock-frequency",
+                                            chip: .mpu6050, rateHz: 100, load: 0.156, limit: nil))
     }
 
     func testOfNodeWinsOverTheAlias() throws {
@@ -121,8 +122,9 @@ final class DoctorTests: XCTestCase {
         try stageClock(100_000)
         try stage("/sys/bus/i2c/devices/i2c-1/of_node/clock-frequency", [0x00, 0x06, 0x1A, 0x80])   // 400000
         let c = try check("bus-clock", in: doctor(board(rateHz: 1000)).run())
-        XCTAssertEqual(c.status, .pass, c.detail)
-        XCTAssertTrue(c.detail.hasPrefix("bus clock: 400 kHz (/sys/bus/i2c/devices/i2c-1/of_node/clock-frequency); 1000 Hz"), c.detail)
+        XCTAssertEqual(c.status, .pass, "\(c.finding)")
+        XCTAssertEqual(c.finding, .busClock(hz: 400_000, file: "/sys/bus/i2c/devices/i2c-1/of_node/clock-frequency",
+                                            chip: .mpu6050, rateHz: 1000, load: 0.39, limit: nil))
     }
 
     func testMPU6050At1kHzOnA100kHzBusIsTooMuch() throws {
@@ -131,8 +133,8 @@ final class DoctorTests: XCTestCase {
         let c = try check("bus-clock", in: doctor(board(rateHz: 1000)).run())
         XCTAssertEqual(c.status, .fail)
         XCTAssertEqual(c.cause, .unavailable)
-        XCTAssertTrue(c.detail.contains("use 156 % of the bus"), c.detail)
-        XCTAssertEqual(c.fix, "add dtparam=i2c_arm_baudrate=400000 to /boot/firmware/config.txt and reboot, or lower sensor.rateHz")
+        XCTAssertEqual(c.finding, .busClock(hz: 100_000, file: "/proc/device-tree/soc/i2c@7e804000/clock-frequency",
+                                            chip: .mpu6050, rateHz: 1000, load: 1.56, limit: .overloaded(chipMaxHz: 400_000)))
         XCTAssertEqual(Doctor.busLoad(chip: .mpu6050, rateHz: 1000, clockHz: 100_000), 1.56, accuracy: 1e-12)
     }
 
@@ -142,9 +144,11 @@ final class DoctorTests: XCTestCase {
         // 400 Hz × 84 bits = 34 % of the bus: fine by load, refused by the data sheet's advice.
         let c = try check("bus-clock", in: doctor(board(.adxl345, rateHz: 400)).run())
         XCTAssertEqual(c.status, .fail)
-        XCTAssertTrue(c.detail.contains("use 34 % of the bus; the ADXL345 data sheet advises at most 200 Hz below 400 kHz"), c.detail)
+        XCTAssertEqual(c.finding, .busClock(hz: 100_000, file: "/proc/device-tree/soc/i2c@7e804000/clock-frequency",
+                                            chip: .adxl345, rateHz: 400, load: 0.336,
+                                            limit: .rateAboveAdvice(maxRateHz: 200, fastHz: 400_000)))
         let ok = try check("bus-clock", in: doctor(board(.adxl345, rateHz: 200)).run())
-        XCTAssertEqual(ok.status, .pass, ok.detail)
+        XCTAssertEqual(ok.status, .pass, "\(ok.finding)")
     }
 
     func testClockAboveFastModeIsRefused() throws {
@@ -152,32 +156,29 @@ final class DoctorTests: XCTestCase {
         try stageClock(1_000_000)
         let c = try check("bus-clock", in: doctor(board()).run())
         XCTAssertEqual(c.status, .fail)
-        XCTAssertTrue(c.detail.hasSuffix("the MPU-6050 takes at most 400 kHz"), c.detail)
+        XCTAssertEqual(c.finding, .busClock(hz: 1_000_000, file: "/proc/device-tree/soc/i2c@7e804000/clock-frequency",
+                                            chip: .mpu6050, rateHz: 100, load: 0.0156, limit: .aboveChipMaximum(maxHz: 400_000)))
     }
 
-    // MARK: - Permission fixes (the open itself is staged as an unprivileged user in the CLI tests)
+    // MARK: - Permission (the open itself is staged as an unprivileged user in the CLI tests)
 
-    func testPermissionFixWithoutUdevRuleInstallsIt() throws {
+    func testPermissionWithoutUdevRule() throws {
         try stage("/dev/i2c-1")
-        let fix = doctor(board()).permissionFix("/dev/i2c-1", group: "i2c")
-        XCTAssertEqual(fix, "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the i2c group (sudo usermod -aG i2c $USER, then log in again)")
+        XCTAssertEqual(doctor(board()).permissionState("/dev/i2c-1", group: "i2c"), .noUdevRule)
     }
 
-    func testPermissionFixWithRuleAsksToJoinTheGroupOrLogInAgain() throws {
+    func testPermissionWithRuleNotInTheGroupOrNotInThisLoginOrAnotherGroup() throws {
         try stage("/dev/i2c-1")
         try stage("/etc/udev/rules.d/60-tiltboard.rules")
         XCTAssertEqual(chown(root + "/dev/i2c-1", 0, 4242), 0, "tests run as root")
         let me = getuid()
         try stage("/etc/passwd", text: "tester:x:\(me):\(me + 1):T:/:/bin/sh\n")
         try stage("/etc/group", text: "gpio:x:4243:\ni2c:x:4242:\n")
-        XCTAssertEqual(doctor(board()).permissionFix("/dev/i2c-1", group: "i2c"),
-                       "join the i2c group: sudo usermod -aG i2c $USER, then log in again")
+        XCTAssertEqual(doctor(board()).permissionState("/dev/i2c-1", group: "i2c"), .notInGroup)
         try stage("/etc/group", text: "gpio:x:4243:\ni2c:x:4242:someone,tester\n")
-        XCTAssertEqual(doctor(board()).permissionFix("/dev/i2c-1", group: "i2c"),
-                       "you are in the i2c group but this login is not: log out and in again (or run newgrp i2c)")
+        XCTAssertEqual(doctor(board()).permissionState("/dev/i2c-1", group: "i2c"), .groupNotInThisLogin)
         try stage("/etc/group", text: "gpio:x:4242:tester\n")
-        XCTAssertEqual(doctor(board()).permissionFix("/dev/i2c-1", group: "i2c"),
-                       "the udev rule is installed but /dev/i2c-1 belongs to group gpio: sudo udevadm control --reload && sudo udevadm trigger")
+        XCTAssertEqual(doctor(board()).permissionState("/dev/i2c-1", group: "i2c"), .ownedBy(group: "gpio"))
     }
 
     // MARK: - What answers at the address
@@ -199,14 +200,13 @@ final class DoctorTests: XCTestCase {
         try stagedBus()
         try stageI2CDevice("1-0068", name: "mpu6050", driver: "inv-mpu6050-i2c")
         let opened = OpenedPaths()
-        var d = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }, opened: opened)
-        d.advice = { "fix for: \($0)" }
-        let checks = d.run()
+        let checks = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }, opened: opened).run()
         let c = try check("kernel-driver", in: checks)
         XCTAssertEqual(c.status, .fail)
         XCTAssertEqual(c.cause, .unavailable)
-        XCTAssertEqual(c.detail, "kernel driver: inv-mpu6050-i2c owns 0x68 on /dev/i2c-1")
-        XCTAssertEqual(c.fix, "fix for: the kernel's inv-mpu6050-i2c driver owns the device at 0x68 on /dev/i2c-1")
+        XCTAssertEqual(c.finding, .kernelDriverBound(I2CDriverBinding(driver: "inv-mpu6050-i2c", device: "1-0068", deviceName: "mpu6050",
+                                                                      bus: "/dev/i2c-1", address: 0x68),
+                                                     address: 0x68, bus: "/dev/i2c-1"))
         XCTAssertEqual(checks.map(\.id), ["i2c-enabled", "bus-clock", "i2c-permission", "kernel-driver", "interrupt-line", "realtime", "profile"])
         XCTAssertEqual(opened.paths, [], "the bus is not opened behind the kernel driver's back")
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
@@ -221,7 +221,7 @@ final class DoctorTests: XCTestCase {
             let checks = doctor(board(address: address), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }, at: address).run()
             let c = try check("kernel-driver", in: checks)
             XCTAssertEqual(c.status, .pass)
-            XCTAssertEqual(c.detail, "kernel driver: none bound to \(address.hex) on /dev/i2c-1")
+            XCTAssertEqual(c.finding, .noKernelDriver(address: address, bus: "/dev/i2c-1"))
             XCTAssertEqual(try check("sensor", in: checks).status, .pass)
         }
     }
@@ -232,35 +232,41 @@ final class DoctorTests: XCTestCase {
         let c = try check("sensor", in: checks)
         XCTAssertEqual(c.status, .fail)
         XCTAssertEqual(c.cause, .unavailable)
-        XCTAssertEqual(c.detail, "sensor: nothing answers at 0x68 on /dev/i2c-1")
-        XCTAssertNil(c.fix, "the program words the fix")
+        guard case let .sensorNotAnswering(error, address, bus) = c.finding else { return XCTFail("\(c.finding)") }
+        XCTAssertEqual(error.kind, .noAcknowledgeAddress)
+        XCTAssertEqual(error.address, 0x68)
+        XCTAssertEqual(address, 0x68)
+        XCTAssertEqual(bus, "/dev/i2c-1")
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
     }
 
-    func testABusFailureGetsTheProgramsFix() throws {
+    func testABusFailureIsKeptAsItsError() throws {
         try stagedBus()
         var d = doctor(board())
-        d.backend = StagedBus { throw I2CError(kind: .bus, device: "/dev/i2c-1", errno: EIO, detail: "Input/output error") }
-        d.advice = { ($0 as? I2CError)?.kind == .bus ? "check the pull-ups" : nil }
+        let failure = I2CError(kind: .bus, device: "/dev/i2c-1", errno: EIO, detail: "Input/output error")
+        d.backend = StagedBus { throw failure }
         let c = try check("sensor", in: d.run())
         XCTAssertEqual(c.status, .fail)
         XCTAssertEqual(c.cause, .unavailable)
-        XCTAssertEqual(c.detail, "sensor: I²C bus error on /dev/i2c-1 (errno 5 Input/output error)")
-        XCTAssertEqual(c.fix, "check the pull-ups")
+        XCTAssertEqual(c.finding, .busFailed(failure))
     }
 
     func testWrongChipIDIsNamed() throws {
         try stagedBus()
         let c = try check("sensor", in: doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat, whoAmI: 0x42) }).run())
         XCTAssertEqual(c.status, .fail)
-        XCTAssertTrue(c.detail.hasPrefix("sensor: found 0x42 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050)"), c.detail)
+        guard case let .sensorFailed(.wrongChip(found, address, bus, _)) = c.finding else { return XCTFail("\(c.finding)") }
+        XCTAssertEqual([found, address], [0x42, 0x68])
+        XCTAssertEqual(bus, "/dev/i2c-1")
     }
 
     func testAnADXL345WhereAnMPU6050WasExpected() throws {
         try stagedBus()
         let c = try check("sensor", in: doctor(board(), device: { SimulatedADXL345(clock: $0, motion: self.flat) }).run())
         XCTAssertEqual(c.status, .fail)
-        XCTAssertTrue(c.detail.contains("at 0x68 on /dev/i2c-1, expected"), c.detail)
+        guard case let .sensorFailed(.wrongChip(_, address, bus, _)) = c.finding else { return XCTFail("\(c.finding)") }
+        XCTAssertEqual(address, 0x68)
+        XCTAssertEqual(bus, "/dev/i2c-1")
     }
 
     func testCloneIsNamedAndPasses() throws {
@@ -268,8 +274,14 @@ final class DoctorTests: XCTestCase {
         let checks = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat, whoAmI: 0x70) }).run()
         let c = try check("sensor", in: checks)
         XCTAssertEqual(c.status, .pass)
-        XCTAssertTrue(c.detail.contains("MPU-6500") && c.detail.contains("ID 0x70") && c.detail.contains("a clone"), c.detail)
-        XCTAssertNil(Doctor.firstFailure(checks), checks.map(\.detail).joined(separator: "\n"))
+        guard case let .sensorFound(identity, chip, address, bus) = c.finding else { return XCTFail("\(c.finding)") }
+        XCTAssertEqual(identity.chipID, 0x70)
+        XCTAssertTrue(identity.part.hasPrefix("MPU-6500"), identity.part)
+        XCTAssertNotNil(identity.warning, "a clone carries a warning")
+        XCTAssertEqual(chip, .mpu6050)
+        XCTAssertEqual(address, 0x68)
+        XCTAssertEqual(bus, "/dev/i2c-1")
+        XCTAssertNil(Doctor.firstFailure(checks), checks.map { "\($0.finding)" }.joined(separator: "\n"))
     }
 
     func testGenuineChipIsOpenedOnceThroughTheBackend() throws {
@@ -277,7 +289,13 @@ final class DoctorTests: XCTestCase {
         let box = OpenedPaths()
         let d = doctor(board(.adxl345), device: { SimulatedADXL345(clock: $0, motion: self.flat) }, at: 0x53, opened: box)
         let c = try check("sensor", in: d.run())
-        XCTAssertEqual(c.detail, "sensor: ADXL345 at 0x53 on /dev/i2c-1 (ID 0xe5)")
+        guard case let .sensorFound(identity, chip, address, bus) = c.finding else { return XCTFail("\(c.finding)") }
+        XCTAssertEqual(identity.part, "ADXL345")
+        XCTAssertEqual(identity.chipID, 0xE5)
+        XCTAssertNil(identity.warning)
+        XCTAssertEqual(chip, .adxl345)
+        XCTAssertEqual(address, 0x53)
+        XCTAssertEqual(bus, "/dev/i2c-1")
         XCTAssertEqual(box.paths, ["/dev/i2c-1"])
     }
 
@@ -291,7 +309,9 @@ final class DoctorTests: XCTestCase {
         let c = try check("motor-line", in: doctor(b).run())
         XCTAssertEqual(c.status, .fail)
         XCTAssertEqual(c.cause, .unavailable)
-        XCTAssertTrue(c.detail.hasPrefix("motor line: GPIO chip pinctrl-bcm2835 not found: no GPIO chips found in \(root)/dev"), c.detail)
+        guard case let .lineFailed(role, error) = c.finding else { return XCTFail("\(c.finding)") }
+        XCTAssertEqual(role, .motor)
+        XCTAssertTrue(error.description.hasPrefix("GPIO chip pinctrl-bcm2835 not found: no GPIO chips found in \(root)/dev"), error.description)
     }
 
     func testProfileForAnotherBoardFails() throws {
@@ -304,15 +324,16 @@ final class DoctorTests: XCTestCase {
         let checks = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }).run()
         let c = try check("profile", in: checks)
         XCTAssertEqual(c.status, .fail)
-        XCTAssertTrue(c.detail.contains("belongs to another board"), c.detail)
+        guard case let .profileInvalid(error) = c.finding else { return XCTFail("\(c.finding)") }
+        XCTAssertTrue(error.description.contains("belongs to another board"), error.description)
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
 
         var mine = profile
         mine.board = ProfileBoardIdentity(board: board(), chipID: 0x68)
         try ProfileStore.save(mine, path: profileDir + "/p.json")
         let ok = try check("profile", in: doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }).run())
-        XCTAssertEqual(ok.status, .pass, ok.detail)
-        XCTAssertEqual(ok.detail, "profile: \(profileDir)/p.json (neutral pose from 2026-11-21T08:30:00Z)")
+        XCTAssertEqual(ok.status, .pass, "\(ok.finding)")
+        XCTAssertEqual(ok.finding, .profileFound(path: profileDir + "/p.json", createdAt: "2026-11-21T08:30:00Z", sensorCalibration: false))
     }
 
     func testNoProfileIsNotAFailure() throws {
@@ -320,16 +341,25 @@ final class DoctorTests: XCTestCase {
         let checks = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }).run()
         let c = try check("profile", in: checks)
         XCTAssertEqual(c.status, .skip)
-        XCTAssertEqual(c.fix, "hold the board as you play and run `tiltboard calibrate`")
+        XCTAssertEqual(c.finding, .profileMissing(path: profileDir + "/p.json"))
         XCTAssertNil(Doctor.firstFailure(checks))
     }
 
     func testFirstFailureDecides() {
-        let checks = [DoctorCheck(id: "a", status: .pass, detail: ""),
-                      DoctorCheck(id: "b", status: .fail, detail: "", cause: .permission),
-                      DoctorCheck(id: "c", status: .fail, detail: "", cause: .unavailable)]
+        let checks = [DoctorCheck(id: "a", status: .pass, finding: .noInterruptLine),
+                      DoctorCheck(id: "b", status: .fail, finding: .noInterruptLine, cause: .permission),
+                      DoctorCheck(id: "c", status: .fail, finding: .noInterruptLine, cause: .unavailable)]
         XCTAssertEqual(Doctor.firstFailure(checks), .permission)
         XCTAssertEqual(Doctor.firstFailure(Array(checks.reversed())), .unavailable)
-        XCTAssertNil(Doctor.firstFailure([checks[0], DoctorCheck(id: "d", status: .skip, detail: "")]))
+        XCTAssertNil(Doctor.firstFailure([checks[0], DoctorCheck(id: "d", status: .skip, finding: .noInterruptLine)]))
+    }
+
+    func testRealtimeAndAMissingInterruptLineAreSkippedOrPassedWithTheirFacts() throws {
+        try stagedBus()
+        let checks = doctor(board(), device: { SimulatedMPU6050(clock: $0, motion: self.flat) }).run()
+        XCTAssertEqual(try check("interrupt-line", in: checks), DoctorCheck(id: "interrupt-line", status: .skip, finding: .noInterruptLine))
+        let limits = SystemInspector.realtimeLimits()
+        XCTAssertEqual(try check("realtime", in: checks),
+                       DoctorCheck(id: "realtime", status: limits.allowed ? .pass : .skip, finding: .realtime(limits)))
     }
 }

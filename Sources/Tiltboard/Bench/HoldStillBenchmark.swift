@@ -13,7 +13,7 @@ import TiltboardSimulator
 /// How still a calibrated board stays, on seeded worst-case simulated parts, on a manual clock.
 ///
 /// Each part (`SensorImperfections.worstCase`) is calibrated with the plain neutral capture at a
-/// 20° pose (2 s, default stillness; no `--max-tilt` clamp), then, with the default tilt chain
+/// 20° pose (2 s, default stillness; no tilt limit clamps it), then, with the default tilt chain
 /// and controller:
 /// - `still`: held at that pose for 60 s at a steady die temperature;
 /// - `warmUp`: calibrated at power-on and held for 60 s while the die warms by 10 °C (time
@@ -110,7 +110,7 @@ public enum HoldStillBenchmark {
         }
     }
 
-    /// The summaries as the text `bench --hold-still` prints.
+    /// The summaries as the hold-still benchmark's text.
     public static func render(_ summaries: [ChipSummary]) -> String {
         func f(_ s: Spread, _ digits: Int) -> String {
             String(format: "%.\(digits)f / %.\(digits)f", s.median, s.worst)

@@ -63,7 +63,7 @@ public enum LoopBenchmark {
         state.queuedBefore = queuedFrames(device)
         bus.resetCounters()
         let note = try loop.run(duration: seconds, shouldStop: shouldStop) { out, tick in
-            // The same formatting `run --json` does, so its cost is part of the measurement.
+            // The same formatting as the run's JSON lines, so its cost is part of the measurement.
             state.line.writeRunLine(out, haptic: false)
             state.checksum &+= UInt64(state.line.bytes.count)
             guard let count = threadAllocations else { return }

@@ -2,8 +2,9 @@ import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
 
-/// One line of `tiltboard doctor`: what was checked, what was found and, when it failed, the fix.
-public struct DoctorCheck: Sendable, Equatable, Codable {
+/// One check of `tiltboard doctor`: which step was checked, how it came out, and what was found.
+/// The finding holds facts (paths, numbers, errors); the program words them and their fixes.
+public struct DoctorCheck: Sendable, Equatable {
     public enum Status: String, Sendable, Codable {
         /// ✓
         case pass
@@ -16,10 +17,8 @@ public struct DoctorCheck: Sendable, Equatable, Codable {
     /// `interrupt-line`, `realtime`, `profile`.
     public var id: String
     public var status: Status
-    /// What was found, one line.
-    public var detail: String
-    /// What to do about it; nil when nothing is to be done.
-    public var fix: String?
+    /// What was found.
+    public var finding: DoctorFinding
     /// What kind of failure it is (the CLI's exit code: 69 unavailable, 77 permission); nil unless failed.
     public var cause: Cause?
 
@@ -27,8 +26,105 @@ public struct DoctorCheck: Sendable, Equatable, Codable {
         case unavailable, permission
     }
 
-    public init(id: String, status: Status, detail: String, fix: String? = nil, cause: Cause? = nil) {
-        self.id = id; self.status = status; self.detail = detail; self.fix = fix; self.cause = cause
+    public init(id: String, status: Status, finding: DoctorFinding, cause: Cause? = nil) {
+        self.id = id; self.status = status; self.finding = finding; self.cause = cause
+    }
+}
+
+/// What one check of the doctor found, as facts.
+public enum DoctorFinding: Sendable, Equatable {
+    // i2c-enabled
+    /// A simulated board: no bus to look for.
+    case simulatedBoard
+    /// The board's bus device node exists.
+    case busPresent(device: String)
+    /// The kernel has the adapter but the i2c-dev module that gives it a node is not loaded.
+    case i2cDevNotLoaded(device: String, adapter: Int)
+    /// The bus device node is missing: the nodes that are present, the firmware's config.txt
+    /// (nil when there is none) and whether i2c-dev is loaded.
+    case busMissing(device: String, present: [String], bootConfig: BootConfig?, i2cDevLoaded: Bool)
+
+    // bus-clock
+    /// No clock for adapter N in the device tree; the board's rate is assumed to fit.
+    case busClockUnknown(adapter: Int, rateHz: Double)
+    /// The clock read from `file`, the board's chip and rate, the share of the bus one sample
+    /// takes (`Doctor.busLoad`), and the limit it breaks, nil when none.
+    case busClock(hz: Int, file: String, chip: ChipKind, rateHz: Double, load: Double, limit: BusClockLimit?)
+
+    // i2c-permission
+    case busOpens(device: String)
+    /// The open failed for a reason other than permission.
+    case busOpenFailed(device: String, errno: Int32, reason: String)
+    /// The open was refused: the group the device should belong to, and where this user stands.
+    case busPermissionDenied(device: String, reason: String, group: String, access: PermissionState)
+
+    // kernel-driver
+    case noKernelDriver(address: UInt8, bus: String)
+    case kernelDriverBound(I2CDriverBinding, address: UInt8, bus: String)
+
+    // sensor
+    /// What answers: the chip's identity (a clone carries a warning), taken as `chip`.
+    case sensorFound(SensorIdentity, chip: ChipKind, address: UInt8, bus: String)
+    /// Nothing acknowledges the board's address.
+    case sensorNotAnswering(I2CError, address: UInt8, bus: String)
+    /// The bus failed otherwise.
+    case busFailed(I2CError)
+    /// The chip answered but is not the expected one, or failed as a chip.
+    case sensorFailed(SensorError)
+    /// Any other failure opening the sensor, in its own words.
+    case sensorOther(String)
+
+    // motor-line, interrupt-line
+    case lineSimulated(LineRole)
+    case lineFree(LineRole, name: String)
+    case lineHeld(LineRole, SystemInspector.LineState)
+    case lineFailed(LineRole, GPIOError)
+    case lineOther(LineRole, String)
+    /// The board file has no interrupt line (only waking on motion needs one).
+    case noInterruptLine
+
+    // realtime
+    /// The limits that decide whether the loop thread may have SCHED_FIFO and locked memory.
+    case realtime(SystemInspector.RealtimeLimits)
+
+    // profile
+    case profileMissing(path: String)
+    case profileFound(path: String, createdAt: String, sensorCalibration: Bool)
+    case profileInvalid(ProfileError)
+    case profileUnreadable(path: String, String)
+
+    /// The Raspberry Pi firmware's config.txt and whether it turns the ARM I²C bus on.
+    public struct BootConfig: Sendable, Equatable {
+        public var file: String
+        public var enablesI2C: Bool
+        public init(file: String, enablesI2C: Bool) { self.file = file; self.enablesI2C = enablesI2C }
+    }
+
+    /// The limit a bus clock breaks.
+    public enum BusClockLimit: Sendable, Equatable {
+        /// Faster than the chip takes.
+        case aboveChipMaximum(maxHz: Int)
+        /// The chip's data sheet advises at most `maxRateHz` while the clock is below `fastHz`.
+        case rateAboveAdvice(maxRateHz: Double, fastHz: Int)
+        /// More than `Doctor.maxBusLoad` of the bus; `chipMaxHz` is the fastest clock the chip takes.
+        case overloaded(chipMaxHz: Int)
+    }
+
+    /// Where a user refused a device node stands.
+    public enum PermissionState: Sendable, Equatable {
+        /// The package's udev rule is not installed (or the node cannot be examined).
+        case noUdevRule
+        /// The rule is installed but the node belongs to another group.
+        case ownedBy(group: String)
+        /// Listed in the group, but this login does not carry it.
+        case groupNotInThisLogin
+        /// Not in the group.
+        case notInGroup
+    }
+
+    /// Which GPIO line a line check is about.
+    public enum LineRole: String, Sendable, Equatable {
+        case motor, interrupt
     }
 }
 
@@ -43,15 +139,11 @@ public struct Doctor {
     public var clock: MonotonicClock
     /// The board's bus and lines, opened as the program decided (`LinuxBoard`, `SimulatedBoard`).
     public var backend: BoardBackend
-    /// The fix for a failure a check meets (the bus, the chip, a GPIO line), as the program
-    /// tells its user; nil when it has none.
-    public var advice: (Error) -> String?
 
     public init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
-                clock: MonotonicClock, backend: BoardBackend, advice: @escaping (Error) -> String? = { _ in nil }) {
+                clock: MonotonicClock, backend: BoardBackend) {
         self.board = board; self.system = system; self.profilePath = profilePath; self.clock = clock
         self.backend = backend
-        self.advice = advice
     }
 
     /// What the first failure was, nil when nothing failed: it decides the exit code.
@@ -63,7 +155,7 @@ public struct Doctor {
         var checks: [DoctorCheck] = []
         var chipID: UInt8?
         if board.isSimulated {
-            checks.append(DoctorCheck(id: "i2c-enabled", status: .pass, detail: "simulated board: no I²C bus needed"))
+            checks.append(DoctorCheck(id: "i2c-enabled", status: .pass, finding: .simulatedBoard))
             // The simulated chip answers for the profile check; a failure to open it is shown.
             let (check, id) = sensor()
             if check.status == .fail { checks.append(check) }
@@ -87,13 +179,12 @@ public struct Doctor {
             }
         }
         if let motor = board.motor {
-            checks.append(line("motor-line", "motor line", motor.line, wanted: "the motor"))
+            checks.append(line("motor-line", .motor, motor.line))
         }
         if let interrupt = board.interrupt {
-            checks.append(line("interrupt-line", "interrupt line", interrupt.line, wanted: "the sensor's INT pin"))
+            checks.append(line("interrupt-line", .interrupt, interrupt.line))
         } else {
-            checks.append(DoctorCheck(id: "interrupt-line", status: .skip,
-                                      detail: "interrupt line: none in the board file (only --wake-on-motion needs one)"))
+            checks.append(DoctorCheck(id: "interrupt-line", status: .skip, finding: .noInterruptLine))
         }
         checks.append(realtime())
         checks.append(profile(chipID: chipID))
@@ -107,30 +198,17 @@ public struct Doctor {
     func i2cEnabled() -> DoctorCheck {
         let id = "i2c-enabled"
         if system.exists(busDevice) {
-            return DoctorCheck(id: id, status: .pass, detail: "I²C enabled: \(busDevice) is present")
+            return DoctorCheck(id: id, status: .pass, finding: .busPresent(device: busDevice))
         }
-        let present = system.i2cDevices()
-        let others = present.isEmpty ? "no /dev/i2c-* at all" : "present: \(present.joined(separator: ", "))"
-        let number = SystemInspector.busNumber(busDevice)
-        if let number, system.adapterPresent(number), !system.i2cDevLoaded {
-            return DoctorCheck(id: id, status: .fail,
-                               detail: "I²C enabled: adapter i2c-\(number) exists but \(busDevice) does not: the i2c-dev module is not loaded",
-                               fix: "sudo modprobe i2c-dev, and add i2c-dev to /etc/modules so it loads at boot",
+        if let number = SystemInspector.busNumber(busDevice), system.adapterPresent(number), !system.i2cDevLoaded {
+            return DoctorCheck(id: id, status: .fail, finding: .i2cDevNotLoaded(device: busDevice, adapter: number),
                                cause: .unavailable)
         }
-        let config = system.bootConfigEnablesI2C()
-        let fix: String
-        if let config, !config.enabled {
-            fix = "add dtparam=i2c_arm=on to \(config.file) (or sudo raspi-config → Interface Options → I2C), then reboot"
-        } else if config != nil, !system.i2cDevLoaded {
-            fix = "sudo modprobe i2c-dev, and add i2c-dev to /etc/modules so it loads at boot"
-        } else if !present.isEmpty {
-            fix = "set the board file's sensor.bus to one of: \(present.joined(separator: ", "))"
-        } else {
-            fix = "enable I²C: sudo raspi-config → Interface Options → I2C (dtparam=i2c_arm=on), then reboot; elsewhere sudo modprobe i2c-dev"
-        }
-        return DoctorCheck(id: id, status: .fail, detail: "I²C enabled: \(busDevice) not found (\(others))",
-                           fix: fix, cause: .unavailable)
+        let config = system.bootConfigEnablesI2C().map { DoctorFinding.BootConfig(file: $0.file, enablesI2C: $0.enabled) }
+        return DoctorCheck(id: id, status: .fail,
+                           finding: .busMissing(device: busDevice, present: system.i2cDevices(), bootConfig: config,
+                                                i2cDevLoaded: system.i2cDevLoaded),
+                           cause: .unavailable)
     }
 
     /// The bus time one sample takes, as a fraction of the sample period: a register-address
@@ -148,58 +226,50 @@ public struct Doctor {
     func busClock() -> DoctorCheck? {
         guard let n = SystemInspector.busNumber(busDevice) else { return nil }
         let id = "bus-clock"
-        guard let (hz, file) = system.busClockHz(n) else {
-            return DoctorCheck(id: id, status: .skip, detail: "bus clock: not in the device tree for i2c-\(n); assuming it suits \(formatHz(board.sensor.rateHz))")
-        }
         let chip = board.sensor.chip, rate = board.sensor.rateHz
+        guard let (hz, file) = system.busClockHz(n) else {
+            return DoctorCheck(id: id, status: .skip, finding: .busClockUnknown(adapter: n, rateHz: rate))
+        }
         let load = Self.busLoad(chip: chip, rateHz: rate, clockHz: hz)
-        let found = "bus clock: \(hz / 1000) kHz (\(file)); \(formatHz(rate)) × \(chip.sampleBytes)-byte samples use \(Int((load * 100).rounded())) % of the bus"
-        let raise = "add dtparam=i2c_arm_baudrate=400000 to /boot/firmware/config.txt and reboot"
         let maxClock = chip.chip.maxBusClockHz
+        let limit: DoctorFinding.BusClockLimit?
         if hz > maxClock {
-            return DoctorCheck(id: id, status: .fail, detail: found + "; the \(chip.partName) takes at most \(maxClock / 1000) kHz",
-                               fix: "set dtparam=i2c_arm_baudrate=\(maxClock) (or lower) in /boot/firmware/config.txt and reboot",
-                               cause: .unavailable)
+            limit = .aboveChipMaximum(maxHz: maxClock)
+        } else if let advised = chip.chip.maxRateHzBelowFastBus, hz < maxClock, rate > advised {
+            limit = .rateAboveAdvice(maxRateHz: advised, fastHz: maxClock)
+        } else if load > Self.maxBusLoad {
+            limit = .overloaded(chipMaxHz: maxClock)
+        } else {
+            limit = nil
         }
-        if let limit = chip.chip.maxRateHzBelowFastBus, hz < maxClock, rate > limit {
-            return DoctorCheck(id: id, status: .fail, detail: found + "; the \(chip.partName) data sheet advises at most \(formatHz(limit)) below \(maxClock / 1000) kHz",
-                               fix: raise + ", or set sensor.rateHz to \(Int(limit)) or less", cause: .unavailable)
-        }
-        if load > Self.maxBusLoad {
-            return DoctorCheck(id: id, status: .fail, detail: found + "; more than half leaves no room",
-                               fix: hz < maxClock ? raise + ", or lower sensor.rateHz" : "lower sensor.rateHz, or set sensor.fifo to true",
-                               cause: .unavailable)
-        }
-        return DoctorCheck(id: id, status: .pass, detail: found)
+        return DoctorCheck(id: id, status: limit == nil ? .pass : .fail,
+                           finding: .busClock(hz: hz, file: file, chip: chip, rateHz: rate, load: load, limit: limit),
+                           cause: limit == nil ? nil : .unavailable)
     }
 
     func i2cPermission() -> DoctorCheck {
         let id = "i2c-permission"
         guard let failure = system.openFailure(busDevice) else {
-            return DoctorCheck(id: id, status: .pass, detail: "I²C permission: \(busDevice) can be opened for reading and writing")
+            return DoctorCheck(id: id, status: .pass, finding: .busOpens(device: busDevice))
         }
-        let text = failure.reason
         guard failure.isPermission else {
-            return DoctorCheck(id: id, status: .fail, detail: "I²C permission: \(busDevice): \(text) (errno \(failure.errno))",
-                               fix: "check that \(busDevice) is an i2c-dev node (ls -l \(busDevice))", cause: .unavailable)
+            return DoctorCheck(id: id, status: .fail,
+                               finding: .busOpenFailed(device: busDevice, errno: failure.errno, reason: failure.reason),
+                               cause: .unavailable)
         }
-        return DoctorCheck(id: id, status: .fail, detail: "I²C permission: \(busDevice): \(text)",
-                           fix: permissionFix(busDevice, group: "i2c"), cause: .permission)
+        return DoctorCheck(id: id, status: .fail,
+                           finding: .busPermissionDenied(device: busDevice, reason: failure.reason, group: "i2c",
+                                                         access: permissionState(busDevice, group: "i2c")),
+                           cause: .permission)
     }
 
-    /// The fix for a device node this user may not open: the udev rule, the group, or a new login.
-    public func permissionFix(_ device: String, group wanted: String) -> String {
-        let install = "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger)"
-        guard system.udevRule() != nil, let access = system.deviceAccess(of: device) else {
-            return install + " and join the \(wanted) group (sudo usermod -aG \(wanted) $USER, then log in again)"
-        }
-        guard access.group == wanted else {
-            return "the udev rule is installed but \(device) belongs to group \(access.group): sudo udevadm control --reload && sudo udevadm trigger"
-        }
-        if access.userInGroup && !access.processHasGroup {
-            return "you are in the \(wanted) group but this login is not: log out and in again (or run newgrp \(wanted))"
-        }
-        return "join the \(wanted) group: sudo usermod -aG \(wanted) $USER, then log in again"
+    /// Where this user stands with a device node it may not open: the udev rule, the node's
+    /// group, membership in `wanted` and whether this login carries it.
+    public func permissionState(_ device: String, group wanted: String) -> DoctorFinding.PermissionState {
+        guard system.udevRule() != nil, let access = system.deviceAccess(of: device) else { return .noUdevRule }
+        guard access.group == wanted else { return .ownedBy(group: access.group) }
+        if access.userInGroup && !access.processHasGroup { return .groupNotInThisLogin }
+        return .notInGroup
     }
 
     /// Whether a kernel driver (an IIO driver bound by a device-tree overlay) owns the board's
@@ -208,66 +278,54 @@ public struct Doctor {
         let id = "kernel-driver"
         let address = board.sensor.address
         guard let binding = system.i2cDriverBinding(bus: busDevice, address: address) else {
-            return DoctorCheck(id: id, status: .pass, detail: "kernel driver: none bound to \(address.hex) on \(busDevice)")
+            return DoctorCheck(id: id, status: .pass, finding: .noKernelDriver(address: address, bus: busDevice))
         }
-        return DoctorCheck(id: id, status: .fail,
-                           detail: "kernel driver: \(binding.driver) owns \(address.hex) on \(busDevice)",
-                           fix: advice(KernelDriverBoundError(binding: binding)), cause: .unavailable)
+        return DoctorCheck(id: id, status: .fail, finding: .kernelDriverBound(binding, address: address, bus: busDevice),
+                           cause: .unavailable)
     }
 
     /// What answers at the board's address, identified as the commands would.
     func sensor() -> (DoctorCheck, UInt8?) {
         let id = "sensor"
-        let where_ = "\(board.sensor.address.hex) on \(busDevice)"
+        let address = board.sensor.address
         do {
             let bus = try backend.openBus()
-            let sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
+            let sensor = try board.sensor.chip.openSensor(bus: bus, address: address, clock: clock)
             let identity = sensor.identity
-            if identity.warning != nil {
-                return (DoctorCheck(id: id, status: .pass,
-                                    detail: "sensor: \(identity.part) at \(where_): a clone, used as an \(board.sensor.chip.partName) with a warning"),
-                        identity.chipID)
-            }
-            return (DoctorCheck(id: id, status: .pass, detail: "sensor: \(identity.part) at \(where_) (ID \(identity.chipID.hex))"),
+            return (DoctorCheck(id: id, status: .pass,
+                                finding: .sensorFound(identity, chip: board.sensor.chip, address: address, bus: busDevice)),
                     identity.chipID)
         } catch let error as I2CError {
             let code: DoctorCheck.Cause = error.kind == .permissionDenied ? .permission : .unavailable
             if error.kind == .noAcknowledgeAddress {
                 return (DoctorCheck(id: id, status: .fail,
-                                    detail: "sensor: nothing answers at \(where_)", fix: advice(error), cause: code), nil)
+                                    finding: .sensorNotAnswering(error, address: address, bus: busDevice), cause: code), nil)
             }
-            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", fix: advice(error), cause: code), nil)
+            return (DoctorCheck(id: id, status: .fail, finding: .busFailed(error), cause: code), nil)
         } catch let error as SensorError {
-            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error.description)", fix: advice(error),
-                                cause: .unavailable), nil)
+            return (DoctorCheck(id: id, status: .fail, finding: .sensorFailed(error), cause: .unavailable), nil)
         } catch {
-            return (DoctorCheck(id: id, status: .fail, detail: "sensor: \(error)", cause: .unavailable), nil)
+            return (DoctorCheck(id: id, status: .fail, finding: .sensorOther("\(error)"), cause: .unavailable), nil)
         }
     }
 
     // MARK: - GPIO
 
-    func line(_ id: String, _ title: String, _ selector: BoardDescription.LineSelector, wanted: String) -> DoctorCheck {
+    func line(_ id: String, _ role: DoctorFinding.LineRole, _ selector: BoardDescription.LineSelector) -> DoctorCheck {
         if board.isSimulated {
-            return DoctorCheck(id: id, status: .pass, detail: "\(title): simulated")
+            return DoctorCheck(id: id, status: .pass, finding: .lineSimulated(role))
         }
         do {
             let state = try system.gpioLine(chip: selector.chip, line: selector.line)
             if state.used {
-                return DoctorCheck(id: id, status: .fail, detail: "\(title): \(SystemInspector.busyMessage(state))",
-                                   cause: .unavailable)
+                return DoctorCheck(id: id, status: .fail, finding: .lineHeld(role, state), cause: .unavailable)
             }
-            return DoctorCheck(id: id, status: .pass, detail: "\(title): \(state.name) is free for \(wanted)")
+            return DoctorCheck(id: id, status: .pass, finding: .lineFree(role, name: state.name))
         } catch let error as GPIOError {
-            switch error.kind {
-            case .permissionDenied:
-                return DoctorCheck(id: id, status: .fail, detail: "\(title): \(error.description)", fix: advice(error),
-                                   cause: .permission)
-            default:
-                return DoctorCheck(id: id, status: .fail, detail: "\(title): \(error.description)", cause: .unavailable)
-            }
+            return DoctorCheck(id: id, status: .fail, finding: .lineFailed(role, error),
+                               cause: error.kind == .permissionDenied ? .permission : .unavailable)
         } catch {
-            return DoctorCheck(id: id, status: .fail, detail: "\(title): \(error)", cause: .unavailable)
+            return DoctorCheck(id: id, status: .fail, finding: .lineOther(role, "\(error)"), cause: .unavailable)
         }
     }
 
@@ -275,14 +333,7 @@ public struct Doctor {
 
     func realtime() -> DoctorCheck {
         let limits = SystemInspector.realtimeLimits()
-        let memlock = limits.memlockBytes.map { "\($0 / 1024) KiB" } ?? "unlimited"
-        if limits.allowed {
-            return DoctorCheck(id: "realtime", status: .pass,
-                               detail: "realtime: --realtime can have SCHED_FIFO (\(limits.isRoot ? "root" : "rtprio \(limits.rtprio)"), memlock \(memlock))")
-        }
-        return DoctorCheck(id: "realtime", status: .skip,
-                           detail: "realtime: not permitted (rtprio 0, memlock \(memlock)); only --realtime needs it",
-                           fix: "to allow it: add '@i2c - rtprio 50' and '@i2c - memlock unlimited' to /etc/security/limits.d/tiltboard.conf, then log in again")
+        return DoctorCheck(id: "realtime", status: limits.allowed ? .pass : .skip, finding: .realtime(limits))
     }
 
     func profile(chipID: UInt8?) -> DoctorCheck {
@@ -290,20 +341,15 @@ public struct Doctor {
         let expected = chipID.map { ProfileBoardIdentity(board: board, chipID: $0) }
         do {
             guard let profile = try ProfileStore.load(path: profilePath, expectedBoard: expected) else {
-                return DoctorCheck(id: id, status: .skip, detail: "profile: none at \(profilePath) yet",
-                                   fix: "hold the board as you play and run `tiltboard calibrate`")
+                return DoctorCheck(id: id, status: .skip, finding: .profileMissing(path: profilePath))
             }
-            let sensor = profile.sensor == nil ? "" : ", sensor calibration"
             return DoctorCheck(id: id, status: .pass,
-                               detail: "profile: \(profilePath) (neutral pose from \(profile.createdAt)\(sensor))")
+                               finding: .profileFound(path: profilePath, createdAt: profile.createdAt,
+                                                      sensorCalibration: profile.sensor != nil))
         } catch let error as ProfileError {
-            return DoctorCheck(id: id, status: .fail, detail: error.description, cause: .unavailable)
+            return DoctorCheck(id: id, status: .fail, finding: .profileInvalid(error), cause: .unavailable)
         } catch {
-            return DoctorCheck(id: id, status: .fail, detail: "profile \(profilePath): \(error)", cause: .unavailable)
+            return DoctorCheck(id: id, status: .fail, finding: .profileUnreadable(path: profilePath, "\(error)"), cause: .unavailable)
         }
-    }
-
-    private func formatHz(_ hz: Double) -> String {
-        hz == hz.rounded() ? "\(Int(hz)) Hz" : "\(hz) Hz"
     }
 }

@@ -29,7 +29,7 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     /// What the neutral pose was captured from, in raw sensor terms; the pose in use is derived
     /// from it through the current sensor calibration (`neutralPose(mount:)`), so a neutral pose
     /// and a sensor calibration captured in either order read the same at the neutral pose.
-    /// Absent in profiles written before it existed, and after `--zero`: `neutral` is then used
+    /// Absent in profiles written before it existed, and after the neutral pose is reset to zero: `neutral` is then used
     /// as stored.
     public var neutralSource: NeutralSource?
     /// The player's shake sensitivity (`tiltboard profile shake`, the page); absent: the board
@@ -51,7 +51,7 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
         /// The mean acceleration while still at neutral as the chip reads it with nothing in its
         /// offset registers: sensor frame, g, before the sensor calibration and the mount.
         public var sensorMeanG: Vector3
-        /// The steepest neutral pose compensated (`calibrate --max-tilt`), degrees.
+        /// The steepest neutral pose compensated (the calibration's tilt limit), degrees.
         public var maxTiltDeg: Double
 
         public init(sensorMeanG: Vector3, maxTiltDeg: Double) {

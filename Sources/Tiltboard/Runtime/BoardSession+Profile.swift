@@ -82,7 +82,7 @@ extension BoardSession {
     }
 
     /// The shake settings the loop uses: the board file's, with the profile's `shake` section
-    /// over them (the board file's alone with `--ignore-profile` or no profile).
+    /// over them (the board file's alone when the profile is ignored or there is none).
     public var shakeSettings: ShakeDetectorSettings {
         shakeSettings(for: profile)
     }

@@ -16,9 +16,9 @@ public final class BoardSession {
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
     public var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
     public let sensor: MotionSensor
-    /// Where this board's profile lives (`--profile`, or the default for its name).
+    /// Where this board's profile lives (the path the program was given, or the default for its name).
     public let profilePath: String
-    /// False when opened with `useProfile: false` (`--ignore-profile`): the profile is not applied.
+    /// False when opened with `useProfile: false` (the program was told to ignore it): the profile is not applied.
     public let usesProfile: Bool
     /// The profile applied to samples; nil when there is none or it was ignored.
     public private(set) var profile: CalibrationProfile?
@@ -31,7 +31,7 @@ public final class BoardSession {
     /// the registers' steps express it (zero after `configure`, which restores the chip's factory
     /// or zero offsets).
     public private(set) var chipOffsets = ChipOffsets.none
-    /// Shake settings given for this run only (`tiltboard shake --threshold …`): over the
+    /// Shake settings given for this run only (a threshold the program was given): over the
     /// profile's and the board file's.
     public var shakeOverrides = BoardDescription.ShakeSection()
     /// What `close()` undoes, newest first.

@@ -136,7 +136,7 @@ extension SimulatedBoard: BoardBackend {
 
 extension SimulatedBoard {
     /// A simulated bus with every registered chip at its default address, flat and ideal:
-    /// what `tiltboard probe --bus simulated` looks at.
+    /// what a probe of the simulated bus looks at.
     public static func probeBus(clock: MonotonicClock) -> SimulatedI2CBus {
         let bus = SimulatedI2CBus()
         let flat = MotionScript.builtIn(named: "flat")!

@@ -49,7 +49,7 @@ enum Advice {
         // The last failure ends the line, so its fix follows it.
         case let error as SensorLostError: return error.lastError.flatMap(advice(for:))
         case let error as GPIOError where error.kind == .permissionDenied:
-            return "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the gpio group (sudo usermod -aG gpio $USER, then log in again)"
+            return udevRuleAndGroup("gpio")
         case let error as UInputError:
             switch error.kind {
             case .missing:
@@ -69,16 +69,65 @@ enum Advice {
         }
     }
 
-    /// The fix `doctor` shows for a failure of its sensor check: what answers is listed by
-    /// `probe --all`, and a wrong chip is set from what `probe` finds.
-    static func doctorFix(for error: Error) -> String? {
-        switch error {
-        case let error as I2CError where error.kind == .noAcknowledgeAddress:
-            return "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ChipRegistry.addressPins)); `tiltboard probe --all` lists what answers"
-        case is SensorError:
-            return "set the board file's sensor.chip and sensor.address to what `tiltboard probe` finds"
-        default:
+    /// The udev rule installed and applied to the nodes already there, and `group` joined: the
+    /// fix for a device node this user may not open, from every command and from `doctor`.
+    static func udevRuleAndGroup(_ group: String) -> String {
+        "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the \(group) group (sudo usermod -aG \(group) $USER, then log in again)"
+    }
+
+    /// The fix `doctor` gives for what one of its checks found, nil when there is nothing to do.
+    /// A failure the other commands also meet (the bus, the chip, a GPIO line, a kernel driver)
+    /// gets the same fix they give.
+    static func doctorFix(for finding: DoctorFinding) -> String? {
+        let loadI2CDev = "sudo modprobe i2c-dev, and add i2c-dev to /etc/modules so it loads at boot"
+        let raiseClock = "add dtparam=i2c_arm_baudrate=400000 to /boot/firmware/config.txt and reboot"
+        switch finding {
+        case .i2cDevNotLoaded:
+            return loadI2CDev
+        case let .busMissing(_, present, bootConfig, i2cDevLoaded):
+            if let bootConfig, !bootConfig.enablesI2C {
+                return "add dtparam=i2c_arm=on to \(bootConfig.file) (or sudo raspi-config → Interface Options → I2C), then reboot"
+            }
+            if bootConfig != nil, !i2cDevLoaded { return loadI2CDev }
+            if !present.isEmpty { return "set the board file's sensor.bus to one of: \(present.joined(separator: ", "))" }
+            return "enable I²C: sudo raspi-config → Interface Options → I2C (dtparam=i2c_arm=on), then reboot; elsewhere sudo modprobe i2c-dev"
+        case let .busClock(hz, _, _, _, _, limit?):
+            switch limit {
+            case let .aboveChipMaximum(maxHz):
+                return "set dtparam=i2c_arm_baudrate=\(maxHz) (or lower) in /boot/firmware/config.txt and reboot"
+            case let .rateAboveAdvice(maxRateHz, _):
+                return raiseClock + ", or set sensor.rateHz to \(Int(maxRateHz)) or less"
+            case let .overloaded(chipMaxHz):
+                return hz < chipMaxHz ? raiseClock + ", or lower sensor.rateHz" : "lower sensor.rateHz, or set sensor.fifo to true"
+            }
+        case let .busOpenFailed(device, _, _):
+            return "check that \(device) is an i2c-dev node (ls -l \(device))"
+        case let .busPermissionDenied(device, _, group, access):
+            switch access {
+            case .noUdevRule: return udevRuleAndGroup(group)
+            case let .ownedBy(other):
+                return "the udev rule is installed but \(device) belongs to group \(other): sudo udevadm control --reload && sudo udevadm trigger"
+            case .groupNotInThisLogin:
+                return "you are in the \(group) group but this login is not: log out and in again (or run newgrp \(group))"
+            case .notInGroup:
+                return "join the \(group) group: sudo usermod -aG \(group) $USER, then log in again"
+            }
+        case let .kernelDriverBound(binding, _, _):
+            return kernelDriverFix(binding)
+        case let .sensorNotAnswering(error, _, _), let .busFailed(error):
             return advice(for: error)
+        case let .sensorFailed(error):
+            return advice(for: error)
+        case let .lineFailed(_, error):
+            return advice(for: error)
+        case let .realtime(limits) where !limits.allowed:
+            return "to allow it: add '@i2c - rtprio 50' and '@i2c - memlock unlimited' to /etc/security/limits.d/tiltboard.conf, then log in again"
+        case .profileMissing:
+            return "hold the board as you play and run `tiltboard calibrate`"
+        case .simulatedBoard, .busPresent, .busClockUnknown, .busClock, .busOpens, .noKernelDriver, .sensorFound,
+             .sensorOther, .lineSimulated, .lineFree, .lineHeld, .lineOther, .noInterruptLine, .realtime,
+             .profileFound, .profileInvalid, .profileUnreadable:
+            return nil
         }
     }
 
@@ -107,7 +156,7 @@ enum Advice {
         case .noSuchBus:
             return "enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"
         case .permissionDenied:
-            return "install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/) and join the i2c group (sudo usermod -aG i2c $USER, then log in again)"
+            return udevRuleAndGroup("i2c")
         case .noAcknowledgeAddress, .noAcknowledgeData:
             return "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ChipRegistry.addressPins)), then try `tiltboard probe`"
         case .bus, .arbitrationLost, .timeout:

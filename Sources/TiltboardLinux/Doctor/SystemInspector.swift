@@ -181,6 +181,10 @@ public struct SystemInspector: Sendable {
         public var name: String
         public var used: Bool
         public var consumer: String?
+
+        public init(name: String, used: Bool, consumer: String?) {
+            self.name = name; self.used = used; self.consumer = consumer
+        }
     }
 
     /// Finds the line the board file names (chip by label, name or path, under `root`/dev) and
@@ -203,14 +207,18 @@ public struct SystemInspector: Sendable {
 
     // MARK: - Realtime
 
-    /// Whether `--realtime` can have SCHED_FIFO and locked memory: root, or RLIMIT_RTPRIO > 0,
-    /// and the memlock limit.
+    /// Whether a program that asks for real-time scheduling can have SCHED_FIFO and locked
+    /// memory: root, or RLIMIT_RTPRIO > 0, and the memlock limit.
     public struct RealtimeLimits: Sendable, Equatable {
         public var isRoot: Bool
         public var rtprio: UInt64
         /// nil: unlimited.
         public var memlockBytes: UInt64?
         public var allowed: Bool { isRoot || rtprio > 0 }
+
+        public init(isRoot: Bool, rtprio: UInt64, memlockBytes: UInt64?) {
+            self.isRoot = isRoot; self.rtprio = rtprio; self.memlockBytes = memlockBytes
+        }
     }
 
     public static func realtimeLimits() -> RealtimeLimits {

@@ -7,7 +7,7 @@ import Glibc
 /// Swift decodes each argument as UTF-8, replacing what is not with U+FFFD, so a file whose name
 /// is not UTF-8 (made on a system with another locale, or by a program that wrote raw bytes)
 /// could not be opened from the command line. Every argument that did not decode is kept here by
-/// its decoded text (and, for `--option=value`, by its value's), and a path given as that text
+/// its decoded text (and, for an option joined to its value by `=`, by the value's), and a path given as that text
 /// opens the file the bytes name.
 public enum RawArguments {
     /// Decoded text → the bytes it came from, for arguments that were not UTF-8.
