@@ -163,7 +163,9 @@ public final class TiltLoop: @unchecked Sendable {
     /// restored, and only `giveUpAfterSeconds` without a sample end it with `SensorLostError`,
     /// which `wait()` throws). While the sensor is lost there are no samples. With
     /// `wakeOnMotion`, the loop sleeps on the interrupt pin through still spells (no ticks, no
-    /// samples); sample times keep counting from the start, across the gaps. Once a run has
+    /// samples) and wakes only for an edge, the end of `duration` or `stop()`: `shouldStop` is
+    /// looked at before each sleep and on each edge, so whatever makes it true also calls
+    /// `stop()`. Sample times keep counting from the start, across the gaps. Once a run has
     /// ended, the loop can be started again, where it left off.
     public func start(duration: Double? = nil, shouldStop: @escaping @Sendable () -> Bool = { false }) -> RunningLoop {
         start(duration: duration, shouldStop: shouldStop, also: nil)
