@@ -396,14 +396,14 @@ wake_on_gpio() {
     $I2CSET -y $BUS 0x68 0x3A 0x01
     echo pull-down > "$SIM/sim_gpio4/pull"
     wait_text /tmp/wake.err "until motion" 2 || { kill -KILL $wakepid; why="never slept again: $(head -c 300 /tmp/wake.err)"; return 1; }
-    read -r t0 _ < /proc/uptime
+    read -r w0 _ < /proc/uptime
     kill -TERM $wakepid
     i=0
     while kill -0 $wakepid 2>/dev/null && [ $i -lt 100 ]; do usleep 20000; i=$((i + 1)); done
     kill -0 $wakepid 2>/dev/null && { kill -KILL $wakepid; why="still asleep 2 s after SIGTERM"; return 1; }
-    read -r t1 _ < /proc/uptime
+    read -r w1 _ < /proc/uptime
     wait $wakepid; rc=$?
-    echo "guest: shake --wake-on-motion exited with $rc $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.2f", b - a }') s after SIGTERM"
+    echo "guest: shake --wake-on-motion exited with $rc $(awk -v a=$w0 -v b=$w1 'BEGIN { printf "%.2f", b - a }') s after SIGTERM"
     [ $rc = 0 ] || { why="exit $rc: $(head -c 300 /tmp/wake.err)"; return 1; }
     grep -q "wake on motion: 2 sleeps, 1 wakeup, " /tmp/wake.err || { why="$(grep 'wake on motion:' /tmp/wake.err)"; return 1; }
 }
