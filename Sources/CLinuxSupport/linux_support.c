@@ -19,3 +19,10 @@ int tiltboard_set_thread_nice(int nice) {
 int tiltboard_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0) == 0 ? 0 : -errno;
 }
+
+#include <sys/eventfd.h>
+
+int tiltboard_eventfd(void) {
+    int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    return fd >= 0 ? fd : -errno;
+}

@@ -100,6 +100,8 @@ struct ShakeCommand: ParsableCommand {
         let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, bus: bus, wake: wake)
         let json = json
         var printer = ShakeEventPrinter()
+        // Wakes a loop asleep on the interrupt pin at once (the flag alone is seen at the next tick).
+        SignalWatcher.shared.onStop { _ in loop.stop() }
         let realtimeNote = try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
             // Only events are formatted: the per-sample path stays allocation-free.
             guard let event = out.shakeEvent else { return }

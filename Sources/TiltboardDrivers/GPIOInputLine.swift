@@ -1,3 +1,5 @@
+import TiltboardCore
+
 /// A GPIO line requested as an input with rising-edge events, e.g. the sensor's INT pin.
 ///
 /// Implemented by libgpiod (`TiltboardLinux`) and by the simulated chips' interrupt pins.
@@ -5,9 +7,19 @@ public protocol GPIOInputLine: AnyObject, Sendable {
     /// Names the line in messages: `pinctrl-bcm2711 line 4 (GPIO4)`.
     var name: String { get }
     /// Blocks up to `timeoutNanoseconds` for a rising edge and consumes it. Returns false on
-    /// timeout (or when a signal cut the wait short), so a caller can check for a stop request.
-    /// Edges that arrived since the previous wait are queued, not lost.
+    /// timeout (or when a signal cut the wait short). Edges that arrived since the previous wait
+    /// are queued, not lost.
     func waitForEdge(timeoutNanoseconds: Int64) throws -> Bool
+    /// A stop this line's `waitForEdge(until:on:stop:)` wakes on at once (an eventfd for a
+    /// kernel line, a condition on the clock for a simulated one).
+    func makeWakeStop() throws -> WakeStop
+    /// Blocks until a rising edge (consumed: `.edge`), a request of `stop` (`.stopped`) or
+    /// `deadline` on `clock` (`.deadline`; nil: none), whichever comes first, and wakes for
+    /// nothing else. `stop` is one made by this line's `makeWakeStop()`.
+    func waitForEdge(until deadline: UInt64?, on clock: MonotonicClock, stop: WakeStop) throws -> EdgeWait
+    /// Consumes every edge queued so far without waiting; returns how many there were.
+    @discardableResult
+    func discardQueuedEdges() throws -> Int
     /// Gives the line back. Safe to call more than once.
     func release()
 }

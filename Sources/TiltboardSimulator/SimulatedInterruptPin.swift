@@ -79,6 +79,46 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
         }
     }
 
+    /// A stop that wakes a sleep on the pin's clock (its condition) at once.
+    public func makeWakeStop() -> WakeStop { ClockWakeStop(clock: clock) }
+
+    /// Steps the clock from sample tick to sample tick as `waitForEdge(timeoutNanoseconds:)`
+    /// does, sleeping on `stop` (a `ClockWakeStop` on the pin's clock), so a request ends the
+    /// wait at its own instant. `clock` is the pin's: a simulated pin runs on its chip's clock.
+    public func waitForEdge(until deadline: UInt64?, on _: MonotonicClock, stop: WakeStop) throws -> EdgeWait {
+        if isReleased {
+            throw GPIOError(kind: .io, message: "\(name) was released; request the line again before waiting on it")
+        }
+        let sleeper = (stop as? ClockWakeStop).flatMap { $0.clock === clock ? $0 : nil }
+        while true {
+            if stop.isRequested { return .stopped }
+            source?.serviceInterruptPin()
+            if takeEdge() { return .edge }
+            let now = clock.nowNanoseconds()
+            if let deadline, now >= deadline { return .deadline }
+            let next = source?.nextSampleNanoseconds(after: now) ?? now &+ Self.idleStepNanoseconds
+            let until = Swift.min(deadline ?? .max, Swift.max(next, now &+ 1))
+            if let sleeper {
+                if sleeper.sleep(untilNanoseconds: until) { return .stopped }
+            } else {
+                clock.sleep(untilNanoseconds: until)
+            }
+        }
+    }
+
+    /// Brings the chip up to now and drops every edge queued so far.
+    @discardableResult
+    public func discardQueuedEdges() throws -> Int {
+        if isReleased {
+            throw GPIOError(kind: .io, message: "\(name) was released; request the line again before waiting on it")
+        }
+        source?.serviceInterruptPin()
+        return state.withLock { s in
+            defer { s.queuedEdges = 0 }
+            return s.queuedEdges
+        }
+    }
+
     public func release() {
         state.withLock { $0.released = true }
     }

@@ -66,4 +66,32 @@ final class WakeOnMotionCommandTests: XCTestCase {
         XCTAssertFalse(times.contains { $0 > 1.1 && $0 < 3.5 }, "\(times)")
         XCTAssertTrue(times.contains { $0 > 3.8 }, "\(times)")
     }
+
+    /// A board still throughout: the loop sleeps on the pin and stays asleep.
+    private func stillBoard() throws -> String {
+        let path = try makeScratchFolder(self) + "/still-wake.json"
+        try #"""
+        {"name": "still wake board", "sensor": {"chip": "mpu6050", "bus": "simulated", "address": "0x68", "rateHz": 100},
+         "interrupt": {"chip": "simulated", "line": 4}, "simulation": {"script": "flat", "noise": true, "seed": 5}}
+        """#.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    func testASignalWakesTheSleepingLoopOfEveryCommandThatSleeps() throws {
+        // Asleep on the pin with no motion to come and no duration: only the signal, through
+        // the loop's stop, ends the wait (nothing looks at the signal flag while asleep).
+        let board = try stillBoard()
+        for (arguments, signal) in [(["shake", "--mute"], SIGINT), (["run"], SIGTERM)] {
+            let child = try ChildProcess(arguments + ["--wake-on-motion", "--idle", "0.5", "--board", board],
+                                         environment: try environment())
+            let deadline = Date().addingTimeInterval(60)
+            while !child.stderr.contains("until motion"), child.process.isRunning, Date() < deadline { usleep(10_000) }
+            XCTAssertTrue(child.stderr.contains("tiltboard: still for 0.5 s: sleeping at 0.50 s until motion\n"), "\(arguments): \(child.stderr)")
+            kill(child.process.processIdentifier, signal)
+            XCTAssertTrue(child.waitForExit(timeout: 30), "\(arguments): still asleep 30 s after the signal")
+            XCTAssertEqual(child.process.terminationReason, .exit, "\(arguments)")
+            XCTAssertEqual(child.process.terminationStatus, 0, "\(arguments): \(child.stderr)")
+            XCTAssertTrue(child.stderr.contains("tiltboard: wake on motion: 1 sleep, 0 wakeups, "), "\(arguments): \(child.stderr)")
+        }
+    }
 }

@@ -150,4 +150,52 @@ final class GPIOSimTests: XCTestCase {
         line.release()
         XCTAssertNil(line.eventFileDescriptor)
     }
+
+    func testTheEdgeWaitEndsOnTheEdgeTheStopOrTheDeadline() throws {
+        try setPull(4, "pull-down")
+        let line = try GpiodInputLine(chip: label, line: .name("GPIO4"))
+        defer { line.release() }
+        let clock = LinuxMonotonicClock()
+        let stop = try line.makeWakeStop()
+        let deadline = clock.nowNanoseconds() + 50_000_000
+        XCTAssertEqual(try line.waitForEdge(until: deadline, on: clock, stop: stop), .deadline)
+        XCTAssertGreaterThanOrEqual(clock.nowNanoseconds(), deadline)
+        try setPull(4, "pull-up")
+        XCTAssertEqual(try line.waitForEdge(until: clock.nowNanoseconds() + 2_000_000_000, on: clock, stop: stop), .edge)
+        try setPull(4, "pull-down")
+
+        // No deadline: only the stop, from another thread, ends the wait.
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Result<EdgeWait, Error>?
+        let thread = Thread {
+            result = Result { try line.waitForEdge(until: nil, on: clock, stop: stop) }
+            done.signal()
+        }
+        thread.start()
+        stop.request()
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "the stop never woke the wait")
+        XCTAssertEqual(try result?.get(), .stopped)
+        XCTAssertEqual(try line.waitForEdge(until: nil, on: clock, stop: stop), .stopped, "a request is final")
+    }
+
+    func testEveryQueuedEdgeIsDiscardedWithoutWaiting() throws {
+        try setPull(4, "pull-down")
+        let line = try GpiodInputLine(chip: label, line: .name("GPIO4"))
+        defer { line.release() }
+        let fd = try XCTUnwrap(line.eventFileDescriptor)
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        for _ in 0..<5 {
+            try setPull(4, "pull-up")
+            try setPull(4, "pull-down")
+        }
+        XCTAssertEqual(poll(&entry, 1, 2000), 1, "edges queued")
+        // Quick pulses may merge, so at least one and at most five were queued; all go.
+        let discarded = try line.discardQueuedEdges()
+        XCTAssertTrue((1...5).contains(discarded), "\(discarded)")
+        entry.revents = 0
+        XCTAssertEqual(poll(&entry, 1, 0), 0, "nothing left queued")
+        XCTAssertEqual(try line.discardQueuedEdges(), 0)
+        line.release()
+        XCTAssertThrowsError(try line.discardQueuedEdges())
+    }
 }

@@ -77,6 +77,36 @@ final class InterruptPinTests: XCTestCase {
         XCTAssertEqual(chip.samplesTaken, 90)
     }
 
+    func testTheDeadlineWaitEndsOnTheEdgeTheStopOrTheDeadline() throws {
+        let chip = try armedMPU(restShakeRest)
+        let pin = chip.interruptPin
+        let stop = pin.makeWakeStop()
+        // Still until 1 s of script: the deadline comes first, exactly.
+        XCTAssertEqual(try pin.waitForEdge(until: 7_900 * ms, on: clock, stop: stop), .deadline)
+        XCTAssertEqual(clock.nowNanoseconds(), 7_900 * ms)
+        // No deadline: the shake's first sample over the threshold.
+        XCTAssertEqual(try pin.waitForEdge(until: nil, on: clock, stop: stop), .edge)
+        XCTAssertEqual(scriptSeconds, 1.01, accuracy: 1e-9)
+        // Requested: the wait returns at once, with edges still coming and no time passing.
+        stop.request()
+        let now = clock.nowNanoseconds()
+        XCTAssertEqual(try pin.waitForEdge(until: nil, on: clock, stop: stop), .stopped)
+        XCTAssertEqual(clock.nowNanoseconds(), now)
+    }
+
+    func testEveryQueuedEdgeIsDiscardedWithoutWaiting() throws {
+        let pin = SimulatedInterruptPin(name: "sim INT", clock: clock)
+        for _ in 0..<100 { pin.pulse() }
+        let now = clock.nowNanoseconds()
+        XCTAssertEqual(try pin.discardQueuedEdges(), 100)
+        XCTAssertEqual(try pin.discardQueuedEdges(), 0)
+        XCTAssertEqual(clock.nowNanoseconds(), now)
+        XCTAssertFalse(try pin.waitForEdge(timeoutNanoseconds: 0))
+        XCTAssertEqual(pin.risingEdges, 100)
+        pin.release()
+        XCTAssertThrowsError(try pin.discardQueuedEdges())
+    }
+
     func testShakeLatchesMOTINTAndThePinUntilINTSTATUSIsRead() throws {
         let chip = try armedMPU(restShakeRest)
         let pin = chip.interruptPin

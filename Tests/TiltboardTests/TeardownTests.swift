@@ -174,5 +174,10 @@ private final class RecordingPin: GPIOInputLine, @unchecked Sendable {
     init(base: SimulatedInterruptPin, events: Events) { self.base = base; self.events = events }
     var name: String { base.name }
     func waitForEdge(timeoutNanoseconds: Int64) throws -> Bool { try base.waitForEdge(timeoutNanoseconds: timeoutNanoseconds) }
+    func makeWakeStop() throws -> WakeStop { try base.makeWakeStop() }
+    func waitForEdge(until deadline: UInt64?, on clock: MonotonicClock, stop: WakeStop) throws -> EdgeWait {
+        try base.waitForEdge(until: deadline, on: clock, stop: stop)
+    }
+    func discardQueuedEdges() throws -> Int { try base.discardQueuedEdges() }
     func release() { events.add("interrupt released"); base.release() }
 }

@@ -12,7 +12,7 @@ final class WakeOnMotionTests: XCTestCase {
     static let script = packageRoot + "/Boards/scripts/rest-shake-rest.json"
     static let shakeOnset = 4.0
 
-    private func session(_ chip: ChipKind, clock: ManualClock, script: String = WakeOnMotionTests.script,
+    private func session(_ chip: ChipKind, clock: MonotonicClock, script: String = WakeOnMotionTests.script,
                          interrupt: Bool = true) throws -> BoardSession {
         var board = BoardDescription.builtInSimulated(chip: chip, script: script)
         board.simulation?.seed = 9
@@ -93,19 +93,73 @@ final class WakeOnMotionTests: XCTestCase {
     }
 
     func testAStopRequestIsHonouredWhileAsleep() throws {
-        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        // On a virtual clock the test thread takes part in time: it sleeps to 3 s and stops the
+        // loop, asleep on the pin since about 1 s. The stop wakes the pin's wait at that instant:
+        // no time passes after it (no periodic look at a flag, no wait for the next sample tick).
+        let clock = VirtualClock(startNanoseconds: 1_000_000_000)
         let s = try session(.adxl345, clock: clock, script: "flat")
         defer { s.close() }
-        let loop = try wakingLoop(s, rateHz: 50, WakeOnMotionSettings(idleSeconds: 1, waitTimeoutSeconds: 0.25))
-        _ = try loop.run(shouldStop: { clock.nowSeconds() >= 3 }) { _, _ in }
-        // Asleep from about 1 s of loop time; the stop is seen within one 0.25 s wait of 3 s.
-        XCTAssertLessThanOrEqual(clock.nowSeconds(), 3.25 + 1e-9)
-        XCTAssertGreaterThanOrEqual(clock.nowSeconds(), 3)
+        nonisolated(unsafe) var asleepAt: UInt64?
+        let loop = try wakingLoop(s, rateHz: 50, WakeOnMotionSettings(idleSeconds: 1)) { event in
+            if case .sleeping = event { asleepAt = clock.nowNanoseconds() }
+        }
+        // Not on a sample tick of the loop (20 ms) or of the chip.
+        let stopAt: UInt64 = 4_000_000_000 + 123_457
+        let running = clock.takingPart { () -> RunningLoop in
+            let running = loop.start()
+            // Time holds still while this thread runs: wait until the loop thread takes part.
+            while clock.runningThreads < 2 && clock.waitingThreads == 0 && !running.isFinished { sched_yield() }
+            clock.sleep(untilNanoseconds: stopAt)
+            running.stop()
+            return running
+        }
+        try running.wait()
+        XCTAssertEqual(clock.nowNanoseconds(), stopAt, "the stop ended the sleep at its own instant")
         let stats = loop.wakeStatistics
         XCTAssertEqual(stats.sleeps, 1)
         XCTAssertEqual(stats.wakeups, 0)
-        XCTAssertGreaterThan(stats.idleSeconds, 0.7)
+        let slept = try XCTUnwrap(asleepAt)
+        XCTAssertEqual(Double(slept) / 1e9, 2, accuracy: 0.3, "asleep after 1 s still")
+        XCTAssertEqual(stats.idleSeconds, Double(stopAt - slept) / 1e9, accuracy: 1e-9)
         XCTAssertLessThan(loop.samples, 70)
+    }
+
+    func testAStopFromTheSleepingEventTakesNoTimeOnAManualClock() throws {
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let s = try session(.mpu6050, clock: clock, script: "flat")
+        defer { s.close() }
+        nonisolated(unsafe) var asleepAt: UInt64?
+        nonisolated(unsafe) var loopRef: TiltLoop?
+        let loop = try wakingLoop(s, rateHz: 50, WakeOnMotionSettings(idleSeconds: 1)) { event in
+            if case .sleeping = event { asleepAt = clock.nowNanoseconds(); loopRef?.stop() }
+        }
+        loopRef = loop
+        _ = try loop.run { _, _ in }
+        XCTAssertEqual(clock.nowNanoseconds(), try XCTUnwrap(asleepAt))
+        XCTAssertEqual(loop.wakeStatistics.sleeps, 1)
+        XCTAssertEqual(loop.wakeStatistics.idleSeconds, 0)
+    }
+
+    func testEveryStaleEdgeIsDrainedBeforeSleeping() throws {
+        // 100 edges queued on the pin while awake (more than a blind cap of 64 would take): all are
+        // dropped when the loop goes to sleep, so none leads to a look at the chip's flag while asleep.
+        let clock = ManualClock(startNanoseconds: 1_000_000_000)
+        let s = try session(.mpu6050, clock: clock, script: "flat")
+        defer { s.close() }
+        let pin = try XCTUnwrap(try s.wakeLine() as? SimulatedInterruptPin)
+        for _ in 0..<100 { pin.pulse() }
+        let bus = try XCTUnwrap(s.simulatedBus)
+        nonisolated(unsafe) var transactionsAsleep: Int?
+        let loop = try wakingLoop(s, rateHz: 50, WakeOnMotionSettings(idleSeconds: 1)) { event in
+            if case .sleeping = event { transactionsAsleep = bus.transactionCount }
+        }
+        _ = try loop.run(duration: 3) { _, _ in }
+        let asleep = try XCTUnwrap(transactionsAsleep)
+        XCTAssertEqual(bus.transactionCount - asleep, 0, "no edge while asleep, so no look at the flag")
+        XCTAssertEqual(loop.wakeStatistics.sleeps, 1)
+        XCTAssertEqual(loop.wakeStatistics.wakeups, 0)
+        XCTAssertGreaterThan(loop.wakeStatistics.idleSeconds, 1.5, "asleep until the end of the run")
+        XCTAssertFalse(try pin.waitForEdge(timeoutNanoseconds: 0), "none left queued")
     }
 
     func testABoardWithoutAnInterruptSectionIsRefusedWithTheFix() throws {

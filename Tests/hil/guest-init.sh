@@ -65,7 +65,7 @@ gpio_backend_tests() {
     rc=$?
     grep -E 'error|failed' /tmp/xct | head -n 5 | sed 's/^/guest: xctest: /'
     [ $rc = 0 ] || { why="exit $rc: $(grep -m 1 -E 'error' /tmp/xct | cut -c 1-300)"; return 1; }
-    grep -q 'Executed 7 tests, with 0 failures' /tmp/xct || { why="$(grep -m 1 Executed /tmp/xct)"; return 1; }
+    grep -q 'Executed 9 tests, with 0 failures' /tmp/xct || { why="$(grep -m 1 Executed /tmp/xct)"; return 1; }
 }
 check "libgpiod backend tests (GPIOSimTests) on gpio-sim" gpio_backend_tests
 
@@ -373,6 +373,41 @@ for cmd in run shake; do
     check "$cmd keeps the motor off once the board is still" watch_quiet
     check "after SIGTERM to $cmd GPIO17 is low and released, the sensor asleep" stop_watch
 done
+
+# ---------------------------------------------------------------------------------------------
+# Wake on motion on the real line: `shake --wake-on-motion` sleeps on GPIO4 (poll(2) on the
+# line's edge descriptor and the loop's eventfd, no timeout), a rising edge with MOT_INT (0x40)
+# in INT_STATUS wakes it, and SIGTERM ends the next sleep through the eventfd.
+# wait_text FILE TEXT COUNT: up to 10 s for COUNT lines of FILE containing TEXT.
+wait_text() {
+    i=0
+    while [ "$(grep -c "$2" "$1")" -lt "$3" ] && [ $i -lt 100 ]; do usleep 100000; i=$((i + 1)); done
+    [ "$(grep -c "$2" "$1")" -ge "$3" ]
+}
+wake_on_gpio() {
+    preload_mpu
+    echo pull-down > "$SIM/sim_gpio4/pull"
+    "$TB" shake --mute --wake-on-motion --idle 0.5 --board "$BOARDS/mpu6050-wake.json" > /tmp/wake.out 2> /tmp/wake.err &
+    wakepid=$!
+    wait_text /tmp/wake.err "until motion" 1 || { kill -KILL $wakepid; why="never slept: $(head -c 300 /tmp/wake.err)"; return 1; }
+    $I2CSET -y $BUS 0x68 0x3A 0x41                      # INT_STATUS: MOT_INT | data ready
+    echo pull-up > "$SIM/sim_gpio4/pull"
+    wait_text /tmp/wake.err "woke on motion" 1 || { kill -KILL $wakepid; why="no wake on the edge: $(head -c 300 /tmp/wake.err)"; return 1; }
+    $I2CSET -y $BUS 0x68 0x3A 0x01
+    echo pull-down > "$SIM/sim_gpio4/pull"
+    wait_text /tmp/wake.err "until motion" 2 || { kill -KILL $wakepid; why="never slept again: $(head -c 300 /tmp/wake.err)"; return 1; }
+    read -r w0 _ < /proc/uptime
+    kill -TERM $wakepid
+    i=0
+    while kill -0 $wakepid 2>/dev/null && [ $i -lt 100 ]; do usleep 20000; i=$((i + 1)); done
+    kill -0 $wakepid 2>/dev/null && { kill -KILL $wakepid; why="still asleep 2 s after SIGTERM"; return 1; }
+    read -r w1 _ < /proc/uptime
+    wait $wakepid; rc=$?
+    echo "guest: shake --wake-on-motion exited with $rc $(awk -v a=$w0 -v b=$w1 'BEGIN { printf "%.2f", b - a }') s after SIGTERM"
+    [ $rc = 0 ] || { why="exit $rc: $(head -c 300 /tmp/wake.err)"; return 1; }
+    grep -q "wake on motion: 2 sleeps, 1 wakeup, " /tmp/wake.err || { why="$(grep 'wake on motion:' /tmp/wake.err)"; return 1; }
+}
+check "shake --wake-on-motion sleeps on GPIO4, wakes on its edge, and SIGTERM ends the sleep at once" wake_on_gpio
 
 # ---------------------------------------------------------------------------------------------
 # Brown-out: while `run` reads the MPU-6050, its registers go back to their power-on values

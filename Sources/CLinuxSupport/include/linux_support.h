@@ -11,6 +11,10 @@ int tiltboard_set_thread_nice(int nice);
 /// Names the calling thread (the first 15 bytes). Returns 0 or -errno.
 int tiltboard_set_thread_name(const char *name);
 
+/// A non-blocking, close-on-exec eventfd(2) with its counter at 0 (<sys/eventfd.h> is not in
+/// Swift's Glibc module). Returns the descriptor or -errno.
+int tiltboard_eventfd(void);
+
 #include <stdint.h>
 #include "failsafe.h"
 

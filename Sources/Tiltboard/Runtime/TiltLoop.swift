@@ -113,6 +113,8 @@ public final class TiltLoop: @unchecked Sendable {
     private let isRunning = Atomic<Bool>(false)
     private let wakeStats = Mutex(WakeStatistics())
     private let stopRequested = Atomic<Bool>(false)
+    /// The run's stop for waits on the interrupt pin (made by the line), requested by `stop()`.
+    private let wakeStop = Mutex<WakeStop?>(nil)
     private let sensorLink: SensorRecovery
     /// Work handed to the loop thread by the watcher, run at the next tick boundary.
     private let pendingWork = Mutex<LoopWork?>(nil)
@@ -161,7 +163,9 @@ public final class TiltLoop: @unchecked Sendable {
     /// restored, and only `giveUpAfterSeconds` without a sample end it with `SensorLostError`,
     /// which `wait()` throws). While the sensor is lost there are no samples. With
     /// `wakeOnMotion`, the loop sleeps on the interrupt pin through still spells (no ticks, no
-    /// samples); sample times keep counting from the start, across the gaps. Once a run has
+    /// samples) and wakes only for an edge, the end of `duration` or `stop()`: `shouldStop` is
+    /// looked at before each sleep and on each edge, so whatever makes it true also calls
+    /// `stop()`. Sample times keep counting from the start, across the gaps. Once a run has
     /// ended, the loop can be started again, where it left off.
     public func start(duration: Double? = nil, shouldStop: @escaping @Sendable () -> Bool = { false }) -> RunningLoop {
         start(duration: duration, shouldStop: shouldStop, also: nil)
@@ -204,11 +208,14 @@ public final class TiltLoop: @unchecked Sendable {
     /// Bus errors, outages and reconfigurations so far; callable from any thread.
     public var busStatistics: BusStatistics { sensorLink.statistics }
 
-    /// Ends the loop before its next tick (or its next look at the pin while asleep); callable
-    /// from any thread, an observer's included (`RunningLoop.stop` is the same).
+    /// Ends the loop before its next tick, or at once while it sleeps on the pin (the wait wakes
+    /// on the run's `WakeStop`); callable from any thread, an observer's or a signal watcher's
+    /// included (`RunningLoop.stop` is the same).
     public func stop() {
         stopRequested.store(true, ordering: .releasing)
         scheduler.stop()
+        // After the flag: a run that installs its stop later sees the flag before it waits.
+        wakeStop.withLock { $0?.request() }
     }
 
     private func startWatcher() {
@@ -292,6 +299,9 @@ public final class TiltLoop: @unchecked Sendable {
         // Sampling runs in stretches: each ends when the board has been still long enough, the
         // loop sleeps on the pin, and a new stretch (new tick grid) starts on motion.
         let wake = wakeOnMotion.settings, line = wakeOnMotion.line
+        let stop = try line.makeWakeStop()
+        wakeStop.withLock { $0 = stop }
+        defer { wakeStop.withLock { $0 = nil } }
         var idle = IdleTracker(settings: wake)
         var goIdle = false
         while true {
@@ -305,7 +315,7 @@ public final class TiltLoop: @unchecked Sendable {
             }
             guard goIdle else { return }
             goIdle = false
-            let woke = try sleepUntilMotion(line: line, settings: wake, start: start, end: end, shouldStop: shouldStop)
+            let woke = try sleepUntilMotion(line: line, stop: stop, settings: wake, start: start, end: end, shouldStop: shouldStop)
             guard woke else { return }
             pipeline.resumeAfterGap()
             idle.restart()
@@ -313,17 +323,18 @@ public final class TiltLoop: @unchecked Sendable {
     }
 
     /// Arms the chip, clears what is already latched and waits on the pin until the chip reports
-    /// motion (true), or a stop or the end of the run (false). A bus failure also returns true:
-    /// the sampling path rides it out.
-    private func sleepUntilMotion(line: GPIOInputLine, settings: WakeOnMotionSettings, start: UInt64,
+    /// motion (true), or a stop or the end of the run (false). The only wake-ups are an edge,
+    /// `stop` (requested by `stop()`) and the end of the run: `shouldStop` is looked at before
+    /// sleeping and on each edge, so whoever sets what it reads calls `stop()` too (the CLI's
+    /// signal handlers do). A bus failure also returns true: the sampling path rides it out.
+    private func sleepUntilMotion(line: GPIOInputLine, stop: WakeStop, settings: WakeOnMotionSettings, start: UInt64,
                                   end: UInt64?, shouldStop: () -> Bool) throws -> Bool {
         do {
             try sensor.armMotionInterrupt(thresholdG: settings.thresholdG)
             // Edges queued while awake are stale, and so is a flag latched then (the board has been
             // still since): drop both, in this order, so that motion from now on raises a fresh edge
             // — one arriving between the two stays queued and leads to a look at the flag.
-            var stale = 0
-            while stale < 64, try line.waitForEdge(timeoutNanoseconds: 0) { stale += 1 }
+            try line.discardQueuedEdges()
             _ = try sensor.acknowledgeMotionInterrupt()
         } catch is I2CError {
             return true
@@ -332,14 +343,10 @@ public final class TiltLoop: @unchecked Sendable {
         wakeStats.withLock { $0.sleeps += 1 }
         notify(.wake(.sleeping(t: Double(asleepAt &- start) / 1e9)))
         var woke = false
-        // At least 10 ms per wait: a zero timeout would spin instead of sleeping.
-        let timeout = UInt64(Swift.max(settings.waitTimeoutSeconds, 0.01) * 1e9)
         while !woke {
-            let now = clock.nowNanoseconds()
-            if stopRequested.load(ordering: .acquiring) || shouldStop() { break }
-            if let end, now >= end { break }
-            let wait = end.map { Swift.min(timeout, $0 - now) } ?? timeout
-            if try line.waitForEdge(timeoutNanoseconds: Int64(wait)) {
+            if stopRequested.load(ordering: .acquiring) || stop.isRequested || shouldStop() { break }
+            if let end, clock.nowNanoseconds() >= end { break }
+            if try line.waitForEdge(until: end, on: clock, stop: stop) == .edge {
                 // Another source could share the line: only the chip's own flag counts.
                 woke = (try? sensor.acknowledgeMotionInterrupt()) ?? true
             }

@@ -10,13 +10,9 @@ public struct WakeOnMotionSettings: Sendable, Equatable {
     /// 20.2 mg on the MPU-6500 family and ICM-20689, 62.5 mg on the ADXL345; see
     /// `MotionInterruptRegisters.thresholdStepG`).
     public var thresholdG: Double
-    /// Longest single wait on the pin, in seconds: stop requests are honoured at least this often.
-    public var waitTimeoutSeconds: Double
 
-    public init(idleSeconds: Double = 2, stillBandG: Double = 0.05, thresholdG: Double = 0.1,
-                waitTimeoutSeconds: Double = 0.5) {
+    public init(idleSeconds: Double = 2, stillBandG: Double = 0.05, thresholdG: Double = 0.1) {
         self.idleSeconds = idleSeconds; self.stillBandG = stillBandG; self.thresholdG = thresholdG
-        self.waitTimeoutSeconds = waitTimeoutSeconds
     }
 }
 

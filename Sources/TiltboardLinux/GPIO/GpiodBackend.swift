@@ -1,4 +1,5 @@
 import CGPIODShim
+import TiltboardDrivers
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -99,6 +100,55 @@ enum Gpiod {
         if waited < 0 { return .failure(GPIOErrno(code: -waited)) }
         let read = tb_gpio_read_edge(line.raw)
         return read < 0 ? .failure(GPIOErrno(code: -read)) : .success(true)
+    }
+
+    /// Waits on the line's event descriptor and `stopDescriptor` (ignored when negative) until an
+    /// edge (consumed), the stop, or `remaining()` reaching 0 (nil: no deadline). EINTR resumes.
+    static func waitForEvent(_ line: Line, orStop stopDescriptor: Int32, isStopped: () -> Bool,
+                             remaining: (() -> Int64)?) -> Result<EdgeWait, GPIOErrno> {
+        let lineDescriptor = tb_gpio_fd(line.raw)
+        if lineDescriptor < 0 { return .failure(GPIOErrno(code: -lineDescriptor)) }
+        var fds = (pollfd(fd: lineDescriptor, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0))
+        while true {
+            if isStopped() { return .success(.stopped) }
+            var timeoutMs: Int32 = -1
+            if let remaining {
+                let left = remaining()
+                if left <= 0 { return .success(.deadline) }
+                // Rounded up, so the wait never ends just short of the deadline and spins.
+                timeoutMs = Int32(clamping: (left + 999_999) / 1_000_000)
+            }
+            fds.0.revents = 0
+            fds.1.revents = 0
+            let rc = withUnsafeMutablePointer(to: &fds) {
+                $0.withMemoryRebound(to: pollfd.self, capacity: 2) { poll($0, 2, timeoutMs) }
+            }
+            if rc < 0 {
+                if errno == EINTR { continue }
+                return .failure(.current())
+            }
+            if fds.1.revents != 0 { return .success(.stopped) }
+            if fds.0.revents & Int16(POLLIN) != 0 {
+                let read = tb_gpio_read_edge(line.raw)
+                return read < 0 ? .failure(GPIOErrno(code: -read)) : .success(.edge)
+            }
+            if fds.0.revents != 0 { return .failure(GPIOErrno(code: EIO)) }
+        }
+    }
+
+    /// Reads every queued event without waiting; how many there were.
+    static func drainEvents(_ line: Line) -> Result<Int, GPIOErrno> {
+        var count = 0
+        while true {
+            let waited = tb_gpio_wait_edge(line.raw, 0)
+            if waited == -EINTR { continue }
+            if waited < 0 { return .failure(GPIOErrno(code: -waited)) }
+            if waited == 0 { return .success(count) }
+            let read = tb_gpio_read_edge(line.raw)
+            if read < 0 { return .failure(GPIOErrno(code: -read)) }
+            count += 1
+        }
     }
 
     /// The descriptor that becomes readable when an edge is queued, for poll loops.

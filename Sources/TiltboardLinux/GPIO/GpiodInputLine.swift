@@ -1,4 +1,5 @@
 import Synchronization
+import TiltboardCore
 import TiltboardDrivers
 
 /// A GPIO input watched for rising edges, e.g. a sensor's data-ready interrupt pin (libgpiod 1.6 or 2.x).
@@ -36,6 +37,34 @@ public final class GpiodInputLine: Sendable {
             guard let line else { return .failure(.released(name)) }
             return Gpiod.waitForEvent(line, timeoutNanoseconds: timeoutNanoseconds)
                 .mapError { .io("waiting for an edge", name, $0) }
+        }
+        return try result.get()
+    }
+
+    /// An eventfd the edge wait below also polls.
+    public func makeWakeStop() throws -> WakeStop { try EventFDWakeStop() }
+
+    /// poll(2) on the line's event descriptor and `stop`'s eventfd (an `EventFDWakeStop`; another
+    /// kind is only looked at when the wait ends otherwise), with no timeout but `deadline` on
+    /// `clock` (CLOCK_MONOTONIC for a real board, whose loop runs on `LinuxMonotonicClock`). A
+    /// signal (EINTR) resumes the wait: a stop arrives through the eventfd. Blocks `release()` meanwhile.
+    public func waitForEdge(until deadline: UInt64?, on clock: MonotonicClock, stop: WakeStop) throws -> EdgeWait {
+        let stopDescriptor = (stop as? EventFDWakeStop)?.descriptor ?? -1
+        let result: Result<EdgeWait, GPIOError> = handle.withLock { line in
+            guard let line else { return .failure(.released(name)) }
+            return Gpiod.waitForEvent(line, orStop: stopDescriptor, isStopped: { stop.isRequested },
+                                      remaining: deadline.map { d in { Int64(bitPattern: d &- Swift.min(d, clock.nowNanoseconds())) } })
+                .mapError { .io("waiting for an edge", name, $0) }
+        }
+        return try result.get()
+    }
+
+    /// Reads every event the kernel has queued for the line, without waiting.
+    @discardableResult
+    public func discardQueuedEdges() throws -> Int {
+        let result: Result<Int, GPIOError> = handle.withLock { line in
+            guard let line else { return .failure(.released(name)) }
+            return Gpiod.drainEvents(line).mapError { .io("discarding queued edges", name, $0) }
         }
         return try result.get()
     }
