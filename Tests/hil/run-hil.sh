@@ -27,6 +27,11 @@ fail_step() { host_fail+=("$1"); say "step failed: $1"; }
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# One run at a time per cache: two would share its guest image and serial log.
+mkdir -p "$cache"
+exec 8>"$cache/run.lock"
+flock -n 8 || { say "waiting for another run that uses $cache"; flock 8; }
+
 # --- host tools --------------------------------------------------------------------------------
 # qemu, a static busybox for the guest, cpio, kmod (depmod/modprobe -d), and the compiler Debian's
 # kernel headers name (gcc-12) for the gpio-sim module.
