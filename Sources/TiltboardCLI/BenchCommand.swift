@@ -121,7 +121,7 @@ struct BenchRunner {
         let (session, _) = try open(clock: clock, rate: 1000, fifo: false)
         defer { session.close() }
         let samples = PipelineThroughput.syntheticSamples()
-        let pipeline = TiltPipeline(chain: session.makeTiltChain(),
+        let pipeline = TiltPipeline(tracker: session.makeTiltTracker(),
                                     shake: ShakeDetector(settings: session.shakeSettings))
         let pipelineRate = PipelineThroughput.pipelineRate(pipeline: pipeline, samples: samples,
                                                            seconds: min(seconds, 1), clock: clock,

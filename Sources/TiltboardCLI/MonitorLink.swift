@@ -95,7 +95,7 @@ final class MonitorLoopSide: @unchecked Sendable {
     let link: MonitorLink
     let recent: RecentAccel
     /// The capture in raw sensor terms for the profile (`BoardSession.neutralSource`); set before the loop runs.
-    var neutralSource: (_ boardMeanG: Vector3, _ chain: TiltChain) -> CalibrationProfile.NeutralSource? = { _, _ in nil }
+    var neutralSource: (_ boardMeanG: Vector3, _ chain: TiltTracker) -> CalibrationProfile.NeutralSource? = { _, _ in nil }
 
     /// Keeps `captureSeconds` of samples at `rateHz` for the neutral capture.
     init(link: MonitorLink, rateHz: Double, captureSeconds: Double) {
@@ -121,7 +121,7 @@ final class MonitorLoopSide: @unchecked Sendable {
             loop.setNeutral(pose)
             link.handBack(pose, CaptureSummary(sampleCount: recent.count, noiseMg: recent.noiseMg,
                                                temperatureC: recent.temperatureC,
-                                               neutralSource: neutralSource(recent.mean, loop.pipeline.chain)))
+                                               neutralSource: neutralSource(recent.mean, loop.pipeline.tracker)))
         }
         link.publish(out)
     }

@@ -197,7 +197,7 @@ enum StressProfiles {
             let rotation = Quaternion(axis: Vector3(1, 0.5, 0), angle: tilt * .pi / 180)
             let board = BoardDescription.builtInSimulated()
             return CalibrationProfile(
-                board: ProfileBoardIdentity(board: board, chipID: board.sensor.chip.chip.acceptedIDs[0]),
+                board: ProfileBoardIdentity(board: board, chipID: board.sensor.chip.details.acceptedIDs[0]),
                 createdAt: "2026-01-0\(1 + i % 9)T12:00:00Z",
                 temperatureC: 20 + k,
                 sampleCount: 100 + i,

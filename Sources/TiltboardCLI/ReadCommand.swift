@@ -38,7 +38,7 @@ struct ReadCommand: ParsableCommand {
         let session = try boardOptions.openSession(rateHz: rate.hz, fast: speed.fast)
         defer { session.close() }
         let clock = session.clock
-        let chain = session.makeTiltChain()
+        let chain = session.makeTiltTracker()
         let scheduler = FixedRateScheduler(rateHz: rate.hz ?? session.board.sensor.rateHz, clock: clock)
         let start = clock.nowNanoseconds()
         var taken = 0

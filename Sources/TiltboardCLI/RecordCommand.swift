@@ -57,7 +57,7 @@ struct RecordCommand: ParsableCommand {
             Console.note(error.message)
             return
         }
-        let writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.chip.gyroscope != nil)
+        let writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.details.gyroscope != nil)
         let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration.seconds)

@@ -3,7 +3,7 @@ import TiltboardCore
 extension ChipKind {
     /// Opens this chip's driver at `address`, identifying the chip (`ChipDescription.makeDriver`).
     public func openSensor(bus: I2CBus, address: UInt8, clock: MonotonicClock) throws -> MotionSensor {
-        try chip.makeDriver(bus: bus, address: address, clock: clock)
+        try details.makeDriver(bus: bus, address: address, clock: clock)
     }
 }
 

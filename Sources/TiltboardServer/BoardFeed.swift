@@ -121,7 +121,7 @@ package final class BoardFeed: @unchecked Sendable {
             default: break
             }
             guard let pose = step.pose else { return }
-            let result = stepper!.result(pose: pose, chain: loop.pipeline.chain, session: session)
+            let result = stepper!.result(pose: pose, chain: loop.pipeline.tracker, session: session)
             loop.setNeutral(pose)
             finishCapture(.captured(result))
         } catch {

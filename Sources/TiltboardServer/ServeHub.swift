@@ -36,7 +36,7 @@ package final class ServeHub: @unchecked Sendable {
 
     package init(session: BoardSession, feed: BoardFeed, haptics: HapticEngine?) {
         self.session = session; self.feed = feed; self.haptics = haptics
-        identity = session.identity
+        identity = session.profileIdentity
         profilePath = session.profilePath
         var board: [String: Any] = ["name": session.board.name, "chip": session.sensor.identity.part,
                                     "simulated": session.board.isSimulated, "motor": haptics != nil,

@@ -79,7 +79,7 @@ public struct SensorImperfections: Sendable, Equatable {
         part.zeroGOffsetG = signed(limits.zeroGOffsetG, 0)
         part.scaleError = signed(Vector3(limits.scaleError, limits.scaleError, limits.scaleError), 3)
         part.zeroGTempcoGPerC = signed(limits.zeroGTempcoGPerC, 6)
-        if chip.chip.gyroscope != nil {
+        if chip.details.gyroscope != nil {
             part.gyroBiasDps = signed(Vector3(limits.gyroBiasDps, limits.gyroBiasDps, limits.gyroBiasDps), 9)
             part.gyroBiasTempcoDpsPerC = signed(Vector3(limits.gyroBiasTempcoDpsPerC, limits.gyroBiasTempcoDpsPerC, limits.gyroBiasTempcoDpsPerC), 12)
         }

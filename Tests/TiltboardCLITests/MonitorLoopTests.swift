@@ -63,7 +63,7 @@ final class MonitorLoopTests: XCTestCase {
         XCTAssertEqual(tilts[150].rollDeg, 0, accuracy: 0.2)
         XCTAssertEqual(tilts[299].pitchDeg, 10, accuracy: 0.2)
         XCTAssertEqual(tilts[299].rollDeg, -5, accuracy: 0.2)
-        XCTAssertEqual(loop.pipeline.chain.neutral, .level)
+        XCTAssertEqual(loop.pipeline.tracker.neutral, .level)
         XCTAssertNil(link.takeCaptured())
     }
 

@@ -6,14 +6,14 @@ final class HoldStillTests: XCTestCase {
     private let rate = 100.0
 
     /// A chain with the MPU-6050's filter whose calibration measured the bias (as zero) at `calibratedC`.
-    private func chain(calibratedC: Double = 25) -> TiltChain {
-        TiltChain(calibration: SensorCalibration(offsetG: .zero, scale: .one, gyroBiasDps: .zero),
+    private func chain(calibratedC: Double = 25) -> TiltTracker {
+        TiltTracker(calibration: SensorCalibration(offsetG: .zero, scale: .one, gyroBiasDps: .zero),
                   estimator: TiltEstimator(mode: .gyroAided()),
                   holdStill: HoldStill(biasKnown: true, calibratedTempC: calibratedC))
     }
 
     /// Angle between the estimate and `truth`, degrees.
-    private func error(_ c: TiltChain, _ truth: Vector3) -> Double {
+    private func error(_ c: TiltTracker, _ truth: Vector3) -> Double {
         degrees(acos(Swift.min(1, c.estimator.gravity.dot(truth.normalized))))
     }
 
@@ -99,7 +99,7 @@ final class HoldStillTests: XCTestCase {
     }
 
     func testWithoutAMeasuredBiasTheFirstStillSpellFindsIt() {
-        var c = TiltChain(estimator: TiltEstimator(mode: .gyroAided()))
+        var c = TiltTracker(estimator: TiltEstimator(mode: .gyroAided()))
         XCTAssertFalse(c.holdStill.biasKnown)
         let bias = Vector3(18, -25, 12)  // data-sheet scale: ±20 °/s plus drift
         let gravity = Vector3.unitZ
@@ -131,16 +131,16 @@ final class HoldStillTests: XCTestCase {
     // MARK: Accelerometer only (no gyro, no thermometer): drift judged by its rate
 
     /// The ADXL345's chain: low-pass filter, no gyro bias; the neutral pose captured at `pose`.
-    private func accelOnlyChain(pose: Vector3, absorber: Bool = true) -> TiltChain {
+    private func accelOnlyChain(pose: Vector3, absorber: Bool = true) -> TiltTracker {
         var hold = HoldStill.adxl345(biasKnown: false)
         if !absorber { hold.settings.driftGPerC = .zero }
-        return TiltChain(estimator: TiltEstimator(mode: .accelerometerOnly), neutral: .capture(meanGravity: pose, maxTiltDeg: 90),
+        return TiltTracker(estimator: TiltEstimator(mode: .accelerometerOnly), neutral: .capture(meanGravity: pose, maxTiltDeg: 90),
                          holdStill: hold)
     }
 
     /// Worst reading away from `truth` after `from` s of a board at `pose` whose zero-g output
     /// follows `drift(t)`, for `seconds`.
-    private func holdAccelOnly(_ c: inout TiltChain, pose: Vector3, seconds: Double, from: Double = 3,
+    private func holdAccelOnly(_ c: inout TiltTracker, pose: Vector3, seconds: Double, from: Double = 3,
                                drift: (Double) -> Vector3) -> Double {
         var worst = 0.0
         for i in 0..<Int(seconds * rate) {
@@ -232,7 +232,7 @@ final class HoldStillTests: XCTestCase {
     func testTheDriftBoundIsTurnedIntoTheBoardsAxes() {
         // Sensor Z (4.5 mg/°C) mounted along the board's X: the bound on X is Z's.
         let mount = Matrix3(rows: Vector3(0, 0, 1), Vector3(0, 1, 0), Vector3(-1, 0, 0))
-        let c = TiltChain(mount: mount, holdStill: HoldStill.adxl345(biasKnown: false))
+        let c = TiltTracker(mount: mount, holdStill: HoldStill.adxl345(biasKnown: false))
         XCTAssertEqual(c.holdStill.settings.driftGPerC, Vector3(0.0045, 0.0008, 0.0008))
     }
 }

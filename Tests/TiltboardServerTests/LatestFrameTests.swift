@@ -49,7 +49,7 @@ final class LatestFrameTests: XCTestCase {
         defer { session.close() }
         let loop = session.makeLoop(rateHz: 100, haptics: nil)
         let feed = BoardFeed(session: session, haptics: nil)
-        var pipeline = TiltPipeline(chain: session.makeTiltChain(), shake: ShakeDetector())
+        var pipeline = TiltPipeline(tracker: session.makeTiltTracker(), shake: ShakeDetector())
         var t = 0.0
         var index: UInt64 = 0
         func tick() {

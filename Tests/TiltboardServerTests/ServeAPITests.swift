@@ -99,7 +99,7 @@ final class ServeAPITests: XCTestCase {
         let board = try await ServedBoard(self, script: "flat")
         try board.runLoop(seconds: 0.2)
         let sensor = CalibrationProfile.SensorCorrection(offsetG: Vector3(0.01, 0, 0), scale: .one, residualMg: 1, writtenToChip: false)
-        var onDisk = CalibrationProfile(board: board.session.identity, createdAt: "2026-01-01T00:00:00Z", sampleCount: 0,
+        var onDisk = CalibrationProfile(board: board.session.profileIdentity, createdAt: "2026-01-01T00:00:00Z", sampleCount: 0,
                                         noiseMg: .zero, neutral: .level, sensor: sensor)
         onDisk.temperatureC = 21
         try ProfileStore.save(onDisk, path: board.session.profilePath)
@@ -120,7 +120,7 @@ final class ServeAPITests: XCTestCase {
         }
         XCTAssertEqual(states.first, "running")
         XCTAssertEqual(states.last, "done")
-        let saved = try XCTUnwrap(try ProfileStore.load(path: board.session.profilePath, expectedBoard: board.session.identity))
+        let saved = try XCTUnwrap(try ProfileStore.load(path: board.session.profilePath, expectedBoard: board.session.profileIdentity))
         XCTAssertEqual(saved.sensor, sensor, "the sensor calibration written meanwhile is kept")
         XCTAssertGreaterThan(saved.sampleCount, 150)
         XCTAssertNotEqual(saved.createdAt, onDisk.createdAt)
@@ -135,7 +135,7 @@ final class ServeAPITests: XCTestCase {
         try board.runLoop(seconds: 0.3)
         XCTAssertEqual(try board.request("POST", "/api/calibrate").status, 202)
         try board.runLoop(seconds: 9)
-        let saved = try XCTUnwrap(try ProfileStore.load(path: board.session.profilePath, expectedBoard: board.session.identity))
+        let saved = try XCTUnwrap(try ProfileStore.load(path: board.session.profilePath, expectedBoard: board.session.profileIdentity))
         // 2 s at 100 Hz, counting both ends, as `tiltboard calibrate` takes.
         XCTAssertEqual(saved.sampleCount, 201)
         XCTAssertEqual(board.loop.busStatistics.outages, 1)
@@ -181,12 +181,12 @@ final class ServeAPITests: XCTestCase {
     func testZeroWritesLevelKeepingTheRest() async throws {
         let board = try await ServedBoard(self)
         let tilted = NeutralPose.capture(meanGravity: Vector3(0.3, 0, 0.95))
-        try ProfileStore.save(CalibrationProfile(board: board.session.identity, createdAt: "2026-01-01T00:00:00Z", temperatureC: 30,
+        try ProfileStore.save(CalibrationProfile(board: board.session.profileIdentity, createdAt: "2026-01-01T00:00:00Z", temperatureC: 30,
                                                  sampleCount: 200, noiseMg: Vector3(1, 1, 1), neutral: tilted),
                               path: board.session.profilePath)
         let r = try board.request("POST", "/api/zero")
         XCTAssertEqual(r.status, 200)
-        let saved = try XCTUnwrap(try ProfileStore.load(path: board.session.profilePath, expectedBoard: board.session.identity))
+        let saved = try XCTUnwrap(try ProfileStore.load(path: board.session.profilePath, expectedBoard: board.session.profileIdentity))
         XCTAssertEqual(saved.neutral, .level)
         XCTAssertEqual(saved.temperatureC, 30)
         await board.close()

@@ -84,7 +84,7 @@ final class BenchTests: XCTestCase {
         let clock = ManualClock()
         let samples = PipelineThroughput.syntheticSamples(count: 64)
         // The manual clock never moves on its own: one pass, then the clock says time is up.
-        let rate = PipelineThroughput.pipelineRate(pipeline: TiltPipeline(chain: TiltChain()), samples: samples,
+        let rate = PipelineThroughput.pipelineRate(pipeline: TiltPipeline(tracker: TiltTracker()), samples: samples,
                                                    seconds: 0, clock: clock)
         XCTAssertTrue(rate.isInfinite || rate > 0)
         XCTAssertEqual(samples.count, 64)

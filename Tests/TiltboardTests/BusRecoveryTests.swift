@@ -119,7 +119,7 @@ final class BusRecoveryTests: XCTestCase {
     func testAResetChipIsNoticedAtItsFirstZeroSampleAndReconfiguredWithItsOffsets() throws {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let session = try open(faults: [SimulatedFault(at: 1.0, kind: .reset)], clock: clock)
-        let identity = session.identity
+        let identity = session.profileIdentity
         let profile = CalibrationProfile(
             board: identity, createdAt: "2026-11-23T21:00:00Z", sampleCount: 100, noiseMg: .zero, neutral: .level,
             sensor: .init(offsetG: Vector3(0.05, -0.03, 0.02), scale: .one, gyroBiasDps: Vector3(1.5, -2, 0.5),
@@ -153,7 +153,7 @@ final class BusRecoveryTests: XCTestCase {
         let clock = ManualClock(startNanoseconds: 1_000_000_000)
         let session = try open(chip: .adxl345, faults: [SimulatedFault(at: 1.0, kind: .unplug, seconds: 2)], clock: clock)
         let profile = CalibrationProfile(
-            board: session.identity, createdAt: "2026-11-23T21:00:00Z", sampleCount: 100, noiseMg: .zero, neutral: .level,
+            board: session.profileIdentity, createdAt: "2026-11-23T21:00:00Z", sampleCount: 100, noiseMg: .zero, neutral: .level,
             sensor: .init(offsetG: Vector3(0.0625, -0.03125, 0.046875), scale: .one, residualMg: 1, writtenToChip: true))
         try session.apply(profile: profile)
         let offsets = try registers(session, 0x1E, 3)

@@ -65,7 +65,7 @@ final class CalibrationProcedureTests: XCTestCase {
         for axis in 0..<3 { XCTAssertEqual(bias[axis], truth[axis], accuracy: 0.05, "gyro axis \(axis)") }
         XCTAssertGreaterThan(truth.maxAbsComponent, 0.5)
 
-        let saved = try XCTUnwrap(try ProfileStore.load(path: path, expectedBoard: session.identity))
+        let saved = try XCTUnwrap(try ProfileStore.load(path: path, expectedBoard: session.profileIdentity))
         let s = try XCTUnwrap(saved.sensor)
         XCTAssertEqual(s.offsetG, c.offsetG)
         XCTAssertEqual(s.scale, c.scale)
@@ -90,7 +90,7 @@ final class CalibrationProcedureTests: XCTestCase {
         let (session, _, _, _) = try runSixFaces(chip: .mpu6050)
         defer { session.close() }
         // Back to the +Y-down hold the script ends on: corrected reading is (0, −1, 0) g.
-        let chain = session.makeTiltChain()
+        let chain = session.makeTiltTracker()
         var sum = Vector3.zero
         for _ in 0..<100 {
             session.clock.sleep(untilNanoseconds: session.clock.nowNanoseconds() + 10_000_000)
@@ -160,7 +160,7 @@ final class CalibrationProcedureTests: XCTestCase {
         defer { session.close() }
         XCTAssertEqual(session.chipOffsets.accelG, .zero)
         XCTAssertEqual(session.softwareCalibration.offsetG, result.fit.calibration.offsetG)
-        let chain = session.makeTiltChain()
+        let chain = session.makeTiltTracker()
         var sum = Vector3.zero
         for _ in 0..<200 {
             clock.advance(bySeconds: 0.01)
@@ -173,10 +173,10 @@ final class CalibrationProcedureTests: XCTestCase {
     }
 
     func testWrittenToChipOffsetsAreProgrammedAgainInTheNextSessionAndNotAppliedTwice() throws {
-        for chip in ChipKind.allCases where chip.chip.referenceVariant.accelOffsets != nil {
+        for chip in ChipKind.allCases where chip.details.referenceVariant.accelOffsets != nil {
             let (first, result, _, path) = try runSixFaces(chip: chip, writeToChip: true)
             first.close()
-            let saved = try XCTUnwrap(try ProfileStore.load(path: path, expectedBoard: first.identity))
+            let saved = try XCTUnwrap(try ProfileStore.load(path: path, expectedBoard: first.profileIdentity))
             XCTAssertEqual(saved.sensor?.writtenToChip, true)
 
             // A new session on a flat board: the chip subtracts the offsets, software only scales.
@@ -185,7 +185,7 @@ final class CalibrationProcedureTests: XCTestCase {
             defer { session.close() }
             // Registers hold the offsets in their steps (the chip's description: 0.98 mg MPU-6050,
             // 15.6 mg ADXL345); software removes only the remainder and applies the scale.
-            let step = try XCTUnwrap(chip.chip.referenceVariant.accelOffsets).step
+            let step = try XCTUnwrap(chip.details.referenceVariant.accelOffsets).step
             let fitted = result.fit.calibration
             let software = session.softwareCalibration
             for axis in 0..<3 {
@@ -195,13 +195,13 @@ final class CalibrationProcedureTests: XCTestCase {
             }
             XCTAssertGreaterThan(session.chipOffsets.accelG.maxAbsComponent, 0.05)
             XCTAssertEqual(software.scale, fitted.scale)
-            if chip.chip.gyroscope != nil {
+            if chip.details.gyroscope != nil {
                 let bias = try XCTUnwrap(fitted.gyroBiasDps)
                 let remainder = try XCTUnwrap(software.gyroBiasDps)
                 XCTAssertLessThanOrEqual(remainder.maxAbsComponent, 0.5 / 32.8 + 1e-12)
                 XCTAssertEqual((session.chipOffsets.gyroDps + remainder - bias).maxAbsComponent, 0, accuracy: 1e-12)
             }
-            let chain = session.makeTiltChain()
+            let chain = session.makeTiltTracker()
             var sum = Vector3.zero, gyro = Vector3.zero
             for _ in 0..<200 {
                 clock.advance(bySeconds: 0.01)
@@ -213,7 +213,7 @@ final class CalibrationProcedureTests: XCTestCase {
             XCTAssertEqual(mean.x, 0, accuracy: 0.0015, "\(chip)")
             XCTAssertEqual(mean.y, 0, accuracy: 0.0015, "\(chip)")
             XCTAssertEqual(mean.z, 1, accuracy: 0.0015, "\(chip)")
-            if chip.chip.gyroscope != nil { XCTAssertLessThan((gyro / 200).maxAbsComponent, 0.05) }
+            if chip.details.gyroscope != nil { XCTAssertLessThan((gyro / 200).maxAbsComponent, 0.05) }
         }
     }
 

@@ -36,7 +36,7 @@ final class ChipVariantTests: XCTestCase {
         for (kind, id) in everyVariant {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let (_, _, sensor) = try open(kind, id, Step(before: tilted, after: tilted), clock: clock)
-            let variant = try XCTUnwrap(kind.chip.anyVariant(chipID: id))
+            let variant = try XCTUnwrap(kind.details.anyVariant(chipID: id))
             XCTAssertEqual(sensor.identity.chipID, id)
             XCTAssertTrue(sensor.identity.part.hasPrefix(variant.part), sensor.identity.part)
             XCTAssertEqual(sensor.identity.warning == nil, variant.compatibilityNote == nil, "\(variant.part)")
@@ -47,7 +47,7 @@ final class ChipVariantTests: XCTestCase {
             for axis in 0..<3 {
                 XCTAssertEqual(s.accel[axis], tilted.accelG[axis], accuracy: 1.0 / 128, "\(variant.part) accel \(axis)")
             }
-            if kind.chip.gyroscope != nil {
+            if kind.details.gyroscope != nil {
                 let gyro = try XCTUnwrap(s.gyro)
                 for axis in 0..<3 { XCTAssertEqual(gyro[axis], tilted.gyroDps[axis], accuracy: 1 / 65.5, "\(variant.part) gyro") }
             }
@@ -88,7 +88,7 @@ final class ChipVariantTests: XCTestCase {
         let flat = PhysicalState(accelG: .unitZ)
         var part = SensorImperfections.ideal
         part.zeroGOffsetG = Vector3(0.040, -0.030, 0.060)
-        for (kind, id) in everyVariant where kind.chip.anyVariant(chipID: id)?.accelOffsets != nil {
+        for (kind, id) in everyVariant where kind.details.anyVariant(chipID: id)?.accelOffsets != nil {
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let (_, _, sensor) = try open(kind, id, Step(before: flat, after: flat), clock: clock, imperfections: part)
             try sensor.configure(SensorConfiguration(accelRangeG: 2, gyroRangeDps: 500, rateHz: 100))
@@ -106,7 +106,7 @@ final class ChipVariantTests: XCTestCase {
     func testFIFOSizeAndTheFirstFrameOnEveryVariant() throws {
         let flat = PhysicalState(accelG: .unitZ, tempC: 25)
         for (kind, id) in everyVariant {
-            guard let fifo = try XCTUnwrap(kind.chip.anyVariant(chipID: id)).fifo else { continue }
+            guard let fifo = try XCTUnwrap(kind.details.anyVariant(chipID: id)).fifo else { continue }
             let clock = ManualClock(startNanoseconds: 1_000_000_000)
             let (_, chip, sensor) = try open(kind, id, Step(before: flat, after: flat), clock: clock)
             try sensor.configure(SensorConfiguration(accelRangeG: 2, gyroRangeDps: 500, rateHz: 800, useFIFO: true))

@@ -47,7 +47,7 @@ final class HoldStillBoardTests: XCTestCase {
             let session = try BoardSession(board: board(part: #""typical""#, chip: chip.rawValue), clock: ManualClock(),
                                            useProfile: false)
             defer { session.close() }
-            let settings = session.makeTiltChain().holdStill.settings
+            let settings = session.makeTiltTracker().holdStill.settings
             XCTAssertEqual(settings.driftGPerC, tempco, "\(chip)")
             XCTAssertEqual(settings.driftLimitG, tempco * range, "\(chip)")
         }
@@ -68,7 +68,7 @@ final class HoldStillBoardTests: XCTestCase {
         let again = try NeutralCalibration().run(on: session)
         for axis in 0..<3 { XCTAssertEqual(try XCTUnwrap(again.capture.gyroBiasDps)[axis], bias[axis], accuracy: 0.05) }
         XCTAssertEqual(session.softwareCalibration.gyroBiasDps, bias, "\(String(describing: session.profile))")
-        XCTAssertTrue(session.makeTiltChain().holdStill.biasKnown)
+        XCTAssertTrue(session.makeTiltTracker().holdStill.biasKnown)
 
         try session.zeroNeutral()
         let zeroed = try XCTUnwrap(try ProfileStore.load(path: path, expectedBoard: nil))
@@ -83,7 +83,7 @@ final class HoldStillBoardTests: XCTestCase {
         let session = try BoardSession(board: board(part: #""typical""#), clock: clock, profilePath: fresh, useProfile: false)
         defer { session.close() }
         try session.zeroNeutral()
-        let p = try XCTUnwrap(try ProfileStore.load(path: fresh, expectedBoard: session.identity))
+        let p = try XCTUnwrap(try ProfileStore.load(path: fresh, expectedBoard: session.profileIdentity))
         XCTAssertEqual(p.neutral, .level)
         XCTAssertEqual(p.sampleCount, 0)
         XCTAssertNil(p.gyroBiasDps)

@@ -19,7 +19,7 @@ final class PipelineAllocationTests: XCTestCase {
         let session = try BoardSession(board: BoardDescription.builtInSimulated(script: "demo"), clock: clock, useProfile: false)
         var t = 0.0
         let read = try allocations { t += 0.01; clock.advance(bySeconds: 0.01); _ = try session.sensor.read(at: t) }
-        var pipeline = TiltPipeline(chain: session.makeTiltChain(), shake: ShakeDetector())
+        var pipeline = TiltPipeline(tracker: session.makeTiltTracker(), shake: ShakeDetector())
         var sampleT = 0.0
         let process = allocations { sampleT += 0.01; _ = pipeline.process(Sample(t: sampleT, accel: .unitZ, gyro: .zero, tempC: 25)) }
         var line = JSONLineWriter()

@@ -32,7 +32,7 @@ final class ProfileWatchTests: XCTestCase {
                 written = true
                 // What `calibrate` would store for this pose, written by "another program".
                 let source = CalibrationProfile.NeutralSource(sensorMeanG: sum / n, maxTiltDeg: 30)
-                var p = CalibrationProfile(board: session.identity, createdAt: "2026-01-01T00:00:00Z", sampleCount: 100,
+                var p = CalibrationProfile(board: session.profileIdentity, createdAt: "2026-01-01T00:00:00Z", sampleCount: 100,
                                            noiseMg: .zero, neutral: .level, neutralSource: source)
                 p.neutral = p.neutralPose(mount: board.mount)
                 do { try ProfileStore.save(p, path: profilePath) } catch { XCTFail("\(error)") }

@@ -11,7 +11,7 @@ func leftEdge() throws -> (t: Double, rollDeg: Double)? {
     bus.attach(SimulatedMPU6050(clock: clock, motion: MotionScript.builtIn(named: "tilt-left")!), at: 0x68)
     let sensor = try MPU6050(bus: bus, address: 0x68, clock: clock)
     try sensor.configure(SensorConfiguration())  // ±2 g, 100 Hz
-    let pipeline = TiltPipeline(chain: TiltChain(estimator: TiltEstimator(mode: .gyroAided())))
+    let pipeline = TiltPipeline(tracker: TiltTracker(estimator: TiltEstimator(mode: .gyroAided())))
     var edge: (t: Double, rollDeg: Double)?
     try TiltLoop(sensor: sensor, clock: clock, pipeline: pipeline, rateHz: 100).run(duration: 3) { out, _ in
         if edge == nil, out.control.atEdgeX { edge = (out.t, out.tilt.rollDeg) }

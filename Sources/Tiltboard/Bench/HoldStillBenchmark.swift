@@ -186,13 +186,13 @@ public enum HoldStillBenchmark {
         // Default capture, except that the pose is compensated whatever its angle: the offsets of
         // some worst-case ADXL345 parts put the 20° pose beyond the default 30° limit.
         let result = try NeutralCalibration(settings: NeutralCapture.Settings(maxTiltDeg: 90)).run(on: session)
-        let profile = CalibrationProfile(board: session.identity, createdAt: CalibrationProfile.timestamp(Date()),
+        let profile = CalibrationProfile(board: session.profileIdentity, createdAt: CalibrationProfile.timestamp(Date()),
                                          temperatureC: result.capture.temperatureC, sampleCount: result.capture.sampleCount,
                                          noiseMg: result.capture.noiseMg, neutral: result.pose,
                                          gyroBiasDps: result.capture.gyroBiasDps)
         try session.apply(profile: profile)
 
-        var pipeline = TiltPipeline(chain: session.makeTiltChain())
+        var pipeline = TiltPipeline(tracker: session.makeTiltTracker())
         let start = clock.nowSeconds()
         try session.sampleRaw(discardSeconds: 0, shouldStop: { false }) { raw in
             var out = pipeline.process(raw)

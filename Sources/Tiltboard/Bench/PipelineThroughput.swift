@@ -51,7 +51,7 @@ public enum PipelineThroughput {
     /// answers, for at least `seconds`; returns samples per second (of CPU time when given).
     public static func readAndPipelineRate(session: BoardSession, seconds: Double, clock: MonotonicClock,
                                            cpuNanoseconds: (() -> UInt64)? = nil) throws -> Double {
-        var pipeline = TiltPipeline(chain: session.makeTiltChain(),
+        var pipeline = TiltPipeline(tracker: session.makeTiltTracker(),
                                     shake: ShakeDetector(settings: session.shakeSettings))
         let sensor = session.sensor
         var sink = 0.0

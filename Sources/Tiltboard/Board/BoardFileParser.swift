@@ -117,7 +117,7 @@ struct BoardFileParser {
         guard let chip = ChipKind(rawValue: chipText) else {
             throw notAllowed("sensor.chip", chipValue, chipChoices)
         }
-        let description = chip.chip
+        let description = chip.details
         guard let busValue = o["bus"] else {
             throw fail("sensor.bus", "missing (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
         }

@@ -16,7 +16,7 @@ extension BoardSession {
             residualMg: result.fit.residualMg, writtenToChip: writeToChip)
         // A gyro bias fitted now is newer than one from an earlier neutral capture.
         var profile = CalibrationProfile(
-            board: identity, createdAt: CalibrationProfile.timestamp(now),
+            board: profileIdentity, createdAt: CalibrationProfile.timestamp(now),
             temperatureC: result.capture.temperatureC ?? existing?.temperatureC,
             sampleCount: existing?.sampleCount ?? Swift.max(1, result.capture.sampleCount),
             noiseMg: existing?.noiseMg ?? result.capture.noiseMg,

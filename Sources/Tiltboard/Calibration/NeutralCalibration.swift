@@ -24,7 +24,7 @@ public struct NeutralCalibration: Sendable {
     /// Nothing is saved: pass the result to `session.saveNeutral(_:capture:)`.
     public func run(on session: BoardSession, shouldStop: () -> Bool = { false },
                     events: (CalibrationEvent) -> Void = { _ in }) throws -> NeutralCalibrationResult {
-        let chain = session.makeTiltChain()
+        let chain = session.makeTiltTracker()
         var stepper = Stepper(settings: settings)
         var pose: NeutralPose?
         try session.sampleRaw(shouldStop: shouldStop, events: events) { raw in
@@ -58,7 +58,7 @@ public struct NeutralCalibration: Sendable {
         }
 
         /// The finished capture's result; `chain` is the one the samples went through.
-        public func result(pose: NeutralPose, chain: TiltChain, session: BoardSession) -> NeutralCalibrationResult {
+        public func result(pose: NeutralPose, chain: TiltTracker, session: BoardSession) -> NeutralCalibrationResult {
             let stats = capture.capture.accel
             // The still gyro's mean is what the current correction left of the bias, in the board
             // frame; the profile keeps the whole bias in the sensor frame.

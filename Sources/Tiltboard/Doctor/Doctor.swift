@@ -231,11 +231,11 @@ public struct Doctor {
             return DoctorCheck(id: id, status: .skip, finding: .busClockUnknown(adapter: n, rateHz: rate))
         }
         let load = Self.busLoad(chip: chip, rateHz: rate, clockHz: hz)
-        let maxClock = chip.chip.maxBusClockHz
+        let maxClock = chip.details.maxBusClockHz
         let limit: DoctorFinding.BusClockLimit?
         if hz > maxClock {
             limit = .aboveChipMaximum(maxHz: maxClock)
-        } else if let advised = chip.chip.maxRateHzBelowFastBus, hz < maxClock, rate > advised {
+        } else if let advised = chip.details.maxRateHzBelowFastBus, hz < maxClock, rate > advised {
             limit = .rateAboveAdvice(maxRateHz: advised, fastHz: maxClock)
         } else if load > Self.maxBusLoad {
             limit = .overloaded(chipMaxHz: maxClock)

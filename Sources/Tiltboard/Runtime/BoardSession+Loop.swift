@@ -6,7 +6,7 @@ extension BoardSession {
     /// neutral pose, the estimator suited to the chip, `controller`, and the shake detector with the
     /// board's settings and the profile's sensitivity (`shakeSettings`).
     public func makePipeline(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltPipeline {
-        TiltPipeline(chain: makeTiltChain(controller: controller),
+        TiltPipeline(tracker: makeTiltTracker(controller: controller),
                      shake: ShakeDetector(settings: shakeSettings))
     }
 

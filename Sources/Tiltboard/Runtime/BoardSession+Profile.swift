@@ -25,7 +25,7 @@ extension BoardSession {
     /// a newer-version or other-board profile is never overwritten (throws).
     public func profileForEditing() throws -> (profile: CalibrationProfile?, replacing: ProfileError?) {
         do {
-            return (try ProfileStore.load(path: profilePath, expectedBoard: identity), nil)
+            return (try ProfileStore.load(path: profilePath, expectedBoard: profileIdentity), nil)
         } catch let error as ProfileError where error.kind == .corrupt || error.kind == .invalid {
             return (nil, error)
         }
@@ -35,7 +35,7 @@ extension BoardSession {
     /// through `chain` (its software calibration and mount) while the chip's offset registers held
     /// `chipOffsets`: what the chip would have read with nothing programmed. Independent of the
     /// calibration in use, so a later sensor calibration re-derives the same physical pose.
-    public func neutralSource(boardMeanG: Vector3, chain: TiltChain, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
+    public func neutralSource(boardMeanG: Vector3, chain: TiltTracker, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
         let sensorFrame = (chain.mount.inverse ?? chain.mount.transposed) * boardMeanG
         let read = chain.calibration.unapply(accel: sensorFrame)
         return CalibrationProfile.NeutralSource(sensorMeanG: read + chipOffsets.accelG, maxTiltDeg: maxTiltDeg)
@@ -51,7 +51,7 @@ extension BoardSession {
     public func saveNeutral(_ pose: NeutralPose, capture: CaptureSummary, now: Date = Date(),
                             applying: Bool = true) throws -> CalibrationProfile {
         let existing = try profileForEditing().profile
-        var profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
+        var profile = CalibrationProfile(board: profileIdentity, createdAt: CalibrationProfile.timestamp(now),
                                          temperatureC: capture.temperatureC ?? existing?.temperatureC,
                                          sampleCount: capture.sampleCount, noiseMg: capture.noiseMg,
                                          neutral: pose, sensor: existing?.sensor,
@@ -70,7 +70,7 @@ extension BoardSession {
     public func zeroNeutral(now: Date = Date(), applying: Bool = true) throws -> CalibrationProfile {
         let existing = try profileForEditing().profile
         let level = NeutralPose.level
-        let profile = CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
+        let profile = CalibrationProfile(board: profileIdentity, createdAt: CalibrationProfile.timestamp(now),
                                          temperatureC: existing?.temperatureC,
                                          sampleCount: existing?.sampleCount ?? 0,
                                          noiseMg: existing?.noiseMg ?? .zero,
@@ -106,7 +106,7 @@ extension BoardSession {
     @discardableResult
     public func saveShake(_ shake: ProfileShake?, now: Date = Date()) throws -> CalibrationProfile {
         let existing = try profileForEditing().profile
-        var profile = existing ?? CalibrationProfile(board: identity, createdAt: CalibrationProfile.timestamp(now),
+        var profile = existing ?? CalibrationProfile(board: profileIdentity, createdAt: CalibrationProfile.timestamp(now),
                                                      sampleCount: 0, noiseMg: .zero, neutral: .level)
         profile.shake = (shake?.isEmpty ?? true) ? nil : shake
         try ProfileStore.save(profile, path: profilePath)

@@ -79,7 +79,7 @@ public final class BoardSession {
     }
 
     /// The board's identity as a profile records it.
-    public var identity: ProfileBoardIdentity {
+    public var profileIdentity: ProfileBoardIdentity {
         ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID)
     }
 
@@ -109,7 +109,7 @@ public final class BoardSession {
     public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
         // A chip without offset registers (the LIS3DH) leaves the whole correction to software.
         guard sensor.chipVariant.accelOffsets != nil else { return }
-        let withGyro = sensor.identity.chip.chip.gyroscope != nil
+        let withGyro = sensor.identity.chip.details.gyroscope != nil
         let target = ChipOffsets(accelG: accelG, gyroDps: withGyro ? (gyroDps ?? .zero) : .zero)
         guard target != chipOffsets else { return }
         let accelDelta = target.accelG - chipOffsets.accelG
@@ -148,16 +148,16 @@ public final class BoardSession {
 
     /// The tilt chain for this board: its mount, the profile's calibration and neutral pose,
     /// and the estimator suited to the chip (gyro-aided on the MPU-6050).
-    public func makeTiltChain(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltChain {
+    public func makeTiltTracker(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltTracker {
         let calibration = softwareCalibration
         var hold = HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC)
-        if let drift = board.sensor.chip.chip.zeroGDrift {
+        if let drift = board.sensor.chip.details.zeroGDrift {
             hold.settings.driftGPerC = drift.tempcoGPerC
             hold.settings.temperatureRangeC = drift.operatingRangeC
         }
-        return TiltChain(calibration: calibration,
+        return TiltTracker(calibration: calibration,
                          mount: board.mount,
-                         estimator: TiltEstimator(mode: board.sensor.chip.chip.gyroscope != nil ? .gyroAided() : .accelerometerOnly),
+                         estimator: TiltEstimator(mode: board.sensor.chip.details.gyroscope != nil ? .gyroAided() : .accelerometerOnly),
                          neutral: profile?.neutralPose(mount: board.mount) ?? .level,
                          controller: TiltController(settings: controller),
                          holdStill: hold)

@@ -12,7 +12,7 @@ extension BoardSession {
     public func profileWatch(intervalSeconds: Double = 1,
                              notes: @escaping @Sendable (String) -> Void = { _ in }) -> LoopWatch {
         let path = profilePath
-        let identity = identity
+        let identity = profileIdentity
         nonisolated(unsafe) let session = self
         let seen = ProfileFingerprintBox(ProfileFingerprint(path: path))
         return LoopWatch(intervalSeconds: intervalSeconds) {

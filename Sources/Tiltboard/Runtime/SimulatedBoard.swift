@@ -40,7 +40,7 @@ public struct SimulatedBoard {
         case .worst: return .worstCase(chip: chip, seed: seed)
         case let .explicit(v):
             var p = SensorImperfections.datasheet(chip: chip, seed: seed)
-            if chip.chip.gyroscope != nil {
+            if chip.details.gyroscope != nil {
                 if let b = v.gyroBiasDps { p.gyroBiasDps = b }
                 if let k = v.gyroBiasTempcoDpsPerC { p.gyroBiasTempcoDpsPerC = k }
             }
@@ -142,7 +142,7 @@ extension SimulatedBoard {
         let flat = MotionScript.builtIn(named: "flat")!
         for factory in SimulatedChipRegistry.all {
             bus.attach(factory.makeChip(chipID: nil, clock: clock, motion: flat, imperfections: .ideal),
-                       at: factory.kind.chip.addresses[0])
+                       at: factory.kind.details.addresses[0])
         }
         return bus
     }

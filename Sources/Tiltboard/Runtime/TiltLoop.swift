@@ -115,7 +115,7 @@ public final class TiltLoop: @unchecked Sendable {
     private let stopRequested = Atomic<Bool>(false)
     /// The run's stop for waits on the interrupt pin (made by the line), requested by `stop()`.
     private let wakeStop = Mutex<WakeStop?>(nil)
-    private let sensorLink: SensorRecovery
+    private let recovery: SensorRecovery
     /// Work handed to the loop thread by the watcher, run at the next tick boundary.
     private let pendingWork = Mutex<LoopWork?>(nil)
     private let workPending = Atomic<Bool>(false)
@@ -139,7 +139,7 @@ public final class TiltLoop: @unchecked Sendable {
         self.haptics = haptics
         self.shakeEffect = shakeEffect
         self.pipeline = pipeline
-        sensorLink = SensorRecovery(sensor: sensor, clock: clock, settings: configuration.recovery,
+        recovery = SensorRecovery(sensor: sensor, clock: clock, settings: configuration.recovery,
                                     stoppedNanoseconds: configuration.stoppedNanoseconds, restore: configuration.restoreSensor)
     }
 
@@ -206,7 +206,7 @@ public final class TiltLoop: @unchecked Sendable {
     public var wakeStatistics: WakeStatistics { wakeStats.withLock { $0 } }
 
     /// Bus errors, outages and reconfigurations so far; callable from any thread.
-    public var busStatistics: BusStatistics { sensorLink.statistics }
+    public var busStatistics: BusStatistics { recovery.statistics }
 
     /// Ends the loop before its next tick, or at once while it sleeps on the pin (the wait wakes
     /// on the run's `WakeStop`); callable from any thread, an observer's or a signal watcher's
@@ -262,10 +262,10 @@ public final class TiltLoop: @unchecked Sendable {
     /// on disk. Loop thread only.
     public func setCalibration(_ calibration: SensorCalibration, biasKnown: Bool, calibratedTempC: Double?,
                                neutral: NeutralPose) {
-        pipeline.chain.calibration = calibration
-        pipeline.chain.holdStill = HoldStill(biasKnown: biasKnown, calibratedTempC: calibratedTempC,
-                                             settings: pipeline.chain.holdStill.settings)
-        pipeline.chain.neutral = neutral
+        pipeline.tracker.calibration = calibration
+        pipeline.tracker.holdStill = HoldStill(biasKnown: biasKnown, calibratedTempC: calibratedTempC,
+                                             settings: pipeline.tracker.holdStill.settings)
+        pipeline.tracker.neutral = neutral
         pipeline.reset()
     }
 
@@ -279,7 +279,7 @@ public final class TiltLoop: @unchecked Sendable {
     /// Replaces the neutral pose and re-centres (the monitor's `c`/`z` keys); loop thread only,
     /// i.e. from inside `output`.
     public func setNeutral(_ pose: NeutralPose) {
-        pipeline.chain.neutral = pose
+        pipeline.tracker.neutral = pose
         pipeline.reset()
     }
 
@@ -292,7 +292,7 @@ public final class TiltLoop: @unchecked Sendable {
             try scheduler.run(shouldStop: { shouldStop() || ended() }) { tick in
                 if workPending.load(ordering: .acquiring) { runPendingWork() }
                 let t = Double(tick.wakeTime &- start) / 1e9
-                try sensorLink.tick(at: t, now: tick.wakeTime, events: { sensorEvent($0) }) { raw in handle(raw, tick) }
+                try recovery.tick(at: t, now: tick.wakeTime, events: { sensorEvent($0) }) { raw in handle(raw, tick) }
             }
             return
         }
@@ -308,7 +308,7 @@ public final class TiltLoop: @unchecked Sendable {
             try scheduler.run(shouldStop: { goIdle || shouldStop() || ended() }) { tick in
                 if workPending.load(ordering: .acquiring) { runPendingWork() }
                 let t = Double(tick.wakeTime &- start) / 1e9
-                try sensorLink.tick(at: t, now: tick.wakeTime, events: { sensorEvent($0) }) { raw in
+                try recovery.tick(at: t, now: tick.wakeTime, events: { sensorEvent($0) }) { raw in
                     let out = handle(raw, tick)
                     if idle.update(t: out.t, accel: out.accel, shaking: out.shaking) { goIdle = true }
                 }

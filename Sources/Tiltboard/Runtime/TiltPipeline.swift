@@ -54,39 +54,39 @@ public struct PipelineOutput: Sendable, Equatable {
 /// The per-sample path: calibration and mount → tilt estimate → neutral rotation → controller,
 /// with the shake detector on the board-frame sample. Value types only; nothing allocated per sample.
 public struct TiltPipeline: Sendable {
-    public var chain: TiltChain
+    public var tracker: TiltTracker
     public var shake: ShakeDetector
 
-    public init(chain: TiltChain, shake: ShakeDetector = ShakeDetector()) {
-        self.chain = chain
+    public init(tracker: TiltTracker, shake: ShakeDetector = ShakeDetector()) {
+        self.tracker = tracker
         self.shake = shake
     }
 
     /// Runs one raw sample (times in seconds since the loop started) through every stage.
     public mutating func process(_ raw: Sample) -> PipelineOutput {
-        let s = chain.boardSample(raw)
-        let control = chain.process(board: s)
+        let s = tracker.boardSample(raw)
+        let control = tracker.process(board: s)
         // With a gyro the estimator's gravity is better than the detector's own low-pass.
-        let event = shake.update(t: s.t, accel: s.accel, gravity: s.gyro == nil ? nil : chain.estimator.gravity)
+        let event = shake.update(t: s.t, accel: s.accel, gravity: s.gyro == nil ? nil : tracker.estimator.gravity)
         var out = PipelineOutput(t: s.t, accel: s.accel, gyro: s.gyro, tempC: s.tempC,
-                                 neutralGravity: chain.neutral.apply(chain.estimator.gravity),
+                                 neutralGravity: tracker.neutral.apply(tracker.estimator.gravity),
                                  control: control, shakeEvent: event, shaking: shake.isShaking)
         out.linearG = shake.lastLinearG
         out.shakeThresholdG = shake.settings.thresholdG
-        out.tiltTrusted = chain.estimator.isTrusted
-        out.controlGravity = chain.controlGravity
+        out.tiltTrusted = tracker.estimator.isTrusted
+        out.controlGravity = tracker.controlGravity
         return out
     }
 
     /// Continues after the loop slept: no step over the gap, filter state and marker kept.
     public mutating func resumeAfterGap() {
-        chain.resumeAfterGap()
+        tracker.resumeAfterGap()
         shake.resumeAfterGap()
     }
 
     /// Starts over from the current pose: filters and marker reset, calibration kept.
     public mutating func reset() {
-        chain.reset()
+        tracker.reset()
         shake.reset()
     }
 }

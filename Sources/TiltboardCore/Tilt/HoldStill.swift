@@ -76,7 +76,7 @@ public struct HoldStill: Sendable {
         /// the spell, g (≈ 0.3°).
         public var departureG = 0.005
         /// Accelerometer-only parts (no gyro, no temperature in the samples): the zero-g change
-        /// per °C per board axis (`TiltChain` turns the sensor's axes into the board's), g/°C,
+        /// per °C per board axis (`TiltTracker` turns the sensor's axes into the board's), g/°C,
         /// the chip's data-sheet figure (`ChipDescription.zeroGDrift`); `.zero`, the default,
         /// turns the drift absorber off.
         public var driftGPerC = Vector3.zero
@@ -124,7 +124,7 @@ public struct HoldStill: Sendable {
 
     /// A tracker; `biasKnown` says whether the calibration already removed the gyro bias, and
     /// `calibratedTempC` at what die temperature the bias and the neutral pose were measured.
-    /// `TiltChain` sets `neutralMeanG` from its neutral pose.
+    /// `TiltTracker` sets `neutralMeanG` from its neutral pose.
     public init(biasKnown: Bool, calibratedTempC: Double? = nil, settings: Settings = Settings()) {
         self.biasKnown = biasKnown
         anchor = (.zero, calibratedTempC)

@@ -22,15 +22,15 @@ public struct ChipKind: RawRepresentable, Hashable, Sendable, Codable, CaseItera
     public static var allCases: [ChipKind] { ChipRegistry.all.map(\.kind) }
 
     /// What the registry knows about this chip.
-    public var chip: any ChipDescription { ChipRegistry.description(of: self) }
+    public var details: any ChipDescription { ChipRegistry.description(of: self) }
 
     public var description: String { rawValue }
     /// The reference part's name (`ChipDescription.partName`).
-    public var partName: String { chip.partName }
+    public var partName: String { details.partName }
     /// Addresses the chip answers at, the default first (`ChipDescription.addresses`).
-    public var addresses: [UInt8] { chip.addresses }
+    public var addresses: [UInt8] { details.addresses }
     /// Bytes of one sample burst (`ChipDescription.sampleBytes`).
-    public var sampleBytes: Int { chip.sampleBytes }
+    public var sampleBytes: Int { details.sampleBytes }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)

@@ -1,7 +1,7 @@
 import XCTest
 import TiltboardCore
 
-final class TiltChainTests: XCTestCase {
+final class TiltTrackerTests: XCTestCase {
     // Sensor turned 90° on the board: sensor +X points along board +Y, sensor +Y along board −X.
     let mount = Matrix3(rows: Vector3(0, -1, 0), Vector3(1, 0, 0), Vector3(0, 0, 1))
     let cal = SensorCalibration(offsetG: Vector3(0.04, -0.03, 0.06), scale: Vector3(1.02, 0.98, 1.01),
@@ -15,7 +15,7 @@ final class TiltChainTests: XCTestCase {
     }
 
     func testBoardSampleUndoesCalibrationAndMount() {
-        var chain = TiltChain(calibration: cal, mount: mount)
+        var chain = TiltTracker(calibration: cal, mount: mount)
         let s = chain.boardSample(raw(0, board: gravity(pitch: 20, roll: 10), gyro: Vector3(5, -6, 7)))
         XCTAssertEqual((s.accel - gravity(pitch: 20, roll: 10)).length, 0, accuracy: 1e-12)
         XCTAssertEqual((s.gyro! - Vector3(5, -6, 7)).length, 0, accuracy: 1e-12)
@@ -25,7 +25,7 @@ final class TiltChainTests: XCTestCase {
 
     func testChainMatchesTheStagesComposedByHand() {
         let neutral = NeutralPose.capture(meanGravity: gravity(pitch: 25))
-        var chain = TiltChain(calibration: cal, mount: mount, estimator: TiltEstimator(mode: .gyroAided()),
+        var chain = TiltTracker(calibration: cal, mount: mount, estimator: TiltEstimator(mode: .gyroAided()),
                               neutral: neutral)
         var estimator = TiltEstimator(mode: .gyroAided())
         var controller = TiltController()
@@ -44,7 +44,7 @@ final class TiltChainTests: XCTestCase {
     }
 
     func testAStallDoesNotLurchTheMarker() {
-        var chain = TiltChain(calibration: cal, mount: mount,
+        var chain = TiltTracker(calibration: cal, mount: mount,
                               estimator: TiltEstimator(mode: .accelerometerOnly))
         _ = chain.process(raw(0, board: gravity(pitch: 0, roll: 30)))
         let out = chain.process(raw(10, board: gravity(pitch: 0, roll: 30)))

@@ -1,7 +1,7 @@
 /// The per-sample path from a raw sensor sample to marker motion, in the one correct order:
 /// sensor calibration (sensor frame) → mount (board frame) → tilt estimate → neutral rotation →
 /// controller. Value types only; nothing is allocated per sample.
-public struct TiltChain: Sendable {
+public struct TiltTracker: Sendable {
     /// Offsets, scales and gyro bias, in the sensor's own frame.
     public var calibration: SensorCalibration
     /// Maps sensor axes onto board axes: board = mount × sensor.
