@@ -64,7 +64,7 @@ final class InterruptPinTests: XCTestCase {
     }
 
     /// Script seconds on the clock (the script starts when the chip is created, at 7 s).
-    private var scriptSeconds: Double { Double(clock.nowNanoseconds() - 7_000 * ms) / 1e9 }
+    private var scriptSeconds: Double { Nanoseconds.seconds(from: 7_000 * ms, to: clock.nowNanoseconds()) }
 
     func testStillNoisyMPU6050RaisesNothingAndTheWaitTimesOutOnTheClock() throws {
         let chip = try armedMPU(restShakeRest)

@@ -212,7 +212,7 @@ enum ShakeHarness {
             if let event = out.shakeEvent { shakes.append(ObservedShake(event: event, scriptT: scriptT)) }
             engine?.service(now: clock.nowNanoseconds())
         }
-        let origin = Double(created) / 1e9
+        let origin = Nanoseconds.seconds(created)
         return ShakeRun(shakes: shakes, samples: loop.samples,
                         motorChanges: (line?.changes ?? []).map { (t: $0.t - origin, active: $0.active) })
     }

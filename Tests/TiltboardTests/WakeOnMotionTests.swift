@@ -119,7 +119,7 @@ final class WakeOnMotionTests: XCTestCase {
         XCTAssertEqual(stats.sleeps, 1)
         XCTAssertEqual(stats.wakeups, 0)
         let slept = try XCTUnwrap(asleepAt)
-        XCTAssertEqual(Double(slept) / 1e9, 2, accuracy: 0.3, "asleep after 1 s still")
+        XCTAssertEqual(Nanoseconds.seconds(slept), 2, accuracy: 0.3, "asleep after 1 s still")
         XCTAssertEqual(stats.idleSeconds, Nanoseconds.seconds(from: slept, to: stopAt), accuracy: 1e-9)
         XCTAssertLessThan(loop.samples, 70)
     }
