@@ -42,6 +42,9 @@ public enum Nanoseconds {
         return whole.partialValue &+ UInt64(Swift.max(0, atto) / 1_000_000_000)
     }
 
+    /// Seconds in `duration` (whole nanoseconds; negative gives 0).
+    @inlinable public static func seconds(_ duration: Duration) -> Double { seconds(span(duration)) }
+
     /// `ns` nanoseconds as a `Duration`.
     @inlinable public static func duration(_ ns: UInt64) -> Duration { .nanoseconds(Int64(clamping: ns)) }
 

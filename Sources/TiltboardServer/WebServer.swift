@@ -98,9 +98,9 @@ package final class WebServer: Sendable {
         return port
     }
 
-    /// Stops accepting, tells the WebSocket clients and gives every connection `graceSeconds` to
+    /// Stops accepting, tells the WebSocket clients and gives every connection `grace` to
     /// finish before cutting it.
-    package func stop(graceSeconds: Double = 1) async {
+    package func stop(grace: Duration = .seconds(1)) async {
         let (listener, accept) = state.withLock { s -> (AsyncSocket?, Task<Void, Never>?) in
             s.stopping = true
             return (s.listener, s.acceptTask)
@@ -112,7 +112,7 @@ package final class WebServer: Sendable {
         let tasks = state.withLock { Array($0.tasks.values) }
         let clock = self.clock
         let cutter = Task(executorPreference: executor) {
-            if graceSeconds > 0 { try? await clock.sleep(for: Nanoseconds.duration(seconds: graceSeconds)) }
+            if grace > .zero { try? await clock.sleep(for: grace) }
             for task in tasks { task.cancel() }
         }
         for task in tasks { await task.value }

@@ -132,7 +132,7 @@ final class ServedBoard {
     }
 
     func close() async {
-        await server.stop(graceSeconds: 0)
+        await server.stop(grace: .zero)
         engine?.shutdown()
         session.close()
     }
