@@ -171,7 +171,7 @@ struct CalibrateCommand: ParsableCommand {
         }
         let settings = NeutralCapture.Settings(duration: duration ?? 2, timeout: timeout, maxTiltDeg: maxTilt)
         var progress = CalibrateProgress()
-        var lastRestartNote = -Double.infinity
+        var lastRestartNote: UInt64?
         var unreported = 0
         progress.begin("capturing the neutral pose")
         let result: NeutralCalibrationResult
@@ -182,8 +182,8 @@ struct CalibrateCommand: ParsableCommand {
                 case let .restarted(why):
                     // A moving board restarts every few samples; one line a second says enough.
                     unreported += 1
-                    let now = session.clock.nowSeconds()
-                    if now - lastRestartNote >= 1 {
+                    let now = session.clock.nowNanoseconds()
+                    if lastRestartNote.map({ now &- $0 >= Nanoseconds.perSecond }) ?? true {
                         let times = unreported > 1 ? " (\(unreported) restarts)" : ""
                         progress.message("\(why); starting the capture again\(times)")
                         lastRestartNote = now

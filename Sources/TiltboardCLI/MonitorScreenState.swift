@@ -10,7 +10,7 @@ struct MonitorScreenState {
     var note: String?
     private var lastFrame: [UInt8] = []
     private var lastSize: TerminalSize?
-    private var rateWindow: (time: Double, samples: UInt64)?
+    private var rateWindow: (time: UInt64, samples: UInt64)?
     private var rateHz: Double?
     /// One linear-acceleration peak per frame, oldest first, at most `historyLength`.
     private var linearHistory: [Double] = []
@@ -31,10 +31,10 @@ struct MonitorScreenState {
         let s = link.takeSnapshot()
         linearHistory.append(s.linearPeakG)
         if linearHistory.count > Self.historyLength { linearHistory.removeFirst(linearHistory.count - Self.historyLength) }
-        let now = clock.nowSeconds()
+        let now = clock.nowNanoseconds()
         if let w = rateWindow {
-            if now - w.time >= 1 {
-                rateHz = Double(s.samples &- w.samples) / (now - w.time)
+            if now &- w.time >= Nanoseconds.perSecond {
+                rateHz = Double(s.samples &- w.samples) / Nanoseconds.seconds(from: w.time, to: now)
                 rateWindow = (now, s.samples)
             }
         } else {

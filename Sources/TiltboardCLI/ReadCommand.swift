@@ -44,7 +44,7 @@ struct ReadCommand: ParsableCommand {
         var taken = 0
         var line = JSONLineWriter()
         try scheduler.run(shouldStop: { SignalWatcher.shared.stopRequested || (count > 0 && taken >= count) }) { tick in
-            let raw = try session.sensor.read(at: Double(tick.wakeTime &- start) / 1e9)
+            let raw = try session.sensor.read(at: Nanoseconds.seconds(from: start, to: tick.wakeTime))
             let s = chain.boardSample(raw)
             taken += 1
             if json {

@@ -125,7 +125,7 @@ struct RunJob: ParsableArguments {
 /// reader instead and nothing is dropped.
 final class RunOutputState {
     /// Longest wait at the end for a slow reader to take what is still queued.
-    static let drainSeconds = 2.0
+    static let drainTimeout: Duration = .seconds(2)
 
     let json: Bool
     let statusLine: Bool
@@ -182,8 +182,8 @@ final class RunOutputState {
 
     /// Gives the writers a moment to pass on what is queued.
     func finish() {
-        stdout.finish(timeoutSeconds: Self.drainSeconds)
-        udp?.queue.finish(timeoutSeconds: Self.drainSeconds)
+        stdout.finish(timeout: Self.drainTimeout)
+        udp?.queue.finish(timeout: Self.drainTimeout)
     }
 
     /// The output totals on stderr.

@@ -33,6 +33,6 @@ public final class RelativeTimeCondition: ClockCondition, @unchecked Sendable {
         guard let deadline else { return condition.wait() }
         let now = clock.nowNanoseconds()
         guard deadline > now else { return }
-        _ = condition.wait(until: Date(timeIntervalSinceNow: Double(deadline - now) / 1e9))
+        _ = condition.wait(until: Date(timeIntervalSinceNow: Nanoseconds.seconds(from: now, to: deadline)))
     }
 }

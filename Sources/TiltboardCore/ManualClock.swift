@@ -30,7 +30,7 @@ public final class ManualClock: MonotonicClock {
 
     /// Moves time forward by `seconds`.
     public func advance(bySeconds seconds: Double) {
-        advance(byNanoseconds: UInt64((seconds * 1e9).rounded()))
+        advance(byNanoseconds: Nanoseconds.span(seconds: seconds, rounded: .toNearestOrAwayFromZero))
     }
 
     /// Sets the time (only forward).

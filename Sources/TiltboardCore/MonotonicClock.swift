@@ -19,7 +19,7 @@ public protocol MonotonicClock: AnyObject, Sendable {
 
 extension MonotonicClock {
     /// Now, in seconds.
-    @inlinable public func nowSeconds() -> Double { Double(nowNanoseconds()) / 1e9 }
+    @inlinable public func nowSeconds() -> Double { Nanoseconds.seconds(nowNanoseconds()) }
 
     public func makeCondition() -> ClockCondition { RelativeTimeCondition(clock: self) }
 

@@ -37,7 +37,7 @@ struct FIFOTimestamps {
 
     /// The caller's time for now: call right after reading a count.
     func countRead(clock: MonotonicClock) -> Double {
-        drainT + Double(clock.nowNanoseconds() &- drainStart) / 1e9
+        drainT + Nanoseconds.seconds(from: drainStart, to: clock.nowNanoseconds())
     }
 
     /// The time of frame `i` (oldest 0) of the `count` frames whose newest was taken at `end`.

@@ -6,10 +6,10 @@ import TiltboardCore
 public protocol GPIOInputLine: AnyObject, Sendable {
     /// Names the line in messages: `pinctrl-bcm2711 line 4 (GPIO4)`.
     var name: String { get }
-    /// Blocks up to `timeoutNanoseconds` for a rising edge and consumes it. Returns false on
+    /// Blocks up to `timeout` for a rising edge and consumes it. Returns false on
     /// timeout (or when a signal cut the wait short). Edges that arrived since the previous wait
     /// are queued, not lost.
-    func waitForEdge(timeoutNanoseconds: Int64) throws -> Bool
+    func waitForEdge(timeout: Duration) throws -> Bool
     /// A stop this line's `waitForEdge(until:on:stop:)` wakes on at once (an eventfd for a
     /// kernel line, a condition on the clock for a simulated one).
     func makeWakeStop() throws -> WakeStop

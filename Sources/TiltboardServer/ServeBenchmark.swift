@@ -105,7 +105,7 @@ package enum ServeBenchmark {
             served.pacing.cancel()
             runBlocking {
                 await served.clients.close()
-                await served.server.stop(graceSeconds: 0)
+                await served.server.stop(grace: .zero)
             }
         }
         return ServeBenchmarkRun(clients: clients, ticks: stats.ticks, missedTicks: stats.missedTicks,

@@ -103,7 +103,7 @@ package final class ServeHub: @unchecked Sendable {
     /// Pumps `rateHz` times a second until cancelled.
     package func run(rateHz: Double, clock: any ServerClock) async {
         while !Task.isCancelled {
-            do { try await clock.sleep(seconds: 1 / rateHz) } catch { return }
+            do { try await clock.sleep(for: Nanoseconds.duration(seconds: 1 / rateHz)) } catch { return }
             pump()
         }
     }
@@ -303,16 +303,16 @@ package final class ServeHub: @unchecked Sendable {
 
 /// Time for the server's limits and pacing: the system's, or a manual one in tests.
 package protocol ServerClock: Sendable {
-    /// Seconds since some fixed start.
-    func now() -> Double
-    /// Returns after `seconds`, or throws `CancellationError` when the task is cancelled.
-    func sleep(seconds: Double) async throws
+    /// Now, in nanoseconds since some fixed start (monotonic).
+    func now() -> UInt64
+    /// Returns after `duration`, or throws `CancellationError` when the task is cancelled.
+    func sleep(for duration: Duration) async throws
 }
 
 package struct SystemServerClock: ServerClock {
     package init() {}
-    package func now() -> Double { ProcessInfo.processInfo.systemUptime }
-    package func sleep(seconds: Double) async throws {
-        try await Task.sleep(nanoseconds: UInt64(max(0, seconds) * 1e9))
+    package func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    package func sleep(for duration: Duration) async throws {
+        try await Task.sleep(nanoseconds: Nanoseconds.span(duration))
     }
 }

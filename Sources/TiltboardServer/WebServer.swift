@@ -98,9 +98,9 @@ package final class WebServer: Sendable {
         return port
     }
 
-    /// Stops accepting, tells the WebSocket clients and gives every connection `graceSeconds` to
+    /// Stops accepting, tells the WebSocket clients and gives every connection `grace` to
     /// finish before cutting it.
-    package func stop(graceSeconds: Double = 1) async {
+    package func stop(grace: Duration = .seconds(1)) async {
         let (listener, accept) = state.withLock { s -> (AsyncSocket?, Task<Void, Never>?) in
             s.stopping = true
             return (s.listener, s.acceptTask)
@@ -112,7 +112,7 @@ package final class WebServer: Sendable {
         let tasks = state.withLock { Array($0.tasks.values) }
         let clock = self.clock
         let cutter = Task(executorPreference: executor) {
-            if graceSeconds > 0 { try? await clock.sleep(seconds: graceSeconds) }
+            if grace > .zero { try? await clock.sleep(for: grace) }
             for task in tasks { task.cancel() }
         }
         for task in tasks { await task.value }
@@ -133,7 +133,7 @@ package final class WebServer: Sendable {
                 if Task.isCancelled { return }
                 // Out of descriptors (EMFILE) or a connection reset before it was taken: wait a
                 // moment for connections to close, then accept again.
-                try? await clock.sleep(seconds: 0.05)
+                try? await clock.sleep(for: .milliseconds(50))
                 continue
             }
             accepted.add(1, ordering: .relaxed)
@@ -168,7 +168,7 @@ package final class WebServer: Sendable {
     /// Over the limit: 503, without waiting for more than a moment for the request.
     private func refuseBusy(_ socket: AsyncSocket) async {
         let most = limits.maxHeadBytes
-        _ = try? await timed(1) { try await socket.read(atMost: most) }
+        _ = try? await timed(.seconds(1)) { try await socket.read(atMost: most) }
         let response = HTTPResponse.error(503, "too many clients (at most \(limits.maxClients)): close another tab or device\(limits.moreClients.map { ", or \($0)" } ?? "")", close: true)
         try? await write(response.encoded(), to: socket)
     }
@@ -180,10 +180,10 @@ package final class WebServer: Sendable {
         while !Task.isCancelled {
             // Between requests: the idle limit.
             if buffer.isEmpty {
-                guard let bytes = try? await timed(limits.idleSeconds, { try await socket.read(atMost: 4096) }) else { return }
+                guard let bytes = try? await timed(Nanoseconds.duration(seconds: limits.idleSeconds), { try await socket.read(atMost: 4096) }) else { return }
                 buffer += bytes
             }
-            let deadline = clock.now() + limits.requestSeconds
+            let deadline = clock.now() &+ Nanoseconds.span(seconds: limits.requestSeconds)
             var head: HTTPRequestHead?
             var headLength = 0
             while head == nil {
@@ -230,11 +230,11 @@ package final class WebServer: Sendable {
         }
     }
 
-    /// Reads what arrives before `deadline` (clock seconds); nil on timeout, end or error.
-    private func readBefore(_ deadline: Double, _ socket: AsyncSocket) async -> [UInt8]? {
-        let left = deadline - clock.now()
-        guard left > 0 else { return nil }
-        return try? await timed(left) { try await socket.read(atMost: 4096) }
+    /// Reads what arrives before `deadline` (a clock instant); nil on timeout, end or error.
+    private func readBefore(_ deadline: UInt64, _ socket: AsyncSocket) async -> [UInt8]? {
+        let now = clock.now()
+        guard deadline > now else { return nil }
+        return try? await timed(Nanoseconds.duration(deadline - now)) { try await socket.read(atMost: 4096) }
     }
 
     /// Writes all of `bytes` within the write limit. What the socket takes at once is written
@@ -256,7 +256,7 @@ package final class WebServer: Sendable {
         guard index < data.endIndex else { return }
         let pool = self.pool
         let from = index
-        try await timed(limits.writeSeconds) {
+        try await timed(Nanoseconds.duration(seconds: limits.writeSeconds)) {
             var index = from
             while index < data.endIndex {
                 do {
@@ -270,13 +270,13 @@ package final class WebServer: Sendable {
         }
     }
 
-    /// `operation`, cut off after `seconds` (throws `ServeTimeout`).
-    private func timed<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// `operation`, cut off after `limit` (throws `ServeTimeout`).
+    private func timed<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let clock = self.clock
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask { try await operation() }
             group.addTask {
-                try await clock.sleep(seconds: seconds)
+                try await clock.sleep(for: limit)
                 return nil
             }
             defer { group.cancelAll() }

@@ -42,7 +42,7 @@ struct FaultPlan {
         self.address = address
         let origin = clock.nowNanoseconds()
         // Bounded so the conversion cannot trap; board files allow far less (a day).
-        func ns(_ s: Double) -> UInt64 { origin &+ UInt64((s.isNaN ? 0 : Swift.min(Swift.max(s, 0), 1e9) * 1e9).rounded()) }
+        func ns(_ s: Double) -> UInt64 { origin &+ Nanoseconds.span(seconds: Swift.min(s, 1e9), rounded: .toNearestOrAwayFromZero) }
         windows = faults.filter { $0.kind != .reset }.map { (ns($0.at), ns($0.at + $0.seconds), $0.kind) }
         resets = faults.filter { $0.kind == .reset || $0.kind == .unplug }.map { ns($0.at) }.sorted()
     }

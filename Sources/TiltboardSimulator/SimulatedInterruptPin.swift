@@ -64,11 +64,11 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
         state.withLock { s in s.queuedEdges += 1; s.risingEdges += 1 }
     }
 
-    public func waitForEdge(timeoutNanoseconds: Int64) throws -> Bool {
+    public func waitForEdge(timeout: Duration) throws -> Bool {
         if isReleased {
             throw GPIOError(kind: .io, message: "\(name) was released; request the line again before waiting on it")
         }
-        let deadline = clock.nowNanoseconds() &+ UInt64(Swift.max(0, timeoutNanoseconds))
+        let deadline = clock.nowNanoseconds() &+ Nanoseconds.span(timeout)
         while true {
             source?.serviceInterruptPin()
             if takeEdge() { return true }
@@ -82,7 +82,7 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
     /// A stop that wakes a sleep on the pin's clock (its condition) at once.
     public func makeWakeStop() -> WakeStop { ClockWakeStop(clock: clock) }
 
-    /// Steps the clock from sample tick to sample tick as `waitForEdge(timeoutNanoseconds:)`
+    /// Steps the clock from sample tick to sample tick as `waitForEdge(timeout:)`
     /// does, sleeping on `stop` (a `ClockWakeStop` on the pin's clock), so a request ends the
     /// wait at its own instant. `clock` is the pin's: a simulated pin runs on its chip's clock.
     public func waitForEdge(until deadline: UInt64?, on _: MonotonicClock, stop: WakeStop) throws -> EdgeWait {

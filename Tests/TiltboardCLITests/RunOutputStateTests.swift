@@ -34,7 +34,7 @@ final class RunOutputStateTests: XCTestCase {
         // FIFO 4 ms later, so its three frames are stamped back from 0.016 s.
         let times = [0.010, 0.012, 0.014, 0.012, 0.014, 0.016]
         for t in times { state.emit(PipelineOutput(t: t)) }
-        XCTAssertTrue(state.stdout.finish(timeoutSeconds: 60))
+        XCTAssertTrue(state.stdout.finish(timeout: .seconds(60)))
         XCTAssertEqual(lines.times, times)
         XCTAssertEqual(state.stdout.written, UInt64(times.count))
         XCTAssertEqual(state.stdout.dropped, 0)

@@ -20,7 +20,7 @@ final class SchedulerHotPathTests: XCTestCase {
             ticks += 1
             // A live snapshot, as a status display would take.
             if ticks % 10 == 0 { p99 = scheduler.statistics.latenessP99Nanoseconds }
-            let t = Double(c.wakeTime) / 1e9
+            let t = Nanoseconds.seconds(c.wakeTime)
             // A 4 Hz, 2 g shake every 3 s.
             let phase = t.truncatingRemainder(dividingBy: 3)
             let a = phase < 1 ? Vector3(2 * sin(2 * .pi * 4 * phase), 0, 1) : Vector3(0, 0, 1)

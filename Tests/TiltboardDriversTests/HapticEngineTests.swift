@@ -48,7 +48,7 @@ final class UptimeClock: MonotonicClock {
     func nowNanoseconds() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
     func sleep(untilNanoseconds deadline: UInt64) {
         let now = nowNanoseconds()
-        if deadline > now { Thread.sleep(forTimeInterval: Double(deadline - now) / 1e9) }
+        if deadline > now { Thread.sleep(forTimeInterval: Nanoseconds.seconds(from: now, to: deadline)) }
     }
 }
 

@@ -50,7 +50,7 @@ final class DropOldestWriterTests: XCTestCase {
         for i in 1...100 { push(writer, "line \(i)") }
         XCTAssertEqual(writer.dropped, 96)
         sink.open()
-        XCTAssertTrue(writer.finish(timeoutSeconds: 30))
+        XCTAssertTrue(writer.finish(timeout: .seconds(30)))
         XCTAssertEqual(sink.received, ["line 0", "line 97", "line 98", "line 99", "line 100"])
         XCTAssertEqual(writer.written, 5)
         XCTAssertEqual(writer.dropped, 96)
@@ -64,16 +64,16 @@ final class DropOldestWriterTests: XCTestCase {
         let writer = DropOldestWriter(capacity: 8, name: "test-writer") { sink.take($0) }
         for i in 0..<5 { push(writer, "line \(i)") }
         XCTAssertTrue(sink.waitUntilEntered())
-        XCTAssertFalse(writer.finish(timeoutSeconds: 0.05))
+        XCTAssertFalse(writer.finish(timeout: .milliseconds(50)))
         // Line 0 is stuck in the sink, lines 1…4 were still queued: none reached the reader.
         XCTAssertEqual(writer.dropped, 5)
         XCTAssertEqual(writer.written, 0)
         push(writer, "after finish")
-        XCTAssertFalse(writer.finish(timeoutSeconds: 0))
+        XCTAssertFalse(writer.finish(timeout: .zero))
         XCTAssertEqual(writer.dropped, 5)
         // The reader takes line 0 after all; the writer thread then ends.
         sink.open()
-        XCTAssertTrue(writer.finish(timeoutSeconds: 30))
+        XCTAssertTrue(writer.finish(timeout: .seconds(30)))
         XCTAssertEqual(sink.received, ["line 0"])
         XCTAssertEqual(writer.written, 0)
         XCTAssertEqual(writer.dropped, 5)
@@ -85,7 +85,7 @@ final class DropOldestWriterTests: XCTestCase {
         let writer = DropOldestWriter(capacity: 2, lineCapacity: 8, name: "test-writer") { sink.take($0) }
         let long = String(repeating: "x", count: 1000)
         push(writer, long)
-        XCTAssertTrue(writer.finish(timeoutSeconds: 30))
+        XCTAssertTrue(writer.finish(timeout: .seconds(30)))
         XCTAssertEqual(sink.received, [long])
     }
 }
@@ -152,7 +152,7 @@ final class WaitingWriterTests: XCTestCase {
         XCTAssertEqual(pushed.wait(for: 4), 4)
         sink.allow(100)
         XCTAssertEqual(pushed.wait(for: 10), 10)
-        XCTAssertTrue(writer.finish(timeoutSeconds: 0))
+        XCTAssertTrue(writer.finish(timeout: .zero))
         XCTAssertEqual(sink.received, (0..<10).map { "line \($0)" })
         XCTAssertEqual(writer.written, 10)
         XCTAssertEqual(writer.dropped, 0)
@@ -174,9 +174,9 @@ final class WaitingWriterTests: XCTestCase {
         // The third push drops the queued line 1 instead of waiting.
         XCTAssertEqual(pushed.wait(for: 3), 3)
         XCTAssertEqual(writer.dropped, 1)
-        XCTAssertFalse(writer.finish(timeoutSeconds: 0.05))
+        XCTAssertFalse(writer.finish(timeout: .milliseconds(50)))
         sink.allow(100)
-        XCTAssertTrue(writer.finish(timeoutSeconds: 30))
+        XCTAssertTrue(writer.finish(timeout: .seconds(30)))
         XCTAssertEqual(sink.received, ["line 0"])
     }
 }

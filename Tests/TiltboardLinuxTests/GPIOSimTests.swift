@@ -123,19 +123,19 @@ final class GPIOSimTests: XCTestCase {
         let line = try GpiodInputLine(chip: label, line: .name("GPIO4"))
         defer { line.release() }
         XCTAssertEqual(line.name, "\(label) line 4 (GPIO4)")
-        XCTAssertFalse(try line.waitForEdge(timeoutNanoseconds: 50_000_000), "no edge yet")
+        XCTAssertFalse(try line.waitForEdge(timeout: .milliseconds(50)), "no edge yet")
         try setPull(4, "pull-up")
-        XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 2_000_000_000))
+        XCTAssertTrue(try line.waitForEdge(timeout: .seconds(2)))
         XCTAssertTrue(try line.isActive())
         try setPull(4, "pull-down")
-        XCTAssertFalse(try line.waitForEdge(timeoutNanoseconds: 100_000_000), "falling edges are not reported")
+        XCTAssertFalse(try line.waitForEdge(timeout: .milliseconds(100)), "falling edges are not reported")
         XCTAssertFalse(try line.isActive())
         // An edge is queued while nobody waits, and consumed by one wait. (Two quick pulses may
         // merge into one interrupt, in gpio-sim as on a real chip, so only one is counted on.)
         try setPull(4, "pull-up")
         try setPull(4, "pull-down")
-        XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 1_000_000_000))
-        XCTAssertFalse(try line.waitForEdge(timeoutNanoseconds: 50_000_000))
+        XCTAssertTrue(try line.waitForEdge(timeout: .seconds(1)))
+        XCTAssertFalse(try line.waitForEdge(timeout: .milliseconds(50)))
 
         // The event descriptor polls readable exactly while an edge is queued.
         let fd = try XCTUnwrap(line.eventFileDescriptor)
@@ -143,7 +143,7 @@ final class GPIOSimTests: XCTestCase {
         XCTAssertEqual(poll(&entry, 1, 0), 0)
         try setPull(4, "pull-up")
         XCTAssertEqual(poll(&entry, 1, 2000), 1)
-        XCTAssertTrue(try line.waitForEdge(timeoutNanoseconds: 0))
+        XCTAssertTrue(try line.waitForEdge(timeout: .zero))
         entry.revents = 0
         XCTAssertEqual(poll(&entry, 1, 0), 0)
         try setPull(4, "pull-down")

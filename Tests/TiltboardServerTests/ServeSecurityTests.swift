@@ -240,7 +240,7 @@ final class ServeSecurityTests: XCTestCase {
         var pong: (UInt8, [UInt8])?
         while let f = ws.frame() { if f.opcode == 10 { pong = f; break } }
         XCTAssertEqual(pong?.1, Array("hi".utf8))
-        await board.server.stop(graceSeconds: 5)
+        await board.server.stop(grace: .seconds(5))
         var sawStopping = false
         var close: [UInt8]?
         while let f = ws.frame() {

@@ -12,20 +12,21 @@ import Glibc
 
 /// The server's time in tests: nothing happens until the test advances it.
 final class ManualServerClock: ServerClock, Sendable {
-    private struct Sleeper { let id: Int; let until: Double; let continuation: CheckedContinuation<Void, Error> }
-    private struct State { var now = 0.0; var sleepers: [Sleeper] = []; var nextID = 0; var waits = 0 }
+    private struct Sleeper { let id: Int; let until: UInt64; let continuation: CheckedContinuation<Void, Error> }
+    private struct State { var now: UInt64 = 0; var sleepers: [Sleeper] = []; var nextID = 0; var waits = 0 }
     private let state = Mutex(State())
 
-    func now() -> Double { state.withLock { $0.now } }
+    func now() -> UInt64 { state.withLock { $0.now } }
 
-    func sleep(seconds: Double) async throws {
-        guard seconds > 0 else { return try Task.checkCancellation() }
+    func sleep(for duration: Duration) async throws {
+        let span = Nanoseconds.span(duration)
+        guard span > 0 else { return try Task.checkCancellation() }
         let id = state.withLock { s -> Int in s.nextID += 1; return s.nextID }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, Error>) in
                 let cancelledAlready = state.withLock { s -> Bool in
                     if Task.isCancelled { return true }
-                    s.sleepers.append(Sleeper(id: id, until: s.now + seconds, continuation: c))
+                    s.sleepers.append(Sleeper(id: id, until: s.now &+ span, continuation: c))
                     s.waits += 1
                     return false
                 }
@@ -49,7 +50,7 @@ final class ManualServerClock: ServerClock, Sendable {
     /// Moves time on and wakes every sleeper that is due.
     func advance(by seconds: Double) {
         let due = state.withLock { s -> [Sleeper] in
-            s.now += seconds
+            s.now &+= Nanoseconds.span(seconds: seconds)
             let due = s.sleepers.filter { $0.until <= s.now }
             s.sleepers.removeAll { $0.until <= s.now }
             return due
@@ -131,7 +132,7 @@ final class ServedBoard {
     }
 
     func close() async {
-        await server.stop(graceSeconds: 0)
+        await server.stop(grace: .zero)
         engine?.shutdown()
         session.close()
     }

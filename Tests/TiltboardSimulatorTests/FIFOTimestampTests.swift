@@ -45,15 +45,15 @@ final class FIFOTimestampTests: XCTestCase {
             var late = 0
             for tick in 0..<30 {
                 clock.set(nanoseconds: origin + UInt64(tick) * 10_000_000)
-                let t = Double(clock.nowNanoseconds() - origin) / 1e9
-                let delay = UInt64((1.5 * period * 1e9).rounded())
+                let t = Nanoseconds.seconds(from: origin, to: clock.nowNanoseconds())
+                let delay = Nanoseconds.span(seconds: 1.5 * period, rounded: .toNearestOrAwayFromZero)
                 if tick % 3 == 2 { bus.delayNext = delay; late += 1 }
                 // Held up after waking but before the drain begins: the driver cannot see it.
                 if tick % 3 == 1 { clock.advance(byNanoseconds: delay) }
                 let before = stamps.count
                 let transactions = simulated.transactionCount
                 let n = try sensor.drainFIFO(at: t) { stamps.append($0.t) }
-                let countReadAt = Double(clock.nowNanoseconds() - origin) / 1e9
+                let countReadAt = Nanoseconds.seconds(from: origin, to: clock.nowNanoseconds())
                 XCTAssertEqual(stamps.count - before, n, "\(kind)")
                 guard n > 0 else { continue }
                 if tick % 3 != 1 { XCTAssertEqual(stamps.last!, countReadAt, accuracy: period, "\(kind) tick \(tick)") }

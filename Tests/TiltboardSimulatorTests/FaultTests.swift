@@ -21,7 +21,7 @@ final class FaultTests: XCTestCase {
     /// Reads `register` at `seconds` after the plan started: the byte, or the error.
     private func read(_ bus: SimulatedI2CBus, _ clock: ManualClock, at seconds: Double, _ address: UInt8,
                       _ register: UInt8) -> Result<UInt8, I2CError> {
-        clock.set(nanoseconds: 7_000_000_000 + UInt64((seconds * 1e9).rounded()))
+        clock.set(nanoseconds: 7_000_000_000 + Nanoseconds.span(seconds: seconds, rounded: .toNearestOrAwayFromZero))
         do { return .success(try bus.readByte(address: address, register: register)) } catch {
             return .failure(error as! I2CError)
         }

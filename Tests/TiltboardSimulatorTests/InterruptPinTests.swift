@@ -64,12 +64,12 @@ final class InterruptPinTests: XCTestCase {
     }
 
     /// Script seconds on the clock (the script starts when the chip is created, at 7 s).
-    private var scriptSeconds: Double { Double(clock.nowNanoseconds() - 7_000 * ms) / 1e9 }
+    private var scriptSeconds: Double { Nanoseconds.seconds(from: 7_000 * ms, to: clock.nowNanoseconds()) }
 
     func testStillNoisyMPU6050RaisesNothingAndTheWaitTimesOutOnTheClock() throws {
         let chip = try armedMPU(restShakeRest)
         let pin = chip.interruptPin
-        XCTAssertFalse(try pin.waitForEdge(timeoutNanoseconds: 900 * Int64(ms)))
+        XCTAssertFalse(try pin.waitForEdge(timeout: .milliseconds(900)))
         XCTAssertEqual(clock.nowNanoseconds(), 7_900 * ms, "the wait steps the manual clock to its timeout")
         XCTAssertFalse(pin.isHigh)
         XCTAssertEqual(pin.risingEdges, 0)
@@ -101,7 +101,7 @@ final class InterruptPinTests: XCTestCase {
         XCTAssertEqual(try pin.discardQueuedEdges(), 100)
         XCTAssertEqual(try pin.discardQueuedEdges(), 0)
         XCTAssertEqual(clock.nowNanoseconds(), now)
-        XCTAssertFalse(try pin.waitForEdge(timeoutNanoseconds: 0))
+        XCTAssertFalse(try pin.waitForEdge(timeout: .zero))
         XCTAssertEqual(pin.risingEdges, 100)
         pin.release()
         XCTAssertThrowsError(try pin.discardQueuedEdges())
@@ -110,7 +110,7 @@ final class InterruptPinTests: XCTestCase {
     func testShakeLatchesMOTINTAndThePinUntilINTSTATUSIsRead() throws {
         let chip = try armedMPU(restShakeRest)
         let pin = chip.interruptPin
-        XCTAssertTrue(try pin.waitForEdge(timeoutNanoseconds: 2_000 * Int64(ms)))
+        XCTAssertTrue(try pin.waitForEdge(timeout: .milliseconds(2_000)))
         // The shake starts at 1.000 s; 2 g·sin(2π·4·t) passes 96 mg after 2 ms, so the sample
         // tick at 1.01 s is the first to see it.
         XCTAssertEqual(scriptSeconds, 1.01, accuracy: 1e-9)
@@ -120,9 +120,9 @@ final class InterruptPinTests: XCTestCase {
         let status = try r(MPU.INT_STATUS)
         XCTAssertEqual(status & 0x40, 0x40)
         XCTAssertFalse(pin.isHigh, "reading INT_STATUS clears the latch and drops the pin")
-        XCTAssertFalse(try pin.waitForEdge(timeoutNanoseconds: 0), "one edge, already consumed")
+        XCTAssertFalse(try pin.waitForEdge(timeout: .zero), "one edge, already consumed")
         // The shake goes on: the next sample over the threshold raises the pin again.
-        XCTAssertTrue(try pin.waitForEdge(timeoutNanoseconds: 100 * Int64(ms)))
+        XCTAssertTrue(try pin.waitForEdge(timeout: .milliseconds(100)))
         XCTAssertTrue(pin.isHigh)
         XCTAssertEqual(pin.risingEdges, 2)
     }
@@ -132,15 +132,15 @@ final class InterruptPinTests: XCTestCase {
         clock.set(nanoseconds: 7_000 * ms + 2_500 * ms)  // 1 s after the shake ended
         _ = try r(MPU.INT_STATUS)
         XCTAssertFalse(chip.interruptPin.isHigh)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 0), "edges from the shake are consumed here")
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 500 * Int64(ms)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .zero), "edges from the shake are consumed here")
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(500)))
         XCTAssertEqual(try r(MPU.INT_STATUS) & 0x40, 0)
     }
 
     func testASlowTiltWakesThroughTheLowHighPass() throws {
         let chip = try armedMPU(MotionScript.builtIn(named: "tilt-left")!)
         // Flat 0.5 s, then 30° of roll over 1 s: Y changes by 0.5 g, which 0.63 Hz lets through.
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 2_000 * Int64(ms)))
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
         XCTAssertGreaterThan(scriptSeconds, 0.5)
         XCTAssertLessThan(scriptSeconds, 1.5)
     }
@@ -148,21 +148,21 @@ final class InterruptPinTests: XCTestCase {
     func testNoMotionDetectionWithoutTheHighPass() throws {
         // ACCEL_HPF = 0: the motion detector does not work (Register Map rev 3.2, ACCEL_CONFIG).
         let chip = try armedMPU(restShakeRest, highPass: 0)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 2_000 * Int64(ms)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
         XCTAssertEqual(try r(MPU.INT_STATUS) & 0x40, 0)
     }
 
     func testAThresholdAboveTheShakeStaysQuiet() throws {
         // 80 × 32 mg = 2.56 g, over the 2 g shake.
         let chip = try armedMPU(restShakeRest, threshold: 80)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 2_000 * Int64(ms)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
     }
 
     func testUnlatchedPinPulsesPerEventAndStaysLow() throws {
         let chip = try armedMPU(restShakeRest, pinConfig: 0x00)
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 2_000 * Int64(ms)))
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
         XCTAssertFalse(chip.interruptPin.isHigh)
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 20 * Int64(ms)),
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(20)),
                       "the next sample over the threshold pulses again without any read")
     }
 
@@ -178,7 +178,7 @@ final class InterruptPinTests: XCTestCase {
     func testAReleasedPinRefusesToWait() throws {
         let chip = try armedMPU(restShakeRest)
         chip.interruptPin.release()
-        XCTAssertThrowsError(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 0)) { error in
+        XCTAssertThrowsError(try chip.interruptPin.waitForEdge(timeout: .zero)) { error in
             XCTAssertEqual((error as? GPIOError)?.kind, .io)
         }
     }
@@ -208,14 +208,14 @@ final class InterruptPinTests: XCTestCase {
         // Tilted: ac coupling compares against the pose at arming, so gravity never counts.
         let tilted = try MotionScript(start: TiltAngles(pitchDeg: 20, rollDeg: -35), segments: [])
         let chip = try armedADXL(tilted)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 2_000 * Int64(ms)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
         XCTAssertEqual(try r(INT_SOURCE, at: ADXL_ADDR) & 0x10, 0)
         XCTAssertEqual(chip.interruptPin.risingEdges, 0)
     }
 
     func testADXL345ActivityOnAShakeLatchesUntilINTSOURCEIsRead() throws {
         let chip = try armedADXL(restShakeRest)
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 2_000 * Int64(ms)))
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
         // 125 mg is passed 2.5 ms into the shake: the 1.01 s sample.
         XCTAssertEqual(scriptSeconds, 1.01, accuracy: 1e-9)
         XCTAssertTrue(chip.interruptPin.isHigh)
@@ -227,14 +227,14 @@ final class InterruptPinTests: XCTestCase {
 
     func testADXL345CatchesAShortTap() throws {
         let chip = try armedADXL(MotionScript.builtIn(named: "tap")!, threshold: 8, noise: false)
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 1_000 * Int64(ms)))
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(1_000)))
         XCTAssertEqual(scriptSeconds, 0.51, accuracy: 1e-9, "the one sample inside the 15 ms spike")
     }
 
     func testADXL345ActivityMappedToINT2LeavesINT1LowAndInvertIdlesHigh() throws {
         let chip = try armedADXL(restShakeRest)
         try w(INT_MAP, 0x10, at: ADXL_ADDR)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeoutNanoseconds: 1_500 * Int64(ms)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(1_500)))
         XCTAssertEqual(try r(INT_SOURCE, at: ADXL_ADDR) & 0x10, 0x10, "the event is flagged, only not on INT1")
 
         let inverted = try armedADXL(restShakeRest, format: 0x28)

@@ -332,7 +332,7 @@ final class CalibrationProcedureTests: XCTestCase {
         // The mean over the last half second of a 1.2 s run from rest, before the marker reaches
         // an edge: a single sample's noise would tilt the comparison by a tenth of a degree.
         func outputs(from scriptSeconds: Double) throws -> (pitch: Double, vx: Double, vy: Double) {
-            clock.set(nanoseconds: t0 + UInt64(scriptSeconds * 1e9))
+            clock.set(nanoseconds: t0 + Nanoseconds.span(seconds: scriptSeconds))
             let loop = session.makeLoop(rateHz: 100, haptics: nil)
             nonisolated(unsafe) var outs: [PipelineOutput] = []
             _ = try loop.run(duration: 1.2) { out, _ in outs.append(out) }

@@ -41,7 +41,7 @@ final class GamepadBridgeTests: XCTestCase {
 
     /// Moves to `seconds` after `t0`, servicing the engine at each change it asks for on the way.
     private func run(_ engine: HapticEngine, _ clock: ManualClock, to seconds: Double) {
-        driveEngine(engine, clock, to: t0 + UInt64((seconds * 1e9).rounded()))
+        driveEngine(engine, clock, to: t0 + Nanoseconds.span(seconds: seconds, rounded: .toNearestOrAwayFromZero))
     }
 
     private func edges(_ line: SimulatedGPIOLine) -> [String] { motorEdges(line, since: t0) }

@@ -31,7 +31,7 @@ final class HapticLineTests: XCTestCase {
 
     /// Services the engine at every change it asks for, up to `seconds` after `t0`.
     private func drive(_ engine: HapticEngine, _ clock: ManualClock, until seconds: Double) {
-        driveEngine(engine, clock, to: t0 + UInt64(seconds * 1e9))
+        driveEngine(engine, clock, to: t0 + Nanoseconds.span(seconds: seconds))
     }
 
     private func edges(_ line: SimulatedGPIOLine) -> [String] { motorEdges(line, since: t0) }

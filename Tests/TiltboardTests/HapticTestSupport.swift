@@ -16,5 +16,5 @@ func driveEngine(_ engine: HapticEngine, _ clock: ManualClock, to end: UInt64) {
 
 /// The line's changes as `"<ms after t0> on|off"`.
 func motorEdges(_ line: SimulatedGPIOLine, since t0: UInt64) -> [String] {
-    line.changes.map { "\(Int((($0.t - Double(t0) / 1e9) * 1000).rounded())) \($0.active ? "on" : "off")" }
+    line.changes.map { "\(Int((($0.t - Nanoseconds.seconds(t0)) * 1000).rounded())) \($0.active ? "on" : "off")" }
 }

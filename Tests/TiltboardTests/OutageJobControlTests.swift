@@ -15,7 +15,7 @@ final class OutageJobControlTests: XCTestCase {
         let session = try BoardSession(board: board, clock: clock, useProfile: false)
         var configuration = TiltLoop.Configuration(rateHz: 100)
         configuration.recovery.giveUpAfterSeconds = 2
-        let stopStart: UInt64 = 2_000_000_000, stopLength = UInt64(stoppedSeconds * 1e9)
+        let stopStart: UInt64 = 2_000_000_000, stopLength = Nanoseconds.span(seconds: stoppedSeconds)
         configuration.stoppedNanoseconds = {
             let now = clock.nowNanoseconds()
             return now <= stopStart ? 0 : Swift.min(now - stopStart, stopLength)

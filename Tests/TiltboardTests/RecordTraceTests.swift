@@ -44,7 +44,7 @@ final class RecordTraceTests: XCTestCase {
         var worstAccel = 0.0, worstGyro = 0.0
         for (i, out) in recorded.enumerated() where i % 7 == 0 && out.t > 0.05 {
             // The chip's data registers hold the newest sample tick; read just after the trace time.
-            clock.set(nanoseconds: origin + UInt64((trace.times[i] * 1e9).rounded(.up)) + 1)
+            clock.set(nanoseconds: origin + Nanoseconds.span(seconds: trace.times[i], rounded: .up) + 1)
             let s = try session.sensor.read(at: out.t)
             worstAccel = max(worstAccel, (s.accel - out.accel).length)
             worstGyro = max(worstGyro, ((s.gyro ?? .zero) - (out.gyro ?? .zero)).length)

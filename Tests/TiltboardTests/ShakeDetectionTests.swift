@@ -208,11 +208,11 @@ enum ShakeHarness {
         let loop = session.makeLoop(rateHz: rateHz, haptics: engine)
         nonisolated(unsafe) var shakes: [ObservedShake] = []
         _ = try loop.run(duration: seconds) { out, tick in
-            let scriptT = Double(tick.wakeTime &- created) / 1e9
+            let scriptT = Nanoseconds.seconds(from: created, to: tick.wakeTime)
             if let event = out.shakeEvent { shakes.append(ObservedShake(event: event, scriptT: scriptT)) }
             engine?.service(now: clock.nowNanoseconds())
         }
-        let origin = Double(created) / 1e9
+        let origin = Nanoseconds.seconds(created)
         return ShakeRun(shakes: shakes, samples: loop.samples,
                         motorChanges: (line?.changes ?? []).map { (t: $0.t - origin, active: $0.active) })
     }

@@ -119,8 +119,8 @@ final class WakeOnMotionTests: XCTestCase {
         XCTAssertEqual(stats.sleeps, 1)
         XCTAssertEqual(stats.wakeups, 0)
         let slept = try XCTUnwrap(asleepAt)
-        XCTAssertEqual(Double(slept) / 1e9, 2, accuracy: 0.3, "asleep after 1 s still")
-        XCTAssertEqual(stats.idleSeconds, Double(stopAt - slept) / 1e9, accuracy: 1e-9)
+        XCTAssertEqual(Nanoseconds.seconds(slept), 2, accuracy: 0.3, "asleep after 1 s still")
+        XCTAssertEqual(stats.idleSeconds, Nanoseconds.seconds(from: slept, to: stopAt), accuracy: 1e-9)
         XCTAssertLessThan(loop.samples, 70)
     }
 
@@ -159,7 +159,7 @@ final class WakeOnMotionTests: XCTestCase {
         XCTAssertEqual(loop.wakeStatistics.sleeps, 1)
         XCTAssertEqual(loop.wakeStatistics.wakeups, 0)
         XCTAssertGreaterThan(loop.wakeStatistics.idleSeconds, 1.5, "asleep until the end of the run")
-        XCTAssertFalse(try pin.waitForEdge(timeoutNanoseconds: 0), "none left queued")
+        XCTAssertFalse(try pin.waitForEdge(timeout: .zero), "none left queued")
     }
 
     func testABoardWithoutAnInterruptSectionIsRefusedWithTheFix() throws {

@@ -29,7 +29,7 @@ public enum PipelineThroughput {
         var offset = 0.0
         let cpuStart = cpuNanoseconds?() ?? 0
         let start = clock.nowNanoseconds()
-        let end = start &+ UInt64(seconds * 1e9)
+        let end = start &+ Nanoseconds.span(seconds: seconds)
         var now = start
         repeat {
             for s in samples {
@@ -44,7 +44,7 @@ public enum PipelineThroughput {
         } while now < end
         blackHole(sink)
         let elapsed = cpuNanoseconds.map { $0() &- cpuStart } ?? (now &- start)
-        return Double(processed) / (Double(elapsed) / 1e9)
+        return Double(processed) / Nanoseconds.seconds(elapsed)
     }
 
     /// Reads the session's sensor and runs each sample through the pipeline as fast as the bus
@@ -58,11 +58,11 @@ public enum PipelineThroughput {
         var processed = 0
         let cpuStart = cpuNanoseconds?() ?? 0
         let start = clock.nowNanoseconds()
-        let end = start &+ UInt64(seconds * 1e9)
+        let end = start &+ Nanoseconds.span(seconds: seconds)
         var now = start
         repeat {
             for _ in 0..<256 {
-                let raw = try sensor.read(at: Double(now &- start) / 1e9)
+                let raw = try sensor.read(at: Nanoseconds.seconds(from: start, to: now))
                 sink += pipeline.process(raw).control.x
             }
             processed += 256
@@ -70,7 +70,7 @@ public enum PipelineThroughput {
         } while now < end
         blackHole(sink)
         let elapsed = cpuNanoseconds.map { $0() &- cpuStart } ?? (now &- start)
-        return Double(processed) / (Double(elapsed) / 1e9)
+        return Double(processed) / Nanoseconds.seconds(elapsed)
     }
 
     /// Keeps the optimiser from dropping the work whose result nobody reads.

@@ -15,7 +15,7 @@ extension BoardSession {
         // (a brown-out) noticed and configured again with its offsets; no sample is made up, and
         // the capture restarts after the hole (`StillnessFailure.gap`).
         let link = SensorRecovery(sensor: sensor, clock: clock, restore: { try self.restoreSensor() })
-        let start = clock.nowNanoseconds()
+        link.start = clock.nowNanoseconds()
         var finished = false
         var stopped = false
         var failure: Error?
@@ -24,8 +24,7 @@ extension BoardSession {
             if shouldStop() { stopped = true; return true }
             return false
         }) { tick in
-            let t = Double(tick.wakeTime &- start) / 1e9
-            try link.tick(at: t, now: tick.wakeTime, events: { event in
+            try link.tick(at: tick.wakeTime, events: { event in
                 switch event {
                 case let .lost(_, error): events(.sensorLost("\(error)"))
                 case let .back(_, reconfigured): events(.sensorBack(reconfigured: reconfigured))

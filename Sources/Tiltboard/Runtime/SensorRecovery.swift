@@ -88,6 +88,9 @@ final class SensorRecovery {
     private var nextCheck: UInt64?
     /// Clock time of the last FIFO batch that held samples.
     private var lastSamples: UInt64 = 0
+    /// Clock time loop time counts from (sample and event times are seconds since it): set once,
+    /// when a run starts.
+    var start: UInt64 = 0
 
     init(sensor: MotionSensor, clock: MonotonicClock, settings: BusRecoverySettings = BusRecoverySettings(),
          stoppedNanoseconds: @escaping () -> UInt64 = { 0 }, restore: (() throws -> Bool)? = nil) {
@@ -114,10 +117,11 @@ final class SensorRecovery {
     /// Callable from any thread.
     var statistics: BusStatistics { stats.withLock { $0 } }
 
-    /// One tick at loop time `t` (clock `now`): calls `body` for each sample read, none while the
-    /// sensor is lost, and `events` when it is lost or back. Throws `SensorLostError` when giving
-    /// up, and errors no retry can help (a bus that refuses the transfer).
-    func tick(at t: Double, now: UInt64, events: (SensorEvent) -> Void, _ body: (Sample) -> Void) throws {
+    /// One tick at clock time `now`: calls `body` for each sample read, none while the sensor is
+    /// lost, and `events` when it is lost or back. Throws `SensorLostError` when giving up, and
+    /// errors no retry can help (a bus that refuses the transfer).
+    func tick(at now: UInt64, events: (SensorEvent) -> Void, _ body: (Sample) -> Void) throws {
+        let t = Nanoseconds.seconds(from: start, to: now)
         if lostSince != nil {
             // A tick that brings the sensor back reads nothing: its time went on reconfiguring.
             try restore(t: t, now: now, events: events)
@@ -168,7 +172,7 @@ final class SensorRecovery {
         nextCheck = now &+ checkInterval
     }
 
-    private var checkInterval: UInt64 { UInt64(Swift.min(Swift.max(settings.healthCheckSeconds, 0), 1e9) * 1e9) }
+    private var checkInterval: UInt64 { Nanoseconds.span(seconds: Swift.min(settings.healthCheckSeconds, 1e9)) }
 
     private func lose(t: Double, now: UInt64, _ error: Error, events: (SensorEvent) -> Void) {
         lostSince = now
@@ -187,7 +191,7 @@ final class SensorRecovery {
             nextCheck = back &+ checkInterval
             lastSamples = back
             if reconfigured { stats.withLock { $0.reconfigurations += 1 } }
-            events(.back(t: t + Double(back &- now) / 1e9, reconfigured: reconfigured))
+            events(.back(t: t + Nanoseconds.seconds(from: now, to: back), reconfigured: reconfigured))
             return
         } catch let error as I2CError where Self.isTransient(error) {
             stats.withLock { $0.busErrors += 1 }
@@ -199,7 +203,7 @@ final class SensorRecovery {
         guard let since = lostSince else { return }
         // A Ctrl-Z during the outage is the user's pause, not the sensor's.
         let lost = now &- since
-        guard Double(lost &- Swift.min(lost, stoppedNanoseconds() &- stoppedAtLoss)) >= settings.giveUpAfterSeconds * 1e9 else { return }
+        guard Nanoseconds.seconds(lost &- Swift.min(lost, stoppedNanoseconds() &- stoppedAtLoss)) >= settings.giveUpAfterSeconds else { return }
         let identity = sensor.identity
         throw SensorLostError(part: identity.part, bus: identity.bus, address: identity.address,
                               seconds: settings.giveUpAfterSeconds, lastError: lastError)

@@ -223,7 +223,7 @@ public final class TiltLoop: @unchecked Sendable {
         let poll = watch.poll
         watchStop.store(false, ordering: .releasing)
         let clock = clock
-        let interval = UInt64(watch.intervalSeconds * 1e9)
+        let interval = Nanoseconds.span(seconds: watch.intervalSeconds)
         let first = clock.nowNanoseconds() &+ interval
         let thread = Thread { [self] in
             clock.takingPart {
@@ -286,13 +286,13 @@ public final class TiltLoop: @unchecked Sendable {
     private func loop(duration: Double?, shouldStop: () -> Bool) throws {
         let clock = clock
         let start = clock.nowNanoseconds()
-        let end = duration.map { start &+ UInt64($0 * 1e9) }
+        recovery.start = start
+        let end = duration.map { start &+ Nanoseconds.span(seconds: $0) }
         let ended = { end.map { clock.nowNanoseconds() >= $0 } ?? false }
         guard let wakeOnMotion = configuration.wakeOnMotion else {
             try scheduler.run(shouldStop: { shouldStop() || ended() }) { tick in
                 if workPending.load(ordering: .acquiring) { runPendingWork() }
-                let t = Double(tick.wakeTime &- start) / 1e9
-                try recovery.tick(at: t, now: tick.wakeTime, events: { sensorEvent($0) }) { raw in handle(raw, tick) }
+                try recovery.tick(at: tick.wakeTime, events: { sensorEvent($0) }) { raw in handle(raw, tick) }
             }
             return
         }
@@ -307,8 +307,7 @@ public final class TiltLoop: @unchecked Sendable {
         while true {
             try scheduler.run(shouldStop: { goIdle || shouldStop() || ended() }) { tick in
                 if workPending.load(ordering: .acquiring) { runPendingWork() }
-                let t = Double(tick.wakeTime &- start) / 1e9
-                try recovery.tick(at: t, now: tick.wakeTime, events: { sensorEvent($0) }) { raw in
+                try recovery.tick(at: tick.wakeTime, events: { sensorEvent($0) }) { raw in
                     let out = handle(raw, tick)
                     if idle.update(t: out.t, accel: out.accel, shaking: out.shaking) { goIdle = true }
                 }
@@ -341,7 +340,7 @@ public final class TiltLoop: @unchecked Sendable {
         }
         let asleepAt = clock.nowNanoseconds()
         wakeStats.withLock { $0.sleeps += 1 }
-        notify(.wake(.sleeping(t: Double(asleepAt &- start) / 1e9)))
+        notify(.wake(.sleeping(t: Nanoseconds.seconds(from: start, to: asleepAt))))
         var woke = false
         while !woke {
             if stopRequested.load(ordering: .acquiring) || stop.isRequested || shouldStop() { break }
@@ -352,13 +351,13 @@ public final class TiltLoop: @unchecked Sendable {
             }
         }
         let now = clock.nowNanoseconds()
-        let asleep = Double(now &- asleepAt) / 1e9
+        let asleep = Nanoseconds.seconds(from: asleepAt, to: now)
         wakeStats.withLock {
             $0.idleSeconds += asleep
             if woke { $0.wakeups += 1 }
         }
         if woke {
-            notify(.wake(.woke(t: Double(now &- start) / 1e9, idleSeconds: asleep)))
+            notify(.wake(.woke(t: Nanoseconds.seconds(from: start, to: now), idleSeconds: asleep)))
             do {
                 try sensor.disarmMotionInterrupt()
             } catch is I2CError {

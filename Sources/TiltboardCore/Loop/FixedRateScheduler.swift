@@ -50,7 +50,7 @@ public final class FixedRateScheduler: Sendable {
         precondition(rateHz > 0 && rateHz.isFinite, "rateHz must be positive")
         self.rateHz = rateHz
         self.clock = clock
-        periodNanoseconds = 1e9 / rateHz
+        periodNanoseconds = Nanoseconds.period(hz: rateHz)
     }
 
     /// Runs `tick` at each deadline until `stop()` is called or `shouldStop` returns true (checked
@@ -66,7 +66,7 @@ public final class FixedRateScheduler: Sendable {
             clock.sleep(untilNanoseconds: deadline)
             if stopRequested.load(ordering: .acquiring) { break }
             let wake = clock.nowNanoseconds()
-            let dt = previousWake.map { Double(wake &- $0) / 1e9 } ?? periodNanoseconds / 1e9
+            let dt = previousWake.map { Nanoseconds.seconds(from: $0, to: wake) } ?? Nanoseconds.seconds(periodNanoseconds)
             let context = TickContext(index: index, deadline: deadline, wakeTime: wake, dt: dt, missedTicks: missedBefore)
             state.withLock {
                 $0.lateness.record(context.latenessNanoseconds)

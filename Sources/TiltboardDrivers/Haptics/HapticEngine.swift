@@ -151,7 +151,7 @@ public final class HapticEngine: @unchecked Sendable {
         condition.unlock()
         if stopping { return nil }
 
-        let t = Double(now) / 1e9
+        let t = Nanoseconds.seconds(now)
         switch request {
         case let .play(effect)?: player.play(effect, at: t)
         case .cancel?: player.cancel(at: t)
@@ -165,7 +165,7 @@ public final class HapticEngine: @unchecked Sendable {
             player.cancel(at: t)
             _ = write(false, now: now)
         }
-        var next = player.nextChange(after: t).map { UInt64(Swift.max(0, ($0 * 1e9).rounded())) }
+        var next = player.nextChange(after: t).map { Nanoseconds.span(seconds: $0, rounded: .toNearestOrAwayFromZero) }
         // A cap deadline already passed means the line refused to go off: retried at the next
         // change rather than in a spin.
         if let capNext = motorCap.nextChange, capNext > now { next = Swift.min(next ?? .max, capNext) }

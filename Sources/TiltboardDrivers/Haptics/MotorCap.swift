@@ -1,3 +1,4 @@
+import TiltboardCore
 /// How long the motor may run before it must rest: the board file's `motor.maxOnSeconds` and
 /// `motor.minRestSeconds`.
 ///
@@ -47,8 +48,8 @@ struct MotorCap: Sendable {
     static let tolerance: UInt64 = 1_000
 
     init(_ settings: MotorCapSettings) {
-        maxOn = UInt64((settings.maxOnSeconds * 1e9).rounded())
-        minRest = UInt64((settings.minRestSeconds * 1e9).rounded())
+        maxOn = Nanoseconds.span(seconds: settings.maxOnSeconds, rounded: .toNearestOrAwayFromZero)
+        minRest = Nanoseconds.span(seconds: settings.minRestSeconds, rounded: .toNearestOrAwayFromZero)
     }
 
     /// Whether the line may be on at `now` when `wanted` asks for it; trips the cap when the

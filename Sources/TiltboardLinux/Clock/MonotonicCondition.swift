@@ -42,10 +42,8 @@ final class MonotonicCondition: ClockCondition, @unchecked Sendable {
             _ = pthread_cond_wait(cond, mutex)
             return
         }
-        var ts = timespec()
         // The same origin as LinuxMonotonicClock.nowNanoseconds(): CLOCK_MONOTONIC.
-        ts.tv_sec = time_t(truncatingIfNeeded: deadline / 1_000_000_000)
-        ts.tv_nsec = Int(truncatingIfNeeded: deadline % 1_000_000_000)
+        var ts = timespec(nanoseconds: deadline)
         _ = pthread_cond_timedwait(cond, mutex, &ts)
     }
 }

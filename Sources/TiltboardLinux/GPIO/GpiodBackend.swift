@@ -92,8 +92,8 @@ enum Gpiod {
     }
 
     /// Waits for one queued edge and consumes it: true for an edge, false on timeout or a signal.
-    static func waitForEvent(_ line: Line, timeoutNanoseconds: Int64) -> Result<Bool, GPIOErrno> {
-        let waited = tb_gpio_wait_edge(line.raw, max(0, timeoutNanoseconds))
+    static func waitForEvent(_ line: Line, timeoutNanoseconds: UInt64) -> Result<Bool, GPIOErrno> {
+        let waited = tb_gpio_wait_edge(line.raw, Int64(clamping: timeoutNanoseconds))
         if waited == 0 { return .success(false) }
         // A signal (SIGTERM during a wait) is a reason to return and let the caller check its flags.
         if waited == -EINTR { return .success(false) }

@@ -30,12 +30,12 @@ public final class GpiodInputLine: Sendable {
         self.handle = Mutex(line)
     }
 
-    /// Waits up to `timeoutNanoseconds` for a rising edge and consumes it.
+    /// Waits up to `timeout` for a rising edge and consumes it.
     /// Returns false on timeout or when a signal interrupts the wait; blocks `release()` meanwhile.
-    public func waitForEdge(timeoutNanoseconds: Int64) throws -> Bool {
+    public func waitForEdge(timeout: Duration) throws -> Bool {
         let result: Result<Bool, GPIOError> = handle.withLock { line in
             guard let line else { return .failure(.released(name)) }
-            return Gpiod.waitForEvent(line, timeoutNanoseconds: timeoutNanoseconds)
+            return Gpiod.waitForEvent(line, timeoutNanoseconds: Nanoseconds.span(timeout))
                 .mapError { .io("waiting for an edge", name, $0) }
         }
         return try result.get()
@@ -70,7 +70,7 @@ public final class GpiodInputLine: Sendable {
     }
 
     /// A descriptor that polls readable while an edge is queued, for a loop that also waits on
-    /// other descriptors; consume the edge with `waitForEdge(timeoutNanoseconds: 0)`. Nil once released.
+    /// other descriptors; consume the edge with `waitForEdge(timeout: .zero)`. Nil once released.
     public var eventFileDescriptor: Int32? {
         handle.withLock { line in line.map { Gpiod.eventDescriptor($0) } }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TiltboardCore
 
 /// A bounded queue of lines in front of a writer thread, so a slow reader never stalls the
 /// thread that produces them.
@@ -104,13 +105,14 @@ public final class DropOldestWriter: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Takes no more lines and waits up to `timeoutSeconds` for the waiting ones to be written;
+    /// Takes no more lines and waits up to `timeout` for the waiting ones to be written;
     /// those still waiting then are counted as dropped. Returns true when everything was written.
     /// A `.wait` queue waits for as long as the reader takes, unless `stopWaiting()` is called
-    /// (before or during the wait), then for up to `timeoutSeconds` from that moment. A sink
+    /// (before or during the wait), then for up to `timeout` from that moment. A sink
     /// blocked on a reader that never reads is left behind (the process may exit).
     @discardableResult
-    public func finish(timeoutSeconds: Double) -> Bool {
+    public func finish(timeout: Duration) -> Bool {
+        let timeoutSeconds = Nanoseconds.seconds(timeout)
         condition.lock()
         defer { condition.unlock() }
         closing = true

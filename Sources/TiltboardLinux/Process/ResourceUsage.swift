@@ -30,6 +30,6 @@ public enum ResourceUsage {
     public static func threadCPUNanoseconds() -> UInt64 {
         var ts = timespec()
         guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0 else { return 0 }
-        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+        return ts.nanoseconds
     }
 }

@@ -70,7 +70,7 @@ public class SimulatedPart: SimulatedInterruptSource {
 
     /// Seconds into the motion at clock time `ns`.
     @inline(__always) func motionSeconds(_ ns: UInt64) -> Double {
-        ns > motionStartNanoseconds ? Double(ns - motionStartNanoseconds) / 1e9 : 0
+        ns > motionStartNanoseconds ? Nanoseconds.seconds(from: motionStartNanoseconds, to: ns) : 0
     }
 
     /// Counts ticks from now (the part starts sampling).

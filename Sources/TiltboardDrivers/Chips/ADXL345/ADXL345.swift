@@ -65,7 +65,7 @@ public final class ADXL345: MotionSensor {
         try device.verifyConfiguration()
 
         let rate = ADXL345Scale.rateHz(code: code)
-        wait(clock, nanoseconds: ADXL345Scale.turnOnNanoseconds + UInt64((1e9 / rate).rounded(.up)))
+        wait(clock, nanoseconds: ADXL345Scale.turnOnNanoseconds + UInt64(Nanoseconds.period(hz: rate).rounded(.up)))
         self.configuration = configuration
         actualRateHz = rate
         configuredPower = measure

@@ -72,7 +72,7 @@ public final class LIS3DH: MotionSensor {
                              (configuration.useFIFO ? LIS3DHFIFOMode.stream : .bypass).rawValue)
         try device.verifyConfiguration()
 
-        let period = 1e9 / rate.hz
+        let period = Nanoseconds.period(hz: rate.hz)
         wait(clock, nanoseconds: LIS3DHScale.bootNanoseconds
              + UInt64((Double(rate.mode.settlingPeriods) * period).rounded(.up)))
         self.configuration = configuration

@@ -97,7 +97,7 @@ public final class MPU6050: MotionSensor {
         try device.verifyConfiguration()
         // The first valid sample comes two periods after the rate is set: at 40 Hz and faster
         // the gyro's start-up wait has covered that already, at 4 Hz it is half a second.
-        let firstSampleAt = rateSetAt &+ UInt64((Double(Self.firstReadPeriods) * 1e9 / rate).rounded(.up))
+        let firstSampleAt = rateSetAt &+ UInt64(Nanoseconds.periods(Double(Self.firstReadPeriods), hz: rate).rounded(.up))
         if clock.nowNanoseconds() < firstSampleAt { clock.sleep(untilNanoseconds: firstSampleAt) }
 
         self.configuration = configuration

@@ -86,7 +86,7 @@ public final class SimulatedADXL345: SimulatedPart, SimulatedChip {
     public var isInStandby: Bool { !measuring }
 
     /// The output data rate selected by BW_RATE, in Hz: 3200 / 2^(15 − code).
-    public var outputRateHz: Double { 1e9 / Double(ratePeriodNs) }
+    public var outputRateHz: Double { Nanoseconds.rateHz(period: ratePeriodNs) }
 
     /// Unread samples as of the last bus transaction: the FIFO's entries and the one waiting.
     public var fifoEntries: Int { fifoCount + (waiting ? 1 : 0) }

@@ -176,7 +176,7 @@ public final class SimulatedLIS3DH: SimulatedPart, SimulatedChip {
     /// Follows a change of ODR or mode: a part leaving power-down starts its ticks now; a
     /// running part keeps its ticks until the period changes.
     private func resample(restart: Bool) {
-        let newPeriod = outputRateHz.map { UInt64((1e9 / $0).rounded()) } ?? 0
+        let newPeriod = outputRateHz.map { UInt64(Nanoseconds.period(hz: $0).rounded()) } ?? 0
         if newPeriod == 0 { periodNs = 0; return }
         if restart || newPeriod != periodNs {
             if periodNs == 0 { restartTicks() } else { reanchorTicks(oldPeriodNs: periodNs) }

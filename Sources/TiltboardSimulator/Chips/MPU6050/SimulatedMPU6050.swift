@@ -102,7 +102,7 @@ public final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
     public var isAsleep: Bool { !awake }
 
     /// The current sample rate in Hz: base / (1 + SMPLRT_DIV).
-    public var sampleRateHz: Double { 1e9 / Double(ratePeriodNs) }
+    public var sampleRateHz: Double { Nanoseconds.rateHz(period: ratePeriodNs) }
 
     /// Bytes waiting in the FIFO as of the last bus transaction.
     public var fifoByteCount: Int { fifoCount }
@@ -297,7 +297,7 @@ public final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
         if k != ticks.first { highPassPrimed = false }
         let accelLSB = MPU6050Scale.accelLSBPerG[Int((regs[Int(Reg.accelConfig)] >> 3) & 0x03)]
         let hpf = Int(regs[Int(Reg.accelConfig)] & 0x07)
-        let dt = Double(ticks.periodNs) / 1e9
+        let dt = Nanoseconds.seconds(ticks.periodNs)
         let alpha: Double
         if hpf == 7 {
             alpha = 1  // hold: output = input − the sample when the filter was set
