@@ -104,13 +104,20 @@ final class SchemaBoundaryTests: XCTestCase {
             ("not-finite", Sample(t: 1, accel: Vector3(.nan, .infinity, -.infinity), gyro: Vector3(.nan, 0, 0), tempC: .nan),
              #"{"t":1,"accel":[null,null,null],"gyro":[null,0,0],"tempC":null}"#),
         ]
+        try checkLines(cases, schema: "read-line", as: ReadLine.self) { $0.write(sample: $1) }
+    }
+
+    /// Writes each case as a line, checks it is exactly `expected` (plus the newline) and decodes
+    /// into `T`, and emits it for `schema`.
+    private func checkLines<Value, T: Decodable>(_ cases: [(String, Value, String)], schema: String, as: T.Type,
+                                                 write: (inout JSONLineWriter, Value) -> Void) throws {
         var line = JSONLineWriter()
-        for (name, sample, expected) in cases {
+        for (name, value, expected) in cases {
             line.reset()
-            line.write(sample: sample)
+            write(&line, value)
             XCTAssertEqual(text(line.bytes), expected + "\n", name)
-            _ = try JSONDecoder().decode(ReadLine.self, from: Data(line.bytes))
-            try emit("read-line", "\(name).jsonl", line.bytes)
+            _ = try JSONDecoder().decode(T.self, from: Data(line.bytes))
+            try emit(schema, "\(name).jsonl", line.bytes)
         }
     }
 
@@ -129,14 +136,7 @@ final class SchemaBoundaryTests: XCTestCase {
              #"{"event":"end","t":-1.7976931348623157e+308,"durationS":-1.7976931348623157e+308,"peakG":-1.7976931348623157e+308}"#),
             ("end-overflowing", ShakeEvent(phase: .ended, t: big, peakG: 1, startT: -big), #"{"event":"end","t":1.7976931348623157e+308,"durationS":null,"peakG":1}"#),
         ]
-        var line = JSONLineWriter()
-        for (name, event, expected) in cases {
-            line.reset()
-            line.write(shakeEvent: event)
-            XCTAssertEqual(text(line.bytes), expected + "\n", name)
-            _ = try JSONDecoder().decode(ShakeLine.self, from: Data(line.bytes))
-            try emit("shake-event", "\(name).jsonl", line.bytes)
-        }
+        try checkLines(cases, schema: "shake-event", as: ShakeLine.self) { $0.write(shakeEvent: $1) }
     }
 
     func testProbeLines() throws {
