@@ -136,10 +136,12 @@ def tiltboard(*args, expect=(0,), environment=None, timeout=TIMEOUT):
     return result
 
 
-def board(name, chip, script, extra_sensor=None, motor=True):
+def board(name, chip, script, extra_sensor=None, motor=True, faults=None):
     sensor = {"chip": chip, "bus": "simulated", "rateHz": 100}
     sensor.update(extra_sensor or {})
     document = {"name": name, "sensor": sensor, "simulation": {"script": script, "noise": True, "seed": 3}}
+    if faults:
+        document["simulation"]["faults"] = faults
     if motor:
         document["motor"] = {"chip": "simulated", "line": 17, "maxOnSeconds": 2,
                              "shakeEffect": "pulse:150"}
@@ -415,6 +417,32 @@ try:
           not bad, "; ".join(bad[:3]))
     check("WebSocket: snapshot, state, motor, calibration and stopping messages seen",
           {"snapshot", "state", "motor", "calibration", "stopping"} <= set(kinds), sorted(kinds))
+finally:
+    if server.process.poll() is None:
+        server.process.kill()
+
+# A shake, then the sensor lost for half a second and back: the stream's other events.
+fault_board = board("schema-faults", "mpu6050", "shake", faults=[{"at": 2.5, "kind": "nack", "seconds": 0.5}])
+server = Serve(fault_board, os.path.join(scratch, "faults-profile.json"))
+try:
+    stream = Stream(server.port)
+    seen = stream.wait_for(lambda m: m.get("type") == "sensor-back")
+    check("the stream tells of the sensor lost and back", seen)
+    code = server.stop()
+    check("serve (a flaky bus): exit 0 on SIGTERM", code == 0, f"exit {code}")
+    stream.wait_for(lambda m: m.get("type") == "stopping", seconds=5)
+    kinds = {}
+    bad = []
+    for message in stream.messages:
+        document = strict_loads(message)
+        kinds[document.get("type")] = kinds.get(document.get("type"), 0) + 1
+        detail = problems("serve", document)
+        if detail:
+            bad.append(f"{detail} in {message[:200]!r}")
+    check(f"WebSocket (a flaky bus): {len(stream.messages)} messages valid "
+          f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))})", not bad, "; ".join(bad[:3]))
+    check("WebSocket: shake, sensor-lost and sensor-back messages seen",
+          {"shake", "sensor-lost", "sensor-back"} <= set(kinds), sorted(kinds))
 finally:
     if server.process.poll() is None:
         server.process.kill()
