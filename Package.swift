@@ -70,7 +70,7 @@ let package = Package(
             "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
         ]),
         .testTarget(name: "TiltboardCLITests", dependencies: [
-            "TiltboardCLI", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+            "TiltboardCLI", "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
         ]),
     ],
     swiftLanguageModes: [.v6]

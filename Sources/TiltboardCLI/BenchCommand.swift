@@ -76,12 +76,17 @@ extension BenchCommand {
         try print(report) { BenchText.render(report) }
     }
 
+    /// `report` as `--json` prints it: one line, sorted keys (docs/schema/bench.schema.json).
+    static func jsonLine(_ report: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: try encoder.encode(report), as: UTF8.self) + "\n"
+    }
+
     /// `report` as one JSON object with --json, else as `text` renders it.
     private func print(_ report: some Encodable, text: () -> String) throws {
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            Console.out(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+            Console.out(try Self.jsonLine(report))
         } else {
             Console.out(text())
         }

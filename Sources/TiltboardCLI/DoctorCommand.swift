@@ -46,10 +46,7 @@ struct DoctorCommand: ParsableCommand {
         case .unavailable?: code = SysExit.code(for: .unavailable)
         }
         if json {
-            struct Report: Encodable { var checks: [Line]; var exitCode: Int32 }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            Console.out(Array(try encoder.encode(Report(checks: checks, exitCode: code))) + [0x0A])
+            Console.out(try Report(checks: checks, exitCode: code).jsonLine())
         } else {
             for check in checks { Console.out(check.text + "\n") }
             let failed = checks.filter { $0.status == .fail }.count
@@ -57,6 +54,19 @@ struct DoctorCommand: ParsableCommand {
                                     : "doctor: \(failed) of \(checks.count) checks failed\n")
         }
         if code != SysExit.ok { throw ExitCode(code) }
+    }
+
+    /// What `--json` prints (docs/schema/doctor.schema.json).
+    struct Report: Encodable {
+        var checks: [Line]
+        var exitCode: Int32
+
+        /// One line: sorted keys and a newline.
+        func jsonLine() throws -> [UInt8] {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return Array(try encoder.encode(self)) + [0x0A]
+        }
     }
 
     /// One check as the tool prints it, and as `--json` reports it.

@@ -45,13 +45,7 @@ struct ProbeCommand: ParsableCommand {
         for device in found {
             if json {
                 out.reset()
-                out.beginObject()
-                out.plainString("address", device.address.hex)
-                if let chip = device.chip { out.plainString("chip", chip.rawValue) }
-                out.plainString("part", device.part)
-                if let id = device.chipID { out.plainString("chipID", id.hex) }
-                out.endObject()
-                out.newline()
+                out.write(probed: device)
                 Console.out(out.bytes)
             } else {
                 let id = device.chipID.map { " (ID \($0.hex))" } ?? ""
@@ -63,5 +57,19 @@ struct ProbeCommand: ParsableCommand {
             Console.error("tiltboard: error: \(Advice.message(for: KernelDriverBoundError(binding: binding)))\n")
         }
         if let last = owned.last { throw KernelDriverBoundError(binding: last) }
+    }
+}
+
+extension JSONLineWriter {
+    /// `{"address":"0x68","chip":…,"part":…,"chipID":…}` and a newline
+    /// (docs/schema/probe-line.schema.json).
+    mutating func write(probed device: ProbeResult) {
+        beginObject()
+        plainString("address", device.address.hex)
+        if let chip = device.chip { plainString("chip", chip.rawValue) }
+        plainString("part", device.part)
+        if let id = device.chipID { plainString("chipID", id.hex) }
+        endObject()
+        newline()
     }
 }

@@ -116,6 +116,20 @@ struct ShakeCommand: ParsableCommand {
     }
 }
 
+extension JSONLineWriter {
+    /// `{"event":"start","t":…,"peakG":…}` or `{"event":"end","t":…,"durationS":…,"peakG":…}`
+    /// and a newline (docs/schema/shake-event.schema.json).
+    mutating func write(shakeEvent event: ShakeEvent) {
+        beginObject()
+        plainString("event", event.phase == .started ? "start" : "end")
+        number("t", event.t, fractionDigits: 3)
+        if event.phase == .ended { number("durationS", event.t - event.startT, fractionDigits: 3) }
+        number("peakG", event.peakG, fractionDigits: 2)
+        endObject()
+        newline()
+    }
+}
+
 /// Prints shake events as text or JSON lines.
 struct ShakeEventPrinter {
     private var line = JSONLineWriter(capacity: 128)
@@ -126,13 +140,7 @@ struct ShakeEventPrinter {
         if event.phase == .started { shakes += 1 }
         if json {
             line.reset()
-            line.beginObject()
-            line.plainString("event", event.phase == .started ? "start" : "end")
-            line.number("t", event.t, fractionDigits: 3)
-            if event.phase == .ended { line.number("durationS", event.t - event.startT, fractionDigits: 3) }
-            line.number("peakG", event.peakG, fractionDigits: 2)
-            line.endObject()
-            line.newline()
+            line.write(shakeEvent: event)
             Console.out(line.bytes)
         } else {
             Console.out(Self.text(event))

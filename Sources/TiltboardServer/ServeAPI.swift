@@ -49,15 +49,15 @@ package final class ServeAPI: Sendable {
             if let bad = Self.emptyObjectProblem(body) { return .respond(.error(400, bad)) }
             switch hub.startCapture() {
             case .started:
-                return .respond(.json(202, ["started": true, "durationSeconds": hub.feed.captureSettings.still.duration,
-                                            "timeoutSeconds": hub.feed.captureSettings.still.timeout]))
+                return .respond(.json(202, ServeJSON.CalibrateStarted(durationSeconds: .init(hub.feed.captureSettings.still.duration),
+                                                                      timeoutSeconds: .init(hub.feed.captureSettings.still.timeout))))
             case .alreadyRunning: return .respond(.error(409, "a calibration is already running: wait for its result on the stream"))
             }
         case "/api/zero":
             if let bad = Self.emptyObjectProblem(body) { return .respond(.error(400, bad)) }
             do {
                 try hub.zero()
-                return .respond(.json(200, ["profile": hub.profileInfo()]))
+                return .respond(.json(200, ServeJSON.ZeroDone(profile: hub.profileInfo())))
             } catch {
                 return .respond(.error(500, "the neutral pose is level now but was not saved: \(error)"))
             }
@@ -81,12 +81,8 @@ package final class ServeAPI: Sendable {
     private func profile() -> HTTPResponse {
         let path = hub.profilePath
         do {
-            guard let p = try ProfileStore.load(path: path, expectedBoard: hub.identity) else {
-                return .json(200, ["path": path, "profile": NSNull()])
-            }
-            let data = try JSONEncoder().encode(p)
-            let object = try JSONSerialization.jsonObject(with: data)
-            return .json(200, ["path": path, "profile": object])
+            let p = try ProfileStore.load(path: path, expectedBoard: hub.identity)
+            return .json(200, ServeJSON.StoredProfile(path: path, profile: p))
         } catch {
             return .error(500, "\(error)")
         }
@@ -100,7 +96,7 @@ package final class ServeAPI: Sendable {
         }
         guard hub.haptics != nil else { return .error(409, "the board has no motor (add a \"motor\" section to its board file)") }
         hub.play(asked.effect)
-        return .json(200, ["effect": asked.name])
+        return .json(200, ServeJSON.HapticsPlayed(effect: asked.name))
     }
 
     private func shake(_ body: [UInt8]) -> HTTPResponse {
@@ -111,7 +107,7 @@ package final class ServeAPI: Sendable {
         }
         do {
             let settings = try hub.setShake(asked)
-            return .json(200, ["shake": hub.shakeInfo(), "thresholdG": settings.thresholdG, "profile": hub.profileInfo()])
+            return .json(200, ServeJSON.ShakeSet(shake: hub.shakeInfo(), thresholdG: .init(settings.thresholdG), profile: hub.profileInfo()))
         } catch {
             return .error(500, "the sensitivity was not saved, nothing changed: \(error)")
         }

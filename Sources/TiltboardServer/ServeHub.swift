@@ -30,7 +30,7 @@ package final class ServeHub: @unchecked Sendable {
     private let profileLock = Mutex(())
 
     /// What the board is, read once: the loop owns the session's sensor from now on.
-    private let board: [String: Any]
+    private let board: ServeJSON.Board
     package let identity: ProfileBoardIdentity
     package let profilePath: String
 
@@ -38,11 +38,10 @@ package final class ServeHub: @unchecked Sendable {
         self.session = session; self.feed = feed; self.haptics = haptics
         identity = session.profileIdentity
         profilePath = session.profilePath
-        var board: [String: Any] = ["name": session.board.name, "chip": session.sensor.identity.part,
-                                    "simulated": session.board.isSimulated, "motor": haptics != nil,
-                                    "rateHz": session.sensor.actualRateHz]
-        if let cap = session.board.motor?.cap { board["maxOnSeconds"] = cap.maxOnSeconds }
-        self.board = board
+        board = ServeJSON.Board(name: session.board.name, chip: session.sensor.identity.part,
+                                simulated: session.board.isSimulated, motor: haptics != nil,
+                                rateHz: .init(session.sensor.actualRateHz),
+                                maxOnSeconds: (session.board.motor?.cap).map { ServeJSON.Real($0.maxOnSeconds) })
     }
 
     // MARK: clients
@@ -67,7 +66,7 @@ package final class ServeHub: @unchecked Sendable {
 
     /// Tells every client the server is stopping and closes their streams.
     package func closeAll() {
-        let farewell = WebSocketFrames.frame(.text, Self.json(["type": "stopping"])) + WebSocketFrames.close(1001, reason: "tiltboard serve is stopping")
+        let farewell = WebSocketFrames.frame(.text, ServeJSON.encode(ServeJSON.Stopping())) + WebSocketFrames.close(1001, reason: "tiltboard serve is stopping")
         for box in state.withLock({ Array($0.clients.values) }) { box.close(farewell: farewell) }
     }
 
@@ -79,8 +78,8 @@ package final class ServeHub: @unchecked Sendable {
         var events: [[UInt8]] = []
         for event in feed.takeSensorEvents() {
             switch event {
-            case let .lost(t, error): events.append(Self.json(["type": "sensor-lost", "t": t, "reason": Self.oneLine("\(error)")]))
-            case let .back(t, reconfigured): events.append(Self.json(["type": "sensor-back", "t": t, "reconfigured": reconfigured]))
+            case let .lost(t, error): events.append(ServeJSON.encode(ServeJSON.SensorLost(t: .init(t), reason: Self.oneLine("\(error)"))))
+            case let .back(t, reconfigured): events.append(ServeJSON.encode(ServeJSON.SensorBack(t: .init(t), reconfigured: reconfigured)))
             }
         }
         let frame = feed.slot.take()
@@ -112,8 +111,8 @@ package final class ServeHub: @unchecked Sendable {
         state.withLock { s in
             var events: [[UInt8]] = []
             let t = frame.output.t
-            if frame.shakes != s.last.shakes { events.append(Self.json(["type": "shake", "t": t, "shakes": frame.shakes])) }
-            if frame.haptic != s.last.haptic { events.append(Self.json(["type": "motor", "t": t, "on": frame.haptic])) }
+            if frame.shakes != s.last.shakes { events.append(ServeJSON.encode(ServeJSON.ShakeEvent(t: .init(t), shakes: Int(clamping: frame.shakes)))) }
+            if frame.haptic != s.last.haptic { events.append(ServeJSON.encode(ServeJSON.MotorEvent(t: .init(t), on: frame.haptic))) }
             let c = frame.calibration
             if c.running {
                 if c.attempt != s.last.calibration.attempt { s.reportedProgress = -1; s.reportedRestarts = 0; s.lastRestartT = -.infinity }
@@ -121,13 +120,13 @@ package final class ServeHub: @unchecked Sendable {
                     s.reportedRestarts = c.restarts
                     s.lastRestartT = t
                     s.reportedProgress = 0
-                    events.append(Self.json(["type": "calibration", "state": "restarted", "progress": 0.0,
-                                             "restarts": c.restarts, "message": "moved — starting again (\(why))"]))
+                    events.append(ServeJSON.encode(ServeJSON.CalibrationEvent(state: "restarted", progress: .init(0), restarts: c.restarts,
+                                                                              message: "moved — starting again (\(why))")))
                 }
                 // Every 5 %: enough for a smooth bar.
                 if abs(c.progress - s.reportedProgress) >= 0.05 {
                     s.reportedProgress = c.progress
-                    events.append(Self.json(["type": "calibration", "state": "running", "progress": c.progress, "restarts": c.restarts]))
+                    events.append(ServeJSON.encode(ServeJSON.CalibrationEvent(state: "running", progress: .init(c.progress), restarts: c.restarts)))
                 }
             }
             return events
@@ -141,16 +140,15 @@ package final class ServeHub: @unchecked Sendable {
             do {
                 try profileLock.withLock { _ in _ = try session.saveNeutral(result.pose, capture: result.capture, applying: false) }
                 broadcastSnapshot()
-                var event: [String: Any] = ["type": "calibration", "state": "done", "progress": 1.0,
-                                            "tiltDeg": result.pose.tiltDeg, "clamped": result.pose.clamped,
-                                            "restarts": result.restarts, "path": profilePath]
-                if result.pose.clamped { event["message"] = "held \(Self.rounded(result.pose.tiltDeg))° from level: only \(Self.rounded(feed.captureSettings.maxTiltDeg))° is compensated" }
-                return Self.json(event)
+                var event = ServeJSON.CalibrationEvent(state: "done", progress: .init(1), restarts: result.restarts,
+                                                       tiltDeg: .init(result.pose.tiltDeg), clamped: result.pose.clamped, path: profilePath)
+                if result.pose.clamped { event.message = "held \(Self.rounded(result.pose.tiltDeg))° from level: only \(Self.rounded(feed.captureSettings.maxTiltDeg))° is compensated" }
+                return ServeJSON.encode(event)
             } catch {
-                return Self.json(["type": "calibration", "state": "failed", "message": "the neutral pose applies but was not saved: \(error)"])
+                return ServeJSON.encode(ServeJSON.CalibrationEvent(state: "failed", message: "the neutral pose applies but was not saved: \(error)"))
             }
         case let .failed(error):
-            return Self.json(["type": "calibration", "state": "failed", "message": "\(error)"])
+            return ServeJSON.encode(ServeJSON.CalibrationEvent(state: "failed", message: "\(error)"))
         }
     }
 
@@ -186,7 +184,7 @@ package final class ServeHub: @unchecked Sendable {
 
     /// The shake sensitivity stored in the profile, for the page: `level` (a name, `custom`,
     /// or `default` when the profile sets none) and the threshold in force after a change.
-    package func shakeInfo() -> [String: Any] {
+    package func shakeInfo() -> ServeJSON.Sensitivity {
         let stored = (try? ProfileStore.load(path: profilePath, expectedBoard: identity))??.shake
         let settings = session.shakeSettings(for: (try? ProfileStore.load(path: profilePath, expectedBoard: identity)) ?? nil)
         let level: String
@@ -195,8 +193,8 @@ package final class ServeHub: @unchecked Sendable {
         } else {
             level = "default"
         }
-        return ["level": level, "thresholdG": settings.thresholdG, "levels": ShakeSensitivity.allCases.map(\.rawValue),
-                "description": ProfileShake.describe(settings)]
+        return ServeJSON.Sensitivity(level: level, thresholdG: .init(settings.thresholdG), levels: ShakeSensitivity.allCases.map(\.rawValue),
+                                     description: ProfileShake.describe(settings))
     }
 
     /// Plays `effect` on the motor, within the board's on-time cap.
@@ -212,33 +210,27 @@ package final class ServeHub: @unchecked Sendable {
     /// `GET /api/state` and a client's first message: the latest frame and what it is about.
     package func snapshotJSON() -> [UInt8] {
         let (frame, hasFrame) = state.withLock { ($0.last, $0.lastJSON != nil) }
-        var object = (try? JSONSerialization.jsonObject(with: Data(Self.stateJSON(frame)))) as? [String: Any] ?? [:]
-        if !hasFrame { object["t"] = NSNull() }
-        object["type"] = "snapshot"
-        object["board"] = board
-        object["profile"] = profileInfo()
-        object["effects"] = HapticEffect.presetNames
-        object["sensitivity"] = shakeInfo()
-        object["calibration"] = ["running": feed.isCapturing, "progress": frame.calibration.progress]
-        return Self.json(object)
+        // The state frame's own bytes, read back: the snapshot repeats exactly what the stream sent.
+        // (Its writer has exactly these fields, so this never falls back.)
+        let state = (try? ServeJSON.StateFields(stateFrame: Self.stateJSON(frame))) ?? ServeJSON.StateFields()
+        return ServeJSON.encode(ServeJSON.Snapshot(state: state, t: hasFrame ? state.t : .init(nil), board: board, profile: profileInfo(),
+                                                   effects: HapticEffect.presetNames, sensitivity: shakeInfo(),
+                                                   calibration: .init(running: feed.isCapturing, progress: .init(frame.calibration.progress))))
     }
 
     /// The profile as on disk: path, whether there is one, when it was made and its neutral tilt.
-    package func profileInfo() -> [String: Any] {
-        var info: [String: Any] = ["path": profilePath]
+    package func profileInfo() -> ServeJSON.ProfileInfo {
+        var info = ServeJSON.ProfileInfo(path: profilePath, calibrated: false)
         do {
             if let p = try ProfileStore.load(path: profilePath, expectedBoard: identity) {
-                info["calibrated"] = true
-                info["createdAt"] = p.createdAt
-                info["neutralTiltDeg"] = p.neutral.tiltDeg
-                info["sensorCalibrated"] = p.sensor != nil
-                if let t = p.temperatureC { info["temperatureC"] = t }
-            } else {
-                info["calibrated"] = false
+                info.calibrated = true
+                info.createdAt = p.createdAt
+                info.neutralTiltDeg = .init(p.neutral.tiltDeg)
+                info.sensorCalibrated = p.sensor != nil
+                info.temperatureC = p.temperatureC.map { .init($0) }
             }
         } catch {
-            info["calibrated"] = false
-            info["problem"] = "\(error)"
+            info.problem = "\(error)"
         }
         return info
     }
@@ -266,28 +258,6 @@ package final class ServeHub: @unchecked Sendable {
         w.endObject()
         w.endObject()
         return w.bytes
-    }
-
-    /// `object` as JSON. Whatever it holds is made encodable first (an error as its one-line
-    /// description, a non-finite number as null), so no event ever goes out without its fields.
-    static func json(_ object: [String: Any]) -> [UInt8] {
-        let clean = encodable(object)
-        return Array((try? JSONSerialization.data(withJSONObject: clean, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
-    }
-
-    static func encodable(_ value: Any) -> Any {
-        switch value {
-        case let s as String: return s
-        case let b as Bool: return b
-        case let d as Double: return d.isFinite ? d : NSNull()
-        case let f as Float: return f.isFinite ? Double(f) : NSNull()
-        case let i as Int: return i
-        case let i as any BinaryInteger: return Int(clamping: i)
-        case is NSNull: return NSNull()
-        case let a as [Any]: return a.map(encodable)
-        case let o as [String: Any]: return o.mapValues(encodable)
-        default: return oneLine("\(value)")
-        }
     }
 
     /// `text` on one line (line breaks and other control characters as spaces) and at most 300

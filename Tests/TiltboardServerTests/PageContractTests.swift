@@ -83,7 +83,7 @@ final class PageContractTests: XCTestCase {
 
     func testJSONNeverLosesAnEventsFields() {
         struct Broken: Error, CustomStringConvertible { var description: String { "line one\nline two" } }
-        let bytes = ServeHub.json(["type": "sensor-lost", "t": Double.nan, "reason": Broken()])
+        let bytes = ServeJSON.encode(ServeJSON.SensorLost(t: .init(.nan), reason: ServeHub.oneLine("\(Broken())")))
         let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any]
         XCTAssertEqual(object?["type"] as? String, "sensor-lost")
         XCTAssertTrue(object?["t"] is NSNull)

@@ -42,6 +42,28 @@ final class JSONLineWriterTests: XCTestCase {
         XCTAssertEqual(text(w), "{\"a\":null,\"b\":null}")
     }
 
+    /// Negative zero is written as 0; a finite value too large for fixed point stays a number
+    /// (it used to become null); integers and booleans reach their extremes.
+    func testExtremesStayNumbers() throws {
+        var w = JSONLineWriter()
+        w.beginObject()
+        w.number("negZero", -0.0)
+        w.number("tinyNegative", -Double.leastNonzeroMagnitude)
+        w.number("largest", .greatestFiniteMagnitude)
+        w.number("smallest", -.greatestFiniteMagnitude)
+        w.number("edge", 1.8e15, fractionDigits: 4)
+        w.integer("intMax", .max)
+        w.integer("intMin", .min)
+        w.bool("yes", true)
+        w.bool("no", false)
+        w.endObject()
+        XCTAssertEqual(text(w), "{\"negZero\":0,\"tinyNegative\":0,\"largest\":1.7976931348623157e+308,"
+                       + "\"smallest\":-1.7976931348623157e+308,\"edge\":1800000000000000.0,"
+                       + "\"intMax\":9223372036854775807,\"intMin\":-9223372036854775808,\"yes\":true,\"no\":false}")
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(w.bytes)) as? [String: Any])
+        XCTAssertEqual(object["largest"] as? Double, .greatestFiniteMagnitude)
+    }
+
     func testResetKeepsCapacity() {
         var w = JSONLineWriter(capacity: 256)
         w.beginObject(); w.number("x", 1); w.endObject()

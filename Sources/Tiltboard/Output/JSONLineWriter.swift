@@ -133,7 +133,9 @@ public struct JSONLineWriter {
         }
     }
 
-    /// Fixed-point decimal with trailing zeros trimmed; non-finite values become `null`.
+    /// Fixed-point decimal with trailing zeros trimmed; non-finite values become `null`. A finite
+    /// value too large for fixed point (beyond ±1.8e19 in units of the last digit) is written as
+    /// Swift prints it (`1e+20`, `1.7976931348623157e+308`), which is a JSON number too.
     private mutating func appendNumber(_ value: Double, fractionDigits: Int, keepTrailingZeros: Bool = false) {
         guard value.isFinite else {
             appendStatic("null")
@@ -144,8 +146,8 @@ public struct JSONLineWriter {
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded()
         guard scaled < 1.8e19 else {
-            // Too large for fixed point; such values never occur in this package's output.
-            appendStatic("null")
+            // Never on a working sensor; allocating here is fine.
+            bytes.append(contentsOf: value.description.utf8)
             return
         }
         var units = UInt(scaled)

@@ -12,15 +12,14 @@ package struct HTTPResponse: Sendable {
         self.status = status; self.headers = headers; self.body = body; self.close = close
     }
 
-    /// A JSON body.
-    package static func json(_ status: Int, _ object: Any) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(data))
+    /// A JSON body (sorted keys; see `ServeJSON`).
+    package static func json(_ status: Int, _ value: some Encodable) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: ServeJSON.encode(value))
     }
 
     /// `{"error": message}` with `status`.
     package static func error(_ status: Int, _ message: String, close: Bool = false) -> HTTPResponse {
-        var r = json(status, ["error": message])
+        var r = json(status, ServeJSON.ErrorBody(error: message))
         r.close = close
         return r
     }
