@@ -42,6 +42,7 @@ package final class ServeHub: @unchecked Sendable {
                                     "simulated": session.board.isSimulated, "motor": haptics != nil,
                                     "rateHz": session.sensor.actualRateHz]
         if let cap = session.board.motor?.cap { board["maxOnSeconds"] = cap.maxOnSeconds }
+        if haptics == nil { board["motorUnavailable"] = Self.noMotor }
         self.board = board
     }
 
@@ -198,6 +199,9 @@ package final class ServeHub: @unchecked Sendable {
         return ["level": level, "thresholdG": settings.thresholdG, "levels": ShakeSensitivity.allCases.map(\.rawValue),
                 "description": ProfileShake.describe(settings)]
     }
+
+    /// Why nothing can buzz: the snapshot's `board.motorUnavailable` and the 409 of `POST /api/haptics`.
+    package static let noMotor = "the board has no motor (add a \"motor\" section to its board file)"
 
     /// Plays `effect` on the motor, within the board's on-time cap.
     package func play(_ effect: HapticEffect) { haptics?.play(effect) }
