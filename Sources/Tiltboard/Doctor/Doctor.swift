@@ -401,6 +401,7 @@ public struct Doctor {
         let rate = check.rateHz(chip: board.sensor.chip, busClockHz: busClock)
         do {
             let bus = FailureTimingBus(try backend.openBus(), clock: clock)
+            defer { bus.close() }
             let sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
             defer { try? sensor.sleep() }
             let report = try check.run(sensor: sensor, bus: bus, configuration: board.sensor.configuration, rateHz: rate,
@@ -417,7 +418,7 @@ public struct Doctor {
     }
 
     /// The checks a motor-noise report makes: what was sampled, then each aspect, failed when
-    /// it counted anything.
+    /// the report shows it (`MotorNoiseAspect.found`).
     public static func motorNoiseChecks(_ report: MotorNoiseCheck.Report) -> [DoctorCheck] {
         [DoctorCheck(id: "motor-noise", status: .pass, finding: .motorNoiseMeasured(report))]
             + DoctorFinding.MotorNoiseAspect.allCases.map { aspect in
