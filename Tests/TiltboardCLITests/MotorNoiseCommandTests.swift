@@ -115,4 +115,20 @@ final class MotorNoiseCommandTests: XCTestCase {
             }
         }
     }
+
+    func testCtrlCDuringThePulsesStopsWithTheMotorOff() throws {
+        let folder = try makeScratchFolder(self)
+        let (path, log) = try board(folder, noise: nil)
+        // Real time: the signal arrives while the check runs.
+        let child = try ChildProcess(["doctor", "--board", path, "--motor-noise", "--yes"], environment: environment(folder))
+        let deadline = Date().addingTimeInterval(60)
+        while !switches(log).contains("1"), child.process.isRunning, Date() < deadline { usleep(5_000) }
+        XCTAssertTrue(switches(log).contains("1"), "the motor was pulsed: \(child.stderr)")
+        kill(child.process.processIdentifier, SIGINT)
+        XCTAssertTrue(child.waitForExit())
+        XCTAssertEqual(child.process.terminationStatus, 0, child.stdout + child.stderr)
+        XCTAssertTrue(child.stdout.contains("· motor noise: stopped after "), child.stdout)
+        XCTAssertFalse(child.stdout.contains("✗"), child.stdout)
+        XCTAssertEqual(switches(log).last, "0", "the motor ends off")
+    }
 }

@@ -162,9 +162,16 @@ public struct MotorNoiseCheck {
         var tickTimes: [UInt64] = []
         tickTimes.reserveCapacity(Int((s.totalSeconds * rateHz).rounded(.up)) + 16)
         var active = false
+        // A stop (a signal) may switch the motor off and release its line from another thread
+        // at any moment: a failed switch then ends the sampling instead of failing the check.
+        var released = false
         func drive(_ on: Bool, at now: UInt64) throws {
-            guard on != active else { return }
-            try motor.set(active: on)
+            guard on != active, !released else { return }
+            do { try motor.set(active: on) } catch where shouldStop() {
+                released = true
+                if !on { active = false }
+                return
+            }
             active = on
             switches.append(now)
             if on { onSpans.append((now, .max)) } else if let last = onSpans.indices.last { onSpans[last].1 = now }
@@ -173,7 +180,7 @@ public struct MotorNoiseCheck {
         var previous: Vector3?, middle: Vector3?
         let end = ns(s.totalSeconds)
         let scheduler = FixedRateScheduler(rateHz: rateHz, clock: clock)
-        try scheduler.run(shouldStop: { shouldStop() || clock.nowNanoseconds() >= end }) { tick in
+        try scheduler.run(shouldStop: { released || shouldStop() || clock.nowNanoseconds() >= end }) { tick in
             let now = tick.wakeTime
             let intoPulses = Nanoseconds.seconds(from: ns(s.quietSeconds), to: now)
             if now >= ns(s.quietSeconds), intoPulses >= 0 {
