@@ -167,9 +167,9 @@ public struct MotorNoiseCheck {
         var released = false
         func drive(_ on: Bool, at now: UInt64) throws {
             guard on != active, !released else { return }
-            do { try motor.set(active: on) } catch where shouldStop() {
+            do { try motor.set(active: on) } catch {
+                guard shouldStop() else { throw error }
                 released = true
-                if !on { active = false }
                 return
             }
             active = on
