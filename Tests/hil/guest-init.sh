@@ -531,9 +531,10 @@ check "gamepad: after exit the device is gone and the motor off" gamepad_gone
 # A board without a motor: the pad has no EV_FF at all, so a game sees no rumble to offer, and an
 # upload is refused by the kernel rather than accepted and never felt.
 gamepad_no_motor() {
-    "$TB" gamepad --board "$BOARDS/simulated-gamepad-no-motor.json" --name "Tiltboard no motor" --duration 4 > /tmp/gpn.out 2> /tmp/gpn.err &
+    "$TB" gamepad --board "$BOARDS/simulated-gamepad-no-motor.json" --name "Tiltboard no motor" --duration 5 > /tmp/gpn.out 2> /tmp/gpn.err &
     gp=$!
-    timeout 30 gamepad-client "Tiltboard no motor" 3 > /tmp/gpnc.out 2>&1
+    # The client tries a rumble a second after it opens the pad and ends when the pad goes.
+    timeout 60 gamepad-client "Tiltboard no motor" 30 > /tmp/gpnc.out 2>&1
     wait $gp; gprc=$?
     sed 's/^/guest: gamepad-client: /' /tmp/gpnc.out
     [ $gprc = 0 ] || { why="exit $gprc: $(grep -m 1 error /tmp/gpn.err)"; return 1; }
