@@ -18,9 +18,15 @@ int tiltboard_uinput_create_gamepad(int fd, const char *name, uint32_t ff_effect
     TRY(ioctl(fd, UI_SET_EVBIT, EV_SYN));
     TRY(ioctl(fd, UI_SET_EVBIT, EV_KEY));
     TRY(ioctl(fd, UI_SET_EVBIT, EV_ABS));
-    TRY(ioctl(fd, UI_SET_EVBIT, EV_FF));
     for (size_t i = 0; i < sizeof buttons / sizeof buttons[0]; i++) TRY(ioctl(fd, UI_SET_KEYBIT, buttons[i]));
-    for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++) TRY(ioctl(fd, UI_SET_FFBIT, effects[i]));
+    /* No slots, no force feedback at all: the device then has no EV_FF bit, so a game sees a pad
+       without rumble (SDL, for one, offers rumble only where FF_RUMBLE is set) rather than one
+       that rumbles silently. The kernel refuses EV_FF with ff_effects_max 0
+       (drivers/input/misc/uinput.c, uinput_create_device). */
+    if (ff_effects_max > 0) {
+        TRY(ioctl(fd, UI_SET_EVBIT, EV_FF));
+        for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++) TRY(ioctl(fd, UI_SET_FFBIT, effects[i]));
+    }
 
     struct uinput_setup setup;
     memset(&setup, 0, sizeof setup);

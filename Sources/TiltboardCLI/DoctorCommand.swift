@@ -19,6 +19,14 @@ struct DoctorCommand: ParsableCommand {
         Exits 0 when nothing failed, else as the first failure dictates: 77 for a permission, \
         69 for anything else. --json prints one object: {"checks": [{"id", "status", "detail", \
         "fix", "cause"}], "exitCode": N}.
+
+        --motor-noise runs the wiring check for motor noise instead: with the board still, it \
+        reads the sensor at full rate for 1 s with the motor off, then while the motor is pulsed \
+        6 times (0.25 s on, 0.5 s off, within motor.maxOnSeconds), and counts bus errors with \
+        the motor off, just after it switches and while it runs, outages, and implausible jumps \
+        in the samples; each one found fails with its fix. It buzzes, so it asks first; --yes \
+        starts without asking, and without a terminal to ask on it refuses (exit 64). A board \
+        without a motor has nothing to check.
         """
     )
 
@@ -27,9 +35,20 @@ struct DoctorCommand: ParsableCommand {
     @Flag(help: "One JSON object with every check.")
     var json = false
 
+    @Flag(name: .customLong("motor-noise"),
+          help: "Pulse the motor for about 6 s while reading the sensor at full rate: bus errors, outages and jumps it causes.")
+    var motorNoise = false
+
+    @Flag(help: "With --motor-noise: start without asking.")
+    var yes = false
+
     /// Reads /dev, /sys, /proc and /etc below this folder instead of the real ones (tests).
     @Option(name: .customLong("system-root"), help: .hidden)
     var systemRoot = ""
+
+    func validate() throws {
+        if yes && !motorNoise { throw ValidationError("--yes only goes with --motor-noise (the other checks never ask)") }
+    }
 
     func run() throws {
         let board = try boardOptions.loadBoard()
@@ -37,7 +56,13 @@ struct DoctorCommand: ParsableCommand {
         let doctor = Doctor(board: board, system: SystemInspector(root: systemRoot),
                             profilePath: boardOptions.profile ?? ProfileStore.defaultPath(boardName: board.name),
                             clock: clock, backend: try CommandBoard.backend(for: board, clock: clock, devicesBelow: systemRoot))
-        let found = doctor.run()
+        let found: [DoctorCheck]
+        if motorNoise {
+            guard let checks = try runMotorNoise(doctor) else { return }
+            found = checks
+        } else {
+            found = doctor.run()
+        }
         let checks = found.map(Self.line(for:))
         let code: Int32
         switch Doctor.firstFailure(found) {
@@ -67,6 +92,54 @@ struct DoctorCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             return Array(try encoder.encode(self)) + [0x0A]
         }
+    }
+
+    /// The motor-noise check, once the player agreed (nil: they did not, nothing ran).
+    private func runMotorNoise(_ doctor: Doctor) throws -> [DoctorCheck]? {
+        guard let section = doctor.board.motor else { return doctor.motorNoise(MotorNoiseCheck(), motor: nil) }
+        let check = MotorNoiseCheck(settings: MotorNoiseCheck.Settings().fitted(to: section.cap))
+        let s = check.settings
+        let plan = "the motor-noise check pulses the motor \(s.pulses) times (\(decimal(s.onSeconds, 2)) s each) over about "
+            + "\(decimal(s.totalSeconds, 1)) s while it reads the sensor: leave the board still, on a table"
+        if !yes {
+            guard RawTerminal.isTerminal(0) else {
+                throw CLIError(message: "doctor --motor-noise buzzes the motor for about \(decimal(s.totalSeconds, 1)) s: "
+                               + "run it at a terminal to confirm, or add --yes to start without asking", category: .invalidRequest)
+            }
+            try SignalWatcher.shared.start()
+            guard askYes(plan) else {
+                Console.note("motor-noise check cancelled: the motor was not run")
+                return nil
+            }
+        } else {
+            try SignalWatcher.shared.start()
+            Console.note(plan)
+        }
+        let line = try doctor.backend.openMotorLine(section)
+        let motor = Motor(line: line, clock: doctor.clock, cap: section.cap, announceChanges: false)
+        defer { motor.shutdown() }
+        return doctor.motorNoise(check, motor: line, shouldStop: { SignalWatcher.shared.stopRequested })
+    }
+
+    /// Asks on stderr and reads a line from the terminal: true for `y` or `yes`.
+    private func askYes(_ plan: String) -> Bool {
+        Console.note(plan)
+        Console.error("start it? [y/N] ")
+        var answer: [UInt8] = []
+        while !SignalWatcher.shared.stopRequested {
+            SignalWatcher.shared.waitForForeground(of: 0)
+            switch RawTerminal.readByte(from: 0, timeoutMilliseconds: 100) {
+            case .nothingYet: continue
+            case .endOfInput: return false
+            case let .byte(byte):
+                guard byte != UInt8(ascii: "\n") else {
+                    let text = String(decoding: answer, as: UTF8.self).trimmingCharacters(in: .whitespaces).lowercased()
+                    return text == "y" || text == "yes"
+                }
+                if answer.count < 16 { answer.append(byte) }
+            }
+        }
+        return false
     }
 
     /// One check as the tool prints it, and as `--json` reports it.
@@ -149,6 +222,15 @@ struct DoctorCommand: ParsableCommand {
             return "\(title(role)): \(text)"
         case .noInterruptLine:
             return "interrupt line: none in the board file (only --wake-on-motion needs one)"
+        case .noMotor:
+            return "motor: none in the board file, so no motor to check (shakes are only shown, rumble is not offered)"
+        case let .motorNoiseMeasured(r):
+            return "motor noise: \(r.samples) samples at \(hertz(r.rateHz)) over \(decimal(r.seconds, 1)) s, "
+                + "the motor on for \(decimal(r.motorOnSeconds, 2)) s in \(r.pulses) pulses"
+        case let .motorNoiseStopped(r):
+            return "motor noise: stopped after \(decimal(r.seconds, 1)) s (\(r.samples) samples), before the check was done"
+        case let .motorNoise(aspect, r):
+            return motorNoiseDetail(aspect, r)
         case let .realtime(limits):
             let memlock = limits.memlockBytes.map { "\($0 / 1024) KiB" } ?? "unlimited"
             if limits.allowed {
@@ -163,6 +245,33 @@ struct DoctorCommand: ParsableCommand {
             return error.description
         case let .profileUnreadable(path, text):
             return "profile \(path): \(text)"
+        }
+    }
+
+    private static func motorNoiseDetail(_ aspect: DoctorFinding.MotorNoiseAspect, _ r: MotorNoiseCheck.Report) -> String {
+        let n = aspect.count(in: r)
+        let errors = "\(n) bus error\(n == 1 ? "" : "s")"
+        let window = "\(decimal(r.settings.switchWindowSeconds * 1000, 0)) ms"
+        let found = aspect.found(in: r)
+        switch aspect {
+        case .idle:
+            return n == 0 ? "motor off: no bus error" : "motor off: \(errors) with the motor off: the bus fails by itself"
+        case .switching:
+            if n == 0 { return "motor switching: no bus error within \(window) of a switch" }
+            return found ? "motor switching: \(errors) within \(window) of the motor switching: its coil's voltage spike reaches the bus"
+                : "motor switching: \(errors) within \(window) of a switch, no more than the rest of the time"
+        case .running:
+            if n == 0 { return "motor running: no bus error while it ran" }
+            return found ? "motor running: \(errors) while the motor ran: its noise garbles the bus at this speed"
+                : "motor running: \(errors) while it ran, no more than with the motor off"
+        case .outages:
+            let resets = r.resets > 0 ? ", \(r.resets) with the chip reset" : ""
+            return n == 0 ? "outages: the sensor answered throughout"
+                : "outages: the sensor was lost \(n) time\(n == 1 ? "" : "s") (longest \(decimal(r.longestOutageSeconds, 3)) s\(resets)): its supply sags when the motor starts"
+        case .jumps:
+            let limit = "\(decimal(r.settings.jumpG, 2)) g"
+            return n == 0 ? "sample jumps: none over \(limit) from the neighbouring samples"
+                : "sample jumps: \(n) sample\(n == 1 ? "" : "s") off by up to \(decimal(r.largestJumpG, 2)) g from both neighbours (over \(limit)): data corrupted on the wires"
         }
     }
 

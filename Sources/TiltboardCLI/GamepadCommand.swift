@@ -15,7 +15,8 @@ struct GamepadCommand: ParsableCommand {
         --dead-zone and --response, full deflection at --full-scale degrees. A shake holds BTN_SOUTH \
         (A) down for as long as it lasts, at least 100 ms. Force-feedback effects the game uploads \
         (FF_RUMBLE, FF_CONSTANT, FF_PERIODIC) play on the motor with their length, delay and repeat \
-        count, mixed, scaled by FF_GAIN, and never past the board's motor.maxOnSeconds.
+        count, mixed, scaled by FF_GAIN, and never past the board's motor.maxOnSeconds. A board \
+        without a motor gives a gamepad without force feedback (no EV_FF), so games offer no rumble.
 
         Needs the uinput module (`sudo modprobe uinput`) and write access to /dev/uinput \
         (udev/60-tiltboard.rules and the uinput group). The device is removed and the motor turned \
@@ -52,7 +53,7 @@ struct GamepadCommand: ParsableCommand {
         SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration.seconds)
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
-        if motor == nil { Console.note("the board has no motor: rumble requests are accepted but not felt") }
+        if motor == nil { Console.note("the board has no motor: the gamepad offers no rumble") }
         let ran = Result {
             try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
                 link.update(out, loop: loop)
@@ -86,12 +87,16 @@ final class GamepadLink {
 
     init(options: GamepadOptions, axes: GamepadAxes, session: BoardSession, motor: Motor?) throws {
         let path = try Self.devicePath(ProcessInfo.processInfo.environment[Self.pathVariable])
-        let device = try UInputGamepad(name: options.name, path: path)
+        let device = try UInputGamepad(name: options.name, path: path, effectSlots: Self.effectSlots(motor: motor != nil))
         let bridge = GamepadBridge(device: device, axes: axes, engine: motor?.engine, clock: session.clock)
         self.bridge = bridge
         // Gone before the motor it rumbles is shut down.
         session.onClose { bridge.close() }
     }
+
+    /// Force-feedback slots the device offers: none without a motor, so games see a pad without
+    /// rumble rather than one whose rumble is never felt.
+    static func effectSlots(motor: Bool) -> Int { motor ? RumbleScheduler.maxEffects : 0 }
 
     /// The uinput node: `TILTBOARD_UINPUT` when set to an absolute path, the kernel's when unset
     /// or empty; a relative path is refused, as it would depend on where the command started.

@@ -94,7 +94,7 @@ package final class ServeAPI: Sendable {
         case let .success(e): asked = e
         case let .failure(problem): return .error(400, problem.message)
         }
-        guard hub.haptics != nil else { return .error(409, "the board has no motor (add a \"motor\" section to its board file)") }
+        guard hub.haptics != nil else { return .error(409, ServeHub.noMotor) }
         hub.play(asked.effect)
         return .json(200, ServeJSON.HapticsPlayed(effect: asked.name))
     }

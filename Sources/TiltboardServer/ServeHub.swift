@@ -41,7 +41,8 @@ package final class ServeHub: @unchecked Sendable {
         board = ServeJSON.Board(name: session.board.name, chip: session.sensor.identity.part,
                                 simulated: session.board.isSimulated, motor: haptics != nil,
                                 rateHz: .init(session.sensor.actualRateHz),
-                                maxOnSeconds: (session.board.motor?.cap).map { ServeJSON.Real($0.maxOnSeconds) })
+                                maxOnSeconds: (session.board.motor?.cap).map { ServeJSON.Real($0.maxOnSeconds) },
+                                motorUnavailable: haptics == nil ? Self.noMotor : nil)
     }
 
     // MARK: clients
@@ -196,6 +197,9 @@ package final class ServeHub: @unchecked Sendable {
         return ServeJSON.Sensitivity(level: level, thresholdG: .init(settings.thresholdG), levels: ShakeSensitivity.allCases.map(\.rawValue),
                                      description: ProfileShake.describe(settings))
     }
+
+    /// Why nothing can buzz: the snapshot's `board.motorUnavailable` and the 409 of `POST /api/haptics`.
+    package static let noMotor = "the board has no motor (add a \"motor\" section to its board file)"
 
     /// Plays `effect` on the motor, within the board's on-time cap.
     package func play(_ effect: HapticEffect) { haptics?.play(effect) }

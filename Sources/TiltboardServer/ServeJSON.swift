@@ -74,6 +74,8 @@ package enum ServeJSON {
         var motor: Bool
         var rateHz: Real
         var maxOnSeconds: Real?
+        /// Why nothing can buzz, on a board without a motor.
+        var motorUnavailable: String?
     }
 
     /// The profile as on disk (`profile` in a snapshot and in the answers of Zero and Shake).

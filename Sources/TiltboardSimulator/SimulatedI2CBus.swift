@@ -33,6 +33,7 @@ public final class SimulatedI2CBus: I2CBus {
     private var randomFaultKind: I2CError.Kind = .bus
     private var randomState: UInt64 = 0
     private var faultPlan: FaultPlan?
+    private var motorCoupling: SimulatedMotorCoupling?
     /// Each address's last sub-address, where a read without a write phase starts.
     private var lastSubAddress = [UInt8](repeating: 0, count: 128)
 
@@ -68,6 +69,16 @@ public final class SimulatedI2CBus: I2CBus {
         faultPlan = faults.isEmpty ? nil : FaultPlan(faults: faults, address: address, clock: clock)
     }
 
+    /// Makes the board's motor disturb the chip at `address` as `noise` says (`SimulatedMotorNoise`),
+    /// its random draws seeded by `seed`. The returned coupling is told of each switch of the
+    /// motor line; until then the motor counts as off.
+    public func couple(motorNoise noise: SimulatedMotorNoise, address: UInt8, clock: MonotonicClock,
+                       seed: UInt64) -> SimulatedMotorCoupling {
+        let coupling = SimulatedMotorCoupling(noise: noise, address: address, clock: clock, seed: seed)
+        motorCoupling = coupling
+        return coupling
+    }
+
     /// Each transaction fails with probability `rate` (0 turns it off), reproducibly for `seed`.
     public func setRandomFaults(rate: Double, kind: I2CError.Kind = .bus, seed: UInt64 = 1) {
         randomFaultRate = min(max(rate, 0), 1)
@@ -100,11 +111,13 @@ public final class SimulatedI2CBus: I2CBus {
             throw I2CError(kind: .unsupported, device: name, address: address, register: sub,
                            detail: "the simulated bus takes only a sub-address before a repeated-start read, not \(data.count) data bytes")
         }
-        let device = try begin(isRead ? .read : .write, address: address, register: sub, count: count,
-                               written: isRead ? nil : data)
+        let (device, glitch) = try begin(isRead ? .read : .write, address: address, register: sub, count: count,
+                                         written: isRead ? nil : data)
         lastSubAddress[Int(address & 0x7F)] = sub
         if isRead {
             device.read(register: sub, into: read)
+            // Noise on the data line while the motor runs (`SimulatedMotorNoise.glitchRate`).
+            if glitch { for i in 0..<read.count { read[i] ^= 0x40 } }
         } else {
             device.write(register: sub, bytes: data)
         }
@@ -115,12 +128,25 @@ public final class SimulatedI2CBus: I2CBus {
         }
     }
 
-    /// Accounts for the transaction and returns its device, or throws the fault it hits.
+    /// Accounts for the transaction and returns its device and whether the motor corrupts the
+    /// data read, or throws the fault it hits.
     private func begin(_ kind: I2CTransaction.Kind, address: UInt8, register: UInt8, count: Int,
-                       written: UnsafeRawBufferPointer?) throws -> SimulatedI2CDevice {
+                       written: UnsafeRawBufferPointer?) throws -> (SimulatedI2CDevice, glitch: Bool) {
         transactionCount += 1
         busTimeSeconds += Double(30 + 9 * count) / clockHz
         var fault = scheduledFault(address: address, register: register)
+        var glitch = false
+        if fault == nil, let coupling = motorCoupling, coupling.address == address & 0x7F {
+            let motor = coupling.transaction(now: coupling.clock.nowNanoseconds(), isBurstRead: kind == .read && count >= 6)
+            if motor.reset { devices[Int(coupling.address)]?.powerOnReset() }
+            switch motor.failure {
+            case .noise?: fault = Self.kernelStyleError(.noAcknowledgeData, bus: name, address: address, register: register)
+            case .brownOut?:
+                fault = I2CError(kind: .noAcknowledgeAddress, device: name, address: address, register: register,
+                                 detail: "simulated: brown-out")
+            case nil: glitch = motor.glitch
+            }
+        }
         if fault != nil {
             // A scheduled fault wins over injected ones, which wait for the next transaction.
         } else if pendingFaults > 0 {
@@ -140,7 +166,7 @@ public final class SimulatedI2CBus: I2CBus {
             }
             throw fault
         }
-        return devices[Int(address & 0x7F)]!
+        return (devices[Int(address & 0x7F)]!, glitch)
     }
 
     /// Applies the power-on resets the fault plan has due for the chip at `address`, and returns

@@ -57,8 +57,24 @@ final class ServeAPITests: XCTestCase {
 
     func testHapticsWithoutAMotorIs409() async throws {
         let board = try await ServedBoard(self, motor: false)
-        XCTAssertEqual(try board.request("POST", "/api/haptics", body: #"{"effect": "buzz"}"#).status, 409)
+        let reason = "the board has no motor (add a \"motor\" section to its board file)"
+        let refused = try board.request("POST", "/api/haptics", body: #"{"effect": "buzz"}"#)
+        XCTAssertEqual(refused.status, 409)
+        XCTAssertEqual(refused.json["error"] as? String, reason)
+        // The snapshot says so before anything is asked, and the page shows Test motor unavailable.
+        let described = try XCTUnwrap(try board.request("GET", "/api/state").json["board"] as? [String: Any])
+        XCTAssertEqual(described["motor"] as? Bool, false)
+        XCTAssertEqual(described["motorUnavailable"] as? String, reason)
+        let page = try board.request("GET", "/").text
+        XCTAssertTrue(page.contains(#"<div id="motor-note" hidden></div>"#))
+        XCTAssertTrue(page.contains(#"for (const id of ["test-motor", "effect"]) { $(id).disabled = !view.hasMotor; $(id).title = reason; }"#))
         await board.close()
+        // A board with a motor carries no such field.
+        let withMotor = try await ServedBoard(self)
+        let motorBoard = try XCTUnwrap(try withMotor.request("GET", "/api/state").json["board"] as? [String: Any])
+        XCTAssertEqual(motorBoard["motor"] as? Bool, true)
+        XCTAssertNil(motorBoard["motorUnavailable"])
+        await withMotor.close()
     }
 
     func testBodiesOfCalibrateAndZero() async throws {

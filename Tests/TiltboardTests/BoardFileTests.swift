@@ -31,13 +31,14 @@ final class BoardFileTests: XCTestCase {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
         XCTAssertEqual(names, ["adxl345.json", "lis3dh.json", "mpu6050-pi5.json", "mpu6050.json", "simulated-adxl345.json",
                                "simulated-clone.json", "simulated-faults.json", "simulated-lis3dh.json",
-                               "simulated-mpu6050.json", "simulated-wake.json"])
+                               "simulated-motor-noise.json", "simulated-mpu6050.json", "simulated-no-motor.json",
+                               "simulated-wake.json"])
         for name in names {
             let board = try BoardDescription.load(path: folder + "/" + name)
             XCTAssertEqual(board.source, folder + "/" + name)
             XCTAssertEqual(board.isSimulated, name.hasPrefix("simulated"), name)
             XCTAssertEqual(board.isSimulated, board.simulation != nil, name)
-            XCTAssertNotNil(board.motor, name)
+            XCTAssertEqual(board.motor == nil, name == "simulated-no-motor.json", name)
         }
     }
 

@@ -207,7 +207,10 @@ final class DoctorTests: XCTestCase {
         XCTAssertEqual(c.finding, .kernelDriverBound(I2CDriverBinding(driver: "inv-mpu6050-i2c", device: "1-0068", deviceName: "mpu6050",
                                                                       bus: "/dev/i2c-1", address: 0x68),
                                                      address: 0x68, bus: "/dev/i2c-1"))
-        XCTAssertEqual(checks.map(\.id), ["i2c-enabled", "bus-clock", "i2c-permission", "kernel-driver", "interrupt-line", "realtime", "profile"])
+        XCTAssertEqual(checks.map(\.id), ["i2c-enabled", "bus-clock", "i2c-permission", "kernel-driver", "motor-line", "interrupt-line",
+                                          "realtime", "profile"])
+        XCTAssertEqual(try check("motor-line", in: checks).status, .skip, "a board without a motor has none to check")
+        XCTAssertEqual(try check("motor-line", in: checks).finding, .noMotor)
         XCTAssertEqual(opened.paths, [], "the bus is not opened behind the kernel driver's back")
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
     }

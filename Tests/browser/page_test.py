@@ -90,6 +90,11 @@ def main():
     shaken = harness.Server(args.binary, harness.write_board(shaken_folder, os.path.join(harness.HERE, "shakes.json"),
                                                              os.path.join(shaken_folder, "motor.log")),
                             shaken_profile, env, os.path.join(tmp, "serve-shakes.log"))
+    # The shipped board without a motor.
+    bare_folder = os.path.join(tmp, "no-motor")
+    os.makedirs(bare_folder)
+    bare = harness.Server(args.binary, os.path.join(harness.HERE, "..", "..", "Boards", "simulated-no-motor.json"),
+                          os.path.join(bare_folder, "profile.json"), env, os.path.join(tmp, "serve-no-motor.log"))
     try:
         urls = []
         check("serve starts and prints its URL", lambda: urls.append(server.start()))
@@ -97,6 +102,8 @@ def main():
             driver.get(urls[0])
             run_checks(driver, server, profile, motor_log, shots)
             shake_checks(driver, shaken, shaken_profile)
+            check("a board without a motor: Test motor and its effects are disabled, the page says why, motor reads none",
+                  lambda: no_motor_checks(driver, bare))
             check("beyond loopback: the token opens the page, leaves the address bar, and a reload needs no token",
                   lambda: token_checks(driver, lan))
     finally:
@@ -104,6 +111,7 @@ def main():
         server.kill()
         lan.kill()
         shaken.kill()
+        bare.kill()
     if failed and os.path.exists(server.log_path):
         with open(server.log_path) as log:
             sys.stderr.write("the server's stderr, last lines:\n" + "".join(log.readlines()[-20:]))
@@ -312,6 +320,17 @@ def shake_checks(driver, shaken, profile):
         wait_until(driver, "a 1 g shake counted", lambda: shakes() > count)
         assert canvas_image(driver) != before, "the chart did not change"
     check("gentle (0.6 g): the same 1 g shakes are counted", gentle)
+
+
+def no_motor_checks(driver, bare):
+    driver.get(bare.start())
+    wait_until(driver, "#status reads live", lambda: text(driver, "status") == "live")
+    wait_until(driver, "the snapshot's board shown", lambda: "no motor" in text(driver, "chip"))
+    for element_id in ("test-motor", "effect"):
+        assert not driver.find_element("id", element_id).is_enabled(), f"#{element_id} is enabled on a board without a motor"
+    note = text(driver, "motor-note")
+    assert note == 'Test motor unavailable: the board has no motor (add a "motor" section to its board file)', f"#motor-note reads {note!r}"
+    assert text(driver, "motor") == "none", f"#motor reads {text(driver, 'motor')!r}"
 
 
 def token_checks(driver, lan):

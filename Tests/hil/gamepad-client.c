@@ -6,7 +6,8 @@
  * 50 ms, 200 ms apart, from 5.5 s (one effect, uploaded again before each play). Prints what it saw, one fact per line; the guest script judges it.
  *
  * Usage: gamepad-client NAME SECONDS
- * Lines: "range X_MIN X_MAX Y_MIN Y_MAX", "rumble MS AT" (CLOCK_MONOTONIC seconds of the play
+ * Lines: "range X_MIN X_MAX Y_MIN Y_MAX", "ff HAS_EV_FF SLOTS" (EVIOCGBIT's EV_FF bit and
+ * EVIOCGEFFECTS: 0 0 for a pad without rumble), "rumble MS AT" (CLOCK_MONOTONIC seconds of the play
  * write), "order ..." (left/right/forward/back in the order the stick first passed half deflection
  * that way), "button N" (BTN_SOUTH presses), "gone" (the device was removed while open). */
 #include <dirent.h>
@@ -75,6 +76,12 @@ int main(int argc, char **argv) {
     struct input_absinfo ax, ay;
     if (ioctl(fd, EVIOCGABS(ABS_X), &ax) < 0 || ioctl(fd, EVIOCGABS(ABS_Y), &ay) < 0) { printf("EVIOCGABS failed\n"); return 1; }
     printf("range %d %d %d %d\n", ax.minimum, ax.maximum, ay.minimum, ay.maximum);
+    unsigned long types[EV_MAX / (8 * sizeof(unsigned long)) + 1] = { 0 };
+    int slots = 0;
+    if (ioctl(fd, EVIOCGBIT(0, sizeof types), types) < 0) { printf("EVIOCGBIT failed\n"); return 1; }
+    int has_ff = (types[EV_FF / (8 * sizeof(unsigned long))] >> (EV_FF % (8 * sizeof(unsigned long)))) & 1;
+    if (has_ff && ioctl(fd, EVIOCGEFFECTS, &slots) < 0) { printf("EVIOCGEFFECTS failed\n"); return 1; }
+    printf("ff %d %d\n", has_ff, slots);
     fflush(stdout);
 
     const char *names[4] = { "left", "right", "forward", "back" };

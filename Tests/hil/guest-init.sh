@@ -478,6 +478,7 @@ gamepad_run() {
     sed 's/^/guest: motor log: /' /tmp/gamepad-motor.log 2>/dev/null
     [ $gprc = 0 ] || { why="exit $gprc: $(grep -m 1 error /tmp/gp.err)"; return 1; }
     grep -qx "range -32767 32767 -32767 32767" /tmp/gpc.out || { why="$(head -n 1 /tmp/gpc.out)"; return 1; }
+    grep -qx "ff 1 16" /tmp/gpc.out || { why="force feedback: $(grep '^ff' /tmp/gpc.out), want 16 slots"; return 1; }
     grep -qx "order left right forward back" /tmp/gpc.out || { why="$(grep order /tmp/gpc.out)"; return 1; }
 }
 check "gamepad: a client sees the stick go left, right, forward (−Y), back (+Y) over −32767…32767" gamepad_run
@@ -527,6 +528,21 @@ rumble_latency() {
 }
 check "gamepad: each of 20 rumble requests turns the motor on within 100 ms" rumble_latency
 check "gamepad: after exit the device is gone and the motor off" gamepad_gone
+# A board without a motor: the pad has no EV_FF at all, so a game sees no rumble to offer, and an
+# upload is refused by the kernel rather than accepted and never felt.
+gamepad_no_motor() {
+    "$TB" gamepad --board "$BOARDS/simulated-gamepad-no-motor.json" --name "Tiltboard no motor" --duration 5 > /tmp/gpn.out 2> /tmp/gpn.err &
+    gp=$!
+    # The client tries a rumble a second after it opens the pad and ends when the pad goes.
+    timeout 60 gamepad-client "Tiltboard no motor" 30 > /tmp/gpnc.out 2>&1
+    wait $gp; gprc=$?
+    sed 's/^/guest: gamepad-client: /' /tmp/gpnc.out
+    [ $gprc = 0 ] || { why="exit $gprc: $(grep -m 1 error /tmp/gpn.err)"; return 1; }
+    grep -qx "ff 0 0" /tmp/gpnc.out || { why="force feedback: $(grep '^ff' /tmp/gpnc.out), want none"; return 1; }
+    grep -q "^upload failed" /tmp/gpnc.out || { why="a rumble upload was accepted"; return 1; }
+    grep -q "the board has no motor: the gamepad offers no rumble" /tmp/gpn.err || { why="$(cat /tmp/gpn.err | head -n 3)"; return 1; }
+}
+check "gamepad: without a motor the pad offers no force feedback (no EV_FF) and refuses a rumble" gamepad_no_motor
 
 # ---------------------------------------------------------------------------------------------
 # Error paths.

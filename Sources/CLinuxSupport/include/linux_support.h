@@ -21,7 +21,7 @@ int tiltboard_eventfd(void);
 /// Creates a uinput gamepad on `fd` (an open /dev/uinput): BUS_VIRTUAL with no USB vendor or
 /// product (it has none; SDL then identifies it by name), ABS_X/ABS_Y in -32767…32767, the face,
 /// shoulder, select and start buttons, FF_RUMBLE/FF_CONSTANT/FF_PERIODIC with gain and
-/// `ff_effects_max` slots. Returns 0 or -errno.
+/// `ff_effects_max` slots (0: no force feedback, no EV_FF). Returns 0 or -errno.
 int tiltboard_uinput_create_gamepad(int fd, const char *name, uint32_t ff_effects_max);
 
 /// Reports ABS_X, ABS_Y and BTN_SOUTH, then SYN_REPORT, in one write. Returns 0 or -errno.

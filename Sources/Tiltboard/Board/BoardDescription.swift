@@ -99,6 +99,8 @@ public struct BoardDescription: Sendable, Equatable {
         public var faults: [SimulatedFault]
         /// How far from ideal the simulated part is (with `noise`).
         public var part: Part = .typical
+        /// What the motor does to the sensor's bus (`simulation.motorNoise`); nil: nothing.
+        public var motorNoise: SimulatedMotorNoise?
 
         /// `simulation.part`: a typical part, one at the data sheets' limits, or given values.
         public enum Part: Sendable, Equatable {

@@ -19,7 +19,8 @@ import TiltboardSimulator
 /// - `simulation` (only with bus `"simulated"`): `script` built-in name or path, `trace` CSV path
 ///   (not both), `noise` bool, `seed` integer ≥ 0, `whoAmI` `"0x70"` or integer, `zeroGOffsetMg`
 ///   [x,y,z], `scaleError` [x,y,z] fractions, `motorLog` path, `part` `"typical"`/`"worst"`/object,
-///   `faults` list of `{"at", "kind", "seconds"}`. Relative paths resolve against the board file's folder.
+///   `faults` list of `{"at", "kind", "seconds"}`, `motorNoise` `{"errorRate", "switchMs",
+///   "brownOutMs", "glitchRate", "idleErrorRate"}`. Relative paths resolve against the board file's folder.
 /// - `shake` (optional): `thresholdG` > 0 (each half-cycle's linear acceleration), `minReversals`
 ///   integer 1…20 (reversals that make a shake), `minFraction` 0…1 (share of the time swinging),
 ///   `cooldownMs` 0…60000. `minDurationMs` is rejected: one burst no longer starts a shake.
@@ -228,7 +229,8 @@ struct BoardFileParser {
 
     private func parseSimulation(_ value: Any) throws -> BoardDescription.SimulationSection {
         let o = try object(value, "simulation")
-        try onlyKeys(o, "simulation", ["script", "trace", "noise", "seed", "whoAmI", "zeroGOffsetMg", "scaleError", "motorLog", "part", "faults"])
+        try onlyKeys(o, "simulation", ["script", "trace", "noise", "seed", "whoAmI", "zeroGOffsetMg", "scaleError", "motorLog", "part", "faults",
+                                          "motorNoise"])
         var sim = BoardDescription.SimulationSection()
         if let v = o["script"] {
             let s = try nonEmptyString(v, "simulation.script", allowed: "use a built-in script name such as \"flat\" or a path to a script file")
@@ -271,7 +273,23 @@ struct BoardFileParser {
         }
         if let v = o["faults"] { sim.faults = try parseFaults(v) }
         if let v = o["part"] { sim.part = try parsePart(v) }
+        if let v = o["motorNoise"] { sim.motorNoise = try parseMotorNoise(v) }
         return sim
+    }
+
+    /// `{"errorRate", "switchMs", "brownOutMs", "glitchRate", "idleErrorRate"}`, each optional (0).
+    private func parseMotorNoise(_ value: Any) throws -> SimulatedMotorNoise {
+        let path = "simulation.motorNoise"
+        let o = try object(value, path)
+        try onlyKeys(o, path, ["errorRate", "switchMs", "brownOutMs", "glitchRate", "idleErrorRate"])
+        let rate = "use a chance from 0 to 1"
+        var noise = SimulatedMotorNoise()
+        noise.errorRate = try bounded(o, path, "errorRate", rate) { (0...1).contains($0) } ?? 0
+        noise.glitchRate = try bounded(o, path, "glitchRate", rate) { (0...1).contains($0) } ?? 0
+        noise.idleErrorRate = try bounded(o, path, "idleErrorRate", rate) { (0...1).contains($0) } ?? 0
+        noise.switchSeconds = (try bounded(o, path, "switchMs", "use 0 to 1000 ms") { (0...1000).contains($0) } ?? 0) / 1000
+        noise.brownOutSeconds = (try bounded(o, path, "brownOutMs", "use 0 to 10000 ms") { (0...10_000).contains($0) } ?? 0) / 1000
+        return noise
     }
 
     /// `[{"at": s, "kind": "nack"|"eio"|"reset"|"unplug", "seconds": s}, …]`; `seconds` is required

@@ -14,7 +14,8 @@ public struct DoctorCheck: Sendable, Equatable {
         case skip
     }
     /// Stable id for tools: `i2c-enabled`, `bus-clock`, `i2c-permission`, `kernel-driver`, `sensor`, `motor-line`,
-    /// `interrupt-line`, `realtime`, `profile`.
+    /// `interrupt-line`, `realtime`, `profile`; with the motor-noise check, `motor-noise` and
+    /// `motor-noise-idle`, `-switching`, `-running`, `-outages`, `-jumps`.
     public var id: String
     public var status: Status
     /// What was found.
@@ -82,6 +83,16 @@ public enum DoctorFinding: Sendable, Equatable {
     case lineOther(LineRole, String)
     /// The board file has no interrupt line (only waking on motion needs one).
     case noInterruptLine
+    /// The board file has no motor: nothing to check (and nothing to buzz).
+    case noMotor
+
+    // motor-noise
+    /// What the motor-noise check sampled.
+    case motorNoiseMeasured(MotorNoiseCheck.Report)
+    /// One kind of trouble the motor-noise check counts, found (failed) or not (passed).
+    case motorNoise(MotorNoiseAspect, MotorNoiseCheck.Report)
+    /// The check stopped before it was done (a signal): the counts so far.
+    case motorNoiseStopped(MotorNoiseCheck.Report)
 
     // realtime
     /// The limits that decide whether the loop thread may have SCHED_FIFO and locked memory.
@@ -120,6 +131,41 @@ public enum DoctorFinding: Sendable, Equatable {
         case groupNotInThisLogin
         /// Not in the group.
         case notInGroup
+    }
+
+    /// What the motor-noise check counts, each pointing at one wiring fix.
+    public enum MotorNoiseAspect: String, Sendable, Equatable, CaseIterable {
+        /// Bus errors with the motor off: a marginal bus (pull-ups).
+        case idle
+        /// Bus errors just after the motor switched: the coil's spike (flyback diode).
+        case switching
+        /// Bus errors while the motor ran: noise at the bus's speed (lower bus clock).
+        case running
+        /// The sensor lost, or reset, while the motor ran: its supply sagged (separate supply or capacitor).
+        case outages
+        /// Samples far from both neighbours: corrupted data (shorter or twisted cable).
+        case jumps
+
+        /// The count this aspect found in `report`.
+        public func count(in report: MotorNoiseCheck.Report) -> Int {
+            switch self {
+            case .idle: return report.idleErrors
+            case .switching: return report.switchingErrors
+            case .running: return report.runningErrors
+            case .outages: return report.outages
+            case .jumps: return report.jumps
+            }
+        }
+
+        /// Whether `report` shows this trouble: any count at all, except that errors while the
+        /// motor runs or switches count only beyond what the rest of the time explains.
+        public func found(in report: MotorNoiseCheck.Report) -> Bool {
+            switch self {
+            case .switching: return report.switchingFound
+            case .running: return report.runningFound
+            case .idle, .outages, .jumps: return count(in: report) > 0
+            }
+        }
     }
 
     /// Which GPIO line a line check is about.
@@ -180,6 +226,8 @@ public struct Doctor {
         }
         if let motor = board.motor {
             checks.append(line("motor-line", .motor, motor.line))
+        } else {
+            checks.append(DoctorCheck(id: "motor-line", status: .skip, finding: .noMotor))
         }
         if let interrupt = board.interrupt {
             checks.append(line("interrupt-line", .interrupt, interrupt.line))
@@ -295,17 +343,27 @@ public struct Doctor {
             return (DoctorCheck(id: id, status: .pass,
                                 finding: .sensorFound(identity, chip: board.sensor.chip, address: address, bus: busDevice)),
                     identity.chipID)
-        } catch let error as I2CError {
+        } catch {
+            return (sensorFailure(error), nil)
+        }
+    }
+
+    /// The failed `sensor` check for an error opening or reading the sensor.
+    func sensorFailure(_ error: Error) -> DoctorCheck {
+        let id = "sensor"
+        let address = board.sensor.address
+        switch error {
+        case let error as I2CError:
             let code: DoctorCheck.Cause = error.kind == .permissionDenied ? .permission : .unavailable
             if error.kind == .noAcknowledgeAddress {
-                return (DoctorCheck(id: id, status: .fail,
-                                    finding: .sensorNotAnswering(error, address: address, bus: busDevice), cause: code), nil)
+                return DoctorCheck(id: id, status: .fail, finding: .sensorNotAnswering(error, address: address, bus: busDevice),
+                                   cause: code)
             }
-            return (DoctorCheck(id: id, status: .fail, finding: .busFailed(error), cause: code), nil)
-        } catch let error as SensorError {
-            return (DoctorCheck(id: id, status: .fail, finding: .sensorFailed(error), cause: .unavailable), nil)
-        } catch {
-            return (DoctorCheck(id: id, status: .fail, finding: .sensorOther("\(error)"), cause: .unavailable), nil)
+            return DoctorCheck(id: id, status: .fail, finding: .busFailed(error), cause: code)
+        case let error as SensorError:
+            return DoctorCheck(id: id, status: .fail, finding: .sensorFailed(error), cause: .unavailable)
+        default:
+            return DoctorCheck(id: id, status: .fail, finding: .sensorOther("\(error)"), cause: .unavailable)
         }
     }
 
@@ -327,6 +385,47 @@ public struct Doctor {
         } catch {
             return DoctorCheck(id: id, status: .fail, finding: .lineOther(role, "\(error)"), cause: .unavailable)
         }
+    }
+
+    // MARK: - Motor noise
+
+    /// The motor-noise check (`MotorNoiseCheck`) on the board's sensor, pulsing `motor` (the
+    /// board's motor line, opened by the program): one summary and one check per aspect, or the
+    /// sensor's failure when it cannot be opened. A board without a motor gets one skipped check.
+    public func motorNoise(_ check: MotorNoiseCheck, motor: GPIOOutputLine?, shouldStop: () -> Bool = { false }) -> [DoctorCheck] {
+        guard let motor, board.motor != nil else {
+            return [DoctorCheck(id: "motor-noise", status: .skip, finding: .noMotor)]
+        }
+        var busClock: Int?
+        if let n = SystemInspector.busNumber(busDevice) { busClock = system.busClockHz(n)?.hz }
+        let rate = check.rateHz(chip: board.sensor.chip, busClockHz: busClock)
+        do {
+            let bus = FailureTimingBus(try backend.openBus(), clock: clock)
+            defer { bus.close() }
+            let sensor = try board.sensor.chip.openSensor(bus: bus, address: board.sensor.address, clock: clock)
+            defer { try? sensor.sleep() }
+            let report = try check.run(sensor: sensor, bus: bus, configuration: board.sensor.configuration, rateHz: rate,
+                                       motor: motor, clock: clock, shouldStop: shouldStop)
+            if report.seconds < check.settings.totalSeconds && shouldStop() {
+                return [DoctorCheck(id: "motor-noise", status: .skip, finding: .motorNoiseStopped(report))]
+            }
+            return Self.motorNoiseChecks(report)
+        } catch {
+            var failed = sensorFailure(error)
+            failed.id = "motor-noise"
+            return [failed]
+        }
+    }
+
+    /// The checks a motor-noise report makes: what was sampled, then each aspect, failed when
+    /// the report shows it (`MotorNoiseAspect.found`).
+    public static func motorNoiseChecks(_ report: MotorNoiseCheck.Report) -> [DoctorCheck] {
+        [DoctorCheck(id: "motor-noise", status: .pass, finding: .motorNoiseMeasured(report))]
+            + DoctorFinding.MotorNoiseAspect.allCases.map { aspect in
+                let found = aspect.found(in: report)
+                return DoctorCheck(id: "motor-noise-\(aspect.rawValue)", status: found ? .fail : .pass,
+                                   finding: .motorNoise(aspect, report), cause: found ? .unavailable : nil)
+            }
     }
 
     // MARK: - Realtime and profile

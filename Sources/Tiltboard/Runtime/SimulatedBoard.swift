@@ -15,6 +15,8 @@ public struct SimulatedBoard {
     public let clock: MonotonicClock
     /// Where the motor line's changes are logged (`simulation.motorLog`), if anywhere.
     public let motorLog: String?
+    /// How the motor disturbs the bus (`simulation.motorNoise`); nil when it does not.
+    public let motorCoupling: SimulatedMotorCoupling?
 
     public init(board: BoardDescription, clock: MonotonicClock) throws {
         let settings = board.simulation ?? BoardDescription.SimulationSection()
@@ -26,11 +28,15 @@ public struct SimulatedBoard {
             : SensorImperfections.ideal
         if let mg = settings.zeroGOffsetMg { imperfections.zeroGOffsetG = mg / 1000 }
         if let scale = settings.scaleError { imperfections.scaleError = scale }
-        bus = SimulatedI2CBus()
+        let bus = SimulatedI2CBus()
+        self.bus = bus
         device = SimulatedChipRegistry.factory(for: board.sensor.chip)
             .makeChip(chipID: settings.whoAmI, clock: clock, motion: motion, imperfections: imperfections)
         bus.attach(device, at: board.sensor.address)
         bus.schedule(faults: settings.faults, address: board.sensor.address, clock: clock)
+        motorCoupling = settings.motorNoise.flatMap { noise in
+            noise.isQuiet ? nil : bus.couple(motorNoise: noise, address: board.sensor.address, clock: clock, seed: settings.seed)
+        }
     }
 
     /// The seeded part `simulation.part` asks for.
@@ -113,6 +119,9 @@ extension SimulatedBoard: BoardBackend {
     /// A simulated line, its changes appended to `motorLog` when there is one.
     public func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine {
         let line = SimulatedGPIOLine(name: "simulated motor (\(motor.line.chip) \(motor.line.line))", clock: clock)
+        if let coupling = motorCoupling {
+            line.onChange = { _, active in coupling.motorSwitched(active: active) }
+        }
         if let motorLog {
             let log = try MotorLog(path: motorLog, monotonic: clock is LinuxMonotonicClock)
             // One process drives a line: as the kernel refuses a second request for a GPIO line
@@ -123,7 +132,11 @@ extension SimulatedBoard: BoardBackend {
             // The line is driven inactive when requested; a predecessor killed with the motor
             // on left the log (the line's state) at 1, so that is a change to record.
             if log.lastLevelWasActive { log.append(t: clock.nowSeconds(), active: false) }
-            line.onChange = { t, active in log.append(t: t, active: active) }
+            let coupled = line.onChange
+            line.onChange = { t, active in
+                coupled?(t, active)
+                log.append(t: t, active: active)
+            }
         }
         return line
     }

@@ -124,10 +124,32 @@ enum Advice {
             return "to allow it: add '@i2c - rtprio 50' and '@i2c - memlock unlimited' to /etc/security/limits.d/tiltboard.conf, then log in again"
         case .profileMissing:
             return "hold the board as you play and run `tiltboard calibrate`"
+        case let .motorNoise(aspect, report) where aspect.found(in: report):
+            return motorNoiseFix(aspect)
         case .simulatedBoard, .busPresent, .busClockUnknown, .busClock, .busOpens, .noKernelDriver, .sensorFound,
              .sensorOther, .lineSimulated, .lineFree, .lineHeld, .lineOther, .noInterruptLine, .realtime,
-             .profileFound, .profileInvalid, .profileUnreadable:
+             .profileFound, .profileInvalid, .profileUnreadable, .noMotor, .motorNoiseMeasured, .motorNoiseStopped, .motorNoise:
             return nil
+        }
+    }
+
+    /// One fix for each kind of trouble the motor-noise check finds. The pull-ups: the Pi has
+    /// 1.8 kΩ on GPIO2/GPIO3 to 3.3 V (Raspberry Pi documentation, "GPIO and the 40-pin
+    /// header"), and the I²C-bus specification (UM10204 §7.1) sizes them by the bus's
+    /// capacitance; the bus clock: `i2c_arm_baudrate` (raspberrypi/linux
+    /// arch/arm/boot/dts/overlays/README, 100000 by default).
+    static func motorNoiseFix(_ aspect: DoctorFinding.MotorNoiseAspect) -> String {
+        switch aspect {
+        case .idle:
+            return "check the pull-ups: SDA and SCL each need one to 3.3 V (the Pi has 1.8 kΩ on board); a missing one, or a breakout pulling up to 5 V, makes the bus fail even with the motor off"
+        case .switching:
+            return "put a flyback diode across the motor (e.g. 1N4148 or 1N5819, cathode to the motor's + side) and drive it through a transistor, never from the GPIO pin itself"
+        case .running:
+            return "lower the bus speed: add dtparam=i2c_arm_baudrate=50000 to /boot/firmware/config.txt and reboot (check that `tiltboard doctor` still passes the bus clock at the board's rate)"
+        case .outages:
+            return "give the motor a separate supply (grounds joined), or put a capacitor (100 µF beside 100 nF) across the sensor's VCC and GND"
+        case .jumps:
+            return "use a shorter cable to the sensor, twist SDA and SCL each with a ground wire, and keep them away from the motor's wires"
         }
     }
 

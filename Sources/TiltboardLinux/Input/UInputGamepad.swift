@@ -37,7 +37,8 @@ public final class UInputGamepad: GamepadDevice {
     public let path: String
     private var last: (x: Int32, y: Int32, button: Bool)?
 
-    /// Opens `path` and creates a gamepad called `name` with `effectSlots` force-feedback slots.
+    /// Opens `path` and creates a gamepad called `name` with `effectSlots` force-feedback slots;
+    /// with 0 the device offers no force feedback at all (a board without a motor).
     public init(name: String, path: String = defaultPath, effectSlots: Int = RumbleScheduler.maxEffects) throws {
         self.path = path
         fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)

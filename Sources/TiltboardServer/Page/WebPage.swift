@@ -2,7 +2,8 @@
 /// compiled into the binary (no resource bundle to install, no CDN, works with no internet).
 ///
 /// Stable element ids for tests and scripts: `area`, `marker`, `status` (text `live` or
-/// `reconnecting`), `roll`, `pitch`, `calibrate`, `zero`, `test-motor`, `chart`, `shake-level`;
+/// `reconnecting`), `roll`, `pitch`, `calibrate`, `zero`, `test-motor` (disabled on a board
+/// without a motor, with `motor-note` saying why), `chart`, `shake-level`;
 /// the marker's `data-t` is the loop time (`t`, seconds) of the frame it shows. The chart (a canvas:
 /// the last 10 s of roll and pitch, the linear acceleration the shake detector compares with its
 /// threshold, shakes and motor on-spans shaded; a tap pauses and resumes it) sets `data-points`
@@ -93,6 +94,8 @@ button:disabled { opacity: .5; cursor: default; }
 #calibration-message.bad, #message.bad { color: var(--bad); }
 #calibration-message.ok, #message.ok { color: var(--ok); }
 #message { min-height: 1.3em; font-size: .88rem; margin-top: .4rem; color: var(--muted); }
+#motor-note { grid-column: 1 / -1; font-size: .85rem; color: var(--muted); }
+select:disabled { opacity: .5; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem .8rem; margin: 0; font-size: .9rem; }
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
@@ -152,6 +155,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
           <select id="effect" aria-label="motor effect"></select>
           <button id="test-motor" type="button">Test motor</button>
         </div>
+        <div id="motor-note" hidden></div>
       </div>
       <div id="calibration" hidden>
         <progress id="calibration-progress" max="1" value="0"></progress>
@@ -189,7 +193,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   // out of bookmarks and screenshots); a reload still works.
   const token = new URLSearchParams(location.search).get("token");
   if (token) history.replaceState(null, "", location.pathname);
-  const view = { frame: null, dirty: false, mode: "calibrated", motorOn: false, calibrating: false,
+  const view = { frame: null, dirty: false, mode: "calibrated", motorOn: false, hasMotor: true, calibrating: false,
                  flashUntil: 0, rateFrom: null, rate: null, effectAsked: null, capture: null,
                  history: [], chartPaused: false, chartDirty: false };
   const chartSeconds = 10;
@@ -299,6 +303,13 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     setText("board", b.name);
     setText("board-title", b.name);
     setText("chip", b.chip + (b.simulated ? " · simulated" : "") + (b.motor ? "" : " · no motor"));
+    // Without a motor, Test motor is shown unavailable, with the server's reason.
+    view.hasMotor = b.motor !== false;
+    const reason = view.hasMotor ? "" : (b.motorUnavailable || "the board has no motor");
+    for (const id of ["test-motor", "effect"]) { $(id).disabled = !view.hasMotor; $(id).title = reason; }
+    $("motor-note").hidden = view.hasMotor;
+    setText("motor-note", reason ? "Test motor unavailable: " + reason : "");
+    showMotor();
   }
   // When the profile was made and at what pose: the summary comes with the snapshot, the pose's
   // pitch and roll from the stored profile itself.
@@ -331,7 +342,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
   function showMotor() {
     const e = $("motor");
-    e.textContent = view.motorOn ? "on" : "off";
+    e.textContent = !view.hasMotor ? "none" : view.motorOn ? "on" : "off";
     e.classList.toggle("on", view.motorOn);
   }
   function log(text) {
@@ -535,7 +546,9 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   function press(button, request, done, failed = (e) => say(e.message, "bad")) {
     button.disabled = true;
     say("");
-    request.then(done, failed).finally(() => { button.disabled = button.id === "calibrate" && view.calibrating; });
+    request.then(done, failed).finally(() => {
+      button.disabled = (button.id === "calibrate" && view.calibrating) || (button.id === "test-motor" && !view.hasMotor);
+    });
   }
   $("calibrate").addEventListener("click", () => {
     calibrationEvent({ state: "running", progress: 0 });
