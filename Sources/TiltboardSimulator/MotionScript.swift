@@ -5,7 +5,8 @@ import TiltboardCore
 /// Time starts at 0 s in `start` pose and runs through `segments` in order; after the last one
 /// the final pose holds forever. Poses use `TiltAngles` (the package's one pitch/roll
 /// convention). Rotations ease in and out (cosine) and report the matching body-frame rate on
-/// the gyro; shake, tap, put-down and walk add linear acceleration to gravity's reaction.
+/// the gyro; shake, tap, put-down, walk, move and circle add linear acceleration to gravity's
+/// reaction.
 ///
 /// JSON form (all keys but `segments` optional; `axis` is in the sensor frame):
 /// ```
@@ -16,9 +17,14 @@ import TiltboardCore
 ///   {"shake":   {"axis": [1, 0, 0], "frequencyHz": 4, "peakG": 2, "seconds": 1}},
 ///   {"tap":     {"axis": [0, 0, -1], "peakG": 3, "spikeSeconds": 0.02, "seconds": 0.5}},
 ///   {"putDown": {"impactG": 1.5, "seconds": 1}},
-///   {"walk":    {"bounceG": 0.67, "stepHz": 1.92, "seconds": 5}}]}
+///   {"walk":    {"bounceG": 0.67, "stepHz": 1.92, "seconds": 5}},
+///   {"move":    {"axis": [1, 0, 0], "peakG": 1.9, "accelSeconds": 0.25, "stopSeconds": 0.25,
+///                "rebound": 0.21, "seconds": 1}},
+///   {"circle":  {"axis": [1, 0, 0], "across": [0, 0, 1], "peakG": 1.8, "turns": 1, "seconds": 1.3}}]}
 /// ```
-/// `hold` without angles keeps the current pose.
+/// `hold` without angles keeps the current pose. `move` takes `accelSeconds` 0.25, `stopSeconds`
+/// 0.25 and `rebound` 0 unless given; `circle` takes `axis` [1, 0, 0], `across` [0, 0, 1] and
+/// `turns` 1.
 public struct MotionScript: MotionSource, Equatable {
     /// One piece of a script.
     public enum Segment: Sendable, Equatable {
@@ -38,12 +44,24 @@ public struct MotionScript: MotionSource, Equatable {
         /// vertical peak is `bounceG` above gravity on a median step, at `stepHz` steps a second,
         /// with fore-aft and sideways sway (see `walkAccel`).
         case walk(bounceG: Double, stepHz: Double, seconds: Double)
+        /// A single move along `axis` (sensor frame) that ends at rest: a half-sine push of
+        /// `peakG` for `accelSeconds`, a half-sine stop the other way for `stopSeconds` (its peak
+        /// is whatever ends the move at rest, peakG·accelSeconds/stopSeconds: a short stop is a
+        /// sharp one), then, when `rebound` > 0, one sine period of `rebound` × the larger of the
+        /// two peaks, first the push's way, each half as long as the stop (see `moveAccel`); then
+        /// rest until `seconds`.
+        case move(axis: Vector3, peakG: Double, accelSeconds: Double, stopSeconds: Double, rebound: Double,
+                  seconds: Double)
+        /// Carried round `turns` circles in the plane of `axis` and `across` (sensor frame; the
+        /// part of `across` at right angles to `axis` is used), from rest to rest: the linear
+        /// acceleration turns round rather than reversing, peaking at `peakG` (see `circleAccel`).
+        case circle(axis: Vector3, across: Vector3, turns: Double, peakG: Double, seconds: Double)
 
         /// How long the segment lasts.
         public var seconds: Double {
             switch self {
             case let .hold(_, s), let .rotate(_, s), let .shake(_, _, _, s), let .tap(_, _, _, s),
-                 let .putDown(_, s), let .walk(_, _, s):
+                 let .putDown(_, s), let .walk(_, _, s), let .move(_, _, _, _, _, s), let .circle(_, _, _, _, s):
                 return s
             }
         }
@@ -91,6 +109,10 @@ public struct MotionScript: MotionSource, Equatable {
         /// Rotation axis (body frame, unit) and angle in radians for `rotate`.
         var axis: Vector3
         var angle: Double
+        /// For `circle`: the circle's radius in g·s² (peakG over the largest unit-radius
+        /// acceleration) and the unit vector at right angles to its `axis` in its plane.
+        var scale = 0.0
+        var across = Vector3.zero
     }
 
     /// The body → world orientation for a pose, chosen so that its gravity reaction equals
@@ -137,6 +159,32 @@ public struct MotionScript: MotionSource, Equatable {
                 break
             case let .walk(_, stepHz, _):
                 guard stepHz > 0 else { throw MotionScriptError("segment \(number) (walk): stepHz must be > 0, got \(stepHz)") }
+            case let .move(axis, peak, accelSeconds, stopSeconds, rebound, seconds):
+                let name = "segment \(number) (move)"
+                guard axis.length > 0 else { throw MotionScriptError("\(name): axis must not be [0, 0, 0]") }
+                guard peak.isFinite else { throw MotionScriptError("\(name): peakG must be a number, got \(peak)") }
+                guard accelSeconds > 0, accelSeconds.isFinite, stopSeconds > 0, stopSeconds.isFinite else {
+                    throw MotionScriptError("\(name): accelSeconds and stopSeconds must be > 0, got \(accelSeconds) and \(stopSeconds)")
+                }
+                guard rebound >= 0, rebound.isFinite else { throw MotionScriptError("\(name): rebound must be ≥ 0, got \(rebound)") }
+                let length = Self.moveSeconds(accelSeconds: accelSeconds, stopSeconds: stopSeconds, rebound: rebound)
+                guard seconds >= length - 1e-9 else {
+                    throw MotionScriptError("\(name): seconds must cover the move, at least \(length), got \(seconds)")
+                }
+            case let .circle(axis, across, turns, peak, seconds):
+                let name = "segment \(number) (circle)"
+                guard axis.length > 0 else { throw MotionScriptError("\(name): axis must not be [0, 0, 0]") }
+                let u = axis.normalized
+                let v = across - u * across.dot(u)
+                guard v.length > 1e-9 * max(1, across.length) else {
+                    throw MotionScriptError("\(name): across must not be [0, 0, 0] or along axis")
+                }
+                guard turns > 0, turns.isFinite else { throw MotionScriptError("\(name): turns must be > 0, got \(turns)") }
+                guard peak >= 0, peak.isFinite else { throw MotionScriptError("\(name): peakG must be ≥ 0, got \(peak)") }
+                guard seconds > 0 else { throw MotionScriptError("\(name): seconds must be > 0") }
+                step.axis = u
+                step.across = v.normalized
+                step.scale = peak / Self.circleUnitPeak(turns: turns, seconds: seconds)
             }
             steps.append(step)
             t = step.end
@@ -183,7 +231,74 @@ public struct MotionScript: MotionSource, Equatable {
         case let .walk(bounce, stepHz, seconds):
             let world = Self.walkAccel(tau, bounceG: bounce, stepHz: stepHz, seconds: seconds)
             return PhysicalState(accelG: up + step.from.conjugate.rotate(world), tempC: tempC)
+        case let .move(axis, peak, accelSeconds, stopSeconds, rebound, _):
+            let a = Self.moveAccel(tau, peakG: peak, accelSeconds: accelSeconds, stopSeconds: stopSeconds, rebound: rebound)
+            return PhysicalState(accelG: up + axis.normalized * a, tempC: tempC)
+        case let .circle(_, _, turns, _, seconds):
+            let (along, across) = Self.circleAccel(tau, turns: turns, seconds: seconds)
+            return PhysicalState(accelG: up + (step.axis * along + step.across * across) * step.scale, tempC: tempC)
         }
+    }
+
+    /// How long a move's motion lasts: the push, the stop and, with a rebound, its two halves.
+    static func moveSeconds(accelSeconds: Double, stopSeconds: Double, rebound: Double) -> Double {
+        accelSeconds + stopSeconds + (rebound > 0 ? 2 * stopSeconds : 0)
+    }
+
+    /// Linear acceleration (g) along a move's axis, `tau` seconds into it. Shaped on the Wiimote
+    /// gesture recordings (UCR "AllGestureWiimote", Dau et al., IEEE/CAA J. Autom. Sinica 6(6),
+    /// 2019; from Guna, Humar and Pogačnik, TSP 2012; even-numbered half, 100 Hz, gravity taken
+    /// out by interpolating between the still start and end): 173 single moves right, left, up and
+    /// down push with 1.89 g (median; p10 0.85 g, p90 3.76 g) and stop with 2.06 g (p10 0.84 g,
+    /// p90 4.73 g), each lobe 0.25 s between zero crossings (p10 0.13 s, p90 0.52 s); 40 of them
+    /// (23 %) swing back once more beyond 0.3 g, by 0.21 × the larger lobe (median; p10 0.11,
+    /// p90 0.50), about as wide as the stop (0.10 s at half height against 0.11 s). Half-sine
+    /// lobes; the stop's peak is sized so the board ends at rest (equal areas), and so is the
+    /// rebound (a full period).
+    static func moveAccel(_ tau: Double, peakG: Double, accelSeconds: Double, stopSeconds: Double,
+                          rebound: Double) -> Double {
+        if tau < 0 { return 0 }
+        if tau < accelSeconds { return peakG * sine(Double.pi * tau / accelSeconds) }
+        let stopPeak = peakG * accelSeconds / stopSeconds
+        let s = tau - accelSeconds
+        if s < stopSeconds { return -stopPeak * sine(Double.pi * s / stopSeconds) }
+        let r = s - stopSeconds
+        if rebound > 0 && r < 2 * stopSeconds {
+            let size = rebound * max(abs(peakG), abs(stopPeak))
+            return (peakG < 0 ? -size : size) * sine(Double.pi * r / stopSeconds)
+        }
+        return 0
+    }
+
+    /// The unit-radius circle's acceleration (along its axis, across it) `tau` seconds into
+    /// `turns` turns over `seconds`: position (cos θ, sin θ) with θ(s) = 2π·turns·(s − sin(2πs)/2π),
+    /// s = tau/seconds, so the board starts and ends at rest and is fastest halfway round;
+    /// acceleration = (−sin θ·θ″ − cos θ·θ′², cos θ·θ″ − sin θ·θ′²). Shaped on the Wiimote
+    /// recordings' circles (UCR "AllGestureWiimote", Dau et al. 2019, from Guna et al., TSP 2012;
+    /// 100 left and right circles of the even-numbered half): 1.33 s long (median; p10 0.96 s,
+    /// p90 2.14 s), in the plane facing the screen (the plane's normal is 0.96 along the board's
+    /// forward axis, median), the linear acceleration peaking at 1.83 g (p10 1.34 g, p90 2.98 g) and its
+    /// direction turning through 1.36 turns (p10 0.49, p90 1.83) rather than reversing.
+    static func circleAccel(_ tau: Double, turns: Double, seconds: Double) -> (Double, Double) {
+        let s = min(max(tau / seconds, 0), 1)
+        let c = 2 * Double.pi * turns
+        let w = 2 * Double.pi
+        let theta = c * (s - sine(w * s) / w)
+        let rate = c / seconds * (1 - cosine(w * s))
+        let accel = c * w / (seconds * seconds) * sine(w * s)
+        let sinT = sine(theta), cosT = cosine(theta)
+        return (-sinT * accel - cosT * rate * rate, cosT * accel - sinT * rate * rate)
+    }
+
+    /// The largest acceleration of a unit-radius `circleAccel` (sampled finely; the magnitude is
+    /// smooth and symmetric about the middle).
+    static func circleUnitPeak(turns: Double, seconds: Double) -> Double {
+        var peak = 0.0
+        for i in 0...2000 {
+            let (a, b) = circleAccel(Double(i) / 2000 * seconds, turns: turns, seconds: seconds)
+            peak = max(peak, (a * a + b * b).squareRoot())
+        }
+        return peak > 0 ? peak : 1
     }
 
     /// Linear acceleration (g) along the tap's axis, `tau` seconds into a tap. Shaped on BROAD's
