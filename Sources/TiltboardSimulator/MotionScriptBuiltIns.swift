@@ -16,6 +16,21 @@ extension MotionScript {
         TiltAngles(pitchDeg: pitch, rollDeg: roll)
     }
 
+    /// `lift-shake` with the front turned down by `turnDeg` instead of 90° (the recordings' turns:
+    /// 48° median, p10 7°, p90 98°); the shake begins 1.8 s in.
+    public static func liftShake(turnDeg: Double) throws -> MotionScript {
+        try MotionScript(segments: liftShakeSegments(turnDeg: turnDeg))
+    }
+
+    private static func liftShakeSegments(turnDeg: Double) -> [Segment] {
+        [.hold(pose(0, 0), seconds: 1),
+         .move(axis: Vector3(0, 0, 1), peakG: 0.66, accelSeconds: 0.2, stopSeconds: 0.2, rebound: 0, seconds: 0.4),
+         .rotate(to: pose(turnDeg, 0), seconds: 0.4),
+         .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(0, -1, 0), frequencyHz: 3, peakG: 3, swingDeg: 18.5,
+                     seconds: 7.0 / 6),
+         .hold(pose(turnDeg, 0), seconds: 1)]
+    }
+
     /// `segment` played flat, after 0.5 s and before `rest` seconds at rest.
     private static func flatAround(_ segment: Segment, rest: Double) -> [Segment] {
         [.hold(pose(0, 0), seconds: 0.5), segment, .hold(pose(0, 0), seconds: rest)]
@@ -107,12 +122,7 @@ extension MotionScript {
             // 1 g (p10 5, p90 10), swung from the wrist by about 18.5° (see MotionScript.wristSwing).
             // Here: a 0.66 g lift in 0.4 s, a 90° turn to the front pointing down in 0.4 s (0.8 s
             // in all, the p90 lead-in), then 7 half-cycles at 3 Hz, 3 g, along x; 4 s.
-            return [.hold(flat, seconds: 1),
-                    .move(axis: Vector3(0, 0, 1), peakG: 0.66, accelSeconds: 0.2, stopSeconds: 0.2, rebound: 0, seconds: 0.4),
-                    .rotate(to: pose(90, 0), seconds: 0.4),
-                    .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(0, -1, 0), frequencyHz: 3, peakG: 3, swingDeg: 18.5,
-                                seconds: 7.0 / 6),
-                    .hold(pose(90, 0), seconds: 1)]
+            return liftShakeSegments(turnDeg: 90)
         case "shake-slow":
             // The slow, gentle end of the recordings' shakes: 2.5 Hz (p10 2.3 Hz), half-cycles of
             // 2.2 g (p10), 7 of them (median), along x, swung by 18.5°, flat; 3.9 s.

@@ -268,6 +268,10 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(atPeak.y, -cos(18.5 * Double.pi / 180), accuracy: 1e-9)
         XCTAssertEqual(lift.state(at: 1.8 + 2.5 / 6).gyroDps.length, 0, accuracy: 1e-9, "turning back at the end of a swing")
         assertClose(lift.state(at: 1.8 + 7.0 / 6 + 0.01).accelG, Vector3(0, -1, 0), 1e-9, "still afterwards")
+        XCTAssertEqual(try MotionScript.liftShake(turnDeg: 90), lift)
+        let median = try MotionScript.liftShake(turnDeg: 48)
+        assertClose(median.state(at: 1.8).accelG, TiltAngles(pitchDeg: 48, rollDeg: 0).gravity, 1e-9)
+        XCTAssertEqual(median.duration!, lift.duration!, accuracy: 1e-12)
 
         for (name, hz, peak, seconds) in [("shake-slow", 2.5, 2.2, 3.9), ("shake-fast", 4.5, 4.0, 1 + 7 / 9.0 + 1.5)] {
             let script = MotionScript.builtIn(named: name)!

@@ -243,6 +243,11 @@ final class RealGestureShakeTests: XCTestCase {
         try assertStartsAShake("lift-shake", MotionScript.builtIn(named: "lift-shake")!, onset: 1.8, hz: 3)
     }
 
+    /// The same, turned by the recordings' median 48° instead of 90°.
+    func testLiftShakeTurnedByTheMedianStartsAShakeWithinACycle() throws {
+        try assertStartsAShake("lift-shake turned 48°", MotionScript.liftShake(turnDeg: 48), onset: 1.8, hz: 3)
+    }
+
     /// 2.5 Hz, 2.2 g half-cycles (the recordings' slow, gentle end), from 1 s.
     func testSlowHandShakeStartsAShakeWithinACycle() throws {
         try assertStartsAShake("shake-slow", MotionScript.builtIn(named: "shake-slow")!, onset: 1, hz: 2.5)
