@@ -19,14 +19,14 @@ import TiltboardCore
 ///   {"putDown": {"impactG": 1.5, "seconds": 1}},
 ///   {"walk":    {"bounceG": 0.67, "stepHz": 1.92, "seconds": 5}},
 ///   {"move":    {"axis": [1, 0, 0], "peakG": 1.9, "accelSeconds": 0.25, "stopSeconds": 0.25,
-///                "rebound": 0.21, "seconds": 1}},
+///                "rebound": 0.21, "seconds": 1.75}},
 ///   {"circle":  {"axis": [1, 0, 0], "across": [0, 0, 1], "peakG": 1.8, "turns": 1, "aspect": 1,
 ///                "seconds": 1.3}},
 ///   {"wristShake": {"axis": [1, 0, 0], "pivot": [0, -1, 0], "frequencyHz": 3, "peakG": 3,
 ///                   "swingDeg": 18.5, "seconds": 1.1667}}]}
 /// ```
 /// `hold` without angles keeps the current pose. `move` takes `accelSeconds` 0.25, `stopSeconds`
-/// 0.25 and `rebound` 0 unless given; `circle` takes `axis` [1, 0, 0], `across` [0, 0, 1],
+/// 0.25 and `rebound` 0 unless given, and its `seconds` must cover the motion; `circle` takes `axis` [1, 0, 0], `across` [0, 0, 1],
 /// `turns` 1 and `aspect` 1; `wristShake` takes `pivot` [0, -1, 0] and `swingDeg` 18.5.
 public struct MotionScript: MotionSource, Equatable {
     /// One piece of a script.
