@@ -293,7 +293,8 @@ public struct MotionScript: MotionSource, Equatable {
     ///
     /// Shaped on the Wiimote recordings' shakes (UCR "AllGestureWiimote", Dau et al., IEEE/CAA J.
     /// Autom. Sinica 6(6), 2019, from Guna, Humar and Pogačnik, TSP 2012; the 50 shakes of the
-    /// even-numbered half, 100 Hz): across the main axis they carry a component at twice the shake
+    /// even-numbered half, 100 Hz; spectra of each whole gesture, the main axis its principal
+    /// one): across the main axis they carry a component at twice the shake
     /// frequency of 0.16 × the main one (median; p10 0.08, p90 0.21), mostly along the
     /// controller's length (0.80 of it, median), the pull toward a wrist behind it; for a swing
     /// φ = Φ·sin ωt that ratio is Φ/2, so hands swing by about 18.5° (p10 9°, p90 25°). The
@@ -328,9 +329,10 @@ public struct MotionScript: MotionSource, Equatable {
     /// Linear acceleration (g) along a move's axis, `tau` seconds into it. Shaped on the Wiimote
     /// gesture recordings (UCR "AllGestureWiimote", Dau et al., IEEE/CAA J. Autom. Sinica 6(6),
     /// 2019; from Guna, Humar and Pogačnik, TSP 2012; even-numbered half, 100 Hz, gravity taken
-    /// out by interpolating between the still start and end): 173 single moves right, left, up and
-    /// down push with 1.89 g (median; p10 0.85 g, p90 3.76 g) and stop with 2.06 g (p10 0.84 g,
-    /// p90 4.73 g), each lobe 0.25 s between zero crossings (p10 0.13 s, p90 0.52 s); 40 of them
+    /// out by interpolating between the still start and end, lobes beyond 0.3 g along the main
+    /// axis): the 173 of 200 single moves right, left, up and down with two such lobes push with
+    /// 1.89 g (median; p10 0.85 g, p90 3.76 g) and stop with 2.06 g (p10 0.84 g, p90 4.73 g),
+    /// each lobe 0.25 s between zero crossings (p10 0.13 s, p90 0.52 s); 40 of them
     /// (23 %) swing back once more beyond 0.3 g, by 0.21 × the larger lobe (median; p10 0.11,
     /// p90 0.50), about as long as the stop (0.83 × between zero crossings; p10 0.42, p90 1.40),
     /// and nothing beyond 0.3 g follows the rebound (median; p90 0.54 × the rebound). Pushes toward
