@@ -5,7 +5,8 @@ import TiltboardCore
 /// Time starts at 0 s in `start` pose and runs through `segments` in order; after the last one
 /// the final pose holds forever. Poses use `TiltAngles` (the package's one pitch/roll
 /// convention). Rotations ease in and out (cosine) and report the matching body-frame rate on
-/// the gyro; shake, tap, put-down and walk add linear acceleration to gravity's reaction.
+/// the gyro; shake, tap, put-down, walk, move and circle add linear acceleration to gravity's
+/// reaction; a wrist shake swings the board about a pivot, so it turns (gyro, gravity) as well.
 ///
 /// JSON form (all keys but `segments` optional; `axis` is in the sensor frame):
 /// ```
@@ -16,9 +17,17 @@ import TiltboardCore
 ///   {"shake":   {"axis": [1, 0, 0], "frequencyHz": 4, "peakG": 2, "seconds": 1}},
 ///   {"tap":     {"axis": [0, 0, -1], "peakG": 3, "spikeSeconds": 0.02, "seconds": 0.5}},
 ///   {"putDown": {"impactG": 1.5, "seconds": 1}},
-///   {"walk":    {"bounceG": 0.67, "stepHz": 1.92, "seconds": 5}}]}
+///   {"walk":    {"bounceG": 0.67, "stepHz": 1.92, "seconds": 5}},
+///   {"move":    {"axis": [1, 0, 0], "peakG": 1.9, "accelSeconds": 0.25, "stopSeconds": 0.25,
+///                "rebound": 0.21, "seconds": 1.75}},
+///   {"circle":  {"axis": [1, 0, 0], "across": [0, 0, 1], "peakG": 1.8, "turns": 1, "aspect": 1,
+///                "seconds": 1.3}},
+///   {"wristShake": {"axis": [1, 0, 0], "pivot": [0, -1, 0], "frequencyHz": 3, "peakG": 3,
+///                   "swingDeg": 18.5, "seconds": 1.1667}}]}
 /// ```
-/// `hold` without angles keeps the current pose.
+/// `hold` without angles keeps the current pose. `move` takes `accelSeconds` 0.25, `stopSeconds`
+/// 0.25 and `rebound` 0 unless given, and its `seconds` must cover the motion; `circle` takes `axis` [1, 0, 0], `across` [0, 0, 1],
+/// `turns` 1 and `aspect` 1; `wristShake` takes `pivot` [0, -1, 0] and `swingDeg` 18.5.
 public struct MotionScript: MotionSource, Equatable {
     /// One piece of a script.
     public enum Segment: Sendable, Equatable {
@@ -38,12 +47,35 @@ public struct MotionScript: MotionSource, Equatable {
         /// vertical peak is `bounceG` above gravity on a median step, at `stepHz` steps a second,
         /// with fore-aft and sideways sway (see `walkAccel`).
         case walk(bounceG: Double, stepHz: Double, seconds: Double)
+        /// A single move along `axis` (sensor frame) that ends at rest: a half-sine push of
+        /// `peakG` for `accelSeconds`, a half-sine stop the other way for `stopSeconds` (its peak
+        /// is whatever ends the move at rest, peakG·accelSeconds/stopSeconds: a short stop is a
+        /// sharp one), then, when `rebound` > 0, a half-sine of `rebound` × the larger of the two
+        /// peaks the push's way, as long as the stop, and a slow return a quarter as strong and
+        /// four times as long (see `moveAccel`); then rest until `seconds`.
+        case move(axis: Vector3, peakG: Double, accelSeconds: Double, stopSeconds: Double, rebound: Double,
+                  seconds: Double)
+        /// Carried round `turns` circles in the plane of `axis` and `across` (sensor frame; the
+        /// part of `across` at right angles to `axis` is used), from rest to rest: the linear
+        /// acceleration turns round rather than reversing, peaking at `peakG` (see `circleAccel`).
+        /// With `aspect` < 1 the circle is squashed across `axis` into an ellipse.
+        case circle(axis: Vector3, across: Vector3, turns: Double, peakG: Double, aspect: Double, seconds: Double)
+        /// A shake swung from the wrist: the board turns to and fro by up to `swingDeg` about a
+        /// pivot in the direction `pivot` (sensor frame; the part at right angles to `axis` is
+        /// used), at `frequencyHz`, so its acceleration along `axis` peaks at `peakG` (the
+        /// tangential part, reversing), it is pulled toward the pivot twice a cycle (the
+        /// centripetal part, `swingDeg` in radians × `peakG` at most), the gyro sees the turn and
+        /// gravity's reaction turns with the board. It builds up over its first cycle and dies
+        /// down over its last, from rest to rest (see `wristSwing`).
+        case wristShake(axis: Vector3, pivot: Vector3, frequencyHz: Double, peakG: Double, swingDeg: Double,
+                        seconds: Double)
 
         /// How long the segment lasts.
         public var seconds: Double {
             switch self {
             case let .hold(_, s), let .rotate(_, s), let .shake(_, _, _, s), let .tap(_, _, _, s),
-                 let .putDown(_, s), let .walk(_, _, s):
+                 let .putDown(_, s), let .walk(_, _, s), let .move(_, _, _, _, _, s), let .circle(_, _, _, _, _, s),
+                 let .wristShake(_, _, _, _, _, s):
                 return s
             }
         }
@@ -91,6 +123,12 @@ public struct MotionScript: MotionSource, Equatable {
         /// Rotation axis (body frame, unit) and angle in radians for `rotate`.
         var axis: Vector3
         var angle: Double
+        /// For `circle`: the circle's radius in g·s² (peakG over the largest unit-radius
+        /// acceleration) and the unit vector at right angles to its `axis` in its plane. For
+        /// `wristShake`: the radius (peakG over the swing's angular acceleration) and the unit
+        /// vector toward the pivot; `axis` is then the turn's axis.
+        var scale = 0.0
+        var across = Vector3.zero
     }
 
     /// The body → world orientation for a pose, chosen so that its gravity reaction equals
@@ -137,6 +175,42 @@ public struct MotionScript: MotionSource, Equatable {
                 break
             case let .walk(_, stepHz, _):
                 guard stepHz > 0 else { throw MotionScriptError("segment \(number) (walk): stepHz must be > 0, got \(stepHz)") }
+            case let .move(axis, peak, accelSeconds, stopSeconds, rebound, seconds):
+                let name = "segment \(number) (move)"
+                guard axis.length > 0 else { throw MotionScriptError("\(name): axis must not be [0, 0, 0]") }
+                guard peak.isFinite else { throw MotionScriptError("\(name): peakG must be a number, got \(peak)") }
+                guard accelSeconds > 0, accelSeconds.isFinite, stopSeconds > 0, stopSeconds.isFinite else {
+                    throw MotionScriptError("\(name): accelSeconds and stopSeconds must be > 0, got \(accelSeconds) and \(stopSeconds)")
+                }
+                guard rebound >= 0, rebound.isFinite else { throw MotionScriptError("\(name): rebound must be ≥ 0, got \(rebound)") }
+                let length = Self.moveSeconds(accelSeconds: accelSeconds, stopSeconds: stopSeconds, rebound: rebound)
+                guard seconds >= length - 1e-9 else {
+                    throw MotionScriptError("\(name): seconds must cover the move, at least \(length), got \(seconds)")
+                }
+            case let .circle(axis, across, turns, peak, aspect, seconds):
+                let name = "segment \(number) (circle)"
+                let (u, v) = try Self.plane(axis, across, key: "across", in: name)
+                guard turns > 0, turns.isFinite else { throw MotionScriptError("\(name): turns must be > 0, got \(turns)") }
+                guard peak >= 0, peak.isFinite else { throw MotionScriptError("\(name): peakG must be ≥ 0, got \(peak)") }
+                guard aspect > 0, aspect <= 1 else { throw MotionScriptError("\(name): aspect must be more than 0 and at most 1, got \(aspect)") }
+                guard seconds > 0 else { throw MotionScriptError("\(name): seconds must be > 0") }
+                step.axis = u
+                step.across = v
+                step.scale = peak / Self.circleUnitPeak(turns: turns, aspect: aspect, seconds: seconds)
+            case let .wristShake(axis, pivot, f, peak, swingDeg, seconds):
+                let name = "segment \(number) (wristShake)"
+                let (u, w) = try Self.plane(axis, pivot, key: "pivot", in: name)
+                guard f > 0, f.isFinite else { throw MotionScriptError("\(name): frequencyHz must be > 0, got \(f)") }
+                guard peak.isFinite else { throw MotionScriptError("\(name): peakG must be a number, got \(peak)") }
+                guard swingDeg > 0, swingDeg < 90 else {
+                    throw MotionScriptError("\(name): swingDeg must be more than 0 and less than 90, got \(swingDeg)")
+                }
+                guard seconds > 0 else { throw MotionScriptError("\(name): seconds must be > 0") }
+                // Turning about u × w moves the board (away from the pivot) along +u.
+                step.across = w
+                step.axis = u.cross(w)
+                let omega = 2 * Double.pi * f
+                step.scale = peak / (radians(swingDeg) * omega * omega)
             }
             steps.append(step)
             t = step.end
@@ -144,6 +218,18 @@ public struct MotionScript: MotionSource, Equatable {
         endPose = pose
         endOrientation = q
         endTime = t
+    }
+
+    /// `axis` made unit, and the unit part of `other` at right angles to it; throws naming `key`
+    /// in segment `name` when either is missing.
+    private static func plane(_ axis: Vector3, _ other: Vector3, key: String, in name: String) throws -> (Vector3, Vector3) {
+        guard axis.length > 0 else { throw MotionScriptError("\(name): axis must not be [0, 0, 0]") }
+        let u = axis.normalized
+        let w = other - u * other.dot(u)
+        guard w.length > 1e-9 * max(1, other.length) else {
+            throw MotionScriptError("\(name): \(key) must not be [0, 0, 0] or along axis")
+        }
+        return (u, w.normalized)
     }
 
     public func state(at t: Double) -> PhysicalState {
@@ -183,7 +269,123 @@ public struct MotionScript: MotionSource, Equatable {
         case let .walk(bounce, stepHz, seconds):
             let world = Self.walkAccel(tau, bounceG: bounce, stepHz: stepHz, seconds: seconds)
             return PhysicalState(accelG: up + step.from.conjugate.rotate(world), tempC: tempC)
+        case let .move(axis, peak, accelSeconds, stopSeconds, rebound, _):
+            let a = Self.moveAccel(tau, peakG: peak, accelSeconds: accelSeconds, stopSeconds: stopSeconds, rebound: rebound)
+            return PhysicalState(accelG: up + axis.normalized * a, tempC: tempC)
+        case let .circle(_, _, turns, _, aspect, seconds):
+            let (along, across) = Self.circleAccel(tau, turns: turns, aspect: aspect, seconds: seconds)
+            return PhysicalState(accelG: up + (step.axis * along + step.across * across) * step.scale, tempC: tempC)
+        case let .wristShake(axis, _, f, _, swingDeg, seconds):
+            let amplitude = radians(swingDeg)
+            let swing = Self.wristSwing(tau, frequencyHz: f, seconds: seconds)
+            let angle = amplitude * swing.angle, rate = amplitude * swing.rate
+            let q = step.from * Quaternion(axis: step.axis, angle: angle)
+            let linear = axis.normalized * (step.scale * amplitude * swing.accel) + step.across * (step.scale * rate * rate)
+            return PhysicalState(accelG: q.conjugate.rotate(.unitZ) + linear, gyroDps: step.axis * degrees(rate),
+                                 tempC: tempC)
         }
+    }
+
+    /// A wrist shake's swing angle over its amplitude, with its first and second time derivatives,
+    /// `tau` seconds into a shake of `seconds`: φ = −e(τ)·sin(2πfτ), the envelope e rising from 0
+    /// to 1 over the first period and falling back over the last (raised cosines, so the board
+    /// starts and ends at rest and level with where it began).
+    ///
+    /// Shaped on the Wiimote recordings' shakes (UCR "AllGestureWiimote", Dau et al., IEEE/CAA J.
+    /// Autom. Sinica 6(6), 2019, from Guna, Humar and Pogačnik, TSP 2012; the 50 shakes of the
+    /// even-numbered half, 100 Hz; spectra of each whole gesture, the main axis its principal
+    /// one): across the main axis they carry a component at twice the shake
+    /// frequency of 0.16 × the main one (median; p10 0.08, p90 0.21), mostly along the
+    /// controller's length (0.80 of it, median), the pull toward a wrist behind it; for a swing
+    /// φ = Φ·sin ωt that ratio is Φ/2, so hands swing by about 18.5° (p10 9°, p90 25°). The
+    /// half-cycles build up and die down — measured (median): the first 0.54 × the median
+    /// half-cycle, the second 0.95, the third 1.14, the last 0.70 — which these ramps give as 0.60,
+    /// 1.05, 1, …, 1.05, 0.60. With 3 g at 3 Hz and 18.5° the pivot sits 0.26 m away (a forearm
+    /// and hand) and the gyro peaks at 349 °/s.
+    static func wristSwing(_ tau: Double, frequencyHz f: Double, seconds: Double)
+        -> (angle: Double, rate: Double, accel: Double) {
+        let ramp = 1 / f
+        // The raised cosine 0 → 1 over `ramp`, with its derivatives, x seconds from an end.
+        func rise(_ x: Double) -> (Double, Double, Double) {
+            guard x < ramp else { return (1, 0, 0) }
+            guard x > 0 else { return (0, 0, 0) }
+            let k = Double.pi / ramp
+            return ((1 - cosine(k * x)) / 2, k / 2 * sine(k * x), k * k / 2 * cosine(k * x))
+        }
+        let (r, r1, r2) = rise(tau)
+        let (g, g1, g2) = rise(seconds - tau)
+        let e = r * g, e1 = r1 * g - r * g1, e2 = r2 * g - 2 * r1 * g1 + r * g2
+        let omega = 2 * Double.pi * f
+        let s = sine(omega * tau), c = cosine(omega * tau)
+        return (-e * s, -(e1 * s + e * omega * c), -(e2 * s + 2 * e1 * omega * c - e * omega * omega * s))
+    }
+
+    /// How long a move's motion lasts: the push, the stop and, with a rebound, the rebound and
+    /// its return.
+    static func moveSeconds(accelSeconds: Double, stopSeconds: Double, rebound: Double) -> Double {
+        accelSeconds + stopSeconds + (rebound > 0 ? 5 * stopSeconds : 0)
+    }
+
+    /// Linear acceleration (g) along a move's axis, `tau` seconds into it. Shaped on the Wiimote
+    /// gesture recordings (UCR "AllGestureWiimote", Dau et al., IEEE/CAA J. Autom. Sinica 6(6),
+    /// 2019; from Guna, Humar and Pogačnik, TSP 2012; even-numbered half, 100 Hz, gravity taken
+    /// out by interpolating between the still start and end, lobes beyond 0.3 g along the main
+    /// axis): the 173 of 200 single moves right, left, up and down with two such lobes push with
+    /// 1.89 g (median; p10 0.85 g, p90 3.76 g) and stop with 2.06 g (p10 0.84 g, p90 4.73 g),
+    /// each lobe 0.25 s between zero crossings (p10 0.13 s, p90 0.52 s); 40 of them
+    /// (23 %) swing back once more beyond 0.3 g, by 0.21 × the larger lobe (median; p10 0.11,
+    /// p90 0.50), about as long as the stop (0.83 × between zero crossings; p10 0.42, p90 1.40),
+    /// and nothing beyond 0.3 g follows the rebound (median; p90 0.54 × the rebound). Pushes toward
+    /// and away from the screen rebound more often (29 %) and harder (0.31 ×, p90 0.61). Half-sine
+    /// lobes; the stop's peak is sized so the board ends at rest (equal areas), and so is the
+    /// rebound's slow return (a quarter of its size over four times its length).
+    static func moveAccel(_ tau: Double, peakG: Double, accelSeconds: Double, stopSeconds: Double,
+                          rebound: Double) -> Double {
+        if tau < 0 { return 0 }
+        if tau < accelSeconds { return peakG * sine(Double.pi * tau / accelSeconds) }
+        let stopPeak = peakG * accelSeconds / stopSeconds
+        let s = tau - accelSeconds
+        if s < stopSeconds { return -stopPeak * sine(Double.pi * s / stopSeconds) }
+        let r = s - stopSeconds
+        guard rebound > 0 else { return 0 }
+        let size = (peakG < 0 ? -1 : 1) * rebound * max(abs(peakG), abs(stopPeak))
+        if r < stopSeconds { return size * sine(Double.pi * r / stopSeconds) }
+        let back = r - stopSeconds
+        if back < 4 * stopSeconds { return -size / 4 * sine(Double.pi * back / (4 * stopSeconds)) }
+        return 0
+    }
+
+    /// The unit-radius circle's acceleration (along its axis, across it) `tau` seconds into
+    /// `turns` turns over `seconds`: position (cos θ, aspect·sin θ) with θ(s) = 2π·turns·(s − sin(2πs)/2π),
+    /// s = tau/seconds, so the board starts and ends at rest and is fastest halfway round;
+    /// acceleration = (−sin θ·θ″ − cos θ·θ′², aspect·(cos θ·θ″ − sin θ·θ′²)). Shaped on the Wiimote
+    /// recordings' circles (UCR "AllGestureWiimote", Dau et al. 2019, from Guna et al., TSP 2012;
+    /// 100 left and right circles of the even-numbered half): 1.33 s long (median; p10 0.96 s,
+    /// p90 2.14 s), in the plane facing the screen (the plane's normal is 0.96 along the board's
+    /// forward axis, median), the linear acceleration peaking at 1.83 g (p10 1.34 g, p90 2.98 g) and its
+    /// direction turning through 1.36 turns (p10 0.49, p90 1.83) rather than reversing; drawn
+    /// by hand they are ellipses, the acceleration's spread across the main axis 0.74 × its
+    /// spread along it (singular values; p10 0.58, p90 0.90).
+    static func circleAccel(_ tau: Double, turns: Double, aspect: Double, seconds: Double) -> (Double, Double) {
+        let s = min(max(tau / seconds, 0), 1)
+        let c = 2 * Double.pi * turns
+        let w = 2 * Double.pi
+        let theta = c * (s - sine(w * s) / w)
+        let rate = c / seconds * (1 - cosine(w * s))
+        let accel = c * w / (seconds * seconds) * sine(w * s)
+        let sinT = sine(theta), cosT = cosine(theta)
+        return (-sinT * accel - cosT * rate * rate, aspect * (cosT * accel - sinT * rate * rate))
+    }
+
+    /// The largest acceleration of a unit-radius `circleAccel` (sampled finely; the magnitude is
+    /// smooth and symmetric about the middle).
+    static func circleUnitPeak(turns: Double, aspect: Double, seconds: Double) -> Double {
+        var peak = 0.0
+        for i in 0...2000 {
+            let (a, b) = circleAccel(Double(i) / 2000 * seconds, turns: turns, aspect: aspect, seconds: seconds)
+            peak = max(peak, (a * a + b * b).squareRoot())
+        }
+        return peak > 0 ? peak : 1
     }
 
     /// Linear acceleration (g) along the tap's axis, `tau` seconds into a tap. Shaped on BROAD's

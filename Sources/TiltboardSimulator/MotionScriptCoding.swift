@@ -3,9 +3,10 @@ import TiltboardCore
 
 extension MotionScript: Codable {
     private enum Keys: String, CodingKey { case start, tempC, segments }
-    private enum SegmentKind: String, CodingKey, CaseIterable { case hold, rotate, shake, tap, putDown, walk }
+    private enum SegmentKind: String, CodingKey, CaseIterable { case hold, rotate, shake, tap, putDown, walk, move, circle, wristShake }
     private enum Field: String, CodingKey {
         case pitchDeg, rollDeg, seconds, axis, frequencyHz, peakG, spikeSeconds, impactG, bounceG, stepHz
+        case accelSeconds, stopSeconds, rebound, across, turns, aspect, pivot, swingDeg
     }
 
     public init(from decoder: Decoder) throws {
@@ -50,6 +51,25 @@ extension MotionScript: Codable {
             case .walk:
                 segment = .walk(bounceG: try f.decodeIfPresent(Double.self, forKey: .bounceG) ?? 0.67,
                                 stepHz: try f.decodeIfPresent(Double.self, forKey: .stepHz) ?? 1.92, seconds: seconds)
+            case .move:
+                segment = .move(axis: try f.decode(Vector3.self, forKey: .axis),
+                                peakG: try f.decode(Double.self, forKey: .peakG),
+                                accelSeconds: try f.decodeIfPresent(Double.self, forKey: .accelSeconds) ?? 0.25,
+                                stopSeconds: try f.decodeIfPresent(Double.self, forKey: .stopSeconds) ?? 0.25,
+                                rebound: try f.decodeIfPresent(Double.self, forKey: .rebound) ?? 0, seconds: seconds)
+            case .circle:
+                segment = .circle(axis: try f.decodeIfPresent(Vector3.self, forKey: .axis) ?? Vector3(1, 0, 0),
+                                  across: try f.decodeIfPresent(Vector3.self, forKey: .across) ?? Vector3(0, 0, 1),
+                                  turns: try f.decodeIfPresent(Double.self, forKey: .turns) ?? 1,
+                                  peakG: try f.decode(Double.self, forKey: .peakG),
+                                  aspect: try f.decodeIfPresent(Double.self, forKey: .aspect) ?? 1, seconds: seconds)
+            case .wristShake:
+                segment = .wristShake(axis: try f.decode(Vector3.self, forKey: .axis),
+                                      pivot: try f.decodeIfPresent(Vector3.self, forKey: .pivot) ?? Vector3(0, -1, 0),
+                                      frequencyHz: try f.decode(Double.self, forKey: .frequencyHz),
+                                      peakG: try f.decode(Double.self, forKey: .peakG),
+                                      swingDeg: try f.decodeIfPresent(Double.self, forKey: .swingDeg) ?? 18.5,
+                                      seconds: seconds)
             }
             segments.append(segment)
         }
@@ -87,6 +107,21 @@ extension MotionScript: Codable {
                 var f = item.nestedContainer(keyedBy: Field.self, forKey: .walk)
                 try f.encode(bounce, forKey: .bounceG); try f.encode(hz, forKey: .stepHz)
                 try f.encode(s, forKey: .seconds)
+            case let .move(axis, peak, accelSeconds, stopSeconds, rebound, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .move)
+                try f.encode(axis, forKey: .axis); try f.encode(peak, forKey: .peakG)
+                try f.encode(accelSeconds, forKey: .accelSeconds); try f.encode(stopSeconds, forKey: .stopSeconds)
+                try f.encode(rebound, forKey: .rebound); try f.encode(s, forKey: .seconds)
+            case let .circle(axis, across, turns, peak, aspect, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .circle)
+                try f.encode(axis, forKey: .axis); try f.encode(across, forKey: .across)
+                try f.encode(turns, forKey: .turns); try f.encode(peak, forKey: .peakG)
+                try f.encode(aspect, forKey: .aspect); try f.encode(s, forKey: .seconds)
+            case let .wristShake(axis, pivot, hz, peak, swing, s):
+                var f = item.nestedContainer(keyedBy: Field.self, forKey: .wristShake)
+                try f.encode(axis, forKey: .axis); try f.encode(pivot, forKey: .pivot)
+                try f.encode(hz, forKey: .frequencyHz); try f.encode(peak, forKey: .peakG)
+                try f.encode(swing, forKey: .swingDeg); try f.encode(s, forKey: .seconds)
             }
         }
     }

@@ -123,6 +123,193 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(reversals, 10, "1.3 Hz over 4 s")
     }
 
+    func testMoveSegmentPushesStopsAndRebounds() throws {
+        // Push 2 g for 0.2 s along x, stop in 0.1 s (so 4 g), rebound 0.25 × 4 g = 1 g for 0.1 s,
+        // return 0.25 g over 0.4 s.
+        let script = try MotionScript(segments: [
+            .hold(TiltAngles(pitchDeg: 0, rollDeg: 0), seconds: 1),
+            .move(axis: Vector3(2, 0, 0), peakG: 2, accelSeconds: 0.2, stopSeconds: 0.1, rebound: 0.25, seconds: 1)])
+        func x(_ t: Double) -> Double { script.state(at: t).accelG.x }
+        XCTAssertEqual(x(1 + 0.1), 2, accuracy: 1e-9, "the push's peak halfway through it")
+        XCTAssertEqual(x(1 + 0.05), 2 * sin(Double.pi / 4), accuracy: 1e-9)
+        XCTAssertEqual(x(1 + 0.25), -4, accuracy: 1e-9, "the stop: as much again in half the time")
+        XCTAssertEqual(x(1 + 0.35), 1, accuracy: 1e-9, "the rebound, the push's way first")
+        XCTAssertEqual(x(1 + 0.6), -0.25, accuracy: 1e-9, "and slowly back")
+        XCTAssertEqual(x(1 + 0.45), -0.25 * sin(Double.pi / 8), accuracy: 1e-9)
+        XCTAssertEqual(script.state(at: 1 + 0.25).accelG.z, 1, accuracy: 1e-12, "along its axis only")
+        XCTAssertEqual(script.state(at: 1 + 0.81).accelG, .unitZ, "at rest after 0.8 s")
+        XCTAssertEqual(script.state(at: 1 + 0.25).gyroDps, .zero)
+        let xs = stride(from: 1.0, to: 2.0, by: 0.0001).map { x($0) }
+        XCTAssertEqual(xs.reduce(0) { $0 + $1 * 0.0001 }, 0, accuracy: 1e-6, "the board ends at rest")
+        XCTAssertEqual(xs.max()!, 2, accuracy: 1e-6)
+        XCTAssertEqual(xs.min()!, -4, accuracy: 1e-6)
+        // Without a rebound the move is over after the stop; a negative peak turns everything round.
+        let plain = try MotionScript(segments: [
+            .move(axis: Vector3(0, 1, 0), peakG: -1, accelSeconds: 0.3, stopSeconds: 0.3, rebound: 0.5, seconds: 2.1)])
+        XCTAssertEqual(plain.state(at: 0.15).accelG.y, -1, accuracy: 1e-9)
+        XCTAssertEqual(plain.state(at: 0.45).accelG.y, 1, accuracy: 1e-9)
+        XCTAssertEqual(plain.state(at: 0.75).accelG.y, -0.5, accuracy: 1e-9, "rebound the push's way: down")
+        XCTAssertEqual(plain.state(at: 1.5).accelG.y, 0.125, accuracy: 1e-9)
+        let none = try MotionScript(segments: [
+            .move(axis: Vector3(0, 1, 0), peakG: 1, accelSeconds: 0.3, stopSeconds: 0.3, rebound: 0, seconds: 0.6),
+            .hold(TiltAngles(pitchDeg: 0, rollDeg: 0), seconds: 1)])
+        XCTAssertEqual(none.state(at: 0.6 + 0.15).accelG, .unitZ)
+        XCTAssertThrowsError(try MotionScript(segments: [
+            .move(axis: Vector3(1, 0, 0), peakG: 1, accelSeconds: 0.2, stopSeconds: 0.1, rebound: 0.2, seconds: 0.4)])) {
+            XCTAssertTrue("\($0)".hasPrefix("segment 1 (move): seconds must cover the move, at least 0.8"), "\($0)")
+            XCTAssertTrue("\($0)".hasSuffix(", got 0.4"), "\($0)")
+        }
+    }
+
+    func testCircleSegmentTurnsItsAccelerationRound() throws {
+        let seconds = 1.33, peak = 1.83
+        let script = try MotionScript(segments: [
+            .hold(TiltAngles(pitchDeg: 0, rollDeg: 0), seconds: 1),
+            .circle(axis: Vector3(3, 0, 0), across: Vector3(1, 0, 1), turns: 1, peakG: peak, aspect: 1, seconds: seconds)])
+        func linear(_ tau: Double) -> Vector3 { script.state(at: 1 + tau).accelG - .unitZ }
+        XCTAssertEqual(linear(0).length, 0, accuracy: 1e-12, "from rest")
+        // Halfway round it is fastest and only turns: θ = π, all centripetal, pointing back along +x.
+        assertClose(linear(seconds / 2), Vector3(peak, 0, 0), 1e-9)
+        // A quarter of the time in: θ = π/2 − 1, θ′² = θ″ = 4π²/T², a quarter of the peak's 16π²/T²
+        // on each of the two components: (−sin θ − cos θ, cos θ − sin θ) · √2-long.
+        let theta = Double.pi / 2 - 1
+        assertClose(linear(seconds / 4), Vector3(-sin(theta) - cos(theta), 0, cos(theta) - sin(theta)) * (peak / 4), 1e-9)
+        XCTAssertEqual(linear(seconds / 4).length, peak * 2.squareRoot() / 4, accuracy: 1e-9)
+        XCTAssertEqual(script.state(at: 1 + seconds + 0.01).accelG, .unitZ, "back at rest")
+        XCTAssertEqual(linear(seconds / 3).y, 0, accuracy: 1e-12, "in the x–z plane")
+        // Its direction turns one way only, through 1.5 turns while over 0.2 g, and never exceeds the peak.
+        var largest = 0.0, swept = 0.0, backwards = 0.0
+        var last: Double?
+        for i in 0...4000 {
+            let a = linear(Double(i) / 4000 * seconds)
+            largest = max(largest, a.length)
+            guard a.length > 0.2 else { continue }
+            let angle = atan2(a.z, a.x)
+            if let last {
+                var d = angle - last
+                if d > .pi { d -= 2 * .pi } else if d < -.pi { d += 2 * .pi }
+                swept += d
+                backwards = min(backwards, d)
+            }
+            last = angle
+        }
+        XCTAssertEqual(largest, peak, accuracy: 1e-6)
+        XCTAssertEqual(swept / (2 * .pi), 1.5, accuracy: 0.02)
+        XCTAssertEqual(backwards, 0, "it turns, it does not reverse")
+        XCTAssertThrowsError(try MotionScript(segments: [
+            .circle(axis: Vector3(1, 0, 0), across: Vector3(-2, 0, 0), turns: 1, peakG: 1, aspect: 1, seconds: 1)])) {
+            XCTAssertEqual("\($0)", "segment 1 (circle): across must not be [0, 0, 0] or along axis")
+        }
+        XCTAssertThrowsError(try MotionScript(segments: [
+            .circle(axis: Vector3(1, 0, 0), across: Vector3(0, 0, 1), turns: 0, peakG: 1, aspect: 1, seconds: 1)]))
+        // Squashed to an ellipse, the part across the axis shrinks and the peak (halfway, along it) stays.
+        let ellipse = try MotionScript(segments: [
+            .circle(axis: Vector3(1, 0, 0), across: Vector3(0, 0, 1), turns: 1, peakG: peak, aspect: 0.5, seconds: seconds)])
+        assertClose(ellipse.state(at: seconds / 4).accelG - .unitZ,
+                    Vector3(-sin(theta) - cos(theta), 0, 0.5 * (cos(theta) - sin(theta))) * (peak / 4), 1e-9)
+        assertClose(ellipse.state(at: seconds / 2).accelG - .unitZ, Vector3(peak, 0, 0), 1e-9)
+    }
+
+    func testWristShakeSwingsAboutItsPivot() throws {
+        let swing = 18.5 * Double.pi / 180, omega = 6 * Double.pi
+        let script = try MotionScript(segments: [
+            .hold(TiltAngles(pitchDeg: 0, rollDeg: 0), seconds: 1),
+            .wristShake(axis: Vector3(2, 0, 0), pivot: Vector3(1, -1, 0), frequencyHz: 3, peakG: 3, swingDeg: 18.5,
+                        seconds: 7.0 / 6)])
+        // A full-size half-cycle's peak (2.5 half-periods in): swung furthest, at rest for an
+        // instant, all tangential. Flat, the turn (about z) leaves gravity alone.
+        assertClose(script.state(at: 1 + 2.5 / 6).accelG, Vector3(3, 0, 1), 1e-9)
+        XCTAssertEqual(script.state(at: 1 + 2.5 / 6).gyroDps.length, 0, accuracy: 1e-9)
+        // Half a half-period later it passes the middle at full speed: no tangential part, the
+        // pull toward the pivot (−y) is peakG × the swing in radians, and the gyro reads Φω about −z.
+        assertClose(script.state(at: 1 + 3.0 / 6).accelG, Vector3(0, -3 * swing, 1), 1e-9)
+        assertClose(script.state(at: 1 + 3.0 / 6).gyroDps, Vector3(0, 0, -swing * omega * 180 / Double.pi), 1e-6)
+        XCTAssertEqual(script.state(at: 1).accelG, .unitZ, "from rest")
+        XCTAssertEqual(script.state(at: 1).gyroDps.length, 0, accuracy: 1e-12)
+        XCTAssertEqual(script.state(at: 1 + 7.0 / 6 + 1e-6).accelG, .unitZ, "to rest")
+        // Half-cycles along x build up and die down over a period each: 0.60, 1.05, 1, 1, 1, 1.05, 0.60 × 3 g.
+        var peaks: [Double] = []
+        for k in 0..<7 {
+            let xs = stride(from: 0.0, to: 1.0 / 6, by: 0.0002).map { script.state(at: 1 + Double(k) / 6 + $0).accelG.x }
+            peaks.append(xs.map(abs).max()! / 3)
+            XCTAssertEqual(xs[xs.count / 2] > 0, k % 2 == 0, "half-cycle \(k + 1) points \(k % 2 == 0 ? "along" : "against") x")
+        }
+        for (measured, expected) in zip(peaks, [0.60, 1.05, 1, 1, 1, 1.05, 0.60]) {
+            XCTAssertEqual(measured, expected, accuracy: 0.01, "\(peaks)")
+        }
+        // Tilted 90° forward (the front down), the same swing turns gravity's reaction by 18.5°,
+        // and its rate agrees with the gyro: d(g_b)/dt = −ω × g_b for the gravity part.
+        let down = TiltAngles(pitchDeg: 90, rollDeg: 0)
+        let hanging = try MotionScript(start: down, segments: [
+            .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(0, -1, 0), frequencyHz: 3, peakG: 3, swingDeg: 18.5,
+                        seconds: 7.0 / 6)])
+        let mid = hanging.state(at: 2.5 / 6).accelG - Vector3(3, 0, 0)
+        XCTAssertEqual(mid.length, 1, accuracy: 1e-9)
+        XCTAssertEqual(mid.y, -cos(swing), accuracy: 1e-9)
+        XCTAssertThrowsError(try MotionScript(segments: [
+            .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(3, 0, 0), frequencyHz: 3, peakG: 3, swingDeg: 18.5, seconds: 1)])) {
+            XCTAssertEqual("\($0)", "segment 1 (wristShake): pivot must not be [0, 0, 0] or along axis")
+        }
+        XCTAssertThrowsError(try MotionScript(segments: [
+            .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(0, -1, 0), frequencyHz: 3, peakG: 3, swingDeg: 0, seconds: 1)]))
+    }
+
+    func testHandShakesLiftShakeMovesCirclesAndPushes() throws {
+        let lift = MotionScript.builtIn(named: "lift-shake")!
+        XCTAssertEqual(lift.duration!, 1 + 0.4 + 0.4 + 7.0 / 6 + 1, accuracy: 1e-9)
+        XCTAssertEqual(lift.state(at: 1 + 0.1).accelG.z, 1.66, accuracy: 1e-9, "lifted with 0.66 g")
+        XCTAssertEqual(lift.state(at: 1 + 0.3).accelG.z, 1 - 0.66, accuracy: 1e-9, "and stopped")
+        XCTAssertGreaterThan(abs(lift.state(at: 1.6).gyroDps.x), 300, "turning at over 300 °/s")
+        assertClose(lift.state(at: 1.8).accelG, Vector3(0, -1, 0), 1e-9, "turned 90°: the front points down")
+        // Shaken at 3 Hz from 1.8 s, hanging below the wrist: at a full-size half-cycle's peak the
+        // board is swung 18.5° aside, so gravity's reaction leans by as much.
+        let atPeak = lift.state(at: 1.8 + 2.5 / 6).accelG
+        XCTAssertEqual(abs(atPeak.x - 3), sin(18.5 * Double.pi / 180), accuracy: 1e-9)
+        XCTAssertEqual(atPeak.y, -cos(18.5 * Double.pi / 180), accuracy: 1e-9)
+        XCTAssertEqual(lift.state(at: 1.8 + 2.5 / 6).gyroDps.length, 0, accuracy: 1e-9, "turning back at the end of a swing")
+        assertClose(lift.state(at: 1.8 + 7.0 / 6 + 0.01).accelG, Vector3(0, -1, 0), 1e-9, "still afterwards")
+        XCTAssertEqual(try MotionScript.liftShake(turnDeg: 90), lift)
+        let median = try MotionScript.liftShake(turnDeg: 48)
+        assertClose(median.state(at: 1.8).accelG, TiltAngles(pitchDeg: 48, rollDeg: 0).gravity, 1e-9)
+        XCTAssertEqual(median.duration!, lift.duration!, accuracy: 1e-12)
+
+        for (name, hz, peak, seconds) in [("shake-slow", 2.5, 2.2, 3.9), ("shake-fast", 4.5, 4.0, 1 + 7 / 9.0 + 1.5)] {
+            let script = MotionScript.builtIn(named: name)!
+            XCTAssertEqual(script.duration!, seconds, accuracy: 1e-9, name)
+            let xs = stride(from: 1.0, to: 1 + 3.5 / hz, by: 0.0005).map { script.state(at: $0).accelG.x }
+            XCTAssertEqual(xs.map(abs).max()!, 1.05 * peak, accuracy: 0.01 * peak, name)
+            var reversals = 0, previous = 0.0
+            for x in xs where abs(x) > 0.2 * peak {
+                if previous != 0 && (x > 0) != (previous > 0) { reversals += 1 }
+                previous = x
+            }
+            XCTAssertEqual(reversals, 6, "\(name): 7 half-cycles")
+            let first = xs.prefix(Int(0.5 / hz / 0.0005)).map(abs).max()!
+            XCTAssertEqual(first, 0.60 * peak, accuracy: 0.01 * peak, "\(name): builds up")
+            XCTAssertEqual(script.state(at: 1 + 1.5 / hz).gyroDps.z, -18.5 * 2 * hz * Double.pi, accuracy: 1e-6,
+                           "\(name): the swing's rate, full size from the second cycle")
+        }
+
+        let move = MotionScript.builtIn(named: "move")!
+        XCTAssertEqual(move.duration!, 3, accuracy: 1e-9)
+        XCTAssertEqual(move.state(at: 0.5 + 0.125).accelG.x, 1.89, accuracy: 1e-9)
+        XCTAssertEqual(move.state(at: 0.5 + 0.375).accelG.x, -1.89, accuracy: 1e-9)
+        XCTAssertEqual(move.state(at: 0.5 + 0.625).accelG.x, 0.21 * 1.89, accuracy: 1e-9)
+        XCTAssertEqual(move.state(at: 0.5 + 1.25).accelG.x, -0.21 * 1.89 / 4, accuracy: 1e-9, "its slow return")
+        XCTAssertEqual(move.state(at: 0.5 + 1.76).accelG, .unitZ)
+
+        let push = MotionScript.builtIn(named: "push")!
+        XCTAssertEqual(push.state(at: 0.5 + 0.14).accelG.y, 1.3, accuracy: 1e-9, "toward the screen")
+        XCTAssertEqual(push.state(at: 0.5 + 0.28 + 0.075).accelG.y, -1.3 * 0.28 / 0.15, accuracy: 1e-9, "a sharp stop")
+        XCTAssertEqual(push.state(at: 0.5 + 0.43 + 0.075).accelG.y, 0.31 * 1.3 * 0.28 / 0.15, accuracy: 1e-9)
+        XCTAssertEqual(push.duration!, 2.7, accuracy: 1e-9)
+        XCTAssertEqual(push.state(at: 0.5 + 1.18 + 0.001).accelG, .unitZ)
+
+        let circle = MotionScript.builtIn(named: "circle")!
+        XCTAssertEqual(circle.duration!, 2.83, accuracy: 1e-9)
+        assertClose(circle.state(at: 0.5 + 0.665).accelG, Vector3(1.83, 0, 1), 1e-9)
+    }
+
     func testBuiltInsExistAndHaveExpectedLengths() throws {
         for name in MotionScript.builtInNames {
             XCTAssertNotNil(MotionScript.builtIn(named: name), name)
@@ -159,14 +346,29 @@ final class MotionScriptTests: XCTestCase {
                      {"tap":{"axis":[0,0,1],"peakG":3,"spikeSeconds":0.015,"seconds":0.5}},
                      {"putDown":{"impactG":1.5,"seconds":1}},
                      {"walk":{"bounceG":0.3,"stepHz":2,"seconds":5}},
-                     {"hold":{"seconds":2}}]}
+                     {"hold":{"seconds":2}},
+                     {"move":{"axis":[0,1,0],"peakG":1.3,"accelSeconds":0.28,"stopSeconds":0.15,"rebound":0.31,"seconds":1.2}},
+                     {"move":{"axis":[1,0,0],"peakG":2,"seconds":0.5}},
+                     {"circle":{"axis":[1,0,0],"across":[0,1,0],"turns":2,"peakG":1.8,"aspect":0.6,"seconds":1.5}},
+                     {"circle":{"peakG":1.83,"seconds":1.33}},
+                     {"wristShake":{"axis":[1,0,0],"frequencyHz":3,"peakG":3,"seconds":1}}]}
         """
         let script = try MotionScript(jsonData: Data(json.utf8))
-        XCTAssertEqual(script.segments.count, 7)
+        XCTAssertEqual(script.segments.count, 12)
         XCTAssertEqual(script.segments[1], .rotate(to: TiltAngles(pitchDeg: 30, rollDeg: -10), seconds: 1.5))
         XCTAssertEqual(script.segments[6], .hold(TiltAngles(pitchDeg: 30, rollDeg: -10), seconds: 2),
                        "hold without angles keeps the pose")
-        XCTAssertEqual(script.duration!, 12, accuracy: 1e-12)
+        XCTAssertEqual(script.segments[7], .move(axis: Vector3(0, 1, 0), peakG: 1.3, accelSeconds: 0.28, stopSeconds: 0.15,
+                                                 rebound: 0.31, seconds: 1.2))
+        XCTAssertEqual(script.segments[8], .move(axis: Vector3(1, 0, 0), peakG: 2, accelSeconds: 0.25, stopSeconds: 0.25,
+                                                 rebound: 0, seconds: 0.5), "a move's defaults")
+        XCTAssertEqual(script.segments[9], .circle(axis: Vector3(1, 0, 0), across: Vector3(0, 1, 0), turns: 2, peakG: 1.8,
+                                                   aspect: 0.6, seconds: 1.5))
+        XCTAssertEqual(script.segments[10], .circle(axis: Vector3(1, 0, 0), across: Vector3(0, 0, 1), turns: 1, peakG: 1.83,
+                                                    aspect: 1, seconds: 1.33), "a circle's defaults: one turn facing forward")
+        XCTAssertEqual(script.segments[11], .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(0, -1, 0), frequencyHz: 3,
+                                                        peakG: 3, swingDeg: 18.5, seconds: 1), "a wrist shake's defaults")
+        XCTAssertEqual(script.duration!, 12 + 1.2 + 0.5 + 1.5 + 1.33 + 1, accuracy: 1e-12)
         let again = try MotionScript(jsonData: try script.jsonData())
         XCTAssertEqual(again, script)
         for name in MotionScript.builtInNames {
@@ -190,6 +392,11 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertTrue(message(#"{"segments":[{"shake":{"axis":[0,0,0],"frequencyHz":4,"peakG":2,"seconds":1}}]}"#).contains("axis must not be"))
         XCTAssertTrue(message("{not json").hasPrefix("motion script: invalid JSON"))
         XCTAssertTrue(message("{}").contains("missing \"segments\""))
+        XCTAssertTrue(message(#"{"segments":[{"move":{"axis":[1,0,0],"seconds":1}}]}"#).contains("missing \"peakG\""))
+        XCTAssertEqual(message(#"{"segments":[{"move":{"axis":[1,0,0],"peakG":2,"stopSeconds":0,"seconds":1}}]}"#),
+                       "motion script: segment 1 (move): accelSeconds and stopSeconds must be > 0, got 0.25 and 0.0")
+        XCTAssertEqual(message(#"{"segments":[{"circle":{"across":[1,0,0],"peakG":2,"seconds":1}}]}"#),
+                       "motion script: segment 1 (circle): across must not be [0, 0, 0] or along axis")
     }
 }
 

@@ -149,6 +149,156 @@ final class ShakeDetectionTests: XCTestCase {
     }
 }
 
+/// Shakes and single moves as real hands make them: the simulator's `lift-shake`, `shake-slow`,
+/// `shake-fast`, `move`, `circle` and `push` scripts, shaped on the Wiimote gesture recordings
+/// (UCR "AllGestureWiimote", Dau et al., IEEE/CAA J. Autom. Sinica 6(6), 2019, from Guna, Humar
+/// and Pogačnik, TSP 2012; the figures are in `MotionScriptBuiltIns`), run through the real chain
+/// on the accelerometer-only chips (ADXL345, LIS3DH: the detector's own gravity estimate) and the
+/// MPU-6050 (the gyro-aided gravity) at 50, 100 and 200 Hz.
+///
+/// Chips are set to ±8 g: the recordings' half-cycles reach 4.7 g (p90) on top of gravity, which
+/// ±2 g and ±4 g would clip; the MPU-6050's gyro to ±1000 °/s: `shake-fast`'s swing turns at
+/// up to 523 °/s.
+final class RealGestureShakeTests: XCTestCase {
+    static let chips: [ChipKind] = [.adxl345, .lis3dh, .mpu6050]
+    static let rates: [Double] = [50, 100, 200]
+
+    /// The latest a shake of `hz` may be reported, counted from its first half-cycle's start: the
+    /// third half-cycle — the first that can complete two reversals — begins one period in (1/f);
+    /// a quarter period more lets it grow to its peak (a hand's half-cycles start at 0.54, 0.95,
+    /// 1.14 × the peak, so the first ones are weaker than a sine's), and two sample periods cover
+    /// the chip's sampling and the loop's tick. At 3 Hz and 100 Hz: 0.44 s, about one cycle.
+    static func latestStart(hz: Double, rateHz: Double) -> Double {
+        1.25 / hz + 2 / rateHz
+    }
+
+    private func board(_ chip: ChipKind, _ script: MotionScript, rateHz: Double, seed: UInt64 = 1,
+                       folder: String) throws -> BoardDescription {
+        var board = try ShakeHarness.board(chip: chip, script: script, folder: folder, seed: seed)
+        board.sensor.rateHz = rateHz
+        board.sensor.accelRangeG = 8
+        board.sensor.gyroRangeDps = 1000
+        return board
+    }
+
+    /// Runs `script` on every chip at every rate; each run must start exactly one shake between
+    /// `onset` (the shake's first half-cycle) and `latestStart` after it.
+    private func assertStartsAShake(_ name: String, _ script: MotionScript, onset: Double, hz: Double,
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        let folder = try makeScratchFolder(self)
+        var report: [String] = []
+        for chip in Self.chips {
+            for rate in Self.rates {
+                let label = "\(name), \(chip.partName), \(Int(rate)) Hz"
+                let run = try ShakeHarness.run(try board(chip, script, rateHz: rate, folder: folder),
+                                               seconds: script.duration! + 0.5, rateHz: rate)
+                XCTAssertGreaterThan(run.samples, UInt64(rate * script.duration!) - 10, label, file: file, line: line)
+                XCTAssertEqual(run.starts.count, 1, "\(label): starts at \(run.starts.map(\.scriptT))", file: file, line: line)
+                guard let start = run.starts.first else {
+                    report.append("\(label): no shake")
+                    continue
+                }
+                let latency = start.scriptT - onset
+                XCTAssertGreaterThan(latency, 0, "\(label): started \(-latency) s before the shake did", file: file, line: line)
+                XCTAssertLessThanOrEqual(latency, Self.latestStart(hz: hz, rateHz: rate),
+                                         "\(label): started \(Int((latency * 1000).rounded())) ms after the shake began",
+                                         file: file, line: line)
+                report.append("\(label): \(Int((latency * 1000).rounded())) ms")
+            }
+        }
+        print("shake start after onset:\n  " + report.joined(separator: "\n  "))
+    }
+
+    /// Runs `script` on every chip at every rate with two noise seeds: no shake may start.
+    private func assertNoShake(_ name: String, _ script: MotionScript,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let folder = try makeScratchFolder(self)
+        var fired: [String] = []
+        for chip in Self.chips {
+            for rate in Self.rates {
+                for seed: UInt64 in [1, 2] {
+                    let label = "\(name), \(chip.partName), \(Int(rate)) Hz, seed \(seed)"
+                    let run = try ShakeHarness.run(try board(chip, script, rateHz: rate, seed: seed, folder: folder),
+                                                   seconds: script.duration! + 0.5, rateHz: rate)
+                    XCTAssertGreaterThan(run.samples, UInt64(rate * script.duration!) - 10, label, file: file, line: line)
+                    XCTAssertEqual(run.starts.count, 0,
+                                   "\(label): shake at \(run.starts.map { ($0.scriptT, $0.event.peakG) })", file: file, line: line)
+                    if !run.starts.isEmpty { fired.append(label) }
+                }
+            }
+        }
+        print("\(name): \(fired.count) of \(Self.chips.count * Self.rates.count * 2) runs started a shake \(fired)")
+    }
+
+    /// `segment` played flat, after 0.5 s and before 1 s at rest.
+    private static func atRestAround(_ segment: MotionScript.Segment) throws -> MotionScript {
+        try MotionScript(segments: [.hold(ShakeHarness.flat, seconds: 0.5), segment, .hold(ShakeHarness.flat, seconds: 1)])
+    }
+
+    // MARK: Shakes
+
+    /// Picked up (0.66 g), turned 90° in 0.4 s so gravity lies along y, then shaken at 3 Hz, 3 g,
+    /// along x: the gravity the detector held at rest is 90° off when the shake begins (1.8 s).
+    func testLiftShakeStartsAShakeWithinACycle() throws {
+        try assertStartsAShake("lift-shake", MotionScript.builtIn(named: "lift-shake")!, onset: 1.8, hz: 3)
+    }
+
+    /// The same, turned by the recordings' median 48° instead of 90°.
+    func testLiftShakeTurnedByTheMedianStartsAShakeWithinACycle() throws {
+        try assertStartsAShake("lift-shake turned 48°", MotionScript.liftShake(turnDeg: 48), onset: 1.8, hz: 3)
+    }
+
+    /// 2.5 Hz, 2.2 g half-cycles (the recordings' slow, gentle end), from 1 s.
+    func testSlowHandShakeStartsAShakeWithinACycle() throws {
+        try assertStartsAShake("shake-slow", MotionScript.builtIn(named: "shake-slow")!, onset: 1, hz: 2.5)
+    }
+
+    /// 4.5 Hz, 4 g half-cycles (the fast end), from 1 s.
+    func testFastHandShakeStartsAShakeWithinACycle() throws {
+        try assertStartsAShake("shake-fast", MotionScript.builtIn(named: "shake-fast")!, onset: 1, hz: 4.5)
+    }
+
+    // MARK: Single moves
+
+    /// The median move right: 1.89 g push and stop, 0.25 s each, a 0.21 × rebound.
+    func testASingleMoveIsNoShake() throws {
+        try assertNoShake("move", MotionScript.builtIn(named: "move")!)
+    }
+
+    /// A brisk move at the recordings' p90: 3.76 g push for 0.25 s, a 0.2 s stop (4.7 g), the
+    /// median rebound (0.21 × 4.7 g, about 1 g each way).
+    func testABriskMoveWithItsReboundIsNoShake() throws {
+        try assertNoShake("brisk move (p90)", Self.atRestAround(
+            .move(axis: Vector3(1, 0, 0), peakG: 3.76, accelSeconds: 0.25, stopSeconds: 0.2, rebound: 0.21, seconds: 1.45)))
+    }
+
+    /// The median circle facing the screen: 1.33 s, 1.83 g, squashed to 0.74, its acceleration
+    /// turning 1.5 turns.
+    func testACircleIsNoShake() throws {
+        try assertNoShake("circle", MotionScript.builtIn(named: "circle")!)
+    }
+
+    /// A strong, flat circle: the recordings' p90 peak (2.98 g) and turning (the acceleration
+    /// through 1.83 turns: 1.33 turns of the path) in 1.33 s, squashed to their p10 aspect (0.58).
+    func testAStrongFlatCircleIsNoShake() throws {
+        try assertNoShake("strong flat circle (p90 peak and turns, p10 aspect)", Self.atRestAround(
+            .circle(axis: Vector3(1, 0, 0), across: Vector3(0, 0, 1), turns: 1.33, peakG: 2.98, aspect: 0.58, seconds: 1.33)))
+    }
+
+    /// A push toward the screen ending in a sharp stop: 1.3 g for 0.28 s, a 0.15 s stop of 2.43 g,
+    /// a 0.31 × rebound (0.75 g each way).
+    func testAPushWithASharpStopIsNoShake() throws {
+        try assertNoShake("push", MotionScript.builtIn(named: "push")!)
+    }
+
+    /// The same push rebounding as hard as the recordings' p90 (0.61 × the stop: 1.48 g), as
+    /// the pushes that most often pass for shakes do (push ~1.1 g, stop ~2.2 g, rebound 1.1–1.7 g).
+    func testAPushWithAHardReboundIsNoShake() throws {
+        try assertNoShake("push with a hard rebound (p90)", Self.atRestAround(
+            .move(axis: Vector3(0, 1, 0), peakG: 1.3, accelSeconds: 0.28, stopSeconds: 0.15, rebound: 0.61, seconds: 1.2)))
+    }
+}
+
 /// The detector settings a loop for `board` ends up with.
 enum TiltLoopSettingsProbe {
     static func settings(_ board: BoardDescription) throws -> ShakeDetectorSettings {
