@@ -2,15 +2,21 @@
 import Glibc
 #endif
 import TiltboardCore
+import TiltboardLinux
 
 extension BoardFileError: CategorizedError {
     public var category: ErrorCategory {
-        errno == EACCES || errno == EPERM ? .permissionDenied : .invalidData
+        if let problem = fileProblem { return problem.category }
+        return errno == EACCES || errno == EPERM ? .permissionDenied : .invalidData
     }
 }
 
+extension MotorLogError: CategorizedError {
+    public var category: ErrorCategory { problem.category }
+}
+
 extension ProfileError: CategorizedError {
-    public var category: ErrorCategory { kind == .permissionDenied ? .permissionDenied : .invalidData }
+    public var category: ErrorCategory { kind.fileProblem?.category ?? .invalidData }
 }
 
 extension SensorLostError: CategorizedError {

@@ -35,7 +35,10 @@ extension BoardDescription {
                                  message: "cannot read it: \(error.reason)\(error.isPermissionDenied ? ": check the file's permissions" : error.errno == ELOOP ? ": a symlink loop (or more than 40 links in a row): point the link at the board file itself" : "")",
                                  errno: error.errno)
         } catch let error as NotARegularFile {
-            throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)")
+            throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)",
+                                 fileProblem: .notRegular)
+        } catch let error as FileTooLarge {
+            throw BoardFileError(file: path, key: "", message: "\(error.reason): not a board file", fileProblem: .tooLarge)
         }
         guard let bytes else {
             throw BoardFileError(file: path, key: "", message: "no such file", errno: ENOENT)

@@ -67,20 +67,31 @@ public enum ProfileStore {
         return out.isEmpty ? "board" : out
     }
 
+    /// The largest profile read: far above any this program writes (about 2 kB).
+    public static let maxProfileBytes = 1 << 20
+
     /// The profile at `path`, or nil when there is no file there.
     ///
     /// A truncated, corrupt, newer-schema, invalid or (with `expectedBoard`) other-board profile throws.
     public static func load(path: String, expectedBoard: ProfileBoardIdentity?) throws -> CalibrationProfile? {
         let bytes: [UInt8]
         do {
-            guard let b = try AtomicFile.read(path: path) else { return nil }
+            guard let b = try AtomicFile.read(path: path, maxBytes: maxProfileBytes) else { return nil }
             bytes = b
         } catch let error as AtomicFileError {
-            throw ProfileError(path: path, kind: error.isPermissionDenied ? .permissionDenied : .unreadable,
-                               detail: "cannot read it: \(error.reason)\(readHint(error.errno))")
+            let kind: ProfileError.Kind
+            switch FileProblem(errno: error.errno) {
+            case .permissionDenied: kind = .permissionDenied
+            case .notRegular: kind = .notRegularFile
+            case .readFailed: kind = .readFailed
+            case .missing, .tooLarge: kind = .unreadable
+            }
+            throw ProfileError(path: path, kind: kind, detail: "cannot read it: \(error.reason)\(readHint(error.errno))")
         } catch let error as NotARegularFile {
-            throw ProfileError(path: path, kind: .unreadable,
+            throw ProfileError(path: path, kind: .notRegularFile,
                                detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
+        } catch let error as FileTooLarge {
+            throw ProfileError(path: path, kind: .tooLarge, detail: "\(error.reason): not a profile", remedy: .nameAProfileFile)
         }
         let profile = try decode(bytes, path: path)
         if let expected = expectedBoard, let why = profile.board.mismatch(with: expected) {
@@ -217,10 +228,32 @@ public enum ProfileStore {
     }
 }
 
-/// A profile that must not be used; the CLI exits 65.
+/// A profile that must not be used; the CLI exits 65, or as `FileProblem` says for a file problem.
 public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
-        case unreadable, permissionDenied, corrupt, newerVersion, invalid, otherBoard
+        /// The path leads to no file it can read (a symlink loop, a name too long, a part of
+        /// the path not a folder).
+        case unreadable
+        case permissionDenied
+        /// A folder, FIFO, socket or device (`FileProblem.notRegular`).
+        case notRegularFile
+        /// Larger than any profile (`FileProblem.tooLarge`).
+        case tooLarge
+        /// The kernel failed the read (`FileProblem.readFailed`).
+        case readFailed
+        case corrupt, newerVersion, invalid, otherBoard
+
+        /// The file problem this is, when it is one (`FileProblem`, the one table of their exits).
+        public var fileProblem: FileProblem? {
+            switch self {
+            case .unreadable: return .missing
+            case .permissionDenied: return .permissionDenied
+            case .notRegularFile: return .notRegular
+            case .tooLarge: return .tooLarge
+            case .readFailed: return .readFailed
+            case .corrupt, .newerVersion, .invalid, .otherBoard: return nil
+            }
+        }
     }
     /// The profile file.
     public var path: String

@@ -93,7 +93,8 @@ public enum AtomicFile {
 
     /// The whole contents of `path`, or nil when there is no such file. Only a regular file (or
     /// a symlink to one) of at most `maxBytes` is read: a FIFO, a device or a folder throws
-    /// `NotARegularFile` at once, without waiting on it or reading it forever.
+    /// `NotARegularFile` at once, without waiting on it or reading it forever; a larger file
+    /// throws `FileTooLarge`.
     public static func read(path: String, maxBytes: Int = 16 << 20) throws -> [UInt8]? {
         // Non-blocking, so opening a FIFO nobody writes to returns at once.
         // The bytes of the command line when the path came from an argument that was not UTF-8.
@@ -106,7 +107,7 @@ public enum AtomicFile {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw AtomicFileError(path: path, operation: "stat", errno: errno) }
         if let kind = NotARegularFile.kind(st.st_mode) { throw NotARegularFile(path: path, kind: kind) }
-        guard st.st_size <= maxBytes else { throw NotARegularFile(path: path, kind: "a file of \(st.st_size) bytes (at most \(maxBytes))") }
+        guard st.st_size <= maxBytes else { throw FileTooLarge(path: path, size: Int64(st.st_size), limit: maxBytes) }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
