@@ -156,19 +156,57 @@ public enum ProfileStore {
     }
 
     /// Checks `profile` and writes it atomically, keeping the previous file as `<path>.bak`.
+    /// The whole file is replaced: writers of one part use `save(_:path:writer:)`.
     public static func save(_ profile: CalibrationProfile, path: String) throws {
         if let problem = profile.problem {
             throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
         }
-        let target: String
+        try AtomicFile.write(encode(profile), to: writableTarget(path))
+    }
+
+    /// Writes the sections `writer` owns from `profile` into the profile at `path`, keeping every
+    /// other top-level member of the file there byte for byte, sections this version does not
+    /// know included (see `ProfileSection`). With no usable profile there (none, or a corrupt one,
+    /// which stays in `.bak`) the whole of `profile` is written. Atomic, with `.bak`, at the file a
+    /// symlink names (the link is kept); cooperating writers of the folder take turns. Returns the
+    /// profile as written.
+    @discardableResult
+    public static func save(_ profile: CalibrationProfile, path: String, writer: ProfileWriter) throws -> CalibrationProfile {
+        try save(profile, path: path, sections: writer.sections)
+    }
+
+    /// `save(_:path:writer:)` for any set of sections.
+    @discardableResult
+    public static func save(_ profile: CalibrationProfile, path: String, sections: Set<ProfileSection>) throws -> CalibrationProfile {
+        if let problem = profile.problem {
+            throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
+        }
+        let target = try writableTarget(path)
+        let update = try encode(profile)
+        return try AtomicFile.withFolderLock(of: target) {
+            var bytes = update
+            var written = profile
+            // The file as it is now (another program may have changed it since it was loaded).
+            if let existing = try? AtomicFile.read(path: target, maxBytes: maxProfileBytes),
+               (try? decode(existing, path: path)) != nil,
+               let merged = splice(existing: existing, update: update, sections: sections),
+               let result = try? decode(merged, path: path) {
+                bytes = merged
+                written = result
+            }
+            try AtomicFile.write(bytes, to: target)
+            return written
+        }
+    }
+
+    /// Through a symlink to the file it names, never over a FIFO or a device.
+    private static func writableTarget(_ path: String) throws -> String {
         do {
-            // Through a symlink to the file it names, never over a FIFO or a device.
-            target = try NotARegularFile.writableTarget(path)
+            return try NotARegularFile.writableTarget(path)
         } catch let error as NotARegularFile {
-            throw ProfileError(path: path, kind: .unreadable,
+            throw ProfileError(path: path, kind: .notRegularFile,
                                detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
         }
-        try AtomicFile.write(encode(profile), to: target)
     }
 
     /// Fails as `save` would for a reason other than the profile itself (the folder, the file in
@@ -194,13 +232,15 @@ public enum ProfileStore {
         "sensor": ["offsetG", "scale", "crossAxis", "gyroBiasDps", "residualMg", "writtenToChip"],
     ]
 
-    // A key this version does not know means the file was hand-edited or written by something
-    // else; applying the rest would be a partial application.
+    // A key this version does not know inside a section it knows means the file was hand-edited
+    // or written by something else; applying the rest would be a partial application.
     private static func rejectUnknownKeys(_ object: [String: Any], path: String, prefix: String = "") throws {
         guard let allowed = knownKeys[prefix] else { return }
         for (key, value) in object.sorted(by: { $0.key < $1.key }) {
             let full = prefix.isEmpty ? key : "\(prefix).\(key)"
-            guard allowed.contains(key) else {
+            // A section of its own that this version does not know is a newer tiltboard's: it
+            // is ignored here and kept by every writer (`ProfileSection`).
+            guard allowed.contains(key) || prefix.isEmpty else {
                 throw ProfileError(path: path, kind: .corrupt,
                                    detail: "unknown key \(full.count > 80 ? String(full.prefix(79)) + "…" : full) (allowed: \(allowed.sorted().joined(separator: ", ")))")
             }

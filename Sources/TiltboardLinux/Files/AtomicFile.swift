@@ -120,6 +120,18 @@ public enum AtomicFile {
         }
     }
 
+    /// Runs `body` holding an exclusive `flock` on the folder `path` is in, so that cooperating
+    /// read-change-write cycles on the files of one folder (profile writers of several processes)
+    /// take turns. A folder not made yet is not locked: there is nothing in it to change.
+    public static func withFolderLock<R>(of path: String, _ body: () throws -> R) throws -> R {
+        let (folder, _) = split(path)
+        let fd = RawArguments.withCPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        _ = retryingEINTR { flock(fd, LOCK_EX) }
+        return try body()
+    }
+
     /// The prefix every temporary file for `name` starts with; exposed so tests can look for leftovers.
     public static func temporaryPrefix(forFileNamed name: String) -> String { ".\(name).tmp." }
 
