@@ -110,8 +110,8 @@ final class ExitTableTests: XCTestCase {
              "the token file /p/serve-token has mode 644, which lets others read or change it, so it is not used: chmod 600 /p/serve-token"),
             (ServeTokenFileError(path: "/p/serve-token", problem: .owner(65534, 0)),
              "the token file /p/serve-token belongs to uid 65534, not to this user (uid 0), so it is not used: remove it (rm /p/serve-token) or start with --new-token, and a new one is made"),
-            (ServeTokenFileError(path: "/p/serve-token", problem: .symlink),
-             "the token file /p/serve-token is a symlink, so it is not used: remove it (rm /p/serve-token) or start with --new-token, and a new one is made"),
+            (ServeTokenFileError(path: "/p/serve-token", problem: .symlinkOwner(65534, 0)),
+             "the token file /p/serve-token is a symlink of uid 65534, not of this user (uid 0) or root, so it is not used: remove it (rm /p/serve-token) or start with --new-token, and a new one is made"),
             (ServeTokenFileError(path: "/p/serve-token", problem: .notAFile),
              "the token file /p/serve-token is not a regular file, so it is not used: remove it, and a new one is made"),
         ]
