@@ -22,6 +22,7 @@ final class FileProblemCommandTests: XCTestCase {
         return check(r, arguments.joined(separator: " "), code, fragments, absent: absent, file: file, line: line)
     }
 
+    @discardableResult
     private func check(_ r: CLIRunner.Result, _ what: String, _ code: Int32, _ fragments: [String], absent: [String] = [],
                        file: StaticString = #filePath, line: UInt = #line) -> String {
         XCTAssertEqual(r.status, code, "\(what): \(r.stderr)", file: file, line: line)
@@ -120,6 +121,23 @@ final class FileProblemCommandTests: XCTestCase {
                                         environment: ["TILTBOARD_CLOCK": "virtual"])
             check(r, arguments, 77, [fragment])
         }
+    }
+
+    /// A symlinked profile is written in the folder of the file it names, and a failure there is
+    /// reported under the link's name.
+    func testAFailedWriteThroughASymlinkNamesTheLink() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("needs root and setpriv") }
+        try FileManager.default.createDirectory(atPath: folder + "/real", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/mine", withIntermediateDirectories: true)
+        chmod(folder + "/real", 0o755)
+        XCTAssertEqual(chown(folder + "/mine", 65534, 65534), 0)
+        XCTAssertEqual(symlink(folder + "/real/p.json", folder + "/mine/link.json"), 0)
+        let r = try CLIRunner.shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" calibrate --zero --profile mine/link.json"#,
+                                    in: folder, environment: ["TILTBOARD_CLOCK": "virtual"])
+        check(r, "calibrate --zero through a link into a folder of root's", 77,
+              ["tiltboard: error: mine/link.json: cannot create \(folder)/real/.p.json.tmp.", "Permission denied (errno 13)"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/mine/.link.json.tmp"), "nothing made beside the link")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder + "/mine"), ["link.json"])
     }
 
     /// A symlink is its target: read, and its problems named by the link's path.

@@ -161,7 +161,8 @@ public enum ProfileStore {
         if let problem = profile.problem {
             throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
         }
-        try AtomicFile.write(encode(profile), to: writableTarget(path))
+        let target = try writableTarget(path)
+        try naming(path, target) { try AtomicFile.write(encode(profile), to: target) }
     }
 
     /// Writes the sections `writer` owns from `profile` into the profile at `path`, keeping every
@@ -194,7 +195,7 @@ public enum ProfileStore {
                 bytes = merged
                 written = result
             }
-            try AtomicFile.write(bytes, to: target)
+            try naming(path, target) { try AtomicFile.write(bytes, to: target) }
             return written
         }
     }
@@ -212,7 +213,20 @@ public enum ProfileStore {
     /// Fails as `save` would for a reason other than the profile itself (the folder, the file in
     /// the way), before a capture whose result would be lost.
     public static func checkWritable(path: String) throws {
-        try AtomicFile.checkWritable(path)
+        // Where a symlinked profile is written: the folder of the file it names.
+        let target = try writableTarget(path)
+        try naming(path, target) { try AtomicFile.checkWritable(target) }
+    }
+
+    /// A failed write of `target` (the file a symlink at `path` names) reported under `path`, the
+    /// name the user gave; the failed step still names the file in the target's folder.
+    private static func naming<R>(_ path: String, _ target: String, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch var error as AtomicFileError where target != path {
+            error.path = path
+            throw error
+        }
     }
 
     /// The exact bytes `save` writes: pretty-printed JSON with sorted keys and a final newline.
