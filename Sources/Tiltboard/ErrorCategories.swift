@@ -12,7 +12,11 @@ extension BoardFileError: CategorizedError {
 }
 
 extension MotorLogError: CategorizedError {
-    public var category: ErrorCategory { problem.category }
+    /// As the file problem; a log whose folder is missing is an output that cannot be created
+    /// (73), as for `record --out`.
+    public var category: ErrorCategory {
+        errno == ENOENT || errno == ENOTDIR ? .cannotCreate : problem.category
+    }
 }
 
 extension ProfileError: CategorizedError {

@@ -67,6 +67,7 @@ final class ExitTableTests: XCTestCase {
             (FileTooLarge(path: "b.json", size: 20, limit: 10), 65, nil),
             (MotorLogError(path: "m.log", errno: EISDIR), 73, nil),
             (MotorLogError(path: "m.log", errno: EACCES), 77, nil),
+            (MotorLogError(path: "none/m.log", errno: ENOENT), 73, nil),
             (ProfileError(path: "p.json", kind: .notRegularFile, detail: "m"), 73, nil),
             (ProfileError(path: "p.json", kind: .tooLarge, detail: "m"), 65, nil),
             (ProfileError(path: "p.json", kind: .readFailed, detail: "m"), 74, nil),

@@ -96,7 +96,7 @@ final class FileProblemCommandTests: XCTestCase {
         XCTAssertEqual(mkfifo(folder + "/fifo.log", 0o644), 0)
         for (log, code, words) in [(folder + "/logs", Int32(73), "Is a directory (errno 21): a folder, not a file"),
                                    (folder + "/fifo.log", 73, "a FIFO nobody reads"),
-                                   (folder + "/missing/m.log", 65, "its folder does not exist")] {
+                                   (folder + "/missing/m.log", 73, "its folder does not exist")] {
             let b = try write("b.json", """
                 {"name": "t", "sensor": {"chip": "mpu6050", "bus": "simulated"}, "motor": {"chip": "simulated", "line": 17},
                  "simulation": {"motorLog": "\(log)"}}
