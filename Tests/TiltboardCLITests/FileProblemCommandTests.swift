@@ -153,6 +153,15 @@ final class FileProblemCommandTests: XCTestCase {
         let traced = try write("traced.json", #"{"name": "t", "sensor": {"chip": "adxl345", "bus": "simulated"}, "simulation": {"trace": "./trace-link.csv"}}"#)
         let r = try CLIRunner.run(["read", "--count", "2", "--board", traced])
         XCTAssertEqual(r.status, 0, r.stderr)
+        // A symlinked board file's relative paths start from the folder of the file it names.
+        try FileManager.default.createDirectory(atPath: folder + "/boards", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder + "/etc", withIntermediateDirectories: true)
+        try "t,ax,ay,az\n0,0,0,1\n0.01,0,0,1\n0.02,0,0,1\n".write(toFile: folder + "/boards/still.csv", atomically: true, encoding: .utf8)
+        try #"{"name": "t", "sensor": {"chip": "adxl345", "bus": "simulated"}, "simulation": {"trace": "still.csv"}}"#
+            .write(toFile: folder + "/boards/b.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(symlink("../boards/b.json", folder + "/etc/board.json"), 0)
+        let linked = try CLIRunner.run(["read", "--count", "2", "--board", folder + "/etc/board.json"])
+        XCTAssertEqual(linked.status, 0, linked.stderr)
         // Problems of the target are named by the link.
         XCTAssertEqual(mkfifo(folder + "/fifo.json", 0o644), 0)
         XCTAssertEqual(symlink(folder + "/fifo.json", folder + "/fifo-link.json"), 0)

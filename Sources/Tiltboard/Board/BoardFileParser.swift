@@ -43,7 +43,8 @@ extension BoardDescription {
         guard let bytes else {
             throw BoardFileError(file: path, key: "", message: "no such file", errno: ENOENT)
         }
-        return try parse(json: bytes, source: path)
+        // A symlinked board file is its target: its relative paths start from the target's folder.
+        return try BoardFileParser(source: path, anchor: SymlinkTarget.resolved(path)).parse(bytes)
     }
 
     /// Parses and validates board file contents; `source` names the file in messages and
@@ -66,6 +67,13 @@ extension BoardDescription {
 /// Walks the JSON tree with the key path at hand, so every error names where it is.
 struct BoardFileParser {
     let source: String
+    /// The file relative paths start from: `source`, or the file a symlinked `source` names.
+    var anchor: String
+
+    init(source: String, anchor: String? = nil) {
+        self.source = source
+        self.anchor = anchor ?? source
+    }
 
     func parse(_ bytes: [UInt8]) throws -> BoardDescription {
         let root: Any
@@ -468,8 +476,8 @@ struct BoardFileParser {
     }
 
     private func resolve(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let slash = source.lastIndex(of: "/") else { return path }
-        return String(source[...slash]) + path
+        guard !path.hasPrefix("/"), let slash = anchor.lastIndex(of: "/") else { return path }
+        return String(anchor[...slash]) + path
     }
 
     // MARK: - Messages

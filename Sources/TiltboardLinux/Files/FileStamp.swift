@@ -28,3 +28,16 @@ public struct FileStamp: Equatable, Sendable {
         }
     }
 }
+
+/// Where a symlink leads.
+public enum SymlinkTarget {
+    /// The file `path` names when `path` itself is a symlink (followed to its end, as the kernel
+    /// does), else `path` unchanged; also unchanged when the link leads nowhere.
+    public static func resolved(_ path: String) -> String {
+        var own = stat()
+        guard RawArguments.withCPath(path, { lstat($0, &own) }) == 0, own.st_mode & S_IFMT == S_IFLNK,
+              let real = RawArguments.withCPath(path, { realpath($0, nil) }) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+}
