@@ -108,6 +108,17 @@ final class ProfileWriterTests: XCTestCase {
         }
     }
 
+    func testMembersAreFoundWhateverTheirValuesHold() throws {
+        let text = #"{ "a\"b" : "x}\"]," , "n":-1.5e3,"o":{"s":"{[","t":[1,{"u":null}]},"z" : true }"#
+        let m = try XCTUnwrap(JSONMembers(Array(text.utf8)))
+        XCTAssertEqual(m.members.map(\.key), ["a\"b", "n", "o", "z"])
+        XCTAssertEqual(m.members.map { String(decoding: $0.rawValue, as: UTF8.self) },
+                       [#""x}\"],""#, "-1.5e3", #"{"s":"{[","t":[1,{"u":null}]}"#, "true"])
+        XCTAssertEqual(JSONMembers(Array("{}".utf8))?.members.count, 0)
+        XCTAssertNil(JSONMembers(Array("[1]".utf8)))
+        XCTAssertNil(JSONMembers(Array(#"{"a": 1"#.utf8)))
+    }
+
     /// The report: a calibration erased the player's setting.
     func testASensorCalibrationKeepsTheShakeSensitivity() throws {
         let folder = try makeScratchFolder(self)
