@@ -257,7 +257,7 @@ serve_unit_made() {
 # limit, --realtime by default with the limits and system calls it needs, libdispatch's nice values.
 unit_policy() {
     local want
-    for want in 'StartLimitIntervalSec=0' 'Restart=on-failure' 'RestartSec=5' 'RestartPreventExitStatus=64 65 66 77 78' \
+    for want in 'StartLimitIntervalSec=0' 'Restart=on-failure' 'RestartSec=5' 'RestartPreventExitStatus=64 65 66 73 77 78' \
         'StandardOutput=null' 'StandardError=journal' 'RestrictRealtime=no' 'LimitRTPRIO=50' 'LimitMEMLOCK=infinity' \
         'LimitNICE=-4' 'SystemCallFilter=setpriority sched_setscheduler sched_setparam'; do
         grep -qx -- "$want" "$unit" || { echo "tiltboard.service has no line '$want'"; return 1; }

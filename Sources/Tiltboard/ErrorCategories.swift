@@ -2,15 +2,25 @@
 import Glibc
 #endif
 import TiltboardCore
+import TiltboardLinux
 
 extension BoardFileError: CategorizedError {
     public var category: ErrorCategory {
-        errno == EACCES || errno == EPERM ? .permissionDenied : .invalidData
+        if let problem = fileProblem { return problem.category }
+        return errno == EACCES || errno == EPERM ? .permissionDenied : .invalidData
+    }
+}
+
+extension MotorLogError: CategorizedError {
+    /// As the file problem; a log whose folder is missing is an output that cannot be created
+    /// (73), as for `record --out`.
+    public var category: ErrorCategory {
+        errno == ENOENT || errno == ENOTDIR ? .cannotCreate : problem.category
     }
 }
 
 extension ProfileError: CategorizedError {
-    public var category: ErrorCategory { kind == .permissionDenied ? .permissionDenied : .invalidData }
+    public var category: ErrorCategory { kind.fileProblem?.category ?? .invalidData }
 }
 
 extension SensorLostError: CategorizedError {

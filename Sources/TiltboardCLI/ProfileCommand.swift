@@ -136,8 +136,7 @@ struct ProfileCommand: ParsableCommand {
             let saved: CalibrationProfile
             if var profile = existing {
                 profile.shake = (shake?.isEmpty ?? true) ? nil : shake
-                try ProfileStore.save(profile, path: path)
-                saved = profile
+                saved = try ProfileStore.save(profile, path: path, writer: .shake)
             } else {
                 // A new profile needs the chip's identity: open the board to read it.
                 let session = try CommandBoard.open(board, profilePath: path, useProfile: false, fifo: false)

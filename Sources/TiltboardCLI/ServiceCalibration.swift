@@ -36,6 +36,16 @@ struct ServiceCalibration {
         guard let executable = Subprocess.ownExecutable() else {
             throw CLIError(message: "cannot find this program's own executable (/proc/self/exe)", category: .unavailable)
         }
+        // What setpriv would fail on, found before anything stops: its own message and exit
+        // status would otherwise be all the user sees.
+        guard Subprocess.userName(of: owner.uid) != nil else {
+            throw CLIError(message: "the service's state folder \(stateDirectory) belongs to uid \(owner.uid), which has no entry in the password database, so nothing can run as the service's user: give the folder back to it (sudo chown -R tiltboard:tiltboard \(stateDirectory)) or reinstall the package (sudo apt install --reinstall tiltboard)",
+                           category: .unavailable)
+        }
+        for tool in ["systemctl", "setpriv"] where Subprocess.executablePath(of: tool) == nil {
+            throw CLIError(message: "calibrate --service needs \(tool), which is not on the PATH (\(tool == "setpriv" ? "sudo apt install util-linux" : "the service runs under systemd"))",
+                           category: .unavailable)
+        }
         let running = Self.units.filter { Subprocess.run(["systemctl", "is-active", "--quiet", $0], quiet: true) == 0 }
         for unit in running {
             guard Subprocess.run(["systemctl", "stop", unit]) == 0 else {
@@ -71,8 +81,18 @@ struct ServiceCalibration {
             throw CLIError(message: "\(unit) did not start again (systemctl start \(unit) failed); see journalctl -u \(unit)",
                            category: .unavailable)
         }
+        if Self.setprivFailures.contains(status) {
+            throw CLIError(message: "setpriv could not run the calibration as the service's user (uid \(owner.uid)): it exited \(status) (its own message is above)",
+                           category: .unavailable)
+        }
         return status
     }
+
+    /// The statuses setpriv (util-linux `sys-utils/setpriv.c`) exits with when it fails itself:
+    /// 1 for its own errors (a user it cannot find, a bad option), 126 and 127 when the program
+    /// cannot be run. tiltboard never exits with these (its statuses are sysexits' and 128 +
+    /// a signal), so they mean the calibration never ran.
+    static let setprivFailures: Set<Int32> = [1, 126, 127]
 
     /// `TILTBOARD_BOARD` from the service's settings, an absolute path.
     func boardPath() throws -> String {

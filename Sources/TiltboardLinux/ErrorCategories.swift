@@ -38,8 +38,8 @@ extension AtomicFileError: CategorizedError {
 }
 
 extension NotARegularFile: CategorizedError {
-    /// A path that should name a file's content names a folder, a device or an oversized file.
-    public var category: ErrorCategory { .invalidData }
+    /// A path that should name a regular file names a folder, a FIFO, a socket or a device.
+    public var category: ErrorCategory { FileProblem.notRegular.category }
 }
 
 extension TerminalError: CategorizedError {

@@ -26,7 +26,8 @@ package enum ServeToken {
             if isWellFormed(text) { return (text, false) }
         }
         let token = make()
-        try AtomicFile.write(Array((token + "\n").utf8), to: path, permissions: 0o600, keepBackup: false)
+        // At the file a symlink names, the link kept.
+        try AtomicFile.write(Array((token + "\n").utf8), to: NotARegularFile.writableTarget(path), permissions: 0o600, keepBackup: false)
         return (token, true)
     }
 
@@ -66,7 +67,7 @@ package struct ServeTokenFileError: CategorizedError, Sendable {
         switch problem {
         case let .owner(owner, me): return "the token file \(shown) belongs to uid \(owner), not to this user (uid \(me)), so it is not used"
         case let .mode(mode): return "the token file \(shown) has mode \(String(mode, radix: 8)), which lets others read or change it, so it is not used"
-        case .symlink: return "the token file \(shown) is a symlink, so it is not used"
+        case let .symlinkOwner(owner, me): return "the token file \(shown) is a symlink of uid \(owner), not of this user (uid \(me)) or root, so it is not used"
         case .notAFile: return "the token file \(shown) is not a regular file, so it is not used"
         }
     }
@@ -74,5 +75,7 @@ package struct ServeTokenFileError: CategorizedError, Sendable {
     /// The path as messages show it: at most 200 characters, its end kept.
     package static func shown(_ path: String) -> String { path.count > 200 ? "…" + path.suffix(199) : path }
 
-    package var category: ErrorCategory { .permissionDenied }
+    /// Not a regular file: as every file that is not one (`FileProblem.notRegular`); the others
+    /// are a matter of who may read or change it.
+    package var category: ErrorCategory { problem == .notAFile ? FileProblem.notRegular.category : .permissionDenied }
 }

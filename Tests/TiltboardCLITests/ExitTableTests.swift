@@ -24,6 +24,18 @@ final class ExitTableTests: XCTestCase {
         }
     }
 
+    func testTheReadmesTableOfFileProblemsIsTheOneInTheCode() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: "<!-- file-problems -->\n"))
+        let end = try XCTUnwrap(readme.range(of: "<!-- /file-problems -->", range: start.upperBound..<readme.endIndex))
+        let rows = readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init).dropFirst(2)
+        XCTAssertEqual(Array(rows), FileProblem.allCases.map { "| \($0.summary) | \(SysExit.code(for: $0.category)) |" })
+        // Each problem its own words and the table's exit status, whatever the file.
+        let expected: [FileProblem: Int32] = [.missing: 65, .tooLarge: 65, .notRegular: 73, .permissionDenied: 77, .readFailed: 74]
+        for problem in FileProblem.allCases { XCTAssertEqual(SysExit.code(for: problem.category), expected[problem], "\(problem)") }
+        XCTAssertEqual(Set(FileProblem.allCases.map(\.summary)).count, FileProblem.allCases.count)
+    }
+
     func testEachLayersErrorsExitByTheirKind() {
         let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`"
         // Each error, its exit status, and the fix the tool adds to its line (nil: none).
@@ -51,7 +63,16 @@ final class ExitTableTests: XCTestCase {
             (TiltControllerSettingsError(setting: "restitution", value: 2, expected: "0…1"), 64, nil),
             (HapticEffectError("m"), 64, nil),
             (MotionScriptError("m"), 65, nil),
-            (NotARegularFile(path: "b.json", kind: "a folder"), 65, nil),
+            (NotARegularFile(path: "b.json", kind: "a folder"), 73, nil),
+            (FileTooLarge(path: "b.json", size: 20, limit: 10), 65, nil),
+            (MotorLogError(path: "m.log", errno: EISDIR), 73, nil),
+            (MotorLogError(path: "m.log", errno: EACCES), 77, nil),
+            (MotorLogError(path: "none/m.log", errno: ENOENT), 73, nil),
+            (ProfileError(path: "p.json", kind: .notRegularFile, detail: "m"), 73, nil),
+            (ProfileError(path: "p.json", kind: .tooLarge, detail: "m"), 65, nil),
+            (ProfileError(path: "p.json", kind: .readFailed, detail: "m"), 74, nil),
+            (BoardFileError(file: "b.json", key: "", message: "m", fileProblem: .notRegular), 73, nil),
+            (BoardFileError(file: "b.json", key: "simulation.trace", message: "m", fileProblem: .tooLarge), 65, nil),
             (TerminalError("m", errno: ENOTTY), 74, nil),
             (SignalWatcherError("m"), 70, nil),
             (CalibrationStopped(), 75, nil),
@@ -90,8 +111,8 @@ final class ExitTableTests: XCTestCase {
              "the token file /p/serve-token has mode 644, which lets others read or change it, so it is not used: chmod 600 /p/serve-token"),
             (ServeTokenFileError(path: "/p/serve-token", problem: .owner(65534, 0)),
              "the token file /p/serve-token belongs to uid 65534, not to this user (uid 0), so it is not used: remove it (rm /p/serve-token) or start with --new-token, and a new one is made"),
-            (ServeTokenFileError(path: "/p/serve-token", problem: .symlink),
-             "the token file /p/serve-token is a symlink, so it is not used: remove it (rm /p/serve-token) or start with --new-token, and a new one is made"),
+            (ServeTokenFileError(path: "/p/serve-token", problem: .symlinkOwner(65534, 0)),
+             "the token file /p/serve-token is a symlink of uid 65534, not of this user (uid 0) or root, so it is not used: remove it (rm /p/serve-token) or start with --new-token, and a new one is made"),
             (ServeTokenFileError(path: "/p/serve-token", problem: .notAFile),
              "the token file /p/serve-token is not a regular file, so it is not used: remove it, and a new one is made"),
         ]

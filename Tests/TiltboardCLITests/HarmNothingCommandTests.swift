@@ -201,7 +201,7 @@ final class HarmNothingCommandTests: XCTestCase {
         }
         // Refused when the profile is loaded: a profile path must be a regular file.
         let r = try CLIRunner.run(["calibrate", "--yes", "--profile", node], environment: ["XDG_CONFIG_HOME": folder])
-        XCTAssertEqual(r.status, 65, r.stderr)
+        XCTAssertEqual(r.status, 73, r.stderr)
         XCTAssertTrue(r.stderr.contains("tiltboard: error: profile \(node): a character device, not a regular file"), r.stderr)
         XCTAssertFalse(r.stderr.contains("capturing"), r.stderr)
         XCTAssertEqual(fileType(node), S_IFCHR)

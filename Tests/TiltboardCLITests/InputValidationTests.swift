@@ -99,16 +99,17 @@ final class InputValidationTests: XCTestCase {
         XCTAssertLessThan(try expectOneLine(["run", "--board", keyBoard], 65, "unknown key", folder: folder).count, 400)
     }
 
+    /// Not a regular file: 73, the README's exit for it, whatever the file.
     func testFIFOsAndDevicesAreRefusedAtOnce() throws {
         let folder = try makeScratchFolder(self)
         XCTAssertEqual(mkfifo(folder + "/fifo.json", 0o644), 0)
-        try expectOneLine(["run", "--duration", "0.1", "--profile", folder + "/fifo.json"], 65,
+        try expectOneLine(["run", "--duration", "0.1", "--profile", folder + "/fifo.json"], 73,
                           "profile \(folder)/fifo.json: a FIFO, not a regular file", folder: folder)
-        try expectOneLine(["run", "--duration", "0.1", "--board", folder + "/fifo.json"], 65,
+        try expectOneLine(["run", "--duration", "0.1", "--board", folder + "/fifo.json"], 73,
                           "board file \(folder)/fifo.json: a FIFO, not a regular file", folder: folder)
-        try expectOneLine(["run", "--duration", "0.1", "--board", folder], 65, "a folder, not a regular file", folder: folder)
+        try expectOneLine(["run", "--duration", "0.1", "--board", folder], 73, "a folder, not a regular file", folder: folder)
         // Saving never replaces the FIFO either.
-        try expectOneLine(["calibrate", "--zero", "--profile", folder + "/fifo.json"], 65, "a FIFO, not a regular file", folder: folder)
+        try expectOneLine(["calibrate", "--zero", "--profile", folder + "/fifo.json"], 73, "a FIFO, not a regular file", folder: folder)
         var st = stat()
         XCTAssertEqual(lstat(folder + "/fifo.json", &st), 0)
         XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO)

@@ -112,6 +112,49 @@ final class ServiceCalibrationTests: XCTestCase {
         }
     }
 
+    func testTheServiceCalibrationKeepsTheSectionsItDoesNotOwn() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let service = try ServiceRoot(self, activeUnits: [])
+        let profile = service.state + "/profiles/simulated-test-board.json"
+        try FileManager.default.createDirectory(atPath: service.state + "/profiles", withIntermediateDirectories: true)
+        let shake = #"{"level":"firm"}"#, future = #"[1, 2.50]"#
+        try """
+        {"board": {"address": "0x68", "bus": "simulated", "chip": "mpu6050", "chipID": "0x68", "name": "simulated test board"},
+         "createdAt": "2020-01-01T00:00:00Z", "neutral": {"clamped": false, "meanRawG": [0, 0, 1], "rotation": {"w": 1, "x": 0, "y": 0, "z": 0}, "tiltDeg": 0},
+         "noiseMg": [0, 0, 0], "sampleCount": 0, "schemaVersion": 1, "shake": \(shake), "zzFuture": \(future)}
+        """.write(toFile: profile, atomically: false, encoding: .utf8)
+        for path in [service.state + "/profiles", profile] { XCTAssertEqual(chown(path, 65534, 65534), 0) }
+        let r = try calibrate(service)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let text = try String(contentsOfFile: profile, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"shake\" : \(shake),\n"), text)
+        XCTAssertTrue(text.contains("\"zzFuture\" : \(future)\n"), text)
+        XCTAssertFalse(text.contains("2020-01-01T00:00:00Z"), "the capture wrote its own sections: \(text)")
+    }
+
+    func testAStateFolderOwnerWithoutAUserIsAnErrorLineBeforeAnythingStops() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        // setpriv --init-groups needs a user in the password database; 54321 has none here.
+        let service = try ServiceRoot(self, activeUnits: ["tiltboard.service"], stateOwner: 54321)
+        let r = try calibrate(service)
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertEqual(r.stderr, "tiltboard: error: the service's state folder \(service.state) belongs to uid 54321, which has no entry in the password database, so nothing can run as the service's user: give the folder back to it (sudo chown -R tiltboard:tiltboard \(service.state)) or reinstall the package (sudo apt install --reinstall tiltboard)\n")
+        XCTAssertEqual(service.systemctlCalls(), [], "nothing stopped")
+    }
+
+    func testAFailingSetprivIsAnErrorLineAndTheServiceStartsAgain() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let service = try ServiceRoot(self, activeUnits: ["tiltboard.service"])
+        // A setpriv that fails as util-linux's does on its own errors: its message, exit 1.
+        let setpriv = service.folder + "/bin/setpriv"
+        try "#!/bin/sh\necho 'setpriv: something it cannot do' >&2\nexit 1\n".write(toFile: setpriv, atomically: true, encoding: .utf8)
+        chmod(setpriv, 0o755)
+        let r = try calibrate(service)
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("tiltboard: error: setpriv could not run the calibration as the service's user (uid 65534): it exited 1 (its own message is above)\n"), r.stderr)
+        XCTAssertEqual(service.systemctlCalls().suffix(2), ["stop tiltboard.service", "start tiltboard.service"])
+    }
+
     func testWithoutTheServiceInstalledItSaysSo() throws {
         guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
         let folder = try makeScratchFolder(self)

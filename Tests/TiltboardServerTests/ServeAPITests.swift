@@ -194,6 +194,45 @@ final class ServeAPITests: XCTestCase {
         await board.close()
     }
 
+    /// The page's Calibrate, Zero and sensitivity each write their own sections of the profile
+    /// and keep the rest, a section of a newer version included, as they are.
+    func testThePagesWritersKeepEverySectionTheyDoNotOwn() async throws {
+        let board = try await ServedBoard(self)
+        try board.runLoop(seconds: 0.2)
+        let path = board.session.profilePath
+        let sensor = CalibrationProfile.SensorCorrection(offsetG: Vector3(0.01, 0, 0), scale: .one, residualMg: 1, writtenToChip: false)
+        let start = CalibrationProfile(board: board.session.profileIdentity, createdAt: "2020-01-01T00:00:00Z", temperatureC: 30,
+                                       sampleCount: 200, noiseMg: Vector3(1, 1, 1), neutral: NeutralPose.capture(meanGravity: Vector3(0.3, 0, 0.95)),
+                                       sensor: sensor, shake: ProfileShake(level: .firm))
+        var text = String(decoding: try ProfileStore.encode(start), as: UTF8.self)
+        text = String(text.dropLast(3)) + ",\n  \"zzFuture\" : [1, 2.50]\n}\n"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        func sections() throws -> [String: NSObject] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: NSObject])
+        }
+        var before = try sections()
+        let owned: [(request: () throws -> Void, sections: Set<String>)] = [
+            ({ XCTAssertEqual(try board.request("POST", "/api/zero").status, 200) }, ["neutral", "neutralSource", "createdAt"]),
+            ({ XCTAssertEqual(try board.request("POST", "/api/shake", body: #"{"level": "gentle"}"#).status, 200) }, ["shake"]),
+            ({
+                XCTAssertEqual(try board.request("POST", "/api/calibrate").status, 202)
+                try board.runLoop(seconds: 3)
+            }, ["neutral", "neutralSource", "sampleCount", "noiseMg", "gyroBiasDps", "createdAt", "temperatureC"]),
+        ]
+        for (n, writer) in owned.enumerated() {
+            try writer.request()
+            let after = try sections()
+            for key in Set(before.keys).union(after.keys).subtracting(writer.sections) {
+                XCTAssertEqual(after[key], before[key], "writer \(n) changed \(key)")
+            }
+            XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains("\"zzFuture\" : [1, 2.50]\n"), "writer \(n)")
+            XCTAssertNotEqual(after, before, "writer \(n) wrote")
+            before = after
+        }
+        await board.close()
+    }
+
     func testZeroWritesLevelKeepingTheRest() async throws {
         let board = try await ServedBoard(self)
         let tilted = NeutralPose.capture(meanGravity: Vector3(0.3, 0, 0.95))

@@ -127,12 +127,32 @@ final class ServeSecurityTests: XCTestCase {
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         XCTAssertEqual(attributes[.ownerAccountID] as? Int, Int(geteuid()))
         XCTAssertEqual((attributes[.posixPermissions] as? Int ?? 0) & 0o777, 0o600)
-        // A symlink, even to a private file of ours.
+        // A symlink of ours to a private file of ours is followed, as ssh follows one.
         try FileManager.default.removeItem(atPath: path)
-        try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: folder + "/elsewhere"))
-        XCTAssertEqual(chmod(folder + "/elsewhere", 0o600), 0)
-        XCTAssertEqual(symlink(folder + "/elsewhere", path), 0)
-        XCTAssertEqual(refusal()?.problem, .symlink)
+        let target = folder + "/elsewhere"
+        try Data((token + "\n").utf8).write(to: URL(fileURLWithPath: target))
+        XCTAssertEqual(chmod(target, 0o600), 0)
+        XCTAssertEqual(symlink(target, path), 0)
+        XCTAssertEqual(try ServeToken.loadOrCreate(path: path, renew: false).token, token)
+        // What is checked is the file it names.
+        XCTAssertEqual(chmod(target, 0o644), 0)
+        XCTAssertEqual(refusal()?.problem, .mode(0o644))
+        XCTAssertEqual(chmod(target, 0o600), 0)
+        // --new-token writes at the target, the link kept.
+        let throughLink = try ServeToken.loadOrCreate(path: path, renew: true)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: path), target)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), throughLink.token + "\n")
+        // A link another user owns is not followed: they could point it anywhere.
+        if geteuid() == 0 {
+            XCTAssertEqual(lchown(path, 65534, 65534), 0)
+            XCTAssertEqual(refusal()?.problem, .symlinkOwner(65534, 0))
+        }
+        // Not a regular file: 73, as every such file.
+        try FileManager.default.removeItem(atPath: path)
+        XCTAssertEqual(mkfifo(path, 0o600), 0)
+        let fifo = try XCTUnwrap(refusal())
+        XCTAssertEqual(fifo.problem, .notAFile)
+        XCTAssertEqual(fifo.category, .cannotCreate)
     }
 
     func testOverTheClientLimitIs503UntilOneLeaves() async throws {

@@ -70,7 +70,8 @@ final class AtomicFileTests: XCTestCase {
         // A file over the limit is not read into memory.
         try AtomicFile.write(Array(repeating: 0x20, count: 2000), to: folder + "/big", keepBackup: false)
         XCTAssertThrowsError(try AtomicFile.read(path: folder + "/big", maxBytes: 1000)) { error in
-            XCTAssertEqual((error as? NotARegularFile)?.kind, "a file of 2000 bytes (at most 1000)")
+            XCTAssertEqual(error as? FileTooLarge, FileTooLarge(path: folder + "/big", size: 2000, limit: 1000))
+            XCTAssertEqual("\(error)", "\(folder)/big is a file of 2000 bytes, more than the 1000 bytes it may have")
         }
         XCTAssertEqual(try AtomicFile.read(path: folder + "/big", maxBytes: 2000)?.count, 2000)
     }

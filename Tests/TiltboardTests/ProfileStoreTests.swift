@@ -72,8 +72,34 @@ final class ProfileStoreTests: XCTestCase {
         XCTAssertTrue(missing.detail.hasPrefix("sampleCount is missing"), missing.detail)
         let wrongType = try refusal(full.replacingOccurrences(of: "\"tiltDeg\" : 4.01", with: "\"tiltDeg\" : \"4\""))
         XCTAssertTrue(wrongType.detail.hasPrefix("neutral.tiltDeg has the wrong type"), wrongType.detail)
-        let unknown = try refusal(full.replacingOccurrences(of: "\"sampleCount\"", with: "\"extra\" : 1, \"sampleCount\""))
-        XCTAssertTrue(unknown.detail.hasPrefix("unknown key extra (allowed: "), unknown.detail)
+        let unknown = try refusal(full.replacingOccurrences(of: "\"tiltDeg\"", with: "\"extra\" : 1, \"tiltDeg\""))
+        XCTAssertTrue(unknown.detail.hasPrefix("unknown key neutral.extra (allowed: "), unknown.detail)
+    }
+
+    func testASectionOfANewerVersionIsIgnoredAndKept() throws {
+        // A top-level section this version does not know: a newer tiltboard's addition.
+        let folder = try makeScratchFolder(self)
+        let path = folder + "/p.json"
+        let full = try json(sample())
+        let added = "{\n  \"aNewerSection\" : {\"x\":[1,2.50]},\n" + full.dropFirst(2)
+        try Array(added.utf8).write(to: path)
+        XCTAssertEqual(try ProfileStore.load(path: path, expectedBoard: identity), sample())
+        var changed = sample()
+        changed.sensor = nil
+        changed.createdAt = "2026-11-22T08:30:00Z"
+        try ProfileStore.save(changed, path: path, writer: .sensorCalibration)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("{\n  \"aNewerSection\" : {\"x\":[1,2.50]},\n  \"board\" : {"), text)
+        XCTAssertFalse(text.contains("\"sensor\""), text)
+        XCTAssertTrue(text.contains("\"createdAt\" : \"2026-11-22T08:30:00Z\""), text)
+        // Apart from the section added, the file is what this version writes itself.
+        XCTAssertEqual(text.replacingOccurrences(of: "  \"aNewerSection\" : {\"x\":[1,2.50]},\n", with: ""), try json(changed))
+        // A section whose value does not change keeps its bytes, even laid out otherwise.
+        let compact = text.replacingOccurrences(of: "\"temperatureC\" : 24.25", with: "\"temperatureC\" : 24.250")
+        XCTAssertNotEqual(compact, text)
+        try Array(compact.utf8).write(to: path)
+        try ProfileStore.save(changed, path: path, sections: [.temperatureC])
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), compact)
     }
 
     func testNewerSchemaIsRefused() throws {

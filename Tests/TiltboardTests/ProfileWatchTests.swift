@@ -7,6 +7,16 @@ import TiltboardSimulator
 /// A running loop picks up a profile another program writes meanwhile.
 final class ProfileWatchTests: XCTestCase {
     func testARunningLoopAppliesAProfileWrittenMeanwhile() throws {
+        try runWatched(throughSymlink: false)
+    }
+
+    /// `--profile` naming a symlink: a change written at the file it names (the link itself
+    /// unchanged) is applied as one made through the link.
+    func testASymlinkedProfileIsWatchedAsItsTarget() throws {
+        try runWatched(throughSymlink: true)
+    }
+
+    private func runWatched(throughSymlink: Bool) throws {
         let folder = try makeScratchFolder(self)
         let script = folder + "/still.json"
         try MotionScript(start: TiltAngles(pitchDeg: 10, rollDeg: -6), segments: []).jsonData().write(to: URL(fileURLWithPath: script))
@@ -18,13 +28,22 @@ final class ProfileWatchTests: XCTestCase {
         let board = try BoardDescription.load(path: boardPath)
         let clock = VirtualClock()
         let profilePath = folder + "/p.json"
-        let session = try BoardSession(board: board, clock: clock, profilePath: profilePath)
+        var sessionPath = profilePath
+        if throughSymlink {
+            // A profile there from the start, reached through the link.
+            try ProfileStore.save(CalibrationProfile(board: ProfileBoardIdentity(board: board, chipID: 0x68), createdAt: "2025-01-01T00:00:00Z",
+                                                     sampleCount: 0, noiseMg: .zero, neutral: .level), path: profilePath)
+            sessionPath = folder + "/link.json"
+            XCTAssertEqual(symlink("p.json", sessionPath), 0)
+        }
+        let session = try BoardSession(board: board, clock: clock, profilePath: sessionPath)
         defer { session.close() }
         var configuration = TiltLoop.Configuration(rateHz: 100)
         configuration.watch = session.profileWatch()
         let loop = session.makeLoop(configuration, haptics: nil)
         var sum = Vector3.zero, n = 0.0
         var written = false
+        var saved: [UInt8] = []
         var before: [TiltAngles] = [], after: [TiltAngles] = []
         _ = try loop.run(duration: 6) { out, _ in
             if out.t >= 1 && out.t < 2 { sum += out.accel; n += 1; before.append(out.tilt) }
@@ -35,7 +54,7 @@ final class ProfileWatchTests: XCTestCase {
                 var p = CalibrationProfile(board: session.profileIdentity, createdAt: "2026-01-01T00:00:00Z", sampleCount: 100,
                                            noiseMg: .zero, neutral: .level, neutralSource: source)
                 p.neutral = p.neutralPose(mount: board.mount)
-                do { try ProfileStore.save(p, path: profilePath) } catch { XCTFail("\(error)") }
+                do { try ProfileStore.save(p, path: profilePath); saved = try ProfileStore.encode(p) } catch { XCTFail("\(error)") }
             }
             if out.t >= 4 { after.append(out.tilt) }
         }
@@ -47,5 +66,8 @@ final class ProfileWatchTests: XCTestCase {
             XCTAssertEqual(tilt.rollDeg, 0, accuracy: 0.1)
         }
         XCTAssertNotNil(session.profile?.neutralSource, "the session holds the profile from disk")
+        // The watch reads the profile and never writes it.
+        XCTAssertEqual(Array(try Data(contentsOf: URL(fileURLWithPath: profilePath))), saved)
+        if throughSymlink { XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: folder + "/link.json"), "p.json") }
     }
 }

@@ -166,9 +166,13 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
     public var message: String
     /// The kernel's reason when the file could not be read (EACCES: exit 77, not 65).
     public var errno: Int32?
+    /// What was wrong with the file itself (or the file at `key`), when that was the problem: its
+    /// exit status is the one `FileProblem` gives.
+    public var fileProblem: FileProblem?
 
-    public init(file: String, key: String, message: String, errno: Int32? = nil) {
+    public init(file: String, key: String, message: String, errno: Int32? = nil, fileProblem: FileProblem? = nil) {
         self.file = file; self.key = key; self.message = message; self.errno = errno
+        self.fileProblem = fileProblem ?? errno.map { FileProblem(errno: $0) }
     }
 
     public var description: String {

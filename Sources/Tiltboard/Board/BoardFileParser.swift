@@ -36,12 +36,16 @@ extension BoardDescription {
                                  message: "cannot read it: \(error.reason)\(error.isPermissionDenied ? ": check the file's permissions" : error.errno == ELOOP ? ": a symlink loop (or more than 40 links in a row): point the link at the board file itself" : "")",
                                  errno: error.errno)
         } catch let error as NotARegularFile {
-            throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)")
+            throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)",
+                                 fileProblem: .notRegular)
+        } catch let error as FileTooLarge {
+            throw BoardFileError(file: path, key: "", message: "\(error.reason): not a board file", fileProblem: .tooLarge)
         }
         guard let bytes else {
             throw BoardFileError(file: path, key: "", message: "no such file", errno: ENOENT)
         }
-        return try parse(json: bytes, source: path)
+        // A symlinked board file is its target: its relative paths start from the target's folder.
+        return try BoardFileParser(source: path, anchor: SymlinkTarget.resolved(path)).parse(bytes)
     }
 
     /// Parses and validates board file contents; `source` names the file in messages and
@@ -64,6 +68,13 @@ extension BoardDescription {
 /// Walks the JSON tree with the key path at hand, so every error names where it is.
 struct BoardFileParser {
     let source: String
+    /// The file relative paths start from: `source`, or the file a symlinked `source` names.
+    var anchor: String
+
+    init(source: String, anchor: String? = nil) {
+        self.source = source
+        self.anchor = anchor ?? source
+    }
 
     func parse(_ bytes: [UInt8]) throws -> BoardDescription {
         let root: Any
@@ -483,8 +494,8 @@ struct BoardFileParser {
     }
 
     private func resolve(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let slash = source.lastIndex(of: "/") else { return path }
-        return String(source[...slash]) + path
+        guard !path.hasPrefix("/"), let slash = anchor.lastIndex(of: "/") else { return path }
+        return String(anchor[...slash]) + path
     }
 
     // MARK: - Messages

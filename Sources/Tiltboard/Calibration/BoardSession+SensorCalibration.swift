@@ -2,10 +2,12 @@ import Foundation
 import TiltboardCore
 
 extension BoardSession {
-    /// Saves a fitted sensor calibration, keeping any neutral pose already stored (level when
-    /// none), and applies it to this session. With `writeToChip` the offsets (and the gyro bias)
-    /// are then programmed into the chip's offset registers and the profile records
-    /// `writtenToChip`, so later sessions program them again and correct only the scale in software.
+    /// Saves a fitted sensor calibration, keeping every section of the profile but its own
+    /// (`ProfileWriter.sensorCalibration`) as it is on disk (the neutral pose, level when none;
+    /// the shake sensitivity), and applies the profile written to this session. With
+    /// `writeToChip` the offsets (and the gyro bias) are then programmed into the chip's offset
+    /// registers and the profile records `writtenToChip`, so later sessions program them again
+    /// and correct only the scale in software.
     @discardableResult
     public func saveSensorCalibration(_ result: SensorCalibrationResult, writeToChip: Bool,
                                       now: Date = Date()) throws -> CalibrationProfile {
@@ -23,15 +25,16 @@ extension BoardSession {
             neutral: existing?.neutral ?? NeutralPose.level,
             sensor: correction,
             gyroBiasDps: c.gyroBiasDps == nil ? existing?.gyroBiasDps : nil,
-            neutralSource: existing?.neutralSource)
+            neutralSource: existing?.neutralSource, shake: existing?.shake)
         // The neutral pose captured through the old calibration, seen through the new one.
         profile.neutral = profile.neutralPose(mount: board.mount)
         if let problem = profile.problem {
             throw CalibrationProcedureError("the fitted calibration cannot be stored: \(problem); capture the six faces again")
         }
-        try ProfileStore.save(profile, path: profilePath)
-        try apply(profile: profile)
-        return profile
+        // Only the sensor calibration's sections change on disk (`ProfileWriter.sensorCalibration`).
+        let written = try ProfileStore.save(profile, path: profilePath, writer: .sensorCalibration)
+        try apply(profile: written)
+        return written
     }
 }
 

@@ -67,20 +67,31 @@ public enum ProfileStore {
         return out.isEmpty ? "board" : out
     }
 
+    /// The largest profile read: far above any this program writes (about 2 kB).
+    public static let maxProfileBytes = 1 << 20
+
     /// The profile at `path`, or nil when there is no file there.
     ///
     /// A truncated, corrupt, newer-schema, invalid or (with `expectedBoard`) other-board profile throws.
     public static func load(path: String, expectedBoard: ProfileBoardIdentity?) throws -> CalibrationProfile? {
         let bytes: [UInt8]
         do {
-            guard let b = try AtomicFile.read(path: path) else { return nil }
+            guard let b = try AtomicFile.read(path: path, maxBytes: maxProfileBytes) else { return nil }
             bytes = b
         } catch let error as AtomicFileError {
-            throw ProfileError(path: path, kind: error.isPermissionDenied ? .permissionDenied : .unreadable,
-                               detail: "cannot read it: \(error.reason)\(readHint(error.errno))")
+            let kind: ProfileError.Kind
+            switch FileProblem(errno: error.errno) {
+            case .permissionDenied: kind = .permissionDenied
+            case .notRegular: kind = .notRegularFile
+            case .readFailed: kind = .readFailed
+            case .missing, .tooLarge: kind = .unreadable
+            }
+            throw ProfileError(path: path, kind: kind, detail: "cannot read it: \(error.reason)\(readHint(error.errno))")
         } catch let error as NotARegularFile {
-            throw ProfileError(path: path, kind: .unreadable,
+            throw ProfileError(path: path, kind: .notRegularFile,
                                detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
+        } catch let error as FileTooLarge {
+            throw ProfileError(path: path, kind: .tooLarge, detail: "\(error.reason): not a profile", remedy: .nameAProfileFile)
         }
         let profile = try decode(bytes, path: path)
         if let expected = expectedBoard, let why = profile.board.mismatch(with: expected) {
@@ -145,25 +156,77 @@ public enum ProfileStore {
     }
 
     /// Checks `profile` and writes it atomically, keeping the previous file as `<path>.bak`.
+    /// The whole file is replaced: writers of one part use `save(_:path:writer:)`.
     public static func save(_ profile: CalibrationProfile, path: String) throws {
         if let problem = profile.problem {
             throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
         }
-        let target: String
+        let target = try writableTarget(path)
+        try naming(path, target) { try AtomicFile.write(encode(profile), to: target) }
+    }
+
+    /// Writes the sections `writer` owns from `profile` into the profile at `path`, keeping every
+    /// other top-level member of the file there byte for byte, sections this version does not
+    /// know included (see `ProfileSection`). With no usable profile there (none, or a corrupt one,
+    /// which stays in `.bak`) the whole of `profile` is written. Atomic, with `.bak`, at the file a
+    /// symlink names (the link is kept); cooperating writers of the folder take turns. Returns the
+    /// profile as written.
+    @discardableResult
+    public static func save(_ profile: CalibrationProfile, path: String, writer: ProfileWriter) throws -> CalibrationProfile {
+        try save(profile, path: path, sections: writer.sections)
+    }
+
+    /// `save(_:path:writer:)` for any set of sections.
+    @discardableResult
+    public static func save(_ profile: CalibrationProfile, path: String, sections: Set<ProfileSection>) throws -> CalibrationProfile {
+        if let problem = profile.problem {
+            throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
+        }
+        let target = try writableTarget(path)
+        let update = try encode(profile)
+        return try AtomicFile.withFolderLock(of: target) {
+            var bytes = update
+            var written = profile
+            // The file as it is now (another program may have changed it since it was loaded).
+            if let existing = try? AtomicFile.read(path: target, maxBytes: maxProfileBytes),
+               (try? decode(existing, path: path)) != nil,
+               let merged = splice(existing: existing, update: update, sections: sections),
+               let result = try? decode(merged, path: path) {
+                bytes = merged
+                written = result
+            }
+            try naming(path, target) { try AtomicFile.write(bytes, to: target) }
+            return written
+        }
+    }
+
+    /// Through a symlink to the file it names, never over a FIFO or a device.
+    private static func writableTarget(_ path: String) throws -> String {
         do {
-            // Through a symlink to the file it names, never over a FIFO or a device.
-            target = try NotARegularFile.writableTarget(path)
+            return try NotARegularFile.writableTarget(path)
         } catch let error as NotARegularFile {
-            throw ProfileError(path: path, kind: .unreadable,
+            throw ProfileError(path: path, kind: .notRegularFile,
                                detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
         }
-        try AtomicFile.write(encode(profile), to: target)
     }
 
     /// Fails as `save` would for a reason other than the profile itself (the folder, the file in
     /// the way), before a capture whose result would be lost.
     public static func checkWritable(path: String) throws {
-        try AtomicFile.checkWritable(path)
+        // Where a symlinked profile is written: the folder of the file it names.
+        let target = try writableTarget(path)
+        try naming(path, target) { try AtomicFile.checkWritable(target) }
+    }
+
+    /// A failed write of `target` (the file a symlink at `path` names) reported under `path`, the
+    /// name the user gave; the failed step still names the file in the target's folder.
+    private static func naming<R>(_ path: String, _ target: String, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch var error as AtomicFileError where target != path {
+            error.path = path
+            throw error
+        }
     }
 
     /// The exact bytes `save` writes: pretty-printed JSON with sorted keys and a final newline.
@@ -183,13 +246,15 @@ public enum ProfileStore {
         "sensor": ["offsetG", "scale", "crossAxis", "gyroBiasDps", "residualMg", "writtenToChip"],
     ]
 
-    // A key this version does not know means the file was hand-edited or written by something
-    // else; applying the rest would be a partial application.
+    // A key this version does not know inside a section it knows means the file was hand-edited
+    // or written by something else; applying the rest would be a partial application.
     private static func rejectUnknownKeys(_ object: [String: Any], path: String, prefix: String = "") throws {
         guard let allowed = knownKeys[prefix] else { return }
         for (key, value) in object.sorted(by: { $0.key < $1.key }) {
             let full = prefix.isEmpty ? key : "\(prefix).\(key)"
-            guard allowed.contains(key) else {
+            // A section of its own that this version does not know is a newer tiltboard's: it
+            // is ignored here and kept by every writer (`ProfileSection`).
+            guard allowed.contains(key) || prefix.isEmpty else {
                 throw ProfileError(path: path, kind: .corrupt,
                                    detail: "unknown key \(full.count > 80 ? String(full.prefix(79)) + "…" : full) (allowed: \(allowed.sorted().joined(separator: ", ")))")
             }
@@ -217,10 +282,32 @@ public enum ProfileStore {
     }
 }
 
-/// A profile that must not be used; the CLI exits 65.
+/// A profile that must not be used; the CLI exits 65, or as `FileProblem` says for a file problem.
 public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable, Equatable {
-        case unreadable, permissionDenied, corrupt, newerVersion, invalid, otherBoard
+        /// The path leads to no file it can read (a symlink loop, a name too long, a part of
+        /// the path not a folder).
+        case unreadable
+        case permissionDenied
+        /// A folder, FIFO, socket or device (`FileProblem.notRegular`).
+        case notRegularFile
+        /// Larger than any profile (`FileProblem.tooLarge`).
+        case tooLarge
+        /// The kernel failed the read (`FileProblem.readFailed`).
+        case readFailed
+        case corrupt, newerVersion, invalid, otherBoard
+
+        /// The file problem this is, when it is one (`FileProblem`, the one table of their exits).
+        public var fileProblem: FileProblem? {
+            switch self {
+            case .unreadable: return .missing
+            case .permissionDenied: return .permissionDenied
+            case .notRegularFile: return .notRegular
+            case .tooLarge: return .tooLarge
+            case .readFailed: return .readFailed
+            case .corrupt, .newerVersion, .invalid, .otherBoard: return nil
+            }
+        }
     }
     /// The profile file.
     public var path: String

@@ -41,8 +41,9 @@ extension BoardSession {
         return CalibrationProfile.NeutralSource(sensorMeanG: read + chipOffsets.accelG, maxTiltDeg: maxTiltDeg)
     }
 
-    /// Saves `pose` as the board's neutral pose, keeping any sensor calibration already stored,
-    /// and applies the new profile to this session (unless `applying` is false: a loop running on
+    /// Saves `pose` as the board's neutral pose, keeping every section of the profile but the
+    /// neutral capture's (`ProfileWriter.neutralCapture`) as it is on disk, and applies the
+    /// profile written to this session (unless `applying` is false: a loop running on
     /// the session has the pose already, and the chip must not be written from another thread).
     /// Written atomically. With `capture.neutralSource` the stored pose is derived from it through
     /// the sensor calibration on disk (which another program may have changed since this session
@@ -58,12 +59,13 @@ extension BoardSession {
                                          gyroBiasDps: capture.gyroBiasDps ?? existing?.gyroBiasDps,
                                          neutralSource: capture.neutralSource, shake: existing?.shake)
         profile.neutral = profile.neutralPose(mount: board.mount)
-        try ProfileStore.save(profile, path: profilePath)
-        if applying { try apply(profile: profile) }
-        return profile
+        // Only the neutral capture's sections change on disk (`ProfileWriter.neutralCapture`).
+        let written = try ProfileStore.save(profile, path: profilePath, writer: .neutralCapture)
+        if applying { try apply(profile: written) }
+        return written
     }
 
-    /// Resets the stored neutral pose to level (keeping any sensor calibration and gyro bias)
+    /// Resets the stored neutral pose to level (keeping every other section, `ProfileWriter.zero`)
     /// and applies it (unless `applying` is false, as for `saveNeutral`). Works on a board with no
     /// profile yet, or a corrupt one (kept in `.bak`).
     @discardableResult
@@ -76,9 +78,9 @@ extension BoardSession {
                                          noiseMg: existing?.noiseMg ?? .zero,
                                          neutral: level, sensor: existing?.sensor, gyroBiasDps: existing?.gyroBiasDps,
                                          shake: existing?.shake)
-        try ProfileStore.save(profile, path: profilePath)
-        if applying { try apply(profile: profile) }
-        return profile
+        let written = try ProfileStore.save(profile, path: profilePath, writer: .zero)
+        if applying { try apply(profile: written) }
+        return written
     }
 
     /// The shake settings the loop uses: the board file's, with the profile's `shake` section
@@ -109,7 +111,6 @@ extension BoardSession {
         var profile = existing ?? CalibrationProfile(board: profileIdentity, createdAt: CalibrationProfile.timestamp(now),
                                                      sampleCount: 0, noiseMg: .zero, neutral: .level)
         profile.shake = (shake?.isEmpty ?? true) ? nil : shake
-        try ProfileStore.save(profile, path: profilePath)
-        return profile
+        return try ProfileStore.save(profile, path: profilePath, writer: .shake)
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import TiltboardLinux
 
 /// Appends each motor line change to a file as `<seconds> <0|1>`, one line per change, so another
@@ -14,7 +17,7 @@ public final class MotorLog: Sendable {
         do {
             file = try AppendOnlyFile(path: path)
         } catch let error as AtomicFileError {
-            throw BoardFileError(file: path, key: "simulation.motorLog", message: error.description)
+            throw MotorLogError(path: path, errno: error.errno)
         }
         crash = file.crashRecord(monotonic: monotonic)
     }
@@ -51,5 +54,31 @@ public final class MotorLog: Sendable {
         let whole = micros / 1_000_000, frac = abs(micros % 1_000_000)
         let fracText = String(frac)
         return "\(whole).\(String(repeating: "0", count: 6 - fracText.count))\(fracText)"
+    }
+}
+
+/// A motor log (`simulation.motorLog`) that cannot be opened: named as the motor log (not as the
+/// board file that names it), with the exit status of its file problem (`FileProblem`).
+public struct MotorLogError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    /// The kernel's reason for refusing to open it for appending.
+    public var errno: Int32
+
+    public init(path: String, errno: Int32) { self.path = path; self.errno = errno }
+
+    public var problem: FileProblem { FileProblem(errno: errno) }
+
+    public var description: String {
+        let hint: String
+        switch errno {
+        case EISDIR: hint = ": a folder, not a file: name a file (in it, or elsewhere)"
+        case ENXIO: hint = ": a FIFO nobody reads: start its reader first"
+        case ENODEV: hint = ": a block device, never appended to: name a file"
+        case EACCES, EPERM: hint = ": check the permissions of the file and its folder"
+        case ENOENT: hint = ": its folder does not exist"
+        default: hint = ""
+        }
+        let reason = AtomicFileError(path: path, operation: "", errno: errno).reason
+        return "motor log \(shownPath(path)) (the board file's simulation.motorLog): cannot open it for appending: \(reason)\(hint)"
     }
 }

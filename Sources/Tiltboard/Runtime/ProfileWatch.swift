@@ -1,9 +1,11 @@
 import Foundation
 import TiltboardCore
+import TiltboardLinux
 
 extension BoardSession {
     /// The watch (`TiltLoop.Configuration.watch`) that makes a loop pick up this board's profile
-    /// when another program (`calibrate`, `serve`'s page, `monitor`) changes it on disk: once
+    /// when another program (`calibrate`, `serve`'s page, `monitor`) changes it on disk, a profile
+    /// reached through a symlink as its target: once
     /// every `intervalSeconds` a thread of the loop's own compares the file's inode, size and
     /// modification time with the last seen, loads a changed file, and the loop thread applies it
     /// at the next tick boundary (chip offsets, software calibration, gyro bias, the neutral pose
@@ -42,19 +44,9 @@ extension BoardSession {
     }
 }
 
-/// What tells a rewritten file from the one seen before (an atomic save is a new inode).
-struct ProfileFingerprint: Equatable {
-    var inode: UInt64
-    var size: UInt64
-    var modified: Double
-
-    init?(path: String) {
-        guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        inode = (a[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-        size = (a[.size] as? NSNumber)?.uint64Value ?? 0
-        modified = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-    }
-}
+/// What tells a rewritten file from the one seen before (an atomic save is a new inode), through
+/// a symlinked profile to the file it names (`FileStamp`).
+typealias ProfileFingerprint = FileStamp
 
 /// The watcher thread's memory of the file; only that thread touches it.
 final class ProfileFingerprintBox: @unchecked Sendable {

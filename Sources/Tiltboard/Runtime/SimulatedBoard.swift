@@ -77,7 +77,7 @@ public struct SimulatedBoard {
             data = Data(try readNamedFile(script, key: "simulation.script", board: board, maxBytes: 16 << 20))
         } catch let error as BoardFileError where error.message.hasSuffix(": no such file") {
             throw BoardFileError(file: board.source, key: "simulation.script",
-                                 message: "\"\(shownPath(script))\" is neither a built-in script (\(MotionScript.builtInNames.joined(separator: ", "))) nor a readable file")
+                                 message: "\"\(shownPath(script))\" is neither a built-in script (\(MotionScript.builtInNames.joined(separator: ", "))) nor a readable file", fileProblem: .missing)
         }
         do { return try MotionScript(jsonData: data) } catch {
             throw BoardFileError(file: board.source, key: "simulation.script", message: "\(shownPath(script)): \(error)")
@@ -94,7 +94,7 @@ public struct SimulatedBoard {
         let shown = shownPath(path)
         do {
             guard let bytes = try AtomicFile.read(path: path, maxBytes: maxBytes) else {
-                throw BoardFileError(file: board.source, key: key, message: "\(shown): no such file")
+                throw BoardFileError(file: board.source, key: key, message: "\(shown): no such file", fileProblem: .missing)
             }
             return bytes
         } catch let error as AtomicFileError {
@@ -107,7 +107,10 @@ public struct SimulatedBoard {
             }
             throw BoardFileError(file: board.source, key: key, message: "cannot read \(shown): \(error.reason)\(hint)", errno: error.errno)
         } catch let error as NotARegularFile {
-            throw BoardFileError(file: board.source, key: key, message: "\(shown) is \(error.kind), not a regular file")
+            throw BoardFileError(file: board.source, key: key, message: "\(shown) is \(error.kind), not a regular file",
+                                 fileProblem: .notRegular)
+        } catch let error as FileTooLarge {
+            throw BoardFileError(file: board.source, key: key, message: "\(shown) is \(error.reason)", fileProblem: .tooLarge)
         }
     }
 }

@@ -32,7 +32,7 @@ enum Advice {
         case let error as ServeTokenFileError:
             let shown = ServeTokenFileError.shown(error.path)
             switch error.problem {
-            case .owner, .symlink: return "\(error): remove it (rm \(shown)) or start with --new-token, and a new one is made"
+            case .owner, .symlinkOwner: return "\(error): remove it (rm \(shown)) or start with --new-token, and a new one is made"
             case .mode: return "\(error): chmod 600 \(shown)"
             case .notAFile: return "\(error): remove it, and a new one is made"
             }

@@ -93,7 +93,8 @@ public enum AtomicFile {
 
     /// The whole contents of `path`, or nil when there is no such file. Only a regular file (or
     /// a symlink to one) of at most `maxBytes` is read: a FIFO, a device or a folder throws
-    /// `NotARegularFile` at once, without waiting on it or reading it forever.
+    /// `NotARegularFile` at once, without waiting on it or reading it forever; a larger file
+    /// throws `FileTooLarge`.
     public static func read(path: String, maxBytes: Int = 16 << 20) throws -> [UInt8]? {
         // Non-blocking, so opening a FIFO nobody writes to returns at once.
         // The bytes of the command line when the path came from an argument that was not UTF-8.
@@ -106,7 +107,7 @@ public enum AtomicFile {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw AtomicFileError(path: path, operation: "stat", errno: errno) }
         if let kind = NotARegularFile.kind(st.st_mode) { throw NotARegularFile(path: path, kind: kind) }
-        guard st.st_size <= maxBytes else { throw NotARegularFile(path: path, kind: "a file of \(st.st_size) bytes (at most \(maxBytes))") }
+        guard st.st_size <= maxBytes else { throw FileTooLarge(path: path, size: Int64(st.st_size), limit: maxBytes) }
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
@@ -117,6 +118,18 @@ public enum AtomicFile {
             if n == 0 { return result }
             result.append(contentsOf: chunk[0..<n])
         }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on the folder `path` is in, so that cooperating
+    /// read-change-write cycles on the files of one folder (profile writers of several processes)
+    /// take turns. A folder not made yet is not locked: there is nothing in it to change.
+    public static func withFolderLock<R>(of path: String, _ body: () throws -> R) throws -> R {
+        let (folder, _) = split(path)
+        let fd = RawArguments.withCPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard fd >= 0 else { return try body() }
+        defer { close(fd) }
+        _ = retryingEINTR { flock(fd, LOCK_EX) }
+        return try body()
     }
 
     /// The prefix every temporary file for `name` starts with; exposed so tests can look for leftovers.

@@ -5,9 +5,10 @@ import Musl
 #endif
 
 /// A small secret file read only when it is this user's own and private, as ssh treats its keys:
-/// owned by the effective uid, no group or other permission bits, a regular file reached without
-/// following a symlink. Anyone else who could write it could choose its contents, and anyone who
-/// could read it could use them.
+/// owned by the effective uid, no group or other permission bits, a regular file. Anyone else who
+/// could write it could choose its contents, and anyone who could read it could use them. A
+/// symlink is followed, as ssh follows one, and the file it names is checked; the link itself
+/// must be this user's (or root's), so no one else can point it at a file of their choosing.
 public enum PrivateFile {
     /// Why a file that exists is not used.
     public enum Problem: Sendable, Equatable {
@@ -15,7 +16,9 @@ public enum PrivateFile {
         case owner(uid_t, uid_t)
         /// These permission bits let others read or change it.
         case mode(UInt32)
-        case symlink
+        /// A symlink owned by this uid (the first), neither this process's effective uid (the
+        /// second) nor root.
+        case symlinkOwner(uid_t, uid_t)
         case notAFile
     }
 
@@ -29,11 +32,14 @@ public enum PrivateFile {
     /// Reads at most `maxBytes` of `path` when it is private; a failure of another kind (no
     /// permission, a folder on the way missing) throws as `AtomicFile.read` would.
     public static func read(path: String, maxBytes: Int = 4096) throws -> Contents {
-        let fd = RawArguments.withCPath(path) { cPath in retryingEINTR { open(cPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) } }
+        var link = stat()
+        if RawArguments.withCPath(path, { lstat($0, &link) }) == 0, link.st_mode & S_IFMT == S_IFLNK,
+           link.st_uid != geteuid(), link.st_uid != 0 {
+            return .refused(.symlinkOwner(link.st_uid, geteuid()))
+        }
+        let fd = RawArguments.withCPath(path) { cPath in retryingEINTR { open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } }
         if fd < 0 {
-            let code = errno
-            if code == ENOENT { return .missing }
-            if code == ELOOP { return .refused(.symlink) }
+            if errno == ENOENT { return .missing }
             return try AtomicFile.read(path: path, maxBytes: maxBytes).map { .bytes($0) } ?? .missing
         }
         defer { close(fd) }

@@ -76,6 +76,25 @@ public enum Subprocess {
         return (info.st_uid, info.st_gid)
     }
 
+    /// The name of user `uid` in the password database, nil when it has no entry there.
+    public static func userName(of uid: uid_t) -> String? {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
+        return String(cString: name)
+    }
+
+    /// Where `name` is found on the PATH (or `name` itself when it holds a slash), nil when it is
+    /// not there as an executable file.
+    public static func executablePath(of name: String, path: String? = nil) -> String? {
+        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
+        let folders = (path ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin").split(separator: ":")
+        for folder in folders where !folder.isEmpty {
+            let candidate = folder + "/" + name
+            var st = stat()
+            if stat(candidate, &st) == 0, st.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
     /// The effective user id of this process.
     public static var effectiveUser: uid_t { geteuid() }
 }

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import TiltboardCore
+
+/// What can be wrong with a file a command is given, whatever the file (board file, profile,
+/// trace, motion script, motor log, token file, the service's settings): each problem has its own
+/// words and its own exit status. This is the one table of them; README.md's table of file
+/// problems is tested against it.
+public enum FileProblem: String, CaseIterable, Sendable {
+    /// Nothing at the path, or a path that leads to no file (a part of it is not a folder, a
+    /// symlink loop, a name too long).
+    case missing
+    /// A regular file larger than that kind of file can be.
+    case tooLarge
+    /// A folder, a FIFO, a socket or a device where a regular file (or a symlink to one) belongs.
+    case notRegular
+    /// This user may not open it.
+    case permissionDenied
+    /// The kernel failed the read or the open for another reason (EIO, …).
+    case readFailed
+
+    /// The category, and so the exit status (`SysExit`), of the problem.
+    public var category: ErrorCategory {
+        switch self {
+        case .missing, .tooLarge: return .invalidData       // 65
+        case .notRegular: return .cannotCreate              // 73
+        case .readFailed: return .io                        // 74
+        case .permissionDenied: return .permissionDenied    // 77
+        }
+    }
+
+    /// What the problem is and how the error line words it, as README.md's table has it.
+    public var summary: String {
+        switch self {
+        case .missing: return "missing, or its path leads to no file | `no such file`, or `cannot read it:` and the kernel's reason (a symlink loop, a name too long, a part of the path not a folder)"
+        case .tooLarge: return "larger than its kind of file can be | `a file of N bytes, more than the M bytes it may have`"
+        case .notRegular: return "a folder, FIFO, socket or device | `is a FIFO, not a regular file` (`a folder`, `a socket`, …)"
+        case .permissionDenied: return "not readable (or writable) by this user | the kernel's `Permission denied (errno 13)` and what to check"
+        case .readFailed: return "failing to read (an I/O error) | the kernel's reason"
+        }
+    }
+
+    /// The problem an `open`, `stat` or `read` failing with `code` stands for.
+    public init(errno code: Int32) {
+        switch code {
+        case ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG: self = .missing
+        case EACCES, EPERM: self = .permissionDenied
+        case EISDIR, ENXIO, ENODEV: self = .notRegular
+        default: self = .readFailed
+        }
+    }
+}
+
+/// A regular file larger than its kind of file can be, refused before reading it.
+public struct FileTooLarge: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var size: Int64
+    public var limit: Int
+
+    public init(path: String, size: Int64, limit: Int) { self.path = path; self.size = size; self.limit = limit }
+
+    /// `a file of 20000000 bytes, more than the 16777216 bytes it may have`.
+    public var reason: String { "a file of \(size) bytes, more than the \(limit) bytes it may have" }
+
+    public var description: String { "\(shownPath(path)) is \(reason)" }
+}
+
+extension FileTooLarge: CategorizedError {
+    public var category: ErrorCategory { FileProblem.tooLarge.category }
+}
