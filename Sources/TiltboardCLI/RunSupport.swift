@@ -38,8 +38,10 @@ enum RunPlan {
     /// and wake-on-motion mode with their notes on stderr.
     static func makeLoop(_ session: BoardSession, haptics: HapticEngine?,
                          controller: TiltControllerSettings = TiltControllerSettings(), realtime: Bool = false,
-                         bus: BusOptions? = nil, wake: WakeOptions? = nil) throws -> TiltLoop {
+                         bus: BusOptions? = nil, wake: WakeOptions? = nil,
+                         shakeNotes: (@Sendable (ShakeNote) -> Void)? = nil) throws -> TiltLoop {
         var configuration = TiltLoop.Configuration(rateHz: tickRate(session))
+        configuration.shakeNotes = shakeNotes
         configuration.stoppedNanoseconds = { SignalWatcher.shared.stoppedNanoseconds }
         configuration.threadPolicy = loopThreadPolicy(realtime: realtime)
         if session.usesProfile { configuration.watch = session.profileWatch() }

@@ -20,6 +20,12 @@ struct ShakeCommand: ParsableCommand {
         1.29 s, peak 2.6 g`; with --json, {"event":"start","t":1.02,"peakG":2.1} and \
         {"event":"end","t":2.31,"durationS":1.29,"peakG":2.6}. Times are seconds since sampling began.
 
+        --explain answers "why didn't it buzz?" from a recording (a board file whose simulation plays \
+        the trace): on stderr, one line per half-cycle that joins a run (its strength, direction, gap \
+        and the gravity estimate), per run that ends or is held without a shake (and the rule that \
+        did it), per downward burst no faster than free fall, and per shake taken (with its figures). \
+        Without it the detector does no extra work.
+
         With --wake-on-motion (needs the board's "interrupt" section), sampling stops after 2 s of \
         stillness: the chip's own motion detector is armed at --wake-threshold (a change within a \
         quarter second) and the loop sleeps on the interrupt line until motion, then samples at full rate \
@@ -56,6 +62,9 @@ struct ShakeCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Share of the time since the first half-cycle spent swinging, over half the threshold (default 0.6).", valueName: "0…1"))
     var minFraction: Double?
+
+    @Flag(help: "Say on stderr why each burst did or did not make a shake: every half-cycle, what ended or held a run, the gravity estimate.")
+    var explain = false
 
     @OptionGroup(title: "Wake on motion") var wake: WakeOptions
 
@@ -97,7 +106,9 @@ struct ShakeCommand: ParsableCommand {
         let motor = mute ? nil : try Motor.open(session, announceChanges: board.isSimulated)
         if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
 
-        let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, bus: bus, wake: wake)
+        var explainer: (@Sendable (ShakeNote) -> Void)?
+        if explain { explainer = { @Sendable note in Console.error(ShakeExplanation.line(note) + "\n") } }
+        let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, bus: bus, wake: wake, shakeNotes: explainer)
         let json = json
         var printer = ShakeEventPrinter()
         // Wakes a loop asleep on the interrupt pin at once (the flag alone is seen at the next tick).

@@ -88,6 +88,9 @@ public final class TiltLoop: @unchecked Sendable {
         /// Periodic work beside the loop (the profile watch).
         public var watch: LoopWatch?
 
+        /// Hears why the shake detector took a run of half-cycles for a shake or not
+        /// (`ShakeNote`), on the loop thread; nil costs nothing.
+        public var shakeNotes: (@Sendable (ShakeNote) -> Void)?
         public init(rateHz: Double) { self.rateHz = rateHz }
     }
 
@@ -139,6 +142,7 @@ public final class TiltLoop: @unchecked Sendable {
         self.haptics = haptics
         self.shakeEffect = shakeEffect
         self.pipeline = pipeline
+        self.pipeline.shake.onNote = configuration.shakeNotes
         recovery = SensorRecovery(sensor: sensor, clock: clock, settings: configuration.recovery,
                                     stoppedNanoseconds: configuration.stoppedNanoseconds, restore: configuration.restoreSensor)
     }

@@ -4,12 +4,12 @@
 /// Works on the acceleration with gravity and slow turns taken out by a high-pass
 /// (`ShakeDetectorSettings.highPassMs`): a player who lifts and turns the board before shaking it
 /// moves gravity by up to 90°, which a gravity estimate frozen during the motion would count as a
-/// push. It splits that signal into *half-cycles*: bursts of at least `thresholdG` that last while
+/// push. Where an estimator supplies gravity (a gyro), it is taken out first, turns and all. It splits that signal into *half-cycles*: bursts of at least `thresholdG` that last while
 /// the acceleration keeps pointing the burst's way (`holdRatio` of the threshold along it). A burst
 /// joins the run when, once its direction has formed, it points back the way the previous one came
 /// and along the run's axis (within 45°), 60 ms to 1 s after it began. The run becomes a shake on
-/// its `minReversals` + 1st half-cycle when that one came quickly (`quickHalfCycleMs`), else on the
-/// next — provided the hand kept accelerating along the axis (`minFraction`), and the motion
+/// its `minReversals` + 1st half-cycle when that one came quickly (`quickHalfCycleMs`) and strong
+/// (`quickPeakRatio`), else on the next — provided the hand kept accelerating along the axis (`minFraction`), and the motion
 /// swung along a line (`maxSidewaysRatio`) rather than turning (`maxTurning`). A half-cycle pointing
 /// down counts only beyond free fall (`freeFallG`). The rules and the recordings they were chosen
 /// on are in `ShakeDetectorSettings`.
@@ -55,6 +55,10 @@ public struct ShakeDetector: Sendable {
     /// Unit direction of the burst's impulse so far.
     private var halfCycleDirection = Vector3.zero
     private var halfCyclePeak = 0.0
+    /// The burst joined the run as a fast shake's last half-cycle, but is not yet strong enough.
+    private var waitingForStrength = false
+    /// The strongest half-cycle of the run before the one in progress.
+    private var earlierPeak = 0.0
 
     // The run of alternating half-cycles collected so far.
     private var count = 0
@@ -89,22 +93,25 @@ public struct ShakeDetector: Sendable {
     /// which way is down — without it the detector keeps its own low-pass estimate. Returns an
     /// event when a shake starts or ends.
     public mutating func update(t: Double, accel: Vector3, gravity: Vector3? = nil) -> ShakeEvent? {
+        // With gravity supplied, what is left is the push of the hand, however the board turns;
+        // the high-pass then only takes out the estimator's slow errors.
+        let signal = gravity.map { accel - $0 } ?? accel
         // A sample stamped before the previous one moves no filter and sets no clock back.
         let dt: Double
         if let lastT {
             dt = Swift.max(0, t - lastT)
         } else {
             dt = 0
-            slow = accel
+            slow = signal
             ownGravity = accel
         }
         lastT = Swift.max(lastT ?? t, t)
-        slow = slow + (accel - slow) * (dt / (settings.highPassMs / 1000 + dt))
+        slow = slow + (signal - slow) * (dt / (settings.highPassMs / 1000 + dt))
         ownGravity = ownGravity + (accel - ownGravity) * (dt / (settings.gravityMs / 1000 + dt))
         let up = gravity ?? ownGravity
         gravityEstimate = up
 
-        let linear = accel - slow
+        let linear = signal - slow
         let magnitude = linear.length
         let change = linear - previousLinear
         previousLinear = linear
@@ -116,6 +123,7 @@ public struct ShakeDetector: Sendable {
         if t < cooldownUntil {
             inHalfCycle = false
             pending = false
+            waitingForStrength = false
             count = 0
             return nil
         }
@@ -138,13 +146,24 @@ public struct ShakeDetector: Sendable {
                 runPeak = Swift.max(runPeak, magnitude)
                 lastDirection = halfCycleDirection
                 if count == 1 { axis = halfCycleDirection }
+                if waitingForStrength, halfCyclePeak >= settings.quickPeakRatio * earlierPeak {
+                    waitingForStrength = false
+                    return decide(t: t)
+                }
                 return nil
             }
             inHalfCycle = false
+            if waitingForStrength {
+                waitingForStrength = false
+                note(.held(halfCycles: count, t: t, reason: .weak(peakG: halfCyclePeak)))
+            }
             if pending {
                 // Its direction never pointed back along the run: it starts a run of its own.
                 note(.runEnded(halfCycles: count, t: t, reason: .notReversed(cosine: halfCycleDirection.dot(lastDirection))))
                 beginRun()
+            } else if (t - halfCycleStart) * 1000 < settings.minStrokeMs {
+                note(.runEnded(halfCycles: count, t: t, reason: .knock(ms: (t - halfCycleStart) * 1000)))
+                count = 0
             } else {
                 // Finished: its impulse, turned to point the first half-cycle's way, refines the axis.
                 axisSum = axisSum + halfCycleImpulse * (count % 2 == 1 ? 1 : -1)
@@ -194,6 +213,7 @@ public struct ShakeDetector: Sendable {
         previousLinear = .zero
         inHalfCycle = false
         pending = false
+        waitingForStrength = false
         count = 0
     }
 
@@ -204,6 +224,7 @@ public struct ShakeDetector: Sendable {
         self.settings = settings
         inHalfCycle = false
         pending = false
+        waitingForStrength = false
         count = 0
     }
 
@@ -221,6 +242,7 @@ public struct ShakeDetector: Sendable {
     /// The burst in progress becomes the first half-cycle of a new run.
     private mutating func beginRun() {
         pending = false
+        waitingForStrength = false
         count = 1
         runStart = halfCycleStart
         axis = halfCycleDirection
@@ -247,6 +269,7 @@ public struct ShakeDetector: Sendable {
         let gapMs = (halfCycleStart - lastStart) * 1000
         pending = false
         count += 1
+        earlierPeak = runPeak
         runPeak = Swift.max(runPeak, halfCyclePeak)
         lastStart = halfCycleStart
         lastDirection = halfCycleDirection
@@ -258,6 +281,15 @@ public struct ShakeDetector: Sendable {
             if count == settings.minReversals + 1 { note(.held(halfCycles: count, t: t, reason: .slow(gapMs: gapMs))) }
             return nil
         }
+        if quick, halfCyclePeak < settings.quickPeakRatio * earlierPeak {
+            waitingForStrength = true
+            return nil
+        }
+        return decide(t: t)
+    }
+
+    /// A run long enough for a shake: is it one?
+    private mutating func decide(t: Double) -> ShakeEvent? {
         let along = alongAxis
         let sideways = along > 0 ? Swift.max(0, moments.0 + moments.1 + moments.2 - along) / along : .infinity
         guard sideways <= settings.maxSidewaysRatio else {
@@ -289,6 +321,7 @@ public struct ShakeDetector: Sendable {
 
     private mutating func start(t: Double) -> ShakeEvent {
         isShaking = true
+        waitingForStrength = false
         shakeStart = runStart
         lastLoudT = t
         lastPeakG = runPeak
@@ -334,6 +367,8 @@ public enum ShakeNote: Sendable, Equatable {
         case tooSoon(gapMs: Double)
         /// No burst followed within `maxHalfCycleMs`.
         case tooLate(gapMs: Double)
+        /// A half-cycle lasted less than `minStrokeMs`: a knock, not a stroke.
+        case knock(ms: Double)
         /// The hand accelerated along the axis for less than `minFraction` of the run.
         case quiet(busy: Double)
     }
@@ -342,6 +377,9 @@ public enum ShakeNote: Sendable, Equatable {
     public enum Hold: Sendable, Equatable {
         /// Its last half-cycle came later than `quickHalfCycleMs`: a slow shake needs one more.
         case slow(gapMs: Double)
+        /// Its last half-cycle came quickly but ended weaker than `quickPeakRatio` of the
+        /// strongest before it (a rebound): one more is needed.
+        case weak(peakG: Double)
         /// Too much of the motion went across the axis (`maxSidewaysRatio`).
         case sideways(ratio: Double)
         /// The acceleration turned round instead of reversing (`maxTurning`).

@@ -39,11 +39,19 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     public var minHalfCycleMs: Double
     /// …and at most this long after it (hand-held back-and-forth on BROAD reaches 750 ms at 0.7 Hz).
     public var maxHalfCycleMs: Double
+    /// A half-cycle that lasts less than this is a knock, not a stroke, and ends the run: a tap's
+    /// spike is 15–33 ms wide at half height on BROAD's tapping trial, a stroke of a 6 Hz shake
+    /// lasts over 60 ms above the hold level.
+    public var minStrokeMs: Double
     /// A shake is taken on its `minReversals` + 1st half-cycle when that one began at most this
     /// long after the previous one (a shake faster than 2.5 Hz); otherwise on the next. On the
     /// Wiimote gestures the third lobe of a single move, circle or push follows the second 190–410 ms
     /// later (p10–p90, median 260 ms), the third half-cycle of a shake 120–280 ms later (median 180 ms).
     public var quickHalfCycleMs: Double
+    /// …and once that half-cycle has reached this share of the strongest one before it: the
+    /// rebound after a push's sharp stop is weaker (0.31 × the stop, median, on the Wiimote
+    /// recordings' pushes that rebound), while a shake keeps its strength.
+    public var quickPeakRatio: Double
     /// A half-cycle lasts while the acceleration along it stays at least this share of `thresholdG`,
     /// so a brief dip inside one stroke does not split it in two (which would look like a burst
     /// that fails to reverse, and end the run).
@@ -80,13 +88,14 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     public var gravityMs: Double
 
     public init(thresholdG: Double = 0.8, minReversals: Int = 2, minFraction: Double = 0.6, cooldownMs: Double = 500,
-                minHalfCycleMs: Double = 60, maxHalfCycleMs: Double = 1000, quickHalfCycleMs: Double = 200,
-                holdRatio: Double = 0.3, minAxisCosine: Double = 0.7, minPeakRatio: Double = 0.4, maxSidewaysRatio: Double = 0.3,
+                minHalfCycleMs: Double = 60, maxHalfCycleMs: Double = 1000, minStrokeMs: Double = 30,
+                quickHalfCycleMs: Double = 200,
+                quickPeakRatio: Double = 0.5, holdRatio: Double = 0.3, minAxisCosine: Double = 0.7, minPeakRatio: Double = 0.4, maxSidewaysRatio: Double = 0.3,
                 maxTurning: Double = 0.55, freeFallG: Double = 1.05, releaseG: Double = 0.5, endQuietMs: Double = 500,
                 highPassMs: Double = 200, gravityMs: Double = 500) {
         self.thresholdG = thresholdG; self.minReversals = minReversals; self.minFraction = minFraction
         self.cooldownMs = cooldownMs; self.minHalfCycleMs = minHalfCycleMs; self.maxHalfCycleMs = maxHalfCycleMs
-        self.quickHalfCycleMs = quickHalfCycleMs; self.holdRatio = holdRatio; self.minAxisCosine = minAxisCosine; self.minPeakRatio = minPeakRatio
+        self.minStrokeMs = minStrokeMs; self.quickHalfCycleMs = quickHalfCycleMs; self.quickPeakRatio = quickPeakRatio; self.holdRatio = holdRatio; self.minAxisCosine = minAxisCosine; self.minPeakRatio = minPeakRatio
         self.maxSidewaysRatio = maxSidewaysRatio; self.maxTurning = maxTurning; self.freeFallG = freeFallG
         self.releaseG = releaseG; self.endQuietMs = endQuietMs; self.highPassMs = highPassMs; self.gravityMs = gravityMs
     }
