@@ -150,8 +150,14 @@ public enum LSM9DS1Scale {
     }
 
     /// The accelerometer range index of FS_XL code `code`.
-    public static func accelRangeIndex(code: UInt8) -> Int { accelRangeCodes.firstIndex(of: code & 0x03)! }
+    /// (A switch, not a table search: the simulated part calls it per sample, and a generic search
+    /// allocates in a debug build.)
+    public static func accelRangeIndex(code: UInt8) -> Int {
+        switch code & 0x03 { case 0: return 0; case 2: return 1; case 3: return 2; default: return 3 }
+    }
 
     /// The gyro range index of FS_G code `code` (the unused code 10 reads as 245 °/s here).
-    public static func gyroRangeIndex(code: UInt8) -> Int { gyroRangeCodes.firstIndex(of: code & 0x03) ?? 0 }
+    public static func gyroRangeIndex(code: UInt8) -> Int {
+        switch code & 0x03 { case 1: return 1; case 3: return 2; default: return 0 }
+    }
 }
