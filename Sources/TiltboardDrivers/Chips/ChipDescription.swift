@@ -102,6 +102,9 @@ public protocol ChipDescription: Sendable {
     /// magnetometer, pressure and humidity sensors), which probe names without reading them.
     /// Empty (the default) for most chips.
     var companions: [CompanionDevice] { get }
+    /// Whether the driver arms the motion interrupt (`MotionSensor.armMotionInterrupt`) for
+    /// `--wake-on-motion`; true (the default) for every chip but those whose driver refuses it.
+    var offersWakeOnMotion: Bool { get }
 
     /// Identifies the chip at `address` (reading `idRegister`) and returns its driver.
     /// Throws `SensorError.wrongChip` for an ID not in `variants`, `I2CError` when the bus fails.
@@ -262,6 +265,8 @@ extension ChipDescription {
 
     /// None.
     public var companions: [CompanionDevice] { [] }
+
+    public var offersWakeOnMotion: Bool { true }
 
     /// The accepted part answering with `chipID`, if any.
     public func variant(chipID: UInt8) -> Variant? { variants.first { $0.chipID == chipID } }

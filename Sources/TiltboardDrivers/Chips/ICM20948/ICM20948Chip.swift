@@ -59,6 +59,8 @@ public struct ICM20948Chip: ChipDescription {
     /// I²C fast mode, 400 kHz (DS, features).
     public var maxBusClockHz: Int { 400_000 }
     public var maxRateHzBelowFastBus: Double? { nil }
+    /// The driver does not arm its motion interrupt (yet): `--wake-on-motion` is refused.
+    public var offersWakeOnMotion: Bool { false }
 
     public func makeDriver(bus: any I2CBus, address: UInt8, clock: any MonotonicClock) throws -> any MotionSensor {
         try ICM20948(bus: bus, address: address, clock: clock)

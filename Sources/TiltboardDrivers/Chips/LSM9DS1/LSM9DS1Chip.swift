@@ -62,6 +62,8 @@ public struct LSM9DS1Chip: ChipDescription {
     /// I²C fast mode, 400 kHz (DS §4.4.1, I²C timing).
     public var maxBusClockHz: Int { 400_000 }
     public var maxRateHzBelowFastBus: Double? { nil }
+    /// The driver does not arm its motion interrupt (yet): `--wake-on-motion` is refused.
+    public var offersWakeOnMotion: Bool { false }
     /// The devices the Sense HAT carries beside the LSM9DS1's accelerometer and gyroscope,
     /// named by probe and never read (Raspberry Pi's `rpi-sense` overlay and Sense HAT
     /// documentation: LSM9DS1 magnetometer 0x1C, LPS25H pressure 0x5C, HTS221 humidity 0x5F,
