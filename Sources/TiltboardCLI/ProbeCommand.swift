@@ -11,7 +11,9 @@ struct ProbeCommand: ParsableCommand {
         discussion: """
         Asks \(ChipRegistry.all.map { "\($0.addresses.map { $0.hex }.joined(separator: " and ")) (\($0.partName), \($0.addressPinName) low/high)" }.joined(separator: " and ")) \
         who they are; --all asks every address from 0x08 to 0x77. `--bus simulated` probes the \
-        simulator (\(ChipRegistry.all.map { "an \($0.partName) at \($0.addresses[0].hex)" }.joined(separator: " and "))). Exits 69 when nothing answers.
+        simulator (\(ChipRegistry.oneOfEach.map { "an \($0.chip.partName) at \($0.address.hex)" }.joined(separator: " and "))). \
+        Where a chip that comes with other devices is found (the Sense HAT's LSM9DS1), those are \
+        listed as expected at their addresses and never read. Exits 69 when nothing answers.
         """
     )
 
@@ -26,10 +28,13 @@ struct ProbeCommand: ParsableCommand {
 
     func run() throws {
         let addresses: [UInt8] = all ? Array(0x08...0x77) : ChipRegistry.addresses
+        // The sensors' own addresses first: a chip found there names the devices that come
+        // with it, and --all then leaves those addresses alone.
+        let ordered = ChipRegistry.addresses.filter(addresses.contains) + addresses.filter { !ChipRegistry.addresses.contains($0) }
         // An address a kernel driver owns is not asked (that would configure its chip behind
         // the driver's back); it is reported as the other commands report it, and exits 69.
         let owned = CommandBoard.kernelDrivers(onBus: bus, addresses: addresses)
-        let free = addresses.filter { address in !owned.contains { $0.address == address } }
+        let free = ordered.filter { address in !owned.contains { $0.address == address } }
         // As with the other commands, an owned address is named even when the bus cannot be
         // opened (i2c-dev not loaded, no permission): that is the first thing to fix.
         let i2c: I2CBus?
@@ -37,7 +42,17 @@ struct ProbeCommand: ParsableCommand {
             if owned.isEmpty { throw error }
             i2c = nil
         }
-        let found = try i2c.map { try ChipKind.probe(bus: $0, addresses: free) } ?? []
+        var found: [ProbeResult] = []
+        var companions: [CompanionDevice] = []
+        if let i2c {
+            let sensors = free.filter(ChipRegistry.addresses.contains)
+            found = try ChipKind.probe(bus: i2c, addresses: sensors)
+            companions = ChipRegistry.companions(of: found.compactMap(\.chip))
+                .filter { c in !found.contains { $0.address == c.address } }
+            let rest = free.filter { a in !sensors.contains(a) && !companions.contains { $0.address == a } }
+            found += try ChipKind.probe(bus: i2c, addresses: rest)
+            if all { found.sort { $0.address < $1.address } }
+        }
         guard !found.isEmpty || !owned.isEmpty else {
             throw CLIError(message: "no device answered on \(bus) at \(addresses.count > 4 ? "0x08–0x77" : addresses.map(\.hex).joined(separator: ", ")): check the wiring (SDA, SCL, 3V3, GND) and that the sensor has power", category: .unavailable)
         }
@@ -50,6 +65,20 @@ struct ProbeCommand: ParsableCommand {
             } else {
                 let id = device.chipID.map { " (ID \($0.hex))" } ?? ""
                 Console.out("\(device.address.hex)  \(device.part)\(id)\n")
+            }
+        }
+        for companion in companions {
+            if json {
+                out.reset()
+                out.beginObject()
+                out.plainString("address", companion.address.hex)
+                out.plainString("part", companion.name)
+                out.plainString("note", "expected on this board; not accessed")
+                out.endObject()
+                out.newline()
+                Console.out(out.bytes)
+            } else {
+                Console.out("\(companion.address.hex)  \(companion.name) (expected; not accessed)\n")
             }
         }
         // One error line per owned address; the last ends the command.

@@ -43,10 +43,19 @@ extension ChipKind {
     }
 }
 
+/// Reads only: each candidate's ID register, each register once (the ADXL345 and the ICM-20948
+/// both keep theirs at 0x00, the LIS3DH and LSM9DS1 at 0x0F), and never a bank select.
 private func identify(_ bus: I2CBus, _ address: UInt8) throws -> ProbeResult? {
+    var read: [UInt8: UInt8] = [:]
     for chip in ChipRegistry.candidates(at: address) {
-        let device = RegisterDevice(bus: bus, address: address, map: chip.referenceVariant.registerMap)
-        let id = try device.readByte(chip.idRegister)
+        let id: UInt8
+        if let known = read[chip.idRegister] {
+            id = known
+        } else {
+            let device = RegisterDevice(bus: bus, address: address, map: chip.referenceVariant.registerMap)
+            id = try device.readByte(chip.idRegister)
+            read[chip.idRegister] = id
+        }
         if let variant = chip.anyVariant(chipID: id) {
             return ProbeResult(address: address, chip: chip.kind, part: variant.part, chipID: id)
         }

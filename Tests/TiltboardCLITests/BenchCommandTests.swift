@@ -65,7 +65,7 @@ final class BenchCommandTests: XCTestCase {
         let r = try CLIRunner.run(["bench", "--hold-still", "--parts", "2", "--json"], environment: ["XDG_CONFIG_HOME": folder])
         XCTAssertEqual(r.status, 0, r.stderr)
         let chips = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
-        XCTAssertEqual(chips.map { $0["chip"] as? String }, ["MPU-6050", "ADXL345", "LIS3DH"])
+        XCTAssertEqual(chips.map { $0["chip"] as? String }, ["MPU-6050", "ADXL345", "LIS3DH", "LSM9DS1", "ICM-20948"])
         for chip in chips {
             XCTAssertEqual(chip["parts"] as? Int, 2)
             let results = try XCTUnwrap(chip["results"] as? [[String: Any]])

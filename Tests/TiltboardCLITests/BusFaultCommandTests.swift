@@ -65,7 +65,7 @@ final class BusFaultCommandTests: XCTestCase {
         XCTAssertTrue(stderr.dropLast().last?.hasSuffix("; 14 samples; bus errors 53, outages 1, reconfigurations 0; cap trips 0") == true, r.stderr)
         XCTAssertTrue(stderr.last?.hasPrefix("tiltboard: error: no sample from the MPU-6050 at 0x68 on simulated for 0.5 s, giving up; last error: I²C no device answers at 0x68 on simulated (register 0x75, simulated: unplugged)") == true, r.stderr)
         // The tool adds the fix for the last failure after it.
-        XCTAssertTrue(stderr.last?.hasSuffix("(register 0x75, simulated: unplugged): check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`") == true, r.stderr)
+        XCTAssertTrue(stderr.last?.hasSuffix("(register 0x75, simulated: unplugged): check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high; LSM9DS1 SDO_A/G: 0x6A low / 0x6B high; ICM-20948 AD0: 0x68 low / 0x69 high), then try `tiltboard probe`") == true, r.stderr)
         XCTAssertFalse(r.stderr.contains("Fatal error"))
         let log = try String(contentsOfFile: folder + "/motor.log", encoding: .utf8)
         XCTAssertTrue(log.split(separator: "\n").last?.hasSuffix(" 0") ?? true, log)

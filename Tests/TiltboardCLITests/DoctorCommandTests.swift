@@ -117,7 +117,7 @@ final class DoctorCommandTests: XCTestCase {
     /// Every finding as the line `doctor` prints for it, its fix from the advice table.
     func testEachFindingIsWordedAsItsLine() {
         let clock100 = "bus clock: 100 kHz (/proc/device-tree/soc/i2c@7e804000/clock-frequency)"
-        let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`"
+        let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high; LSM9DS1 SDO_A/G: 0x6A low / 0x6B high; ICM-20948 AD0: 0x68 low / 0x69 high), then try `tiltboard probe`"
         let limits = "to allow it: add '@i2c - rtprio 50' and '@i2c - memlock unlimited' to /etc/security/limits.d/tiltboard.conf, then log in again"
         let mpu = SensorIdentity(chip: .mpu6050, part: "MPU-6500 (clone ID 0x70)", chipID: 0x70, bus: "/dev/i2c-1", address: 0x68, warning: "a clone")
         let adxl = SensorIdentity(chip: .adxl345, part: "ADXL345", chipID: 0xE5, bus: "/dev/i2c-1", address: 0x53)

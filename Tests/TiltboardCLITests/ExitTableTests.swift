@@ -37,7 +37,7 @@ final class ExitTableTests: XCTestCase {
     }
 
     func testEachLayersErrorsExitByTheirKind() {
-        let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`"
+        let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high; LSM9DS1 SDO_A/G: 0x6A low / 0x6B high; ICM-20948 AD0: 0x68 low / 0x69 high), then try `tiltboard probe`"
         // Each error, its exit status, and the fix the tool adds to its line (nil: none).
         let cases: [(Error, Int32, String?)] = [
             (I2CError(kind: .noSuchBus, device: "/dev/i2c-9"), 69, "enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"),
@@ -124,10 +124,10 @@ final class ExitTableTests: XCTestCase {
 
     func testHelpNamesTheRegisteredChips() {
         // Built from the registry: the accelerometer-only chips together, the gyro and
-        // thermometer on the MPU-6050 family.
-        XCTAssertTrue(RecordCommand.configuration.discussion.contains("`t,ax,ay,az,gx,gy,gz` (MPU-6050) or `t,ax,ay,az` (ADXL345 and LIS3DH)"))
-        XCTAssertTrue(ReadCommand.configuration.discussion.contains("die temperature in °C (MPU-6050)"))
-        XCTAssertTrue(CalibrateCommand.configuration.discussion.contains("(and the gyro bias on the MPU-6050)"))
+        // thermometer on the MPU-6050 family, the LSM9DS1 and the ICM-20948.
+        XCTAssertTrue(RecordCommand.configuration.discussion.contains("`t,ax,ay,az,gx,gy,gz` (MPU-6050, LSM9DS1 and ICM-20948) or `t,ax,ay,az` (ADXL345 and LIS3DH)"))
+        XCTAssertTrue(ReadCommand.configuration.discussion.contains("die temperature in °C (MPU-6050, LSM9DS1 and ICM-20948)"))
+        XCTAssertTrue(CalibrateCommand.configuration.discussion.contains("(and the gyro bias on the MPU-6050, LSM9DS1 and ICM-20948)"))
     }
 
     func testEveryPublicErrorTypeNamesItsCategory() throws {
@@ -161,7 +161,7 @@ final class ExitTableTests: XCTestCase {
     func testTheToolAddsTheFixToTheLibrarysLine() {
         let lines: [(Error, String)] = [
             (I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x69),
-             "I²C no device answers at 0x69 on /dev/i2c-1: check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high), then try `tiltboard probe`"),
+             "I²C no device answers at 0x69 on /dev/i2c-1: check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high; LSM9DS1 SDO_A/G: 0x6A low / 0x6B high; ICM-20948 AD0: 0x68 low / 0x69 high), then try `tiltboard probe`"),
             (I2CError(kind: .noSuchBus, device: "/dev/i2c-7", errno: ENOENT, detail: "No such file or directory"),
              "I²C bus /dev/i2c-7 does not exist (errno 2 No such file or directory): enable I²C (raspi-config → Interface Options → I2C, or dtparam=i2c_arm=on in /boot/firmware/config.txt, then reboot) or check the bus number with `ls /dev/i2c-*`"),
             (I2CError(kind: .permissionDenied, device: "/dev/i2c-1"),

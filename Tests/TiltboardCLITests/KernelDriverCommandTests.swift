@@ -54,6 +54,24 @@ final class KernelDriverCommandTests: XCTestCase {
         }
     }
 
+    func testTheSenseHATsOverlayIsNamedAndOnlyTheSensorReleased() throws {
+        let m = try machine()
+        // rpi-sense declares st,lsm9ds1-accel at 0x6a, which st_accel binds.
+        try stage(m, device: "77-006a", name: "lsm9ds1-accel", driver: "st-accel-i2c")
+        let r = try CLIRunner.run(["read", "--count", "1", "--board", try board(m, chip: "lsm9ds1", address: "0x6a")], environment: m.env)
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertEqual(r.stderr, "tiltboard: error: the kernel's st-accel-i2c driver owns the device at 0x6a on /dev/i2c-77: the Sense HAT's rpi-sense overlay (loaded from the HAT's EEPROM) binds its LSM9DS1; release it (the LED matrix and joystick keep working) with `echo 77-006a | sudo tee /sys/bus/i2c/drivers/st-accel-i2c/unbind`, after every boot (a systemd unit or /etc/rc.local can do it)\n")
+    }
+
+    func testTheKernelsOwnLSM9DS1DriverIsNamed() throws {
+        // st_lsm6dsx, where a custom overlay declares st,lsm9ds1-imu.
+        let other = try machine()
+        try stage(other, device: "77-006a", name: "lsm9ds1-imu", driver: "st_lsm6dsx_i2c")
+        let lsm6dsx = try CLIRunner.run(["read", "--count", "1", "--board", try board(other, chip: "lsm9ds1", address: "0x6a")], environment: other.env)
+        XCTAssertEqual(lsm6dsx.status, 69, lsm6dsx.stderr)
+        XCTAssertTrue(lsm6dsx.stderr.hasPrefix("tiltboard: error: the kernel's st_lsm6dsx_i2c driver owns the device at 0x6a on /dev/i2c-77: remove the dtoverlay line that declares st,lsm9ds1-imu"), lsm6dsx.stderr)
+    }
+
     func testTheMPU9250OverlayIsNamedForAnMPU9250() throws {
         let m = try machine()
         try stage(m, device: "77-0068", name: "mpu9250", driver: "inv-mpu6050-i2c")

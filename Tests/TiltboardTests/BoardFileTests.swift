@@ -29,16 +29,18 @@ final class BoardFileTests: XCTestCase {
     func testEveryShippedBoardFileLoads() throws {
         let folder = packageRoot + "/Boards"
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".json") }.sorted()
-        XCTAssertEqual(names, ["adxl345.json", "lis3dh.json", "mpu6050-pi5.json", "mpu6050.json", "simulated-adxl345.json",
-                               "simulated-clone.json", "simulated-faults.json", "simulated-lis3dh.json",
-                               "simulated-motor-noise.json", "simulated-mpu6050.json", "simulated-no-motor.json",
+        XCTAssertEqual(names, ["adxl345.json", "icm20948.json", "lis3dh.json", "mpu6050-pi5.json", "mpu6050.json",
+                               "sense-hat.json", "simulated-adxl345.json", "simulated-clone.json", "simulated-faults.json",
+                               "simulated-icm20948.json", "simulated-lis3dh.json", "simulated-motor-noise.json",
+                               "simulated-mpu6050.json", "simulated-no-motor.json", "simulated-sense-hat.json",
                                "simulated-wake.json"])
         for name in names {
             let board = try BoardDescription.load(path: folder + "/" + name)
             XCTAssertEqual(board.source, folder + "/" + name)
             XCTAssertEqual(board.isSimulated, name.hasPrefix("simulated"), name)
             XCTAssertEqual(board.isSimulated, board.simulation != nil, name)
-            XCTAssertEqual(board.motor == nil, name == "simulated-no-motor.json", name)
+            // The Sense HAT has no vibration motor.
+            XCTAssertEqual(board.motor == nil, name == "simulated-no-motor.json" || name.hasSuffix("sense-hat.json"), name)
         }
     }
 
@@ -136,7 +138,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(message(sensor(#""fifo": 1"#)),
                        "board file Boards/x.json: sensor.fifo: 1 is not allowed (use true or false)")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu9250", "bus": "/dev/i2c-1"}}"#),
-                       "board file Boards/x.json: sensor.chip: \"mpu9250\" is not allowed (use \"mpu6050\", \"adxl345\" or \"lis3dh\")")
+                       "board file Boards/x.json: sensor.chip: \"mpu9250\" is not allowed (use \"mpu6050\", \"adxl345\", \"lis3dh\", \"lsm9ds1\" or \"icm20948\")")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu6050", "bus": "/dev/i2c"}}"#),
                        "board file Boards/x.json: sensor.bus: \"/dev/i2c\" is not allowed (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
         XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": -1}}"#),
@@ -204,7 +206,7 @@ final class BoardFileTests: XCTestCase {
         XCTAssertEqual(message(#"{"sensor": {"chip": "mpu6050", "bus": "/dev/i2c-1"}}"#),
                        "board file Boards/x.json: name: missing (give the board a name)")
         XCTAssertEqual(message(#"{"name": "b", "sensor": {"bus": "/dev/i2c-1"}}"#),
-                       "board file Boards/x.json: sensor.chip: missing (use \"mpu6050\", \"adxl345\" or \"lis3dh\")")
+                       "board file Boards/x.json: sensor.chip: missing (use \"mpu6050\", \"adxl345\", \"lis3dh\", \"lsm9ds1\" or \"icm20948\")")
         XCTAssertEqual(message(minimal + #", "motor": {"line": 17}}"#),
                        "board file Boards/x.json: motor.chip: missing (a chip label like \"pinctrl-bcm2711\", a name like \"gpiochip0\" or a path)")
     }

@@ -265,6 +265,123 @@ lis3dh_wrong_id() {
 check "lis3dh with WHO_AM_I 0x32: exit 69 naming the ID found and the one expected" lis3dh_wrong_id
 
 # ---------------------------------------------------------------------------------------------
+# The Sense HAT's LSM9DS1 at 0x6a, and an ICM-20948 staged at 0x68 (where the MPU-6050 sits the
+# rest of the time: the stub is a register file, so which chip answers is what was preloaded).
+# Little-endian LSM9DS1 data: temperature 160 (35 °C), gyro 571 -1143 0 (17.5 m°/s/LSB at
+# 500 °/s), accel 4096 -4096 8192 (0.122 mg/LSB at ±4 g).
+preload_lsm9ds1() {
+    $I2CSET -y $BUS 0x6a 0x0F 0x68              # WHO_AM_I
+    $I2CSET -y $BUS 0x6a 0x22 0x04              # CTRL_REG8: IF_ADD_INC (power-on)
+    $I2CSET -y $BUS 0x6a 0x10 0xC0              # CTRL_REG1_G: 952 Hz running; the driver must power it down
+    $I2CSET -y $BUS 0x6a 0x15 0xA0 0x00 0x07 0x3B 0x02 0x89 0xFB 0x00 0x00 i
+    $I2CSET -y $BUS 0x6a 0x28 0x00 0x10 0x00 0xF0 0x00 0x20 i
+}
+# The ICM-20948: WHO_AM_I 0xEA at 0x00, nothing at the MPU's 0x75, REG_BANK_SEL left at bank 2
+# (0x20) as another program might leave it. i2c-stub ignores banks in I2C block transfers
+# (drivers/i2c/i2c-stub.c), which the driver uses for bursts and read-back, so the stub stays
+# one flat file here: bank 2's registers land on bank 0's addresses (GYRO_SMPLRT_DIV on 0x00),
+# which is why every command starts from a fresh preload. Big-endian data: accel 4096 -4096
+# 8192 (±4 g: 8192 LSB/g), gyro 655 -1310 0 (65.5 LSB per °/s), temperature 4674 (35 °C).
+preload_icm20948() {
+    $I2CSET -y $BUS 0x68 0x00 0xEA              # WHO_AM_I (bank 0)
+    $I2CSET -y $BUS 0x68 0x75 0x00              # the MPU family's WHO_AM_I: reserved here
+    $I2CSET -y $BUS 0x68 0x7F 0x20              # REG_BANK_SEL: bank 2
+    $I2CSET -y $BUS 0x68 0x06 0x01              # PWR_MGMT_1 awake: the driver must put it to sleep
+    $I2CSET -y $BUS 0x68 0x2D 0x10 0x00 0xF0 0x00 0x20 0x00 0x02 0x8F 0xFA 0xE2 0x00 0x00 0x12 0x42 i
+}
+# Back to the MPU-6050 at 0x68: the registers the ICM-20948 commands wrote cleared, then its preload.
+restore_mpu() {
+    $I2CSET -y $BUS 0x68 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 \
+        0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 0x00 i
+    $I2CSET -y $BUS 0x68 0x66 0x00 0x00 0x00 0x00 i
+    $I2CSET -y $BUS 0x68 0x7F 0x00
+    preload_mpu
+}
+preload_lsm9ds1
+
+probe_sense_hat() {
+    preload_lsm9ds1
+    run_tb 30 probe --bus /dev/i2c-$BUS --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    tr -d ' ' < /tmp/out > /tmp/probe
+    grep '"address":"0x6a"' /tmp/probe | grep '"chip":"lsm9ds1"' | grep -q '"chipID":"0x68"' \
+        || { why="no LSM9DS1 at 0x6a in: $(head -c 400 /tmp/probe)"; return 1; }
+    for a in 0x1c 0x1e 0x46 0x5c 0x5f; do
+        grep "\"address\":\"$a\"" /tmp/probe | grep -q 'notaccessed' || { why="$a not named: $(head -c 600 /tmp/probe)"; return 1; }
+    done
+}
+check "probe finds the LSM9DS1 at 0x6a and names 0x1c, 0x1e, 0x46, 0x5c, 0x5f without reading them" probe_sense_hat
+
+read_lsm9ds1() {
+    preload_lsm9ds1
+    run_tb 30 read --board "$BOARDS/lsm9ds1-4g.json" --count 1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out); gyro=$(json_array gyro /tmp/out); temp=$(json_number tempC /tmp/out)
+    near "$accel" "0.4997,-0.4997,0.9994" 0.0002 || { why="accel [$accel]"; return 1; }
+    near "$gyro" "9.9925,-20.0025,0" 0.001 || { why="gyro [$gyro]"; return 1; }
+    near "$temp" "35.0" 0.01 || { why="tempC $temp"; return 1; }
+    g1=$(reg 0x6a 0x10) && xl6=$(reg 0x6a 0x20) && c8=$(reg 0x6a 0x22) && c9=$(reg 0x6a 0x23) || { why=$(cat /tmp/reg.err); return 1; }
+    [ "$g1" = 0x08 ] || { why="CTRL_REG1_G $g1, want 0x08 (500 °/s, powered down)"; return 1; }
+    [ "$xl6" = 0x00 ] || { why="CTRL_REG6_XL $xl6, want 0x00 (powered down)"; return 1; }
+    [ "$c8" = 0x44 ] || { why="CTRL_REG8 $c8, want 0x44 (BDU, IF_ADD_INC)"; return 1; }
+    [ "$c9" = 0x00 ] || { why="CTRL_REG9 $c9, want 0x00 (FIFO off)"; return 1; }
+}
+check "read lsm9ds1 ±4 g: one 25-byte block from 0x15 decodes temperature, gyro and accel; powered down after" read_lsm9ds1
+
+probe_icm20948() {
+    preload_icm20948
+    run_tb 30 probe --bus /dev/i2c-$BUS --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    tr -d ' ' < /tmp/out > /tmp/probe
+    grep '"address":"0x68"' /tmp/probe | grep '"chip":"icm20948"' | grep -q '"chipID":"0xea"' \
+        || { why="no ICM-20948 at 0x68 in: $(head -c 400 /tmp/probe)"; return 1; }
+    sel=$(reg 0x68 0x7F) || { why=$(cat /tmp/reg.err); return 1; }
+    [ "$sel" = 0x20 ] || { why="REG_BANK_SEL $sel after probe: probe wrote it"; return 1; }
+}
+check "probe tells the ICM-20948 at 0x68 from an MPU-6050 with reads only (REG_BANK_SEL untouched)" probe_icm20948
+
+read_icm20948() {
+    preload_icm20948
+    run_tb 30 read --board "$BOARDS/icm20948-4g.json" --count 1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out); gyro=$(json_array gyro /tmp/out); temp=$(json_number tempC /tmp/out)
+    near "$accel" "0.5,-0.5,1.0" 0.0002 || { why="accel [$accel]"; return 1; }
+    near "$gyro" "10,-20,0" 0.001 || { why="gyro [$gyro]"; return 1; }
+    near "$temp" "35.0" 0.01 || { why="tempC $temp"; return 1; }
+    sel=$(reg 0x68 0x7F) && pwr=$(reg 0x68 0x06) && ac=$(reg 0x68 0x14) && div=$(reg 0x68 0x00) || { why=$(cat /tmp/reg.err); return 1; }
+    [ "$sel" = 0x00 ] || { why="REG_BANK_SEL $sel after read, want bank 0"; return 1; }
+    [ "$pwr" = 0x41 ] || { why="PWR_MGMT_1 $pwr, want 0x41 (asleep)"; return 1; }
+    [ "$ac" = 0x23 ] || { why="ACCEL_CONFIG $ac, want 0x23 (±4 g, low-pass 4)"; return 1; }
+    [ "$div" = 0x0a ] || { why="GYRO_SMPLRT_DIV $div, want 0x0a (1125/11 Hz)"; return 1; }
+}
+check "read icm20948 ±4 g: bank 0 selected first, bank 2 for rate and range, back in bank 0 and asleep after" read_icm20948
+
+# The other commands on both stub boards: run, shake, calibrate (neutral pose: the stub's data
+# never moves, so the six-face calibration is left to the simulator tests), serve and gamepad.
+# new_chip_commands PRELOAD BOARD
+new_chip_commands() {
+    preload=$1; board="$BOARDS/$2"
+    $preload; run_tb 60 run --board "$board" --duration 1 --json
+    [ $rc = 0 ] || { why="run: exit $rc: $(first_err)"; return 1; }
+    [ "$(wc -l < /tmp/out)" -ge 50 ] || { why="run: $(wc -l < /tmp/out) lines in 1 s"; return 1; }
+    $preload; run_tb 60 shake --board "$board" --duration 1 --mute
+    [ $rc = 0 ] || { why="shake: exit $rc: $(first_err)"; return 1; }
+    rm -f /tmp/new-chip.json
+    $preload; run_tb 90 calibrate --yes --board "$board" --profile /tmp/new-chip.json
+    [ $rc = 0 ] || { why="calibrate: exit $rc: $(first_err)"; return 1; }
+    grep -q '"neutral"' /tmp/new-chip.json || { why="calibrate saved no neutral pose"; return 1; }
+    ip link set lo up 2>/dev/null
+    $preload; run_tb 60 serve --board "$board" --port 0 --duration 1
+    [ $rc = 0 ] || { why="serve: exit $rc: $(first_err)"; return 1; }
+    grep -q '^http://127.0.0.1:' /tmp/out || { why="serve printed: $(head -c 200 /tmp/out)"; return 1; }
+    $preload; run_tb 60 gamepad --board "$board" --duration 1
+    [ $rc = 0 ] || { why="gamepad: exit $rc: $(first_err)"; return 1; }
+}
+check "lsm9ds1 on i2c-stub: run, shake, calibrate, serve and gamepad exit 0" new_chip_commands preload_lsm9ds1 lsm9ds1-4g.json
+check "icm20948 on i2c-stub: run, shake, calibrate, serve and gamepad exit 0" new_chip_commands preload_icm20948 icm20948-4g.json
+restore_mpu
+
+# ---------------------------------------------------------------------------------------------
 # Haptics: record every change of the simulated line with /proc/uptime (10 ms) while it plays.
 haptics_timing() {
     "$TB" haptics --board "$BOARDS/mpu6050-4g.json" --pattern "200,200,200" > /tmp/out 2> /tmp/err &

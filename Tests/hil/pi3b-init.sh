@@ -159,6 +159,69 @@ read_adxl() {
 check "read adxl345 ±4 g: [1,-0.5,2] g; image: DATA_FORMAT 0x09, BW_RATE 0x0A, standby" read_adxl adxl345-4g.json 0x09 0x0A
 check "read adxl345 ±16 g: [1,-0.5,2] g; image: DATA_FORMAT 0x0B, BW_RATE 0x09, standby" read_adxl adxl345-16g.json 0x0B 0x09
 
+# The Sense HAT's LSM9DS1 at 0x6a (its own at24c-eeprom) and an ICM-20948 staged in the 0x68
+# image, with the x86 run's raw samples: LSM9DS1 little-endian temperature 160, gyro 571 -1143 0,
+# accel 4096 -4096 8192 from 0x15; ICM-20948 big-endian accel, gyro, temperature from 0x2D, its
+# WHO_AM_I 0xEA at 0x00, nothing at the MPU's 0x75, REG_BANK_SEL left at bank 2. The images are
+# flat (at24c has no banks): bank 2's registers land on bank 0's addresses.
+preload_lsm9ds1() {
+    write_image 0x6a 0x0F=0x68 0x22=0x04 0x10=0xC0 0x15=0xA0,0x00,0x07,0x3B,0x02,0x89,0xFB,0x00,0x00 \
+        0x28=0x00,0x10,0x00,0xF0,0x00,0x20
+}
+preload_icm20948() {
+    write_image 0x68 0x00=0xEA 0x7F=0x20 0x06=0x01 0x2D=0x10,0x00,0xF0,0x00,0x20,0x00,0x02,0x8F,0xFA,0xE2,0x00,0x00,0x12,0x42
+}
+probe_sense_hat() {
+    preload_lsm9ds1 || { why="i2ctransfer: $(cat /tmp/reg.err)"; return 1; }
+    run_tb 60 probe --bus /dev/i2c-1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    tr -d ' ' < /tmp/out > /tmp/probe
+    grep '"address":"0x6a"' /tmp/probe | grep -q '"chip":"lsm9ds1"' || { why="no LSM9DS1 at 0x6a: $(head -c 400 /tmp/probe)"; return 1; }
+    for a in 0x1c 0x1e 0x46 0x5c 0x5f; do
+        grep "\"address\":\"$a\"" /tmp/probe | grep -q 'notaccessed' || { why="$a not named: $(head -c 600 /tmp/probe)"; return 1; }
+    done
+}
+check "probe finds the LSM9DS1 at 0x6a and names the Sense HAT's other devices without reading them" probe_sense_hat
+read_lsm9ds1() {
+    preload_lsm9ds1 || { why="i2ctransfer: $(cat /tmp/reg.err)"; return 1; }
+    run_tb 60 read --board "$BOARDS/lsm9ds1-4g.json" --count 1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out); gyro=$(json_array gyro /tmp/out); temp=$(json_number tempC /tmp/out)
+    near "$accel" "0.4997,-0.4997,0.9994" 0.0002 || { why="accel [$accel]"; return 1; }
+    near "$gyro" "9.9925,-20.0025,0" 0.001 || { why="gyro [$gyro]"; return 1; }
+    near "$temp" "35.0" 0.01 || { why="tempC $temp"; return 1; }
+    snapshot 0x6a || { why="read back: $(cat /tmp/reg.err)"; return 1; }
+    g1=$(byte 0x6a 0x10); xl6=$(byte 0x6a 0x20); c8=$(byte 0x6a 0x22)
+    [ "$g1" = 0x08 ] && [ "$xl6" = 0x00 ] && [ "$c8" = 0x44 ] \
+        || { why="CTRL_REG1_G $g1 (want 0x08), CTRL_REG6_XL $xl6 (0x00), CTRL_REG8 $c8 (0x44)"; return 1; }
+}
+check "read lsm9ds1 ±4 g: temperature, gyro and accel from one burst; image: powered down, BDU and IF_ADD_INC" read_lsm9ds1
+probe_icm20948() {
+    preload_icm20948 || { why="i2ctransfer: $(cat /tmp/reg.err)"; return 1; }
+    run_tb 60 probe --bus /dev/i2c-1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    tr -d ' ' < /tmp/out > /tmp/probe
+    grep '"address":"0x68"' /tmp/probe | grep -q '"chip":"icm20948"' || { why="no ICM-20948 at 0x68: $(head -c 400 /tmp/probe)"; return 1; }
+    snapshot 0x68 || { why="read back: $(cat /tmp/reg.err)"; return 1; }
+    [ "$(byte 0x68 0x7F)" = 0x20 ] || { why="REG_BANK_SEL $(byte 0x68 0x7F) after probe: probe wrote it"; return 1; }
+}
+check "probe tells an ICM-20948 at 0x68 from the MPU-6050 with reads only (REG_BANK_SEL untouched)" probe_icm20948
+read_icm20948() {
+    preload_icm20948 || { why="i2ctransfer: $(cat /tmp/reg.err)"; return 1; }
+    run_tb 60 read --board "$BOARDS/icm20948-4g.json" --count 1 --json
+    [ $rc = 0 ] || { why="exit $rc: $(first_err)"; return 1; }
+    accel=$(json_array accel /tmp/out); gyro=$(json_array gyro /tmp/out); temp=$(json_number tempC /tmp/out)
+    near "$accel" "0.5,-0.5,1.0" 0.0002 || { why="accel [$accel]"; return 1; }
+    near "$gyro" "10,-20,0" 0.001 || { why="gyro [$gyro]"; return 1; }
+    near "$temp" "35.0" 0.01 || { why="tempC $temp"; return 1; }
+    snapshot 0x68 || { why="read back: $(cat /tmp/reg.err)"; return 1; }
+    sel=$(byte 0x68 0x7F); pwr=$(byte 0x68 0x06); ac=$(byte 0x68 0x14); div=$(byte 0x68 0x00)
+    [ "$sel" = 0x00 ] && [ "$pwr" = 0x41 ] && [ "$ac" = 0x23 ] && [ "$div" = 0x0a ] \
+        || { why="REG_BANK_SEL $sel (want 0x00), PWR_MGMT_1 $pwr (0x41), ACCEL_CONFIG $ac (0x23), GYRO_SMPLRT_DIV $div (0x0a)"; return 1; }
+}
+check "read icm20948 ±4 g: [0.5,-0.5,1] g; image: back in bank 0, asleep, ±4 g, 1125/11 Hz" read_icm20948
+preload_mpu
+
 # The kernel's own tracepoints: a burst through I2C_RDWR is i2c_write (1 byte, the register) and
 # i2c_read (14 bytes, message #1 of the same transfer) with no smbus_* event; an SMBus call emulated on this adapter emits both.
 i2c_rdwr_traced() {

@@ -196,7 +196,7 @@ add_module() {
     done
 }
 for m in virtio_pci 9pnet_virtio 9p i2c-dev configfs; do add_module "$m"; done
-add_module i2c-stub chip_addr=0x68,0x53,0x18
+add_module i2c-stub chip_addr=0x68,0x53,0x18,0x6a
 # The kernel's own LIS3DH driver (IIO), bound to 0x18 by the guest to stage a sensor a kernel
 # driver owns, as a device-tree overlay would on a Pi.
 add_module st_accel_i2c

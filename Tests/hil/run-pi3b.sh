@@ -3,8 +3,8 @@
 # 13's qemu-system-arm, run in the trixie chroot of Tests/toolchain/trixie-chroot.sh) booting Debian
 # 13's arm64 kernel with its bcm2837-rpi-3-b.dtb, and the arm64 `tiltboard` from
 # Tests/toolchain/cross-build-arm64.sh (Debian 13's Swift 6.0.3, libgpiod 2.x) on the Pi's own
-# i2c-bcm2835 and pinctrl-bcm2835 drivers. Sensors: QEMU at24c-eeprom register files at 0x68 and
-# 0x53 on the Pi's I²C bus 1. The checks are in pi3b-init.sh (the guest's /init).
+# i2c-bcm2835 and pinctrl-bcm2835 drivers. Sensors: QEMU at24c-eeprom register files at 0x68,
+# 0x53 and 0x6a on the Pi's I²C bus 1. The checks are in pi3b-init.sh (the guest's /init).
 #
 # Usage: bash Tests/hil/run-pi3b.sh [ARM64-BINARY]
 #   without ARM64-BINARY it runs Tests/toolchain/cross-build-arm64.sh --skip-tests for one.
@@ -130,7 +130,8 @@ serial=$cache/serial.log
 kimage=$(ls "$guest"/boot/vmlinuz-"$kver")
 dtb=$(find "$guest/usr/lib" -name bcm2837-rpi-3-b.dtb | head -n 1)
 [ -n "$dtb" ] || die "no bcm2837-rpi-3-b.dtb in $kpkg"
-# One at24c-eeprom register file per chip at its address (a LIS3DH would add one at 0x18).
+# One at24c-eeprom register file per chip at its address (a LIS3DH would add one at 0x18): the
+# MPU-6050 at 0x68 (where an ICM-20948 is staged too), the ADXL345 at 0x53, the Sense HAT's LSM9DS1 at 0x6a.
 say "booting raspi3b (TCG; ends on the guest's summary, limit ${guest_timeout} s)"
 "${in_chroot[@]}" qemu-system-aarch64 -M raspi3b \
     -kernel "/pi3b/${kimage#"$cache/"}" -dtb "/pi3b/${dtb#"$cache/"}" -initrd /pi3b/initramfs.cpio.gz \
@@ -138,6 +139,7 @@ say "booting raspi3b (TCG; ends on the guest's summary, limit ${guest_timeout} s
     -display none -monitor none -serial stdio -no-reboot \
     -device at24c-eeprom,bus=i2c-bus.1,address=0x68,address-size=1,rom-size=256 \
     -device at24c-eeprom,bus=i2c-bus.1,address=0x53,address-size=1,rom-size=256 \
+    -device at24c-eeprom,bus=i2c-bus.1,address=0x6a,address-size=1,rom-size=256 \
     < /dev/null > "$serial" 2>&1 &
 qemu_pid=$!
 summary=""

@@ -156,9 +156,9 @@ extension SimulatedBoard {
     public static func probeBus(clock: MonotonicClock) -> SimulatedI2CBus {
         let bus = SimulatedI2CBus()
         let flat = MotionScript.builtIn(named: "flat")!
-        for factory in SimulatedChipRegistry.all {
-            bus.attach(factory.makeChip(chipID: nil, clock: clock, motion: flat, imperfections: .ideal),
-                       at: factory.kind.details.addresses[0])
+        for (chip, address) in ChipRegistry.oneOfEach {
+            bus.attach(SimulatedChipRegistry.factory(for: chip.kind).makeChip(chipID: nil, clock: clock, motion: flat, imperfections: .ideal),
+                       at: address)
         }
         return bus
     }

@@ -159,6 +159,13 @@ enum Advice {
     /// `i2c-sensor,mpu6050` or `i2c-sensor,mpu9250` (the older `mpu6050` overlay is deprecated in
     /// their favour) and has no overlay for the LIS3DH (st-accel-i2c) or the ADXL345
     /// (adxl345_i2c): a custom overlay adds those.
+    ///
+    /// The Sense HAT: its ID EEPROM makes the firmware load the `rpi-sense` overlay (the same
+    /// README), which declares `st,lsm9ds1-accel` at 0x6A (bound by st_accel, `st-accel-i2c`,
+    /// whose `st_accel_i2c.c` matches that compatible) and `st,lsm9ds1-magn` at 0x1C (st_magn);
+    /// the kernel's own LSM9DS1 driver, st_lsm6dsx (`st_lsm6dsx_i2c`), matches
+    /// `st,lsm9ds1-imu`, which only a custom overlay declares. The overlay also drives the
+    /// HAT's LED matrix and joystick, so the fix releases the sensor alone.
     static func kernelDriverFix(_ binding: I2CDriverBinding) -> String {
         let config = "/boot/firmware/config.txt"
         let remove: String
@@ -167,6 +174,10 @@ enum Advice {
             let part = binding.deviceName.flatMap { ["mpu6050", "mpu9250"].contains($0) ? $0 : nil } ?? "mpu6050"
             let older = part == "mpu6050" ? " (or the older dtoverlay=mpu6050)" : ""
             remove = "remove dtoverlay=i2c-sensor,\(part)\(older) from \(config) and reboot"
+        case "st-accel-i2c" where binding.deviceName?.hasPrefix("lsm9ds1") == true:
+            return "the Sense HAT's rpi-sense overlay (loaded from the HAT's EEPROM) binds its LSM9DS1; release it (the LED matrix and joystick keep working) with `echo \(binding.device) | sudo tee /sys/bus/i2c/drivers/\(binding.driver)/unbind`, after every boot (a systemd unit or /etc/rc.local can do it)"
+        case "st_lsm6dsx_i2c":
+            remove = "remove the dtoverlay line that declares st,lsm9ds1-imu (or another st_lsm6dsx part) from \(config) and reboot"
         default:
             remove = "remove the dtoverlay line that adds it from \(config) and reboot"
         }

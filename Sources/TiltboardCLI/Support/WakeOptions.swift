@@ -15,7 +15,7 @@ struct WakeOptions: ParsableArguments {
 
     /// `32 mg steps on the MPU-6050 (20.2 mg on the MPU-6500, …), 62.5 mg on the ADXL345`, from the registry.
     static var thresholdSteps: String {
-        ChipRegistry.all.enumerated().map { i, chip in
+        ChipRegistry.all.filter(\.offersWakeOnMotion).enumerated().map { i, chip in
             let steps = chip.variants.map { ($0.part, ($0.motion.thresholdStepG * 10_000).rounded() / 10) }
             let reference = steps[0].1
             let others = steps.filter { $0.1 != reference }

@@ -8,7 +8,16 @@ public final class RegisterDevice {
     /// The chip's 7-bit address.
     public let address: UInt8
     /// The map in force: drivers set it to the identified variant's.
-    public var map: RegisterMap
+    public var map: RegisterMap {
+        didSet { active = map.map(bank: bank ?? 0) }
+    }
+    /// The bank every transaction addresses, for a banked map (`RegisterMap.banks`): 0 for a
+    /// flat one; nil while unknown: before the first `selectBank`, and after any transaction
+    /// that failed (the part may have reset to bank 0 while this side thought otherwise, or a
+    /// select write may not have landed). `selectBank` then writes the select register again.
+    public private(set) var bank: Int?
+    /// The map of `bank` (of bank 0 while the bank is unknown).
+    private var active: RegisterMap
     /// Bytes the write scratch holds (sub-address included).
     public static let scratchCapacity = 64
 
@@ -19,7 +28,8 @@ public final class RegisterDevice {
     private let pending: UnsafeMutableBufferPointer<Bool>
 
     public init(bus: any I2CBus, address: UInt8, map: RegisterMap) {
-        self.bus = bus; self.address = address; self.map = map
+        self.bus = bus; self.address = address; self.map = map; active = map
+        bank = map.banks == nil ? 0 : nil
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scratchCapacity, alignment: 8)
         scratch.initializeMemory(as: UInt8.self, repeating: 0)
         written = .allocate(capacity: 256)
@@ -39,7 +49,7 @@ public final class RegisterDevice {
     /// Reads `buffer.count` registers from `register` in one transaction (a data port fills the
     /// buffer from itself).
     public func read(_ register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
-        try transfer(register, into: buffer, pattern: map.isPort(register) ? .repeating(period: 1) : .incrementing)
+        try transfer(register, into: buffer, pattern: active.isPort(register) ? .repeating(period: 1) : .incrementing)
     }
 
     /// Reads one register.
@@ -52,7 +62,7 @@ public final class RegisterDevice {
     private func transfer(_ register: UInt8, into buffer: UnsafeMutableRawBufferPointer,
                           pattern: I2CReadPattern) throws {
         guard !buffer.isEmpty else { return }
-        var sub = map.subAddress(register, count: buffer.count)
+        var sub = active.subAddress(register, count: buffer.count)
         try withUnsafeBytes(of: &sub) { try transact(write: $0, read: buffer, pattern: pattern) }
     }
 
@@ -63,9 +73,44 @@ public final class RegisterDevice {
         do {
             try bus.transfer(address: address, write: write, read: read, pattern: pattern)
         } catch var error as I2CError {
-            if let sub = error.register { error.register = map.decode(subAddress: sub).register }
+            if map.banks != nil { bank = nil }
+            if let sub = error.register { error.register = active.decode(subAddress: sub).register }
+            throw error
+        } catch {
+            if map.banks != nil { bank = nil }
             throw error
         }
+    }
+
+    // MARK: Banks
+
+    /// Makes `bank` the one later transactions address: writes the select register unless the
+    /// part is known to be in it already (so it costs nothing on the sampling path). Pending
+    /// configuration writes belong to the bank they were made in, so they are read back
+    /// (`verifyConfiguration`) before the switch. A flat map has only bank 0.
+    public func selectBank(_ bank: Int) throws {
+        guard let banks = map.banks else {
+            precondition(bank == 0, "a flat register map has no bank \(bank)")
+            return
+        }
+        precondition(bank < map.bankCount, "no register bank \(bank)")
+        guard self.bank != bank else { return }
+        if self.bank != nil { try verifyConfiguration() } else { pending.update(repeating: false) }
+        scratch[1] = banks.selectValue(bank)
+        scratch[0] = banks.selectRegister
+        try transact(write: UnsafeRawBufferPointer(rebasing: scratch[0..<2]),
+                     read: UnsafeMutableRawBufferPointer(start: nil, count: 0), pattern: .incrementing)
+        self.bank = bank
+        active = map.map(bank: bank)
+    }
+
+    /// After a reset the part is back in its power-on bank, 0 (ICM-20948 DEVICE_RESET returns
+    /// REG_BANK_SEL to 0): nothing to write, and the configuration pending in another bank is gone.
+    public func resetToPowerOnBank() {
+        guard map.banks != nil else { return }
+        pending.update(repeating: false)
+        bank = 0
+        active = map
     }
 
     // MARK: Writes
@@ -112,7 +157,7 @@ public final class RegisterDevice {
             try transfer(UInt8(first), into: run, pattern: .incrementing)
             for register in first..<end {
                 let wrote = written[register], read = run[register - first]
-                let mask = map.readBackMask(UInt8(register))
+                let mask = active.readBackMask(UInt8(register))
                 if read & mask != wrote & mask {
                     throw SensorError.verifyFailed(register: UInt8(register), wrote: wrote, read: read,
                                                    bus: bus.name, address: address)
@@ -126,7 +171,7 @@ public final class RegisterDevice {
     /// unless it still holds `configured` under the map's read-back mask.
     public func checkHeld(_ register: UInt8, configured: UInt8) throws {
         let value = try readByte(register)
-        let mask = map.readBackMask(register)
+        let mask = active.readBackMask(register)
         guard value & mask == configured & mask else {
             throw SensorError.configurationLost(register: register, configured: configured, read: value,
                                                 bus: bus.name, address: address)
@@ -134,14 +179,14 @@ public final class RegisterDevice {
     }
 
     private func remember(_ register: UInt8, _ value: UInt8) {
-        guard !map.isVolatile(register) else { return }
+        guard !active.isVolatile(register) else { return }
         written[Int(register)] = value
         pending[Int(register)] = true
     }
 
     /// Sends the sub-address for `count` bytes at `register` and the `count` data bytes staged at scratch[1...].
     private func send(_ register: UInt8, count: Int) throws {
-        scratch[0] = map.subAddress(register, count: count)
+        scratch[0] = active.subAddress(register, count: count)
         try transact(write: UnsafeRawBufferPointer(rebasing: scratch[0..<(count + 1)]),
                      read: UnsafeMutableRawBufferPointer(start: nil, count: 0), pattern: .incrementing)
     }

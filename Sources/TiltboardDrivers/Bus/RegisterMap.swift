@@ -29,16 +29,27 @@ public struct RegisterMap: Sendable {
     /// Bits of a register that a write leaves alone (reserved bits keeping their factory value,
     /// e.g. bit 0 of the MPU accel offsets' low bytes); registers not listed take every bit.
     public var keptBits: [(register: UInt8, mask: UInt8)]
+    /// The other banks of a banked register file (ICM-20948: REG_BANK_SEL switches four banks
+    /// of 128 registers); nil for a flat file. This map is then bank 0, the bank the part powers
+    /// on (and resets) in, and `RegisterDevice` knows which bank every transaction addresses.
+    public var banks: RegisterBanks?
 
     public init(autoIncrement: AutoIncrement = .always, writable: [ClosedRange<UInt8>],
                 volatile: [ClosedRange<UInt8>], ports: [UInt8] = [],
                 powerOnValues: [(register: UInt8, value: UInt8)] = [],
                 readBackMasks: [(register: UInt8, mask: UInt8)] = [],
-                keptBits: [(register: UInt8, mask: UInt8)] = []) {
+                keptBits: [(register: UInt8, mask: UInt8)] = [],
+                banks: RegisterBanks? = nil) {
         self.autoIncrement = autoIncrement; self.writable = writable; self.volatile = volatile
         self.ports = ports; self.powerOnValues = powerOnValues; self.readBackMasks = readBackMasks
-        self.keptBits = keptBits
+        self.keptBits = keptBits; self.banks = banks
     }
+
+    /// Banks in the file: 1 for a flat one.
+    public var bankCount: Int { 1 + (banks?.others.count ?? 0) }
+
+    /// The map of `bank` (0: this one).
+    public func map(bank: Int) -> RegisterMap { bank == 0 ? self : banks!.others[bank - 1] }
 
     // Index loops: the per-sample path must not allocate, and in a debug build even a `for-in`
     // over an array or a `contains(where:)` can (unspecialised generic iteration boxes).
@@ -95,5 +106,32 @@ public struct RegisterMap: Sendable {
             let register = subAddress & ~bit
             return (register, subAddress & bit != 0 && !isPort(register))
         }
+    }
+}
+
+/// How a banked register file switches banks: one select register present at the same address
+/// in every bank, the bank number in a field of it.
+public struct RegisterBanks: Sendable {
+    /// The select register (ICM-20948 REG_BANK_SEL 0x7F), readable and writable in every bank.
+    public var selectRegister: UInt8
+    /// The field's lowest bit (ICM-20948 USER_BANK [5:4]: 4).
+    public var shift: UInt8
+    /// Banks 1, 2, …: each one's own map (which registers a write changes, which are volatile,
+    /// their power-on values and read-back masks).
+    public var others: [RegisterMap]
+
+    public init(selectRegister: UInt8, shift: UInt8, others: [RegisterMap]) {
+        self.selectRegister = selectRegister; self.shift = shift; self.others = others
+    }
+
+    /// The select register's value for `bank`.
+    @inlinable public func selectValue(_ bank: Int) -> UInt8 { UInt8(bank) << shift }
+
+    /// The bank a select register value names, nil when it names none (reserved bits set, or
+    /// past the last bank).
+    public func bank(selectValue value: UInt8) -> Int? {
+        let bank = Int(value >> shift)
+        guard value & ~(0xFF << shift) == 0, bank <= others.count else { return nil }
+        return bank
     }
 }

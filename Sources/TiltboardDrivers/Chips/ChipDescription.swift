@@ -98,6 +98,14 @@ public protocol ChipDescription: Sendable {
     /// default) when the description gives no figure: nothing is absorbed.
     var zeroGDrift: ZeroGDrift? { get }
 
+    /// Other devices that come with this chip on the boards that carry it (the Sense HAT's
+    /// magnetometer, pressure and humidity sensors), which probe names without reading them.
+    /// Empty (the default) for most chips.
+    var companions: [CompanionDevice] { get }
+    /// Whether the driver arms the motion interrupt (`MotionSensor.armMotionInterrupt`) for
+    /// `--wake-on-motion`; true (the default) for every chip but those whose driver refuses it.
+    var offersWakeOnMotion: Bool { get }
+
     /// Identifies the chip at `address` (reading `idRegister`) and returns its driver.
     /// Throws `SensorError.wrongChip` for an ID not in `variants`, `I2CError` when the bus fails.
     func makeDriver(bus: any I2CBus, address: UInt8, clock: any MonotonicClock) throws -> any MotionSensor
@@ -241,9 +249,24 @@ public struct MotionInterruptRegisters: Sendable, Equatable {
     }
 }
 
+/// A device at a fixed address beside a chip on the boards that carry it.
+public struct CompanionDevice: Sendable, Equatable {
+    /// Its 7-bit address.
+    public var address: UInt8
+    /// What it is, for probe's listing.
+    public var name: String
+
+    public init(address: UInt8, name: String) { self.address = address; self.name = name }
+}
+
 extension ChipDescription {
     /// No data-sheet figure given: the hold-still stage absorbs no drift.
     public var zeroGDrift: ZeroGDrift? { nil }
+
+    /// None.
+    public var companions: [CompanionDevice] { [] }
+
+    public var offersWakeOnMotion: Bool { true }
 
     /// The accepted part answering with `chipID`, if any.
     public func variant(chipID: UInt8) -> Variant? { variants.first { $0.chipID == chipID } }

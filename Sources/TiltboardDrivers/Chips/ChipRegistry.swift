@@ -3,7 +3,7 @@
 /// its simulated part's line in `SimulatedChipRegistry`.
 public enum ChipRegistry {
     /// Every supported chip, in probe order.
-    public static let all: [any ChipDescription] = [MPU6050Chip(), ADXL345Chip(), LIS3DHChip()]
+    public static let all: [any ChipDescription] = [MPU6050Chip(), ADXL345Chip(), LIS3DHChip(), LSM9DS1Chip(), ICM20948Chip()]
 
     /// The description registered as `kind` (every `ChipKind` names a registered chip).
     public static func description(of kind: ChipKind) -> any ChipDescription {
@@ -33,6 +33,30 @@ public enum ChipRegistry {
     public static var addresses: [UInt8] {
         var seen: [UInt8] = []
         for chip in all { for a in chip.addresses where !seen.contains(a) { seen.append(a) } }
+        return seen
+    }
+
+    /// Each chip at the first of its addresses that no chip before it in the registry takes
+    /// (the ICM-20948 at 0x69, the MPU-6050 holding 0x68): one of each on a bus, as the
+    /// simulated probe bus puts them.
+    public static var oneOfEach: [(chip: any ChipDescription, address: UInt8)] {
+        var taken: [UInt8] = []
+        var placed: [(chip: any ChipDescription, address: UInt8)] = []
+        for chip in all {
+            guard let address = chip.addresses.first(where: { !taken.contains($0) }) else { continue }
+            taken.append(address)
+            placed.append((chip, address))
+        }
+        return placed
+    }
+
+    /// The devices that come with `chips` on the boards that carry them, by address, without
+    /// repeats (`ChipDescription.companions`).
+    public static func companions(of chips: [ChipKind]) -> [CompanionDevice] {
+        var seen: [CompanionDevice] = []
+        for chip in chips {
+            for c in chip.details.companions where !seen.contains(where: { $0.address == c.address }) { seen.append(c) }
+        }
         return seen
     }
 

@@ -55,7 +55,7 @@ struct TypicalPartDraws {
 /// The simulated parts, one per entry of `ChipRegistry.all`.
 public enum SimulatedChipRegistry {
     /// Every simulated chip family.
-    public static let all: [any SimulatedChipFactory] = [SimulatedMPU6050Chip(), SimulatedADXL345Chip(), SimulatedLIS3DHChip()]
+    public static let all: [any SimulatedChipFactory] = [SimulatedMPU6050Chip(), SimulatedADXL345Chip(), SimulatedLIS3DHChip(), SimulatedLSM9DS1Chip(), SimulatedICM20948Chip()]
 
     /// The factory for `kind`.
     public static func factory(for kind: ChipKind) -> any SimulatedChipFactory {
