@@ -37,6 +37,25 @@ final class ShakeCommandTests: XCTestCase {
         XCTAssertEqual(again.stderr, r.stderr)
     }
 
+    func testExplainSaysWhyOnStderrAndLeavesStdoutAlone() throws {
+        let plain = try CLIRunner.run(["shake", "--duration", "3.2", "--json"], environment: try environment())
+        let explained = try CLIRunner.run(["shake", "--duration", "3.2", "--json", "--explain"], environment: try environment())
+        XCTAssertEqual(explained.status, 0, explained.stderr)
+        XCTAssertEqual(explained.stdout, plain.stdout, "the event stream is the same with --explain")
+        let lines = explained.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix("explain: ") }
+        // The built-in 4 Hz, 2 g shake: three half-cycles, alternating along x, then taken.
+        let halfCycles = lines.filter { $0.contains(" half-cycle ") && $0.contains(" toward ") }
+        XCTAssertEqual(halfCycles.count, 3, explained.stderr)
+        XCTAssertTrue(halfCycles.first?.contains("half-cycle 1: ") == true && halfCycles.first?.contains("starting a run; gravity (") == true, explained.stderr)
+        XCTAssertTrue(halfCycles.last?.contains("half-cycle 3: ") == true && halfCycles.last?.contains(" ms after the last; gravity (") == true, explained.stderr)
+        let taken = try XCTUnwrap(lines.first { $0.contains("shake taken on half-cycle 3: sideways ") }, explained.stderr)
+        // The line that takes the shake carries the sample time the event reports.
+        let event = try XCTUnwrap(explained.stdout.split(separator: "\n").first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        let t = try XCTUnwrap(event["t"] as? Double)
+        XCTAssertTrue(taken.hasPrefix("explain: \(String(format: "%.3f", t)) s "), "\(taken) vs \(t)")
+        XCTAssertFalse(plain.stderr.contains("explain:"), plain.stderr)
+    }
+
     /// The times of `motor on  at 0.910 s` / `motor off at 1.060 s` notes, in order.
     private func motorTimes(_ stderr: String) throws -> [Double] {
         try stderr.split(separator: "\n").filter { $0.hasPrefix("tiltboard: motor o") }.map {
