@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TiltboardTestSupport
 
 /// Runs the built `tiltboard` executable and captures what it prints.
 enum CLIRunner {
@@ -107,9 +108,7 @@ final class ChildProcess {
 
     /// True when the process ended within `timeout` seconds.
     func waitForExit(timeout: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(5_000) }
-        if process.isRunning { return false }
+        guard pollUntil(timeout: timeout, { !process.isRunning }) else { return false }
         process.waitUntilExit()
         return true
     }
