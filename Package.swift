@@ -60,14 +60,15 @@ let package = Package(
             ]
         ),
         // What several test targets share: the wait for something running in real time beside a
-        // test. Not in any product.
-        .target(name: "TiltboardTestSupport", path: "Tests/TiltboardTestSupport"),
+        // test, and an edge wait with a timeout over the one the loop uses. Not in any product.
+        .target(name: "TiltboardTestSupport", dependencies: ["TiltboardDrivers", "TiltboardCore"], path: "Tests/TiltboardTestSupport"),
         .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore", "TiltboardTestSupport"]),
         .testTarget(name: "TiltboardDriversTests", dependencies: ["TiltboardDrivers", "TiltboardCore", "TiltboardTestSupport"]),
         .testTarget(name: "TiltboardSimulatorTests", dependencies: ["TiltboardSimulator", "TiltboardDrivers", "TiltboardCore", "TiltboardTestSupport"]),
         .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers", "TiltboardCore", "CI2C", "TiltboardTestSupport"]),
         .testTarget(name: "TiltboardTests", dependencies: [
             "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+            "TiltboardTestSupport",
         ]),
         .testTarget(name: "TiltboardServerTests", dependencies: [
             "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
