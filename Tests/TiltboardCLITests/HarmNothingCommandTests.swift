@@ -163,7 +163,8 @@ final class HarmNothingCommandTests: XCTestCase {
     private func asNobody(_ arguments: String, in folder: String) throws -> CLIRunner.Result {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("setpriv is not installed") }
         guard getuid() == 0 else { throw XCTSkip("running as an unprivileged user needs root") }
-        return try shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" "# + arguments, in: folder)
+        return try shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" "# + arguments, in: folder,
+                         environment: ["TB": try CLIRunner.binary(stagedIn: folder)])
     }
 
     func testCalibrateFailsBeforeTheCaptureWhenTheProfileCannotBeSaved() throws {
