@@ -59,18 +59,24 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore"]),
-        .testTarget(name: "TiltboardDriversTests", dependencies: ["TiltboardDrivers", "TiltboardCore"]),
-        .testTarget(name: "TiltboardSimulatorTests", dependencies: ["TiltboardSimulator", "TiltboardDrivers", "TiltboardCore"]),
-        .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers", "TiltboardCore", "CI2C"]),
+        // What several test targets share: the wait for something running in real time beside a
+        // test, and an edge wait with a timeout over the one the loop uses. Not in any product.
+        .target(name: "TiltboardTestSupport", dependencies: ["TiltboardDrivers", "TiltboardCore"], path: "Tests/TiltboardTestSupport"),
+        .testTarget(name: "TiltboardCoreTests", dependencies: ["TiltboardCore", "TiltboardTestSupport"]),
+        .testTarget(name: "TiltboardDriversTests", dependencies: ["TiltboardDrivers", "TiltboardCore", "TiltboardTestSupport"]),
+        .testTarget(name: "TiltboardSimulatorTests", dependencies: ["TiltboardSimulator", "TiltboardDrivers", "TiltboardCore", "TiltboardTestSupport"]),
+        .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers", "TiltboardCore", "CI2C", "TiltboardTestSupport"]),
         .testTarget(name: "TiltboardTests", dependencies: [
             "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+            "TiltboardTestSupport",
         ]),
         .testTarget(name: "TiltboardServerTests", dependencies: [
             "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+            "TiltboardTestSupport",
         ]),
         .testTarget(name: "TiltboardCLITests", dependencies: [
             "TiltboardCLI", "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+            "TiltboardTestSupport",
         ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,8 @@
+import Foundation
 import Synchronization
 
-/// A clock that moves only when told to: `sleep(until:)` jumps straight to the deadline.
+/// A clock that moves only when told to: `sleep(until:)` jumps straight to the deadline, and so
+/// does a timed wait on its condition.
 ///
 /// Makes every time-driven component (scheduler, simulator, haptics) deterministic in tests.
 public final class ManualClock: MonotonicClock {
@@ -35,4 +37,27 @@ public final class ManualClock: MonotonicClock {
 
     /// Sets the time (only forward).
     public func set(nanoseconds: UInt64) { sleep(untilNanoseconds: nanoseconds) }
+
+    /// A condition whose timed wait moves the clock to its deadline and returns, as `sleep` does:
+    /// nothing else moves a manual clock, so a wait for its time to pass would never end.
+    public func makeCondition() -> ClockCondition { Condition(clock: self) }
+
+    private final class Condition: ClockCondition, @unchecked Sendable {
+        // @unchecked: NSCondition is thread-safe; `clock` is immutable.
+        private let condition = NSCondition()
+        private let clock: ManualClock
+
+        init(clock: ManualClock) { self.clock = clock }
+
+        func lock() { condition.lock() }
+        func unlock() { condition.unlock() }
+        func signal() { condition.signal() }
+        func broadcast() { condition.broadcast() }
+
+        /// Untimed: until a signal. Timed: the deadline is reached at once, the lock kept.
+        func wait(untilNanoseconds deadline: UInt64?) {
+            guard let deadline else { return condition.wait() }
+            clock.sleep(untilNanoseconds: deadline)
+        }
+    }
 }

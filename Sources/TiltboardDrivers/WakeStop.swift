@@ -49,14 +49,8 @@ public final class ClockWakeStop: WakeStop, @unchecked Sendable {
     }
 
     /// Sleeps until `deadline` on the clock or a request, whichever comes first: true when
-    /// requested. A `ManualClock` jumps to the deadline (its time moves only when told to, so a
-    /// wait on a condition would wait for nothing); the request is seen on return.
+    /// requested.
     public func sleep(untilNanoseconds deadline: UInt64) -> Bool {
-        if clock is ManualClock {
-            if isRequested { return true }
-            clock.sleep(untilNanoseconds: deadline)
-            return isRequested
-        }
         condition.lock(); defer { condition.unlock() }
         while !requested && clock.nowNanoseconds() < deadline {
             condition.wait(untilNanoseconds: deadline)

@@ -64,27 +64,12 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
         state.withLock { s in s.queuedEdges += 1; s.risingEdges += 1 }
     }
 
-    public func waitForEdge(timeout: Duration) throws -> Bool {
-        if isReleased {
-            throw GPIOError(kind: .io, message: "\(name) was released; request the line again before waiting on it")
-        }
-        let deadline = clock.nowNanoseconds() &+ Nanoseconds.span(timeout)
-        while true {
-            source?.serviceInterruptPin()
-            if takeEdge() { return true }
-            let now = clock.nowNanoseconds()
-            if now >= deadline { return false }
-            let next = source?.nextSampleNanoseconds(after: now) ?? now &+ Self.idleStepNanoseconds
-            clock.sleep(untilNanoseconds: Swift.min(deadline, Swift.max(next, now &+ 1)))
-        }
-    }
-
     /// A stop that wakes a sleep on the pin's clock (its condition) at once.
     public func makeWakeStop() -> WakeStop { ClockWakeStop(clock: clock) }
 
-    /// Steps the clock from sample tick to sample tick as `waitForEdge(timeout:)`
-    /// does, sleeping on `stop` (a `ClockWakeStop` on the pin's clock), so a request ends the
-    /// wait at its own instant. `clock` is the pin's: a simulated pin runs on its chip's clock.
+    /// Steps the clock from sample tick to sample tick (see the type's note), sleeping on `stop`
+    /// (a `ClockWakeStop` on the pin's clock), so a request ends the wait at its own instant.
+    /// `clock` is the pin's: a simulated pin runs on its chip's clock.
     public func waitForEdge(until deadline: UInt64?, on _: MonotonicClock, stop: WakeStop) throws -> EdgeWait {
         if isReleased {
             throw GPIOError(kind: .io, message: "\(name) was released; request the line again before waiting on it")

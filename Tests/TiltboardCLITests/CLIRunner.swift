@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TiltboardTestSupport
 
 /// Runs the built `tiltboard` executable and captures what it prints.
 enum CLIRunner {
@@ -31,10 +32,32 @@ enum CLIRunner {
         throw XCTSkip("tiltboard executable not found (looked at \(candidates)); build it with `swift build --product tiltboard`")
     }
 
+    /// The `tiltboard` executable as `folder/.bin/tiltboard`, for a test that runs it as another
+    /// user (nobody, 65534): the checkout and the build in it may be closed to that user, as a
+    /// clone in /root (mode 0700) is. A hard link when anyone may run the build, else a copy; it
+    /// goes with the folder. (Not `folder/tiltboard`: that is the configuration folder of a test
+    /// whose XDG_CONFIG_HOME is `folder`.)
+    static func binary(stagedIn folder: String) throws -> String {
+        let staged = folder + "/.bin/tiltboard"
+        if FileManager.default.isExecutableFile(atPath: staged) { return staged }
+        try FileManager.default.createDirectory(atPath: folder + "/.bin", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        let built = try binaryPath()
+        var info = stat()
+        if stat(built, &info) == 0, info.st_mode & S_IXOTH != 0, link(built, staged) == 0 { return staged }
+        try FileManager.default.copyItem(atPath: built, toPath: staged)
+        XCTAssertEqual(chmod(staged, 0o755), 0)
+        return staged
+    }
+
     /// Runs to the end and returns what it printed. A simulated board runs on the virtual clock
     /// unless `clock` is `.system`: as fast as the work allows, with the same output every time.
-    static func run(_ arguments: [String], environment: [String: String] = [:], clock: TestClock = .virtual) throws -> Result {
-        let child = try ChildProcess(arguments, environment: environment, clock: clock)
+    /// `stagedIn`: the executable staged in that folder (`binary(stagedIn:)`), which is also the
+    /// working folder, for a run that becomes another user.
+    static func run(_ arguments: [String], environment: [String: String] = [:], clock: TestClock = .virtual,
+                    stagedIn folder: String? = nil) throws -> Result {
+        let child = try ChildProcess(arguments, environment: environment, clock: clock, directory: folder,
+                                     executable: try folder.map(binary(stagedIn:)))
         child.process.waitUntilExit()
         return Result(status: child.process.terminationStatus, stdout: child.stdout, stderr: child.stderr)
     }
@@ -86,10 +109,12 @@ final class ChildProcess {
     private let folder: String
 
     /// `directory`: the child's working folder (where a crash's core file would go); the test's own by default.
-    init(_ arguments: [String], environment: [String: String] = [:], clock: TestClock = .system, directory: String? = nil) throws {
+    /// `executable`: the tiltboard to run; the build's by default.
+    init(_ arguments: [String], environment: [String: String] = [:], clock: TestClock = .system, directory: String? = nil,
+         executable: String? = nil) throws {
         folder = NSTemporaryDirectory() + "tiltboard-child-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        process.executableURL = URL(fileURLWithPath: try CLIRunner.binaryPath())
+        process.executableURL = URL(fileURLWithPath: try executable ?? CLIRunner.binaryPath())
         process.arguments = arguments
         process.environment = clock.environment(environment)
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
@@ -107,9 +132,7 @@ final class ChildProcess {
 
     /// True when the process ended within `timeout` seconds.
     func waitForExit(timeout: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(5_000) }
-        if process.isRunning { return false }
+        guard pollUntil(timeout: timeout, { !process.isRunning }) else { return false }
         process.waitUntilExit()
         return true
     }

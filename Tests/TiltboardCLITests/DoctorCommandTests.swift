@@ -35,8 +35,10 @@ final class DoctorCommandTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("no setpriv") }
         let out = try makeScratchFolder(self) + "/out"
         FileManager.default.createFile(atPath: out, contents: nil)
-        child.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIRunner.binaryPath(),
+        let folder = URL(fileURLWithPath: root).deletingLastPathComponent().path
+        child.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIRunner.binary(stagedIn: folder),
                            "doctor", "--board", board, "--system-root", root]
+        child.currentDirectoryURL = URL(fileURLWithPath: folder)
         child.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
         child.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         try child.run()

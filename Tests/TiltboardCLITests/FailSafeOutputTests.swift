@@ -5,6 +5,7 @@ import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltboardTestSupport
 
 /// Every way the output can fail: a reader that goes away (a normal stop, exit 0), a reader that
 /// falls behind (lines dropped, never a stalled loop), and write errors (one line, exit 74) — with
@@ -192,8 +193,7 @@ final class FailSafeOutputTests: XCTestCase {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
         try process.run()
         try standardOutput.close()
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
+        pollUntil(timeout: 120) { !process.isRunning }
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         guard !process.isRunning else {
             kill(process.processIdentifier, SIGKILL)
@@ -270,8 +270,7 @@ enum Shell {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         try process.run()
-        let deadline = Date().addingTimeInterval(120)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        pollUntil(timeout: 120) { !process.isRunning }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

@@ -118,7 +118,7 @@ final class FileProblemCommandTests: XCTestCase {
                                       ("read --count 1 --board \(board) --profile secret.json", "profile secret.json: cannot read it: Permission denied (errno 13)"),
                                       ("read --count 1 --board \(trace)", "simulation.trace: cannot read \(folder)/./secret.json: Permission denied (errno 13)")] {
             let r = try CLIRunner.shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" "# + arguments, in: folder,
-                                        environment: ["TILTBOARD_CLOCK": "virtual"])
+                                        environment: ["TILTBOARD_CLOCK": "virtual", "TB": try CLIRunner.binary(stagedIn: folder)])
             check(r, arguments, 77, [fragment])
         }
     }
@@ -133,7 +133,7 @@ final class FileProblemCommandTests: XCTestCase {
         XCTAssertEqual(chown(folder + "/mine", 65534, 65534), 0)
         XCTAssertEqual(symlink(folder + "/real/p.json", folder + "/mine/link.json"), 0)
         let r = try CLIRunner.shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" calibrate --zero --profile mine/link.json"#,
-                                    in: folder, environment: ["TILTBOARD_CLOCK": "virtual"])
+                                    in: folder, environment: ["TILTBOARD_CLOCK": "virtual", "TB": try CLIRunner.binary(stagedIn: folder)])
         check(r, "calibrate --zero through a link into a folder of root's", 77,
               ["tiltboard: error: mine/link.json: cannot create \(folder)/real/.p.json.tmp.", "Permission denied (errno 13)"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/mine/.link.json.tmp"), "nothing made beside the link")

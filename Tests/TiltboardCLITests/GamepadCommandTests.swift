@@ -37,7 +37,8 @@ final class GamepadCommandTests: XCTestCase {
         if getuid() == 0 {
             // Root ignores file modes: run as nobody.
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIRunner.binaryPath()] + arguments
+            arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", try CLIRunner.binary(stagedIn: folder)] + arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
         } else {
             process.executableURL = URL(fileURLWithPath: try CLIRunner.binaryPath())
         }

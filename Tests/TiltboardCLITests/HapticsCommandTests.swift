@@ -7,6 +7,7 @@ import TiltboardDrivers
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltboardTestSupport
 
 /// `tiltboard haptics`, run as a child process on simulated boards whose motor changes are logged.
 final class HapticsCommandTests: XCTestCase {
@@ -186,11 +187,6 @@ enum MotorLogFile {
 
     /// Polls until a line with `level` appears (a real-time child); false after `timeout` seconds.
     static func waitForLevel(_ level: Int, in path: String, timeout: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let lines = try? read(path), lines.contains(where: { $0.level == level }) { return true }
-            usleep(5_000)
-        }
-        return false
+        pollUntil(timeout: timeout) { (try? read(path))?.contains(where: { $0.level == level }) == true }
     }
 }

@@ -3,6 +3,7 @@ import Tiltboard
 import XCTest
 import TiltboardLinux
 import TiltboardSimulator
+import TiltboardTestSupport
 
 /// Commands never harm what is not theirs: files already at an output path, descriptors closed
 /// at start, a motor left on by a stopped process, a capture whose result cannot be saved.
@@ -20,12 +21,7 @@ final class HarmNothingCommandTests: XCTestCase {
 
     /// Waits (generously) until `condition` holds; false if it never did.
     private func waitFor(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(2_000)
-        }
-        return true
+        pollUntil(timeout: 20, condition)
     }
 
     /// The state letter of /proc/PID/stat: R, S, T (stopped), …
@@ -167,7 +163,8 @@ final class HarmNothingCommandTests: XCTestCase {
     private func asNobody(_ arguments: String, in folder: String) throws -> CLIRunner.Result {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("setpriv is not installed") }
         guard getuid() == 0 else { throw XCTSkip("running as an unprivileged user needs root") }
-        return try shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" "# + arguments, in: folder)
+        return try shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" "# + arguments, in: folder,
+                         environment: ["TB": try CLIRunner.binary(stagedIn: folder)])
     }
 
     func testCalibrateFailsBeforeTheCaptureWhenTheProfileCannotBeSaved() throws {

@@ -140,10 +140,10 @@ final class InputValidationTests: XCTestCase {
         let profile = try writeBoard(folder, "{}", name: "profile.json")
         XCTAssertEqual(chmod(board, 0), 0)
         XCTAssertEqual(chmod(profile, 0), 0)
-        let binary = try CLIRunner.binaryPath()
+        let binary = try CLIRunner.binary(stagedIn: folder)
         for (arguments, expected) in [(["run", "--duration", "0.1", "--board", board], "board file \(board): cannot read it: Permission denied"),
                                       (["run", "--duration", "0.1", "--profile", profile], "profile \(profile): cannot read it: Permission denied")] {
-            let r = try Shell.run(#"setpriv --reuid=65534 --regid=65534 --clear-groups "$T" "$@" 2>&1 >/dev/null | grep -v 'no --board'; exit "${PIPESTATUS[0]}""#
+            let r = try Shell.run(#"cd "$D"; setpriv --reuid=65534 --regid=65534 --clear-groups "$T" "$@" 2>&1 >/dev/null | grep -v 'no --board'; exit "${PIPESTATUS[0]}""#
                                   .replacingOccurrences(of: "\"$@\"", with: arguments.map { "'\($0)'" }.joined(separator: " ")),
                                   folder: folder, extra: ["T": binary])
             XCTAssertEqual(r.status, 77, r.stdout + r.stderr)

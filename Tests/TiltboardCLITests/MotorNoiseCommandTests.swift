@@ -4,6 +4,7 @@ import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltboardTestSupport
 
 /// `tiltboard doctor --motor-noise` by its output, exit code and the motor line: it finds the
 /// simulator's injected faults with a fix for each, passes a clean board, and never buzzes
@@ -121,8 +122,7 @@ final class MotorNoiseCommandTests: XCTestCase {
         let (path, log) = try board(folder, noise: nil)
         // Real time: the signal arrives while the check runs.
         let child = try ChildProcess(["doctor", "--board", path, "--motor-noise", "--yes"], environment: environment(folder))
-        let deadline = Date().addingTimeInterval(60)
-        while !switches(log).contains("1"), child.process.isRunning, Date() < deadline { usleep(5_000) }
+        pollUntil { switches(log).contains("1") || !child.process.isRunning }
         XCTAssertTrue(switches(log).contains("1"), "the motor was pulsed: \(child.stderr)")
         kill(child.process.processIdentifier, SIGINT)
         XCTAssertTrue(child.waitForExit())

@@ -5,6 +5,7 @@ import TiltboardLinux
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltboardTestSupport
 
 /// A board file without a motor (`Boards/simulated-no-motor.json`) through every command: each
 /// works, and each says plainly that there is no motor rather than pretending to buzz.
@@ -99,8 +100,7 @@ final class NoMotorCommandTests: XCTestCase {
     func testServeReportsWhyTheMotorIsUnavailable() throws {
         let folder = try makeScratchFolder(self)
         let child = try ChildProcess(["serve", "--board", shipped, "--port", "0"], environment: environment(folder))
-        let deadline = Date().addingTimeInterval(60)
-        while !child.stdout.contains("\n"), child.process.isRunning, Date() < deadline { usleep(5_000) }
+        pollUntil { child.stdout.contains("\n") || !child.process.isRunning }
         let url = try XCTUnwrap(child.stdout.split(separator: "\n").first, child.stderr)
         let port = try XCTUnwrap(UInt16(url.split(separator: ":").last?.split(separator: "/").first ?? ""), String(url))
 

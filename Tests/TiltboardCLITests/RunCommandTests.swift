@@ -3,6 +3,7 @@ import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltboardTestSupport
 
 /// `tiltboard run` as a child process on simulated boards.
 final class RunCommandTests: XCTestCase {
@@ -91,8 +92,7 @@ final class RunCommandTests: XCTestCase {
         let board = try writeBoard(folder, script: "shake")
         let child = try ChildProcess(["run", "--board", board, "--json"], environment: ["XDG_CONFIG_HOME": folder])
         // Wait for the motor to be on (the shake starts at 1 s), then stop it mid-effect.
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, !child.stdout.contains("\"haptic\":true") { usleep(2000) }
+        pollUntil { child.stdout.contains("\"haptic\":true") }
         kill(child.process.processIdentifier, SIGTERM)
         XCTAssertTrue(child.waitForExit())
         let process = child.process, stdout = child.stdout, stderr = child.stderr

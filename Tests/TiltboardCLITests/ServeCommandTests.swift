@@ -3,6 +3,7 @@ import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltboardTestSupport
 
 /// `tiltboard serve` as a child process: the URLs it prints, the token file, its option and bind
 /// errors, and a clean stop on SIGTERM with the motor off.
@@ -56,8 +57,7 @@ final class ServeCommandTests: XCTestCase {
         let folder = try makeScratchFolder(self)
         let board = try writeBoard(folder)
         let child = try ChildProcess(["serve", "--board", board, "--host", "0.0.0.0", "--port", "0"], environment: environment(folder))
-        let deadline = Date().addingTimeInterval(60)
-        while !child.stdout.contains("\n"), child.process.isRunning, Date() < deadline { usleep(5_000) }
+        pollUntil { child.stdout.contains("\n") || !child.process.isRunning }
         let urls = child.stdout.split(separator: "\n").map(String.init)
         let first = try XCTUnwrap(urls.first, child.stderr)
         XCTAssertTrue(first.hasPrefix("http://"), first)

@@ -49,7 +49,9 @@ final class ServiceCalibrationTests: XCTestCase {
     }
 
     private func calibrate(_ root: ServiceRoot, _ extra: [String] = []) throws -> CLIRunner.Result {
-        try CLIRunner.run(["calibrate", "--service", "--service-root", root.root, "--yes"] + extra, environment: root.environment)
+        // The calibration runs this executable as the state folder's owner.
+        try CLIRunner.run(["calibrate", "--service", "--service-root", root.root, "--yes"] + extra, environment: root.environment,
+                          stagedIn: root.folder)
     }
 
     func testARunningServiceIsStoppedCalibratedAsItsUserAndStartedAgain() throws {
@@ -171,7 +173,8 @@ final class ServiceCalibrationTests: XCTestCase {
 
         guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("needs root and setpriv") }
         chmod(folder, 0o755)
-        let asUser = try CLIRunner.shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" calibrate --service --yes"#, in: folder)
+        let asUser = try CLIRunner.shell(#"exec setpriv --reuid=65534 --regid=65534 --clear-groups "$TB" calibrate --service --yes"#, in: folder,
+                                         environment: ["TB": try CLIRunner.binary(stagedIn: folder)])
         XCTAssertEqual(asUser.status, 77, asUser.stderr)
         XCTAssertEqual(asUser.stderr, "tiltboard: error: calibrate --service stops and starts the service and writes its profile as its user: run it as root (sudo tiltboard calibrate --service)\n")
     }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import TiltboardCLI
 import XCTest
+import TiltboardTestSupport
 
 /// What the systemd unit relies on: `haptics --off` as its stop step, the profile in the
 /// service's state directory, and `--version`.
@@ -21,8 +22,7 @@ final class ServiceCommandTests: XCTestCase {
         let board = try SimBoardFile.write(in: folder)
         let player = try ChildProcess(["haptics", "--board", board.path, "--pattern", "60000,1"])
         // Wait (on a condition, not a time) until the player has the motor on.
-        let deadline = Date().addingTimeInterval(60)
-        while (try? MotorLogFile.read(board.log).last?.level) != 1, Date() < deadline, player.process.isRunning { usleep(5_000) }
+        pollUntil { (try? MotorLogFile.read(board.log).last?.level) == 1 || !player.process.isRunning }
         XCTAssertEqual(try MotorLogFile.read(board.log).last?.level, 1, player.stderr)
         let r = try CLIRunner.run(["haptics", "--off", "--board", board.path])
         XCTAssertEqual(r.status, 69, r.stderr)

@@ -3,6 +3,7 @@ import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltboardTestSupport
 
 /// Every signal 1–64 but SIGKILL and SIGSTOP, sent to `tiltboard haptics` while its simulated
 /// motor is on: each class ends the process its own way, and the motor's log always ends off.
@@ -119,12 +120,7 @@ final class SignalClassesTests: XCTestCase {
     }
 
     private static func waitFor(timeout: Double = 60, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(2_000)
-        }
-        return true
+        pollUntil(timeout: timeout, condition)
     }
 
     /// The state letter of /proc/PID/stat: R, S, T (stopped), …

@@ -174,8 +174,12 @@ final class TrustedInputTests: XCTestCase {
     func testAReadOnlyFolderIsAPermissionError() throws {
         guard getuid() == 0 else { throw XCTSkip("needs root to switch to an unprivileged user") }
         XCTAssertEqual(chmod(folder, 0o755), 0)
-        let r = try Shell.run(#"setpriv --reuid=65534 --regid=65534 --clear-groups "$T" record --out "$D"/x.csv --duration 0.1 --board "$B" 2>&1 >/dev/null | grep -v 'tiltboard: recording'; exit "${PIPESTATUS[0]}""#,
-                              folder: folder, extra: ["B": board, "TILTBOARD_CLOCK": "virtual"])
+        // Everything that user needs is in the folder: the checkout may be closed to it.
+        let board = folder + "/board.json"
+        try FileManager.default.copyItem(atPath: self.board, toPath: board)
+        XCTAssertEqual(chmod(board, 0o644), 0)
+        let r = try Shell.run(#"cd "$D"; setpriv --reuid=65534 --regid=65534 --clear-groups "$T" record --out "$D"/x.csv --duration 0.1 --board "$B" 2>&1 >/dev/null | grep -v 'tiltboard: recording'; exit "${PIPESTATUS[0]}""#,
+                              folder: folder, extra: ["B": board, "T": try CLIRunner.binary(stagedIn: folder), "TILTBOARD_CLOCK": "virtual"])
         XCTAssertEqual(r.status, 77, r.stdout + r.stderr)
         XCTAssertEqual(r.stdout, "tiltboard: error: cannot create \(folder)/x.csv: Permission denied (errno 13): check the permissions of the file and its folder\n")
     }

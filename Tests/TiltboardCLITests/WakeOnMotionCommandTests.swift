@@ -1,6 +1,7 @@
 import Foundation
 @testable import TiltboardCLI
 import XCTest
+import TiltboardTestSupport
 
 /// `--wake-on-motion` on `shake` and `run`, on the shipped simulated wake board.
 final class WakeOnMotionCommandTests: XCTestCase {
@@ -84,8 +85,7 @@ final class WakeOnMotionCommandTests: XCTestCase {
         for (arguments, signal) in [(["shake", "--mute"], SIGINT), (["run"], SIGTERM)] {
             let child = try ChildProcess(arguments + ["--wake-on-motion", "--idle", "0.5", "--board", board],
                                          environment: try environment())
-            let deadline = Date().addingTimeInterval(60)
-            while !child.stderr.contains("until motion"), child.process.isRunning, Date() < deadline { usleep(10_000) }
+            pollUntil { child.stderr.contains("until motion") || !child.process.isRunning }
             // In real time: the sleep starts 0.5 s in, give or take the machine's scheduling.
             XCTAssertTrue(child.stderr.contains("tiltboard: still for 0.5 s: sleeping at "), "\(arguments): \(child.stderr)")
             kill(child.process.processIdentifier, signal)

@@ -1,6 +1,7 @@
 import XCTest
 import Synchronization
 import TiltboardCore
+import TiltboardTestSupport
 
 /// A clock whose sleeps wake up late by a scripted amount, to give the loop known lateness.
 final class LateClock: MonotonicClock {
@@ -133,9 +134,9 @@ final class SchedulerTests: XCTestCase {
             }
             progress.ended.store(true, ordering: .releasing)
         }
-        while progress.ticks.load(ordering: .relaxed) < 100 { Thread.sleep(forTimeInterval: 0.001) }
+        pollUntil(every: 0.001) { progress.ticks.load(ordering: .relaxed) >= 100 }
         scheduler.stop()
-        for _ in 0..<10_000 where !progress.ended.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.001) }
+        pollUntil(timeout: 10, every: 0.001) { progress.ended.load(ordering: .acquiring) }
         XCTAssertTrue(progress.ended.load(ordering: .acquiring))
         XCTAssertGreaterThanOrEqual(scheduler.statistics.ticks, 100)
     }

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 @testable import TiltboardDrivers
 import TiltboardCore
+import TiltboardTestSupport
 
 /// A GPIO line that records every level set, stamped with the clock's time.
 final class RecordingLine: GPIOOutputLine, @unchecked Sendable {
@@ -187,11 +188,10 @@ final class HapticEngineTests: XCTestCase {
         // The line is driven inactive as the engine starts, before any effect.
         XCTAssertEqual(line.records.map(\.active), [false])
         engine.play(.doubleClick)
-        let deadline = Date().addingTimeInterval(10)
-        while line.records.count < 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        pollUntil(timeout: 10) { line.records.count >= 5 }
         XCTAssertEqual(line.records.map(\.active), [false, true, false, true, false])
         engine.play(.buzz)
-        while !line.isActive, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        pollUntil(timeout: 10) { line.isActive }
         XCTAssertTrue(line.isActive)
         engine.shutdown()
         XCTAssertFalse(line.isActive)

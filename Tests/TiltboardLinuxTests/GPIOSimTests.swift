@@ -1,6 +1,7 @@
 import XCTest
 import TiltboardDrivers
 @testable import TiltboardLinux
+import TiltboardTestSupport
 
 /// The libgpiod backend against the kernel's gpio-sim, run by `Tests/hil/run-hil.sh` inside QEMU.
 ///
@@ -122,20 +123,21 @@ final class GPIOSimTests: XCTestCase {
         try setPull(4, "pull-down")
         let line = try GpiodInputLine(chip: label, line: .name("GPIO4"))
         defer { line.release() }
+        let clock = LinuxMonotonicClock()
         XCTAssertEqual(line.name, "\(label) line 4 (GPIO4)")
-        XCTAssertFalse(try line.waitForEdge(timeout: .milliseconds(50)), "no edge yet")
+        XCTAssertFalse(try line.waitForEdge(within: .milliseconds(50), on: clock), "no edge yet")
         try setPull(4, "pull-up")
-        XCTAssertTrue(try line.waitForEdge(timeout: .seconds(2)))
+        XCTAssertTrue(try line.waitForEdge(within: .seconds(2), on: clock))
         XCTAssertTrue(try line.isActive())
         try setPull(4, "pull-down")
-        XCTAssertFalse(try line.waitForEdge(timeout: .milliseconds(100)), "falling edges are not reported")
+        XCTAssertFalse(try line.waitForEdge(within: .milliseconds(100), on: clock), "falling edges are not reported")
         XCTAssertFalse(try line.isActive())
         // An edge is queued while nobody waits, and consumed by one wait. (Two quick pulses may
         // merge into one interrupt, in gpio-sim as on a real chip, so only one is counted on.)
         try setPull(4, "pull-up")
         try setPull(4, "pull-down")
-        XCTAssertTrue(try line.waitForEdge(timeout: .seconds(1)))
-        XCTAssertFalse(try line.waitForEdge(timeout: .milliseconds(50)))
+        XCTAssertTrue(try line.waitForEdge(within: .seconds(1), on: clock))
+        XCTAssertFalse(try line.waitForEdge(within: .milliseconds(50), on: clock))
 
         // The event descriptor polls readable exactly while an edge is queued.
         let fd = try XCTUnwrap(line.eventFileDescriptor)
@@ -143,7 +145,7 @@ final class GPIOSimTests: XCTestCase {
         XCTAssertEqual(poll(&entry, 1, 0), 0)
         try setPull(4, "pull-up")
         XCTAssertEqual(poll(&entry, 1, 2000), 1)
-        XCTAssertTrue(try line.waitForEdge(timeout: .zero))
+        XCTAssertEqual(try line.discardQueuedEdges(), 1)
         entry.revents = 0
         XCTAssertEqual(poll(&entry, 1, 0), 0)
         try setPull(4, "pull-down")

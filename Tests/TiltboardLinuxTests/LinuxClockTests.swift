@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import TiltboardCore
 @testable import TiltboardLinux
+import TiltboardTestSupport
 
 /// Shared with the sleeping thread.
 private final class SleeperState: Sendable {
@@ -83,12 +84,12 @@ final class LinuxClockTests: XCTestCase {
             sleeper.woke.store(clock.nowNanoseconds(), ordering: .releasing)
         }
         var target: pthread_t?
-        while target == nil { target = sleeper.thread.withLock { $0 }; usleep(1000) }
+        pollUntil(every: 0.001) { target = sleeper.thread.withLock { $0 }; return target != nil }
         for _ in 0..<5 {
             usleep(20_000)
             if sleeper.woke.load(ordering: .acquiring) == 0 { pthread_kill(target!, SIGUSR1) }
         }
-        for _ in 0..<10_000 where sleeper.woke.load(ordering: .acquiring) == 0 { usleep(1000) }
+        pollUntil(timeout: 10, every: 0.001) { sleeper.woke.load(ordering: .acquiring) != 0 }
         XCTAssertGreaterThanOrEqual(sleeper.woke.load(ordering: .acquiring), deadline)
     }
 
@@ -125,13 +126,13 @@ final class LinuxClockTests: XCTestCase {
                 let policy = Realtime.currentPolicy().policy
                 child.value.withLock { $0 = (nil, policy, policy, true) }
             }
-            for _ in 0..<10_000 where !child.value.withLock({ $0.3 }) { usleep(1000) }
+            pollUntil(timeout: 10, every: 0.001) { child.value.withLock { $0.3 } }
             Realtime.disable()
             let childPolicy = child.value.withLock { $0.1 }
             result.value.withLock { $0 = (note, policy, Realtime.currentPolicy().policy, true) }
             result.childPolicy.withLock { $0 = childPolicy }
         }
-        for _ in 0..<10_000 where !result.value.withLock({ $0.3 }) { usleep(1000) }
+        pollUntil(timeout: 10, every: 0.001) { result.value.withLock { $0.3 } }
         let (note, policy, after, finished) = result.value.withLock { $0 }
         XCTAssertTrue(finished)
         XCTAssertEqual(result.childPolicy.withLock { $0 }, SCHED_OTHER)

@@ -2,6 +2,7 @@ import XCTest
 import Glibc
 import Synchronization
 @testable import TiltboardLinux
+import TiltboardTestSupport
 
 final class SignalWatcherJobControlTests: XCTestCase {
     override func tearDown() {
@@ -12,8 +13,7 @@ final class SignalWatcherJobControlTests: XCTestCase {
     }
 
     private func waitUntil(_ condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition(), Date() < deadline { usleep(1000) }
+        pollUntil(timeout: 10, every: 0.001, condition)
     }
 
     func testStopSignalsRunTheSuspendHandlersBeforeTheStopAndContinueRunsTheResumeHandlers() throws {

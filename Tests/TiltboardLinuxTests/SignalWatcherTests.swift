@@ -2,6 +2,7 @@ import XCTest
 import Glibc
 import Synchronization
 @testable import TiltboardLinux
+import TiltboardTestSupport
 
 /// What handlers saw, shared with the watcher's threads.
 private final class Log<T: Sendable>: Sendable {
@@ -22,7 +23,7 @@ final class SignalWatcherTests: XCTestCase {
     }
 
     func waitUntil(_ condition: () -> Bool) {
-        for _ in 0..<5000 where !condition() { usleep(1000) }
+        pollUntil(timeout: 5, every: 0.001, condition)
     }
 
     func testSignalSetsFlagRunsHandlersAndSecondSignalExits130() throws {

@@ -9,6 +9,7 @@ import TiltboardSimulator
 #if canImport(Glibc)
 import Glibc
 #endif
+import TiltboardTestSupport
 
 /// The server's time in tests: nothing happens until the test advances it.
 final class ManualServerClock: ServerClock, Sendable {
@@ -63,11 +64,7 @@ final class ManualServerClock: ServerClock, Sendable {
 /// on other threads); fails the test if it never holds.
 func waitUntil(_ what: String, timeout: Double = 20, file: StaticString = #filePath, line: UInt = #line,
                _ condition: () -> Bool) {
-    let end = Date().addingTimeInterval(timeout)
-    while !condition() {
-        if Date() > end { XCTFail("timed out waiting until \(what)", file: file, line: line); return }
-        usleep(1000)
-    }
+    if !pollUntil(timeout: timeout, every: 0.001, condition) { XCTFail("timed out waiting until \(what)", file: file, line: line) }
 }
 
 /// A served simulated board: session, loop, feed, hub and a server on 127.0.0.1, port 0.

@@ -2,6 +2,7 @@ import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
 import XCTest
+import TiltboardTestSupport
 
 // Motion-interrupt registers, declared here independently of the drivers (MPU-6050 Register Map rev 3.2, ADXL345 data sheet rev E).
 private let MOT_THR: UInt8 = 0x1F
@@ -69,7 +70,7 @@ final class InterruptPinTests: XCTestCase {
     func testStillNoisyMPU6050RaisesNothingAndTheWaitTimesOutOnTheClock() throws {
         let chip = try armedMPU(restShakeRest)
         let pin = chip.interruptPin
-        XCTAssertFalse(try pin.waitForEdge(timeout: .milliseconds(900)))
+        XCTAssertFalse(try pin.waitForEdge(within: .milliseconds(900), on: clock))
         XCTAssertEqual(clock.nowNanoseconds(), 7_900 * ms, "the wait steps the manual clock to its timeout")
         XCTAssertFalse(pin.isHigh)
         XCTAssertEqual(pin.risingEdges, 0)
@@ -101,7 +102,7 @@ final class InterruptPinTests: XCTestCase {
         XCTAssertEqual(try pin.discardQueuedEdges(), 100)
         XCTAssertEqual(try pin.discardQueuedEdges(), 0)
         XCTAssertEqual(clock.nowNanoseconds(), now)
-        XCTAssertFalse(try pin.waitForEdge(timeout: .zero))
+        XCTAssertFalse(try pin.waitForEdge(within: .zero, on: clock))
         XCTAssertEqual(pin.risingEdges, 100)
         pin.release()
         XCTAssertThrowsError(try pin.discardQueuedEdges())
@@ -110,7 +111,7 @@ final class InterruptPinTests: XCTestCase {
     func testShakeLatchesMOTINTAndThePinUntilINTSTATUSIsRead() throws {
         let chip = try armedMPU(restShakeRest)
         let pin = chip.interruptPin
-        XCTAssertTrue(try pin.waitForEdge(timeout: .milliseconds(2_000)))
+        XCTAssertTrue(try pin.waitForEdge(within: .milliseconds(2_000), on: clock))
         // The shake starts at 1.000 s; 2 g·sin(2π·4·t) passes 96 mg after 2 ms, so the sample
         // tick at 1.01 s is the first to see it.
         XCTAssertEqual(scriptSeconds, 1.01, accuracy: 1e-9)
@@ -120,9 +121,9 @@ final class InterruptPinTests: XCTestCase {
         let status = try r(MPU.INT_STATUS)
         XCTAssertEqual(status & 0x40, 0x40)
         XCTAssertFalse(pin.isHigh, "reading INT_STATUS clears the latch and drops the pin")
-        XCTAssertFalse(try pin.waitForEdge(timeout: .zero), "one edge, already consumed")
+        XCTAssertFalse(try pin.waitForEdge(within: .zero, on: clock), "one edge, already consumed")
         // The shake goes on: the next sample over the threshold raises the pin again.
-        XCTAssertTrue(try pin.waitForEdge(timeout: .milliseconds(100)))
+        XCTAssertTrue(try pin.waitForEdge(within: .milliseconds(100), on: clock))
         XCTAssertTrue(pin.isHigh)
         XCTAssertEqual(pin.risingEdges, 2)
     }
@@ -132,15 +133,15 @@ final class InterruptPinTests: XCTestCase {
         clock.set(nanoseconds: 7_000 * ms + 2_500 * ms)  // 1 s after the shake ended
         _ = try r(MPU.INT_STATUS)
         XCTAssertFalse(chip.interruptPin.isHigh)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .zero), "edges from the shake are consumed here")
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(500)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(within: .zero, on: clock), "edges from the shake are consumed here")
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(within: .milliseconds(500), on: clock))
         XCTAssertEqual(try r(MPU.INT_STATUS) & 0x40, 0)
     }
 
     func testASlowTiltWakesThroughTheLowHighPass() throws {
         let chip = try armedMPU(MotionScript.builtIn(named: "tilt-left")!)
         // Flat 0.5 s, then 30° of roll over 1 s: Y changes by 0.5 g, which 0.63 Hz lets through.
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(within: .milliseconds(2_000), on: clock))
         XCTAssertGreaterThan(scriptSeconds, 0.5)
         XCTAssertLessThan(scriptSeconds, 1.5)
     }
@@ -148,21 +149,21 @@ final class InterruptPinTests: XCTestCase {
     func testNoMotionDetectionWithoutTheHighPass() throws {
         // ACCEL_HPF = 0: the motion detector does not work (Register Map rev 3.2, ACCEL_CONFIG).
         let chip = try armedMPU(restShakeRest, highPass: 0)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(within: .milliseconds(2_000), on: clock))
         XCTAssertEqual(try r(MPU.INT_STATUS) & 0x40, 0)
     }
 
     func testAThresholdAboveTheShakeStaysQuiet() throws {
         // 80 × 32 mg = 2.56 g, over the 2 g shake.
         let chip = try armedMPU(restShakeRest, threshold: 80)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(within: .milliseconds(2_000), on: clock))
     }
 
     func testUnlatchedPinPulsesPerEventAndStaysLow() throws {
         let chip = try armedMPU(restShakeRest, pinConfig: 0x00)
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(within: .milliseconds(2_000), on: clock))
         XCTAssertFalse(chip.interruptPin.isHigh)
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(20)),
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(within: .milliseconds(20), on: clock),
                       "the next sample over the threshold pulses again without any read")
     }
 
@@ -178,7 +179,7 @@ final class InterruptPinTests: XCTestCase {
     func testAReleasedPinRefusesToWait() throws {
         let chip = try armedMPU(restShakeRest)
         chip.interruptPin.release()
-        XCTAssertThrowsError(try chip.interruptPin.waitForEdge(timeout: .zero)) { error in
+        XCTAssertThrowsError(try chip.interruptPin.waitForEdge(within: .zero, on: clock)) { error in
             XCTAssertEqual((error as? GPIOError)?.kind, .io)
         }
     }
@@ -208,14 +209,14 @@ final class InterruptPinTests: XCTestCase {
         // Tilted: ac coupling compares against the pose at arming, so gravity never counts.
         let tilted = try MotionScript(start: TiltAngles(pitchDeg: 20, rollDeg: -35), segments: [])
         let chip = try armedADXL(tilted)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(within: .milliseconds(2_000), on: clock))
         XCTAssertEqual(try r(INT_SOURCE, at: ADXL_ADDR) & 0x10, 0)
         XCTAssertEqual(chip.interruptPin.risingEdges, 0)
     }
 
     func testADXL345ActivityOnAShakeLatchesUntilINTSOURCEIsRead() throws {
         let chip = try armedADXL(restShakeRest)
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(2_000)))
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(within: .milliseconds(2_000), on: clock))
         // 125 mg is passed 2.5 ms into the shake: the 1.01 s sample.
         XCTAssertEqual(scriptSeconds, 1.01, accuracy: 1e-9)
         XCTAssertTrue(chip.interruptPin.isHigh)
@@ -227,14 +228,14 @@ final class InterruptPinTests: XCTestCase {
 
     func testADXL345CatchesAShortTap() throws {
         let chip = try armedADXL(MotionScript.builtIn(named: "tap")!, threshold: 8, noise: false)
-        XCTAssertTrue(try chip.interruptPin.waitForEdge(timeout: .milliseconds(1_000)))
+        XCTAssertTrue(try chip.interruptPin.waitForEdge(within: .milliseconds(1_000), on: clock))
         XCTAssertEqual(scriptSeconds, 0.51, accuracy: 1e-9, "the one sample inside the 15 ms spike")
     }
 
     func testADXL345ActivityMappedToINT2LeavesINT1LowAndInvertIdlesHigh() throws {
         let chip = try armedADXL(restShakeRest)
         try w(INT_MAP, 0x10, at: ADXL_ADDR)
-        XCTAssertFalse(try chip.interruptPin.waitForEdge(timeout: .milliseconds(1_500)))
+        XCTAssertFalse(try chip.interruptPin.waitForEdge(within: .milliseconds(1_500), on: clock))
         XCTAssertEqual(try r(INT_SOURCE, at: ADXL_ADDR) & 0x10, 0x10, "the event is flagged, only not on INT1")
 
         let inverted = try armedADXL(restShakeRest, format: 0x28)

@@ -4,6 +4,7 @@ import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
 import XCTest
+import TiltboardTestSupport
 
 private let ms: UInt64 = 1_000_000
 
@@ -177,11 +178,7 @@ final class VirtualClockTests: XCTestCase {
 
     /// Polls `condition` until it holds; fails after a generous minute.
     private func waitUntil(_ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(60)
-        while !condition() {
-            guard Date() < deadline else { throw ConditionNeverHeld() }
-            sched_yield()
-        }
+        guard pollUntil(every: 0, condition) else { throw ConditionNeverHeld() }
     }
 }
 

@@ -173,7 +173,6 @@ private final class RecordingPin: GPIOInputLine, @unchecked Sendable {
     let events: Events
     init(base: SimulatedInterruptPin, events: Events) { self.base = base; self.events = events }
     var name: String { base.name }
-    func waitForEdge(timeout: Duration) throws -> Bool { try base.waitForEdge(timeout: timeout) }
     func makeWakeStop() throws -> WakeStop { try base.makeWakeStop() }
     func waitForEdge(until deadline: UInt64?, on clock: MonotonicClock, stop: WakeStop) throws -> EdgeWait {
         try base.waitForEdge(until: deadline, on: clock, stop: stop)

@@ -4,6 +4,7 @@ import CAllocationCounter
 import TiltboardSimulator
 import TiltboardCore
 import TiltboardDrivers
+import TiltboardTestSupport
 
 /// The loop sleeping on the simulated chip's interrupt pin while still and waking on motion,
 /// on a manual clock (deterministic and instant).
@@ -160,7 +161,7 @@ final class WakeOnMotionTests: XCTestCase {
         XCTAssertEqual(loop.wakeStatistics.sleeps, 1)
         XCTAssertEqual(loop.wakeStatistics.wakeups, 0)
         XCTAssertGreaterThan(loop.wakeStatistics.idleSeconds, 1.5, "asleep until the end of the run")
-        XCTAssertFalse(try pin.waitForEdge(timeout: .zero), "none left queued")
+        XCTAssertFalse(try pin.waitForEdge(within: .zero, on: clock), "none left queued")
     }
 
     func testABoardWithoutAnInterruptSectionIsRefusedWithTheFix() throws {

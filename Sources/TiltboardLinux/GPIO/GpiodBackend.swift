@@ -91,17 +91,6 @@ enum Gpiod {
         tb_gpio_release(line.raw)
     }
 
-    /// Waits for one queued edge and consumes it: true for an edge, false on timeout or a signal.
-    static func waitForEvent(_ line: Line, timeoutNanoseconds: UInt64) -> Result<Bool, GPIOErrno> {
-        let waited = tb_gpio_wait_edge(line.raw, Int64(clamping: timeoutNanoseconds))
-        if waited == 0 { return .success(false) }
-        // A signal (SIGTERM during a wait) is a reason to return and let the caller check its flags.
-        if waited == -EINTR { return .success(false) }
-        if waited < 0 { return .failure(GPIOErrno(code: -waited)) }
-        let read = tb_gpio_read_edge(line.raw)
-        return read < 0 ? .failure(GPIOErrno(code: -read)) : .success(true)
-    }
-
     /// Waits on the line's event descriptor and `stopDescriptor` (ignored when negative) until an
     /// edge (consumed), the stop, or `remaining()` reaching 0 (nil: no deadline). EINTR resumes.
     static func waitForEvent(_ line: Line, orStop stopDescriptor: Int32, isStopped: () -> Bool,

@@ -30,17 +30,6 @@ public final class GpiodInputLine: Sendable {
         self.handle = Mutex(line)
     }
 
-    /// Waits up to `timeout` for a rising edge and consumes it.
-    /// Returns false on timeout or when a signal interrupts the wait; blocks `release()` meanwhile.
-    public func waitForEdge(timeout: Duration) throws -> Bool {
-        let result: Result<Bool, GPIOError> = handle.withLock { line in
-            guard let line else { return .failure(.released(name)) }
-            return Gpiod.waitForEvent(line, timeoutNanoseconds: Nanoseconds.span(timeout))
-                .mapError { .io("waiting for an edge", name, $0) }
-        }
-        return try result.get()
-    }
-
     /// An eventfd the edge wait below also polls.
     public func makeWakeStop() throws -> WakeStop { try EventFDWakeStop() }
 
@@ -70,7 +59,8 @@ public final class GpiodInputLine: Sendable {
     }
 
     /// A descriptor that polls readable while an edge is queued, for a loop that also waits on
-    /// other descriptors; consume the edge with `waitForEdge(timeout: .zero)`. Nil once released.
+    /// other descriptors; the next `waitForEdge(until:on:stop:)` consumes the edge, or
+    /// `discardQueuedEdges()` drops it. Nil once released.
     public var eventFileDescriptor: Int32? {
         handle.withLock { line in line.map { Gpiod.eventDescriptor($0) } }
     }
