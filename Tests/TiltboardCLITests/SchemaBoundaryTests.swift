@@ -139,6 +139,18 @@ final class SchemaBoundaryTests: XCTestCase {
         try checkLines(cases, schema: "shake-event", as: ShakeLine.self) { $0.write(shakeEvent: $1) }
     }
 
+    /// The schema names every chip of the registry, and no other: a chip folder added without
+    /// its schema entry fails here, before the CI stage's validator sees its probe line.
+    func testTheSchemasChipListIsTheRegistrys() throws {
+        let url = URL(fileURLWithPath: packageRoot).appendingPathComponent("docs/schema/common.schema.json")
+        let schema = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let defs = try XCTUnwrap(schema["$defs"] as? [String: Any])
+        let chip = try XCTUnwrap(defs["chip"] as? [String: Any])
+        let names = try XCTUnwrap(chip["enum"] as? [String])
+        XCTAssertEqual(Set(names), Set(ChipKind.allCases.map(\.rawValue)))
+        XCTAssertEqual(names.count, ChipKind.allCases.count)
+    }
+
     func testProbeLines() throws {
         let cases: [(String, ProbeResult, String)] = [
             ("lowest", ProbeResult(address: 0x00, chip: nil, part: "unknown device", chipID: 0x00),
