@@ -119,7 +119,18 @@ public final class SignalWatcher: Sendable {
         self.stopDeadline = stopDeadline
         self.forceOff = forceOff
         // Out of descriptors: -1, which poll(2) ignores; waits then end only by their deadline.
-        event = tiltboard_eventfd()
+        event = Self.highDescriptor(tiltboard_eventfd())
+    }
+
+    /// `fd` moved to 100 or above (close-on-exec), where it shifts no number the program's other
+    /// files get: Swift's crash backtracer (swift-backtrace, Swift 6.3) hangs after a crash when a
+    /// descriptor the process opened early sits at 3. `fd` itself when it cannot be moved.
+    private static func highDescriptor(_ fd: Int32) -> Int32 {
+        guard fd >= 0 else { return fd }
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, 100)
+        guard moved >= 0 else { return fd }
+        close(fd)
+        return moved
     }
 
     deinit { if event >= 0 { close(event) } }
@@ -296,13 +307,20 @@ public final class SignalWatcher: Sendable {
     /// the process (a write that a terminal or a peer never takes, a handler stuck on one), every
     /// motor line is driven off and the process exits with the stop's status. A line on stderr says
     /// so when stderr takes it at once.
+    ///
+    /// Only for SIGINT, SIGTERM and SIGHUP: the others include the signals Swift's crash handler
+    /// sends each thread to suspend it (`forwardedSignals`), and a crash's backtrace must be left to
+    /// finish (its helper process hangs if the crashed process goes first). For the same reason
+    /// nothing is done once a crash began (`CrashFailSafe.tripped`).
     private func armDeadline(_ signal: Int32) {
-        guard let stopDeadline else { return }
+        guard let stopDeadline, Self.requestSignals.contains(signal) else { return }
         let started = stopStarted.load(ordering: .acquiring)
         spawnDetached { [self] in
             let end = started &+ Nanoseconds.span(stopDeadline)
             let clock = LinuxMonotonicClock()
             while clock.nowNanoseconds() < end { clock.sleep(untilNanoseconds: end) }
+            // A crash is under way: its handler ends the process once the backtrace is printed.
+            guard !CrashFailSafe.tripped else { return }
             forceOff()
             let status = Self.exitStatus(afterStopBy: signal, output: OutputFailure.first)
             let waited = Nanoseconds.seconds(stopDeadline)
