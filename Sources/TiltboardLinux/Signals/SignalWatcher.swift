@@ -29,8 +29,8 @@ import TiltboardCore
 /// A stop never waits on the program's output: from the stop on, a write whose reader does not
 /// take it (a pipe or FIFO nobody reads, a terminal stopped with Ctrl-S, a network peer that
 /// stopped reading) waits at most `outputGrace` and is then abandoned (`OutputFailure.write`,
-/// woken by `stopDescriptor`). And the process ends within `stopDeadline` of a stop signal
-/// whatever its threads are doing: the watcher's deadline switches every motor line off
+/// woken by `stopDescriptor`). And the process ends within `stopDeadline` of SIGINT, SIGTERM or
+/// SIGHUP whatever its threads are doing: the watcher's deadline switches every motor line off
 /// (`CrashFailSafe.trip()`) and exits with the stop's status.
 ///
 /// Job control goes through the same thread: on SIGTSTP (Ctrl-Z), SIGTTIN or SIGTTOU the
