@@ -180,10 +180,11 @@ final class RunOutputState {
         }
     }
 
-    /// Gives the writers a moment to pass on what is queued.
+    /// Gives the writers a moment to pass on what is queued (after a stop request, no longer than
+    /// what is left of `SignalWatcher.outputGrace`).
     func finish() {
-        stdout.finish(timeout: Self.drainTimeout)
-        udp?.queue.finish(timeout: Self.drainTimeout)
+        stdout.finish(timeout: SignalWatcher.shared.boundedByStop(Self.drainTimeout))
+        udp?.queue.finish(timeout: SignalWatcher.shared.boundedByStop(Self.drainTimeout))
     }
 
     /// The output totals on stderr.

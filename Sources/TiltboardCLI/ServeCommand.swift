@@ -142,11 +142,13 @@ private final class ServedBoard: @unchecked Sendable {
         return port
     }
 
-    /// Clients told and connections closed (a second at most).
+    /// Clients told and connections closed (a second at most; after a stop signal, what is left
+    /// of `SignalWatcher.outputGrace`, so a client that stopped reading cannot hold the process).
     func stop() {
         guard let server else { return }
         self.server = nil
         pacing?.cancel()
-        runBlocking { await server.stop() }
+        let grace = SignalWatcher.shared.boundedByStop(.seconds(1))
+        runBlocking { await server.stop(grace: grace) }
     }
 }

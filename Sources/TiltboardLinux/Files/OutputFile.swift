@@ -184,9 +184,10 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
         self.path = path; self.kind = kind; self.message = message
     }
 
-    /// True when a write found the pipe's reader gone (a recording into /dev/stdout piped to `head`): a
-    /// normal end of the output, not an error.
-    public var readerWentAway: Bool { errno == EPIPE }
+    /// True when a write found the pipe's reader gone (a recording into /dev/stdout piped to `head`),
+    /// or a reader that did not take the output before a requested stop: a normal end of the
+    /// output, not an error.
+    public var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
 
     init(path: String, errno code: Int32, doing: String) {
         let reason = "\(String(cString: strerror(code))) (errno \(code))"

@@ -26,6 +26,11 @@ public enum CrashFailSafe {
         if rc != 0 { throw SignalWatcherError("cannot install the crash handler (errno \(-rc))") }
     }
 
+    /// What the crash handler does first, for a process that must end at once without a crash
+    /// (a stop whose deadline passed): every registered motor line driven inactive, and the lines
+    /// refuse to be driven active again.
+    public static func trip() { tb_failsafe_trip() }
+
     /// True once a crash handler started: motor lines must stay inactive from then on.
     public static var tripped: Bool { tb_failsafe_tripped() != 0 }
 

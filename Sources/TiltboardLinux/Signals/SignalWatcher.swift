@@ -5,6 +5,7 @@ import Musl
 #endif
 import CLinuxSupport
 import Synchronization
+import TiltboardCore
 
 /// Turns every signal whose default action would end the process into a stop flag and shutdown
 /// callbacks, so a stopped program never leaves the motor line high: SIGINT, SIGTERM and SIGHUP
@@ -25,14 +26,29 @@ import Synchronization
 /// signal runs the handlers again (they must be idempotent, like `HapticEngine.shutdown()`) and
 /// exits at once with status 130.
 ///
+/// A stop never waits on the program's output: from the stop on, a write whose reader does not
+/// take it (a pipe or FIFO nobody reads, a terminal stopped with Ctrl-S, a network peer that
+/// stopped reading) waits at most `outputGrace` and is then abandoned (`OutputFailure.write`,
+/// woken by `stopDescriptor`). And the process ends within `stopDeadline` of SIGINT, SIGTERM or
+/// SIGHUP whatever its threads are doing: the watcher's deadline switches every motor line off
+/// (`CrashFailSafe.trip()`) and exits with the stop's status.
+///
 /// Job control goes through the same thread: on SIGTSTP (Ctrl-Z), SIGTTIN or SIGTTOU the
 /// `onSuspend` handlers run (motor off, terminal restored), and only then does the process stop,
 /// by sending itself SIGSTOP; on SIGCONT the `onResume` handlers run. While these signals are
 /// blocked the kernel lets a background job write to its terminal and fails its reads with EIO
 /// instead of stopping it: code that reads the terminal calls `waitForForeground` first.
 public final class SignalWatcher: Sendable {
-    /// The process's watcher.
-    public static let shared = SignalWatcher()
+    /// The process's watcher, with the stop deadline.
+    public static let shared = SignalWatcher(stopDeadline: defaultStopDeadline)
+
+    /// How long after a stop request a write may still wait for its reader before it is abandoned.
+    public static let outputGrace: Duration = .milliseconds(150)
+
+    /// How long after a stop signal the process may take to wind down before the watcher ends it.
+    /// The user's Ctrl-C, SIGTERM or SIGHUP ends the process within half a second: this leaves
+    /// 200 ms after `outputGrace` for the wind-down and 150 ms for the exit itself.
+    public static let defaultStopDeadline: Duration = .milliseconds(350)
 
     /// The signals of a requested stop, which ends with exit status 0: SIGINT, SIGTERM, SIGHUP.
     public static let requestSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -85,13 +101,39 @@ public final class SignalWatcher: Sendable {
     private let stopped = Atomic<UInt64>(0)
     private let exitProcess: @Sendable (Int32) -> Void
     private let stopProcess: @Sendable () -> Void
+    /// When the stop was requested, CLOCK_MONOTONIC nanoseconds; 0 before.
+    private let stopStarted = Atomic<UInt64>(0)
+    private let event: Int32
+    private let stopDeadline: Duration?
+    private let forceOff: @Sendable () -> Void
 
-    /// `exitProcess` replaces `_exit`, and `stopProcess` the SIGSTOP the process sends itself, in tests.
+    /// `exitProcess` replaces `_exit`, and `stopProcess` the SIGSTOP the process sends itself, in
+    /// tests. `stopDeadline`: how long after a stop signal the process is ended if still running
+    /// (nil: never), after `forceOff` (every motor line off, as on a crash).
     init(exitProcess: @escaping @Sendable (Int32) -> Void = { _exit($0) },
-         stopProcess: @escaping @Sendable () -> Void = { _ = kill(getpid(), SIGSTOP) }) {
+         stopProcess: @escaping @Sendable () -> Void = { _ = kill(getpid(), SIGSTOP) },
+         stopDeadline: Duration? = nil,
+         forceOff: @escaping @Sendable () -> Void = { CrashFailSafe.trip() }) {
         self.exitProcess = exitProcess
         self.stopProcess = stopProcess
+        self.stopDeadline = stopDeadline
+        self.forceOff = forceOff
+        // Out of descriptors: -1, which poll(2) ignores; waits then end only by their deadline.
+        event = Self.highDescriptor(tiltboard_eventfd())
     }
+
+    /// `fd` moved to 100 or above (close-on-exec), where it shifts no number the program's other
+    /// files get: Swift's crash backtracer (swift-backtrace, Swift 6.3) hangs after a crash when a
+    /// descriptor the process opened early sits at 3. `fd` itself when it cannot be moved.
+    private static func highDescriptor(_ fd: Int32) -> Int32 {
+        guard fd >= 0 else { return fd }
+        let moved = fcntl(fd, F_DUPFD_CLOEXEC, 100)
+        guard moved >= 0 else { return fd }
+        close(fd)
+        return moved
+    }
+
+    deinit { if event >= 0 { close(event) } }
 
     /// Blocks the termination and job-control signals in the calling thread, installs the crash
     /// handler (`CrashFailSafe`) and starts the watching thread. Does nothing when already started.
@@ -131,6 +173,26 @@ public final class SignalWatcher: Sendable {
 
     /// True once a termination signal arrived (or `requestStop` was called).
     public var stopRequested: Bool { stop.load(ordering: .acquiring) }
+
+    /// An eventfd(2) that polls readable from the stop request on (-1 if none could be made), so
+    /// a thread waiting for its output's reader wakes at the stop.
+    public var stopDescriptor: Int32 { event }
+
+    /// CLOCK_MONOTONIC nanoseconds after which a write still waiting for its reader is abandoned:
+    /// `outputGrace` after the stop request; nil before it.
+    public var outputDeadlineNanoseconds: UInt64? {
+        let started = stopStarted.load(ordering: .acquiring)
+        return started == 0 ? nil : started &+ Nanoseconds.span(Self.outputGrace)
+    }
+
+    /// `wait`, or less once a stop was requested: what is left until `outputGrace` after it (for
+    /// a server's goodbye to its clients, a queue's last lines).
+    public func boundedByStop(_ wait: Duration) -> Duration {
+        guard let deadline = outputDeadlineNanoseconds else { return wait }
+        let now = Self.monotonicNow()
+        let left = deadline > now ? Nanoseconds.duration(deadline - now) : .zero
+        return min(wait, left)
+    }
 
     /// The signal that requested the stop, or nil.
     public var signal: Int32? {
@@ -193,6 +255,7 @@ public final class SignalWatcher: Sendable {
     public func requestStop(signal: Int32 = SIGTERM) {
         guard !stop.exchange(true, ordering: .acquiringAndReleasing) else { return }
         received.store(signal, ordering: .releasing)
+        markStopped()
         runHandlers(signal)
     }
 
@@ -220,14 +283,59 @@ public final class SignalWatcher: Sendable {
             let wasStopping = stop.exchange(true, ordering: .acquiringAndReleasing)
             if !wasStopping {
                 received.store(signal, ordering: .releasing)
+                markStopped()
                 // On another thread, so a handler that hangs cannot keep a second signal from exiting.
                 let taken = signal
                 spawnDetached { [self] in runHandlers(taken) }
+                armDeadline(signal)
             } else {
                 runHandlers(signal)
                 exitProcess(Self.forcedExitStatus)
             }
         }
+    }
+
+    /// Notes when the stop began and wakes the writers waiting on `stopDescriptor`.
+    private func markStopped() {
+        _ = stopStarted.compareExchange(expected: 0, desired: max(Self.monotonicNow(), 1), ordering: .acquiringAndReleasing)
+        guard event >= 0 else { return }
+        var one: UInt64 = 1
+        _ = write(event, &one, MemoryLayout<UInt64>.size)
+    }
+
+    /// The last resort after a stop signal: once `stopDeadline` has passed, whatever still holds
+    /// the process (a write that a terminal or a peer never takes, a handler stuck on one), every
+    /// motor line is driven off and the process exits with the stop's status. A line on stderr says
+    /// so when stderr takes it at once.
+    ///
+    /// Only for SIGINT, SIGTERM and SIGHUP: the others include the signals Swift's crash handler
+    /// sends each thread to suspend it (`forwardedSignals`), and a crash's backtrace must be left to
+    /// finish (its helper process hangs if the crashed process goes first). For the same reason
+    /// nothing is done once a crash began (`CrashFailSafe.tripped`).
+    private func armDeadline(_ signal: Int32) {
+        guard let stopDeadline, Self.requestSignals.contains(signal) else { return }
+        let started = stopStarted.load(ordering: .acquiring)
+        spawnDetached { [self] in
+            let end = started &+ Nanoseconds.span(stopDeadline)
+            let clock = LinuxMonotonicClock()
+            while clock.nowNanoseconds() < end { clock.sleep(untilNanoseconds: end) }
+            // A crash is under way: its handler ends the process once the backtrace is printed.
+            guard !CrashFailSafe.tripped else { return }
+            forceOff()
+            let status = Self.exitStatus(afterStopBy: signal, output: OutputFailure.first)
+            let waited = Nanoseconds.seconds(stopDeadline)
+            let note = "tiltboard: stopped by signal \(signal); still busy after \(waited) s (output nobody reads?), ended with the motor off\n"
+            OutputFailure.writeIfReady(fd: 2, note)
+            exitProcess(status)
+        }
+    }
+
+    /// The status a stop by `signal` ends with when the deadline cuts it short: `exitStatus(afterStopBy:)`,
+    /// or 74 (EX_IOERR, sysexits.h) after an output failure that was no reader going away.
+    static func exitStatus(afterStopBy signal: Int32, output: OutputFailure.Failure?) -> Int32 {
+        let status = exitStatus(afterStopBy: signal)
+        if status == 0, let output, !output.readerWentAway { return 74 }
+        return status
     }
 
     private func runHandlers(_ signal: Int32) {
