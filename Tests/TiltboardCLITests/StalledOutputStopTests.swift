@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import XCTest
 import TiltboardLinux
+import TiltboardTestSupport
 @testable import TiltboardCLI
 #if canImport(Glibc)
 import Glibc
@@ -381,12 +382,7 @@ final class StalledOutputStopTests: XCTestCase {
     }
 
     static func waitFor(timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            if Date() > deadline { return false }
-            usleep(2_000)
-        }
-        return true
+        pollUntil(timeout: timeout, every: 0.002, condition)
     }
 
     static func stderr(_ folder: String) -> String {
@@ -484,17 +480,12 @@ final class SpawnedChild {
     /// The status once the child ended within `timeout` seconds (0: only look), else nil.
     func waitForEnd(timeout: Double) -> WaitStatus? {
         if let status { return status }
-        let deadline = Date().addingTimeInterval(timeout)
-        repeat {
+        _ = pollUntil(timeout: Swift.max(timeout, 0), every: 0.001) {
             var raw: Int32 = 0
-            let r = waitpid(pid, &raw, WNOHANG)
-            if r == pid {
-                status = WaitStatus(raw: raw)
-                return status
-            }
-            if timeout <= 0 { return nil }
-            usleep(1_000)
-        } while Date() < deadline
-        return nil
+            guard waitpid(pid, &raw, WNOHANG) == pid else { return false }
+            status = WaitStatus(raw: raw)
+            return true
+        }
+        return status
     }
 }
