@@ -24,8 +24,8 @@ final class ExitTableTests: XCTestCase {
         }
     }
 
-    func testTheReadmesTableOfFileProblemsIsTheOneInTheCode() throws {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+    func testTheReferencesTableOfFileProblemsIsTheOneInTheCode() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/docs/commands.md", encoding: .utf8)
         let start = try XCTUnwrap(readme.range(of: "<!-- file-problems -->\n"))
         let end = try XCTUnwrap(readme.range(of: "<!-- /file-problems -->", range: start.upperBound..<readme.endIndex))
         let rows = readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init).dropFirst(2)

@@ -4,7 +4,7 @@ import XCTest
 import Glibc
 #endif
 
-/// Every file a command is given, each way it can be wrong (README's table of file problems):
+/// Every file a command is given, each way it can be wrong (docs/commands.md's table of file problems):
 /// one `tiltboard: error:` line naming the file by the path given and the kind of file it is,
 /// words of its own for each problem, and the table's exit status. A symlink behaves as its target.
 final class FileProblemCommandTests: XCTestCase {

@@ -99,7 +99,7 @@ final class InputValidationTests: XCTestCase {
         XCTAssertLessThan(try expectOneLine(["run", "--board", keyBoard], 65, "unknown key", folder: folder).count, 400)
     }
 
-    /// Not a regular file: 73, the README's exit for it, whatever the file.
+    /// Not a regular file: 73, docs/commands.md's exit for it, whatever the file.
     func testFIFOsAndDevicesAreRefusedAtOnce() throws {
         let folder = try makeScratchFolder(self)
         XCTAssertEqual(mkfifo(folder + "/fifo.json", 0o644), 0)

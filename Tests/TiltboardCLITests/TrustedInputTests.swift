@@ -152,7 +152,7 @@ final class TrustedInputTests: XCTestCase {
         let sparse = folder + "/huge.csv"
         XCTAssertTrue(FileManager.default.createFile(atPath: sparse, contents: nil))
         XCTAssertEqual(truncate(sparse, 1 << 30), 0)
-        // Not a regular file: 73; too large: 65, in words of its own (README's table of file problems).
+        // Not a regular file: 73; too large: 65, in words of its own (docs/commands.md's table of file problems).
         for (name, fragment, status) in [("fifo.csv", "fifo.csv is a FIFO, not a regular file", Int32(73)), (".", "/. is a folder, not a regular file", 73),
                                           ("huge.csv", "huge.csv is a file of 1073741824 bytes, more than the 268435456 bytes it may have", 65)] {
             for key in ["trace", "script"] {

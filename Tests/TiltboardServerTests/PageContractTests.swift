@@ -6,7 +6,7 @@ import XCTest
 import Glibc
 #endif
 
-/// What the page is promised over its WebSocket: every event the README lists arrives with its
+/// What the page is promised over its WebSocket: every event docs/serve.md lists arrives with its
 /// fields, and the stream closes as RFC 6455 §7.4 says for each malformed frame a client sends.
 final class PageContractTests: XCTestCase {
     /// Messages from the stream up to (not including) the next snapshot, which `POST /api/zero`

@@ -33,14 +33,13 @@ func describe(_ error: Error) -> String {
 import Foundation
 import XCTest
 
-/// The README's "Embedding the library" example: the code above is the README's text, kept
-/// compiling and true.
+/// docs/library.md's example: the code above is that page's text, kept compiling and true.
 final class ReadmeExampleTests: XCTestCase {
     func testTheREADMEShowsThisFilesExample() throws {
-        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: packageRoot + "/docs/library.md", encoding: .utf8)
         let block = try XCTUnwrap(Self.between("<!-- embedding-example: Tests/TiltboardTests/ReadmeExampleTests.swift -->\n```swift\n",
                                                and: "```\n<!-- /embedding-example -->", in: readme),
-                                  "the README has no embedding example")
+                                  "docs/library.md has no embedding example")
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
         let code = try XCTUnwrap(Self.between("// README: embedding example begins\n", and: "// README: embedding example ends", in: source))
         XCTAssertEqual(block, code)

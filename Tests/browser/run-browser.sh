@@ -4,7 +4,7 @@
 # warm run needs no network), against a simulated board touring its poses in real time.
 #
 # Usage: bash Tests/browser/run-browser.sh [--screenshots DIR]      (root or sudo for apt-get)
-#        bash Tests/browser/run-browser.sh --latency [--frames N]   (the README's latency figure)
+#        bash Tests/browser/run-browser.sh --latency [--frames N]   (docs/performance.md's latency figure)
 # TILTBOARD_BIN picks the binary (default: a debug build of this tree).
 # Last line: `browser: N passed, M failed` (or the latency figures); exit 1 on any failure.
 set -euo pipefail

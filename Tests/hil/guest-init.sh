@@ -628,7 +628,7 @@ gamepad_gone() {
     grep -qx gone /tmp/gpc.out || { why="the client's device stayed"; return 1; }
     ! grep -qx Tiltboard /sys/class/input/*/name 2>/dev/null || { why="a Tiltboard input device remains"; return 1; }
 }
-# Request → motor on for each of the client's twenty 50 ms rumbles (the README's latency figure).
+# Request → motor on for each of the client's twenty 50 ms rumbles (docs/commands.md's gamepad latency figure).
 rumble_latency() {
     awk '$1 == "rumble" && $2 == 50 { print $3 }' /tmp/gpc.out > /tmp/plays
     awk 'NR == FNR { at[++n] = $1; next }

@@ -530,7 +530,7 @@ upgraded() {
     sh_ct "echo '# kept across upgrades' >> /etc/tiltboard/tiltboard.conf"
     set_conf TILTBOARD_RUN_OPTIONS '--udp 127.0.0.1:7701 --output-rate 30 --realtime'
     in_ct systemctl start tiltboard
-    # A profile to keep (the README's way, should calibrate --service have failed above).
+    # A profile to keep (as docs/install.md's service setup would, should calibrate --service have failed above).
     sh_ct "test -s $profile" || in_ct runuser -u tiltboard -- env STATE_DIRECTORY=/var/lib/tiltboard \
         tiltboard calibrate --yes --duration 0.5 --board "$board" >/dev/null 2>&1
     sh_ct "test -s $profile" || { echo "no profile at $profile"; return 1; }
