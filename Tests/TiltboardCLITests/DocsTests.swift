@@ -1,0 +1,195 @@
+import Foundation
+import TiltboardSimulator
+import XCTest
+
+/// The README and the pages in docs/ against what they describe: every command's `--help` in
+/// docs/commands.md is the binary's own (written there by Tests/docs/generate-command-docs.sh),
+/// every command has a section, and every relative link leads to a file and heading that exist.
+final class DocsTests: XCTestCase {
+    /// The pages a reader follows links between.
+    static let pages = ["README.md", "Boards/README.md"] + ((try? FileManager.default
+        .contentsOfDirectory(atPath: packageRoot + "/docs")) ?? []).filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+
+    /// What `tiltboard ARGS --help` prints at 80 columns (as a pipe gets it), as it stands in
+    /// docs/commands.md. The generator script writes the same bytes.
+    static func helpBlock(_ arguments: [String]) throws -> String {
+        let result = try CLIRunner.run(arguments + ["--help"], environment: ["COLUMNS": "80"])
+        XCTAssertEqual(result.status, 0, "tiltboard \(arguments.joined(separator: " ")) --help: \(result.stderr)")
+        var help = result.stdout
+        while help.hasSuffix("\n") { help.removeLast() }
+        let command = (["tiltboard"] + arguments).joined(separator: " ")
+        return "<details><summary><code>\(command) --help</code></summary>\n\n```text\n\(help)\n```\n\n</details>\n"
+    }
+
+    /// The subcommands a `--help` lists under SUBCOMMANDS (hidden ones are not listed).
+    static func subcommands(_ arguments: [String]) throws -> [String] {
+        let help = try CLIRunner.run(arguments + ["--help"], environment: ["COLUMNS": "80"]).stdout
+        guard let start = help.range(of: "\nSUBCOMMANDS:\n") else { return [] }
+        return help[start.upperBound...].split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.dropFirst(2).split(separator: " ").first,
+                  name.allSatisfy({ $0.isLowercase || $0 == "-" }) else { return nil }
+            return String(name)
+        }
+    }
+
+    /// Every command and subcommand `tiltboard --help` lists, as argument lists.
+    static func allCommands() throws -> [[String]] {
+        var commands: [[String]] = []
+        for name in try subcommands([]) where name != "help" {
+            commands.append([name])
+            for sub in try subcommands([name]) where sub != "help" { commands.append([name, sub]) }
+        }
+        return commands
+    }
+
+    /// The `<!-- help: ARGS -->` … `<!-- /help -->` blocks of docs/commands.md, by their arguments.
+    static func helpBlocks(in text: String) -> [(arguments: [String], block: String)] {
+        var blocks: [(arguments: [String], block: String)] = []
+        var rest = text[...]
+        while let open = rest.range(of: "<!-- help: "), let close = rest.range(of: " -->\n", range: open.upperBound..<rest.endIndex),
+              let end = rest.range(of: "<!-- /help -->", range: close.upperBound..<rest.endIndex) {
+            let arguments = rest[open.upperBound..<close.lowerBound].split(separator: " ").map(String.init)
+            blocks.append((arguments, String(rest[close.upperBound..<end.lowerBound])))
+            rest = rest[end.upperBound...]
+        }
+        return blocks
+    }
+
+    func testEveryCommandsHelpInTheReferenceIsTheBinarysOwn() throws {
+        let text = try String(contentsOfFile: packageRoot + "/docs/commands.md", encoding: .utf8)
+        let blocks = Self.helpBlocks(in: text)
+        let commands = try Self.allCommands()
+        XCTAssertGreaterThanOrEqual(commands.count, 13, "tiltboard --help lists its commands")
+        XCTAssertEqual(blocks.map { $0.arguments.joined(separator: " ") }.sorted(),
+                       commands.map { $0.joined(separator: " ") }.sorted(),
+                       "one help block per command; run `bash Tests/docs/generate-command-docs.sh` after adding one")
+        for (arguments, block) in blocks {
+            XCTAssertEqual(block, try Self.helpBlock(arguments),
+                           "docs/commands.md's help of `\(arguments.joined(separator: " "))` is not the binary's: run `bash Tests/docs/generate-command-docs.sh`")
+        }
+    }
+
+    func testEveryCommandHasASectionInTheReference() throws {
+        let text = try String(contentsOfFile: packageRoot + "/docs/commands.md", encoding: .utf8)
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("## ") }
+        for command in try Self.subcommands([]) where command != "help" {
+            XCTAssertTrue(headings.contains { $0.contains("`\(command)`") }, "docs/commands.md has no section for `\(command)`")
+        }
+        // And the README's own table names each of them.
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        for command in try Self.subcommands([]) where command != "help" {
+            XCTAssertTrue(readme.contains("| `\(command)` |"), "the README's table of commands has no `\(command)`")
+        }
+    }
+
+    func testEveryRelativeLinkLeadsToAFileAndHeadingThatExist() throws {
+        XCTAssertTrue(Self.pages.contains("docs/commands.md"), "\(Self.pages)")
+        var checked = 0
+        for page in Self.pages {
+            let text = try String(contentsOfFile: packageRoot + "/" + page, encoding: .utf8)
+            let folder = (page as NSString).deletingLastPathComponent
+            for target in Self.links(in: text) {
+                if target.contains("://") || target.hasPrefix("mailto:") { continue }
+                checked += 1
+                let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+                let file = parts[0].isEmpty ? page : ((folder as NSString).appendingPathComponent(parts[0]) as NSString).standardizingPath
+                var isFolder: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: packageRoot + "/" + file, isDirectory: &isFolder) else {
+                    XCTFail("\(page): the link \(target) leads to \(file), which does not exist"); continue
+                }
+                guard parts.count == 2 else { continue }
+                XCTAssertTrue(file.hasSuffix(".md") && !isFolder.boolValue, "\(page): \(target): an anchor into a file that is not a page")
+                let anchors = Self.anchors(in: try String(contentsOfFile: packageRoot + "/" + file, encoding: .utf8))
+                XCTAssertTrue(anchors.contains(parts[1]), "\(page): \(target): \(file) has no heading #\(parts[1])")
+            }
+        }
+        XCTAssertGreaterThan(checked, 40, "the pages link to each other")
+    }
+
+    func testEveryPathThePagesNameInBackticksExists() throws {
+        // A script, board file or source a page tells the reader to open or run.
+        let pattern = try NSRegularExpression(pattern: #"`(?:bash |python3 )?((?:Tests|Boards|Sources|packaging|udev|docs)/[A-Za-z0-9_./-]*[A-Za-z0-9_])"#)
+        var checked = 0
+        for page in Self.pages {
+            let text = try String(contentsOfFile: packageRoot + "/" + page, encoding: .utf8)
+            for match in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let path = String(text[Range(match.range(at: 1), in: text)!])
+                if path.contains("*") || path.contains("…") { continue }
+                checked += 1
+                XCTAssertTrue(FileManager.default.fileExists(atPath: packageRoot + "/" + path), "\(page) names \(path), which does not exist")
+            }
+        }
+        XCTAssertGreaterThan(checked, 30)
+    }
+
+    func testEveryBoardFileIsListedInBoardsREADME() throws {
+        let text = try String(contentsOfFile: packageRoot + "/Boards/README.md", encoding: .utf8)
+        let files = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/Boards").filter { $0.hasSuffix(".json") }
+        XCTAssertFalse(files.isEmpty)
+        for file in files { XCTAssertTrue(text.contains("`\(file)`"), "Boards/README.md does not list \(file)") }
+    }
+
+    func testEveryBuiltInMotionScriptIsInTheBoardFilesTable() throws {
+        let text = try String(contentsOfFile: packageRoot + "/docs/board-files.md", encoding: .utf8)
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for name in MotionScript.builtInNames {
+            XCTAssertTrue(rows.contains { $0.split(separator: "|").first?.contains("`\(name)`") == true },
+                          "docs/board-files.md's table of motion scripts has no `\(name)`")
+        }
+    }
+
+    func testEverySchemaIsNamedInTheInterfacesPage() throws {
+        let text = try String(contentsOfFile: packageRoot + "/docs/interfaces.md", encoding: .utf8)
+        let schemas = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/docs/schema").filter { $0.hasSuffix(".schema.json") }
+        XCTAssertGreaterThan(schemas.count, 5)
+        for schema in schemas where schema != "common.schema.json" {
+            XCTAssertTrue(text.contains("`\(schema)"), "docs/interfaces.md does not name \(schema)")
+        }
+    }
+
+    /// The targets of Markdown links `[text](target)` and of `<img src="target">`, outside code.
+    static func links(in text: String) -> [String] {
+        var targets: [String] = []
+        var fenced = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { fenced.toggle(); continue }
+            if fenced { continue }
+            // Inline code spans are not links.
+            let prose = line.split(separator: "`", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: " ")
+            var rest = prose[...]
+            while let open = rest.range(of: "]("), let close = rest[open.upperBound...].firstIndex(of: ")") {
+                targets.append(String(rest[open.upperBound..<close]))
+                rest = rest[close...]
+            }
+            rest = prose[...]
+            while let open = rest.range(of: "src=\""), let close = rest[open.upperBound...].firstIndex(of: "\"") {
+                targets.append(String(rest[open.upperBound..<close]))
+                rest = rest[rest.index(after: close)...]
+            }
+        }
+        return targets
+    }
+
+    /// The anchors GitHub gives a page's headings: lower case, letters, digits, `-` and `_` kept,
+    /// spaces made `-`, everything else dropped; a repeated one gets `-1`, `-2`, ….
+    static func anchors(in text: String) -> Set<String> {
+        var seen: [String: Int] = [:]
+        var anchors: Set<String> = []
+        var fenced = false
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("```") { fenced.toggle(); continue }
+            guard !fenced, line.hasPrefix("#") else { continue }
+            let title = line.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces)
+            var slug = ""
+            for character in title.lowercased() {
+                if character.isLetter || character.isNumber || character == "-" || character == "_" { slug.append(character) }
+                else if character == " " { slug.append("-") }
+            }
+            let count = seen[slug, default: 0]
+            seen[slug] = count + 1
+            anchors.insert(count == 0 ? slug : "\(slug)-\(count)")
+        }
+        return anchors
+    }
+}
