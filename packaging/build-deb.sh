@@ -167,6 +167,10 @@ install -D -m 0644 "$docs/completion.bash" "$stage/usr/share/bash-completion/com
 install -D -m 0644 "$docs/completion.zsh" "$stage/usr/share/zsh/vendor-completions/_tiltboard"
 install -D -m 0644 "$docs/completion.fish" "$stage/usr/share/fish/vendor_completions.d/tiltboard.fish"
 install -D -m 0644 README.md "$stage/usr/share/doc/tiltboard/README.md"
+# The pages the README links to, beside it, so its links hold in the installed copy too.
+install -d "$stage/usr/share/doc/tiltboard/docs/schema"
+install -m 0644 docs/*.md docs/*.png "$stage/usr/share/doc/tiltboard/docs/"
+install -m 0644 docs/schema/*.json "$stage/usr/share/doc/tiltboard/docs/schema/"
 for script in postinst prerm postrm; do
     install -m 0755 "packaging/debian/$script" "$stage/DEBIAN/$script"
 done

@@ -101,6 +101,9 @@ file_list() {
     for f in "$root"/Boards/*.json "$root"/Boards/scripts/*; do
         expected+=("./usr/share/tiltboard/boards/${f#"$root/Boards/"}")
     done
+    for f in "$root"/docs/*.md "$root"/docs/*.png "$root"/docs/schema/*.json; do
+        expected+=("./usr/share/doc/tiltboard/docs/${f#"$root/docs/"}")
+    done
     local listing files
     listing=$(dpkg-deb -c "$deb")
     files=$(echo "$listing" | awk '$1 !~ /^d/ { print $6 }' | sort)
