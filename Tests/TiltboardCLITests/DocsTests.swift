@@ -82,6 +82,27 @@ final class DocsTests: XCTestCase {
         }
     }
 
+    func testEveryOptionTheReferenceNamesIsOneTheToolHas() throws {
+        // The prose and the overview table name options by hand; each must be one some command's
+        // help lists (but the one `shake` refuses with an explanation).
+        var text = try String(contentsOfFile: packageRoot + "/docs/commands.md", encoding: .utf8)
+        for (arguments, block) in Self.helpBlocks(in: text) {
+            text = text.replacingOccurrences(of: block, with: "(\(arguments.joined(separator: " ")))")
+        }
+        var helps = ""
+        for command in [[]] + (try Self.allCommands()) {
+            helps += try CLIRunner.run(command + ["--help"], environment: ["COLUMNS": "80"]).stdout
+        }
+        let option = try NSRegularExpression(pattern: #"(?<![\w-])--[a-z][a-z0-9-]*"#)
+        func options(_ text: String) -> Set<String> {
+            Set(option.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range, in: text)!]) })
+        }
+        let named = options(text)
+        XCTAssertGreaterThan(named.count, 40, "the reference names the options")
+        XCTAssertEqual(named.subtracting(options(helps)).sorted(), ["--min-duration"],
+                       "options docs/commands.md names that no command has")
+    }
+
     func testEveryRelativeLinkLeadsToAFileAndHeadingThatExist() throws {
         XCTAssertTrue(Self.pages.contains("docs/commands.md"), "\(Self.pages)")
         var checked = 0
@@ -120,6 +141,18 @@ final class DocsTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(checked, 30)
+    }
+
+    func testTheREADMEFitsOnAScreenAndKeepsItsMarkedBlocks() throws {
+        let readme = try String(contentsOfFile: packageRoot + "/README.md", encoding: .utf8)
+        XCTAssertLessThanOrEqual(readme.split(separator: "\n", omittingEmptySubsequences: false).count, 300)
+        // CI runs the test command from between its markers; the library example sits between its own.
+        for name in ["run-command", "test-command"] {
+            XCTAssertTrue(readme.contains("<!-- \(name) -->\n```sh\n"), name)
+            XCTAssertTrue(readme.contains("\n```\n<!-- /\(name) -->\n"), name)
+        }
+        XCTAssertTrue(readme.contains("<!-- library-example -->\n```swift\n"))
+        XCTAssertTrue(readme.contains("\n```\n<!-- /library-example -->\n"))
     }
 
     func testEveryBoardFileIsListedInBoardsREADME() throws {
