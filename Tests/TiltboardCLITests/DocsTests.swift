@@ -1,10 +1,14 @@
 import Foundation
+import TiltboardDrivers
+import TiltboardServer
 import TiltboardSimulator
 import XCTest
 
 /// The README and the pages in docs/ against what they describe: every command's `--help` in
 /// docs/commands.md is the binary's own (written there by Tests/docs/generate-command-docs.sh),
-/// every command has a section, and every relative link leads to a file and heading that exist.
+/// every command has a section, every relative link leads to a file and heading that exist, and
+/// each page's lists (board files, motion scripts, chips, schemas, profile sections, the page's
+/// element ids, CI's stages) hold what the code and the tree hold.
 final class DocsTests: XCTestCase {
     /// The pages a reader follows links between.
     static let pages = ["README.md", "Boards/README.md"] + ((try? FileManager.default
@@ -169,6 +173,46 @@ final class DocsTests: XCTestCase {
             XCTAssertTrue(rows.contains { $0.split(separator: "|").first?.contains("`\(name)`") == true },
                           "docs/board-files.md's table of motion scripts has no `\(name)`")
         }
+    }
+
+    func testEveryRegisteredChipIsInTheChipsTableAndTheBoardFileKeys() throws {
+        let chips = try String(contentsOfFile: packageRoot + "/docs/chips.md", encoding: .utf8)
+        let boardFiles = try String(contentsOfFile: packageRoot + "/docs/board-files.md", encoding: .utf8)
+        let chipKey = try XCTUnwrap(boardFiles.split(separator: "\n").first { $0.hasPrefix("| `sensor.chip` |") })
+        XCTAssertGreaterThanOrEqual(ChipKind.allCases.count, 5)
+        for kind in ChipKind.allCases {
+            XCTAssertTrue(chips.contains("| `\(kind.rawValue)` |"), "docs/chips.md's table has no `\(kind.rawValue)`")
+            XCTAssertTrue(chipKey.contains("`\(kind.rawValue)`"), "docs/board-files.md's sensor.chip has no `\(kind.rawValue)`")
+        }
+    }
+
+    func testThePagesElementIdsAreThePagesOwn() throws {
+        // The ids docs/serve.md promises to tests and scripts.
+        let text = try String(contentsOfFile: packageRoot + "/docs/serve.md", encoding: .utf8)
+        let start = try XCTUnwrap(text.range(of: "the element ids "))
+        let end = try XCTUnwrap(text.range(of: " stay\nas they are", range: start.upperBound..<text.endIndex))
+        let ids = text[start.upperBound..<end.lowerBound].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }
+            .map(\.element).filter { !$0.contains(" ") && !["live", "reconnecting"].contains($0) }  // those two: #status's texts
+        XCTAssertEqual(ids.count, 10, "\(ids)")
+        XCTAssertTrue(WebPage.html.contains(">reconnecting</span>"))
+        for id in ids { XCTAssertTrue(WebPage.html.contains("id=\"\(id)\""), "the page has no element #\(id)") }
+    }
+
+    func testEveryCIStagesScriptIsInTheTestingPage() throws {
+        let ci = try String(contentsOfFile: packageRoot + "/.ci/run", encoding: .utf8)
+        let testing = try String(contentsOfFile: packageRoot + "/docs/testing.md", encoding: .utf8)
+        let script = try NSRegularExpression(pattern: #"^\s*(?:[a-z_0-9]+=\$\()?bash ((?:Tests|packaging)/[A-Za-z0-9_./-]+\.sh)"#, options: .anchorsMatchLines)
+        let scripts = Set(script.matches(in: ci, range: NSRange(ci.startIndex..., in: ci)).map { String(ci[Range($0.range(at: 1), in: ci)!]) })
+        XCTAssertGreaterThanOrEqual(scripts.count, 8, "\(scripts)")
+        for path in scripts { XCTAssertTrue(testing.contains("`\(path)"), "docs/testing.md does not name \(path), a stage of .ci/run") }
+    }
+
+    func testEverySectionOfTheProfileIsInTheProfilesPage() throws {
+        let text = try String(contentsOfFile: packageRoot + "/docs/profiles.md", encoding: .utf8)
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: packageRoot + "/docs/schema/profile.schema.json")))
+        let keys = try XCTUnwrap(((schema as? [String: Any])?["properties"] as? [String: Any])?.keys)
+        XCTAssertGreaterThan(keys.count, 8)
+        for key in keys { XCTAssertTrue(text.contains("`\(key)`"), "docs/profiles.md does not name the profile's `\(key)`") }
     }
 
     func testEverySchemaIsNamedInTheInterfacesPage() throws {
