@@ -60,16 +60,17 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         var hooks = RunJob.Hooks()
         hooks.statusLine = false
-        let served = ServedBoard()
         hooks.prepared = { session, motor, loop in
-            let feed = BoardFeed(session: session, haptics: motor?.engine)
+            let feed = BoardFeed(session: session, loop: loop, haptics: motor?.engine)
             let (server, token) = try makeServer(session: session, feed: feed, motor: motor)
+            let served = ServedBoard()
             let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
+            // Opened last, stopped first: before the gamepad, the motor and the sensor.
+            session.onClose { served.stop() }
             for url in urls(port: port, token: token) { Console.out(url + "\n") }
             return [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) },
                                  event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } })]
         }
-        defer { served.stop() }
         try job.run(hooks: hooks)
     }
 
@@ -122,8 +123,8 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
-/// The server's parts as `serve` starts them from the job's hook; the loop thread reads `feed`
-/// and `loop`, set before the loop starts.
+/// The server's parts as `serve` starts them from the job's hook; stopped by the session's
+/// teardown (`BoardSession.onClose`).
 private final class ServedBoard: @unchecked Sendable {
     private var server: WebServer?
     private var pacing: Task<Void, Never>?

@@ -40,10 +40,10 @@ final class BusRecoveryTests: XCTestCase {
             onEvent(event)
         }))
         do {
-            _ = try loop.run(duration: seconds) { out, _ in
+            _ = try loop.start(for: .seconds(seconds), observers: [LoopObserver(sample: { out, _ in
                 result.outputs.append(out)
                 each(out)
-            }
+            })]).wait()
         } catch {
             result.error = error
         }
@@ -247,7 +247,7 @@ final class BusRecoveryTests: XCTestCase {
             }
         }))
         nonisolated(unsafe) var shakes = 0
-        _ = try loop.run(duration: 6) { out, _ in if out.shakeEvent?.phase == .started { shakes += 1 } }
+        _ = try loop.start(for: .seconds(6), observers: [LoopObserver(sample: { out, _ in if out.shakeEvent?.phase == .started { shakes += 1 } })]).wait()
         guard wakes.count >= 2, case .sleeping = wakes[0], case .woke = wakes[1] else { return XCTFail("\(wakes)") }
         guard events.count == 2, case let .back(backT, false) = events[1] else { return XCTFail("\(events)") }
         XCTAssertEqual(backT, 4.3 - 0.16, accuracy: 0.0101)

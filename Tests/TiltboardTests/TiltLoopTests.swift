@@ -16,7 +16,7 @@ final class TiltLoopTests: XCTestCase {
         let s = try session(script: "tilt-left", clock: clock)
         let loop = s.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var outputs: [PipelineOutput] = []
-        _ = try loop.run(duration: 3.4) { out, _ in outputs.append(out) }
+        _ = try loop.start(for: .seconds(3.4), observers: [LoopObserver(sample: { out, _ in outputs.append(out) })]).wait()
         XCTAssertGreaterThan(outputs.count, 300)
         let last = try XCTUnwrap(outputs.last)
         XCTAssertEqual(last.control.x, -1, accuracy: 1e-9)
@@ -39,11 +39,11 @@ final class TiltLoopTests: XCTestCase {
         let loop = s.makeLoop(rateHz: 100, haptics: engine)
         nonisolated(unsafe) var started: Double?
         nonisolated(unsafe) var shakingSamples = 0
-        _ = try loop.run(duration: 2) { out, _ in
+        _ = try loop.start(for: .seconds(2), observers: [LoopObserver(sample: { out, _ in
             if out.shaking { shakingSamples += 1 }
             // Script time: the simulated chip's motion began when the session was opened (clock 1 s).
             if started == nil, out.shakeEvent?.phase == .started { started = clock.nowSeconds() - 1 }
-        }
+        })]).wait()
         let t = try XCTUnwrap(started)
         // The script shakes at 4 Hz from 1.0 s; detection on the third half-cycle, from 1.25 s.
         XCTAssertGreaterThan(t, 1.25)

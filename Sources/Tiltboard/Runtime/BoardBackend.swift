@@ -46,3 +46,42 @@ public struct LinuxBoard: BoardBackend {
         try GpiodInputLine(chip: interrupt.line.chip, line: interrupt.line.line)
     }
 }
+
+extension BoardSession {
+    /// Opens the board a board file describes (JSON, see Boards/README.md), real or simulated:
+    /// the one entry point for a program embedding the library. A simulated board
+    /// (`"bus": "simulated"`) runs the simulator, a real one the Linux devices its file names;
+    /// both on the system's monotonic clock unless `clock` says otherwise. `profilePath` (default:
+    /// the board's own under `$XDG_CONFIG_HOME/tiltboard/profiles`) is loaded and applied unless
+    /// `useProfile` is false. `close()` gives everything back.
+    public static func open(boardFile path: String, profilePath: String? = nil, useProfile: Bool = true,
+                            clock: MonotonicClock? = nil) throws -> BoardSession {
+        try BoardSession(board: BoardDescription.load(path: path), clock: clock, profilePath: profilePath, useProfile: useProfile)
+    }
+
+    /// Opens `board` on the backend it names (the simulator for `"bus": "simulated"`, the Linux
+    /// devices otherwise; see `open(boardFile:)`), on `clock` (default: the system's monotonic
+    /// clock). `rateHz` and `fifo` override the board file's sampling; `sysfsRoot` and `busPath`
+    /// where a real board's sysfs and bus device are found (a staged machine in tests);
+    /// `wrapBus` puts a layer between the driver and the bus.
+    public convenience init(board: BoardDescription, clock: MonotonicClock? = nil, profilePath: String? = nil,
+                            useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
+                            sysfsRoot: String? = nil, busPath: String? = nil,
+                            wrapBus: ((I2CBus) -> I2CBus)? = nil) throws {
+        let clock = clock ?? LinuxMonotonicClock()
+        try self.init(board: board, backend: Self.backend(for: board, clock: clock, sysfsRoot: sysfsRoot, busPath: busPath),
+                      clock: clock, profilePath: profilePath, useProfile: useProfile, rateHz: rateHz, fifo: fifo,
+                      wrapBus: wrapBus)
+    }
+
+    /// The bus and GPIO lines of `board`: the simulator for a simulated board, else the Linux
+    /// devices its file names (the bus device at `busPath`, sysfs read at `sysfsRoot`, when given).
+    package static func backend(for board: BoardDescription, clock: MonotonicClock, sysfsRoot: String? = nil,
+                                busPath: String? = nil) throws -> BoardBackend {
+        if board.isSimulated { return try SimulatedBoard(board: board, clock: clock) }
+        var linux = LinuxBoard(board: board)
+        if let busPath { linux.busPath = busPath }
+        if let sysfsRoot { linux.sysfsRoot = sysfsRoot }
+        return linux
+    }
+}

@@ -83,17 +83,18 @@ extension BoardSession {
         return written
     }
 
-    /// The shake settings the loop uses: the board file's, with the profile's `shake` section
-    /// over them (the board file's alone when the profile is ignored or there is none).
+    /// The shake settings a loop uses by default: the board file's, with the profile's `shake`
+    /// section over them (the board file's alone when the profile is ignored or there is none).
     public var shakeSettings: ShakeDetectorSettings {
         shakeSettings(for: profile)
     }
 
-    /// The shake settings with `profile`'s section over the board file's.
-    public func shakeSettings(for profile: CalibrationProfile?) -> ShakeDetectorSettings {
+    /// The shake settings with `profile`'s section over the board file's, and `overrides` (the
+    /// settings given for one run, e.g. a threshold the program was given) over both.
+    public func shakeSettings(for profile: CalibrationProfile?,
+                              overrides o: BoardDescription.ShakeSection = .init()) -> ShakeDetectorSettings {
         let base = board.shake.detectorSettings
         var s = profile?.shake?.settings(over: base) ?? base
-        let o = shakeOverrides
         if let v = o.thresholdG { s.thresholdG = v }
         if let v = o.minFraction { s.minFraction = v }
         if let v = o.minReversals { s.minReversals = v }

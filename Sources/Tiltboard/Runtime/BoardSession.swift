@@ -31,9 +31,6 @@ public final class BoardSession {
     /// the registers' steps express it (zero after `configure`, which restores the chip's factory
     /// or zero offsets).
     public private(set) var chipOffsets = ChipOffsets.none
-    /// Shake settings given for this run only (a threshold the program was given): over the
-    /// profile's and the board file's.
-    public var shakeOverrides = BoardDescription.ShakeSection()
     /// What `close()` undoes, newest first.
     private let teardown: Teardown
 
