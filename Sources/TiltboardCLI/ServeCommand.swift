@@ -61,17 +61,26 @@ struct ServeCommand: ParsableCommand {
         var hooks = RunJob.Hooks()
         hooks.statusLine = false
         hooks.prepared = { session, motor, loop in
-            let feed = BoardFeed(session: session, loop: loop, haptics: motor?.engine)
-            let (server, token) = try makeServer(session: session, feed: feed, motor: motor)
-            let served = ServedBoard()
-            let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
-            // Opened last, stopped first: before the gamepad, the motor and the sensor.
-            session.onClose { served.stop() }
+            let (port, token, observers) = try serve(session, motor: motor, loop: loop)
             for url in urls(port: port, token: token) { Console.out(url + "\n") }
-            return [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) },
-                                 event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } })]
+            return observers
         }
         try job.run(hooks: hooks)
+    }
+
+    /// Starts the web server on an opened board whose `loop` is about to start: the port bound,
+    /// the token clients need (nil when none), and what observes the loop for the pages. The
+    /// server's stop is registered with the session's teardown: opened last, it stops first,
+    /// before the gamepad, the motor and the sensor.
+    func serve(_ session: BoardSession, motor: Motor?, loop: TiltLoop) throws
+        -> (port: UInt16, token: String?, observers: [LoopObserver]) {
+        let feed = BoardFeed(session: session, loop: loop, haptics: motor?.engine)
+        let (server, token) = try makeServer(session: session, feed: feed, motor: motor)
+        let served = ServedBoard()
+        let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
+        session.onClose { served.stop() }
+        return (port, token, [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) },
+                                           event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } })])
     }
 
     private func makeServer(session: BoardSession, feed: BoardFeed, motor: Motor?) throws -> (WebServer, String?) {
