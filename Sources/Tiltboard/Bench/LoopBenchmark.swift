@@ -46,7 +46,7 @@ public enum LoopBenchmark {
     ///     called on the loop thread; nil to skip counting.
     ///   - threadPolicy: how the loop thread is scheduled (SCHED_FIFO, timer slack: the program's choice).
     ///   - started: hears the running loop's handle (to stop it early on a signal).
-    public static func run(session: BoardSession, bus: CountingI2CBus, seconds: Double,
+    package static func run(session: BoardSession, bus: CountingI2CBus, seconds: Double,
                            tickRateHz: Double, warmupTicks: UInt64 = 20, threadPolicy: LoopThreadPolicy = .inherited,
                            threadAllocations: (@Sendable () -> UInt64)? = nil,
                            started: (RunningLoop) -> Void = { _ in }) throws -> LoopBenchmarkResult {

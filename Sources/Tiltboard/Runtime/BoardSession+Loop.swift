@@ -35,7 +35,7 @@ extension BoardSession {
 
     /// The GPIO input wired to the sensor's INT pin, for `TiltLoop.Configuration.wakeOnMotion`; a board
     /// without an `interrupt` section throws a `BoardFileError` saying what to add.
-    public func wakeLine() throws -> GPIOInputLine {
+    package func wakeLine() throws -> GPIOInputLine {
         guard let line = try openInterruptLine() else {
             throw BoardFileError(file: board.source, key: "interrupt",
                                  message: "missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} (see Boards/README.md; Boards/simulated-wake.json is a simulated board wired so)")

@@ -23,7 +23,7 @@ extension BoardSession {
     /// The profile on disk for this board, for editing: nil when there is none. A corrupt or
     /// truncated one is replaced (it stays in `.bak`), so `replacing` names it for a note;
     /// a newer-version or other-board profile is never overwritten (throws).
-    public func profileForEditing() throws -> (profile: CalibrationProfile?, replacing: ProfileError?) {
+    package func profileForEditing() throws -> (profile: CalibrationProfile?, replacing: ProfileError?) {
         do {
             return (try ProfileStore.load(path: profilePath, expectedBoard: profileIdentity), nil)
         } catch let error as ProfileError where error.kind == .corrupt || error.kind == .invalid {
@@ -35,7 +35,7 @@ extension BoardSession {
     /// through `chain` (its software calibration and mount) while the chip's offset registers held
     /// `chipOffsets`: what the chip would have read with nothing programmed. Independent of the
     /// calibration in use, so a later sensor calibration re-derives the same physical pose.
-    public func neutralSource(boardMeanG: Vector3, chain: TiltTracker, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
+    package func neutralSource(boardMeanG: Vector3, chain: TiltTracker, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
         let sensorFrame = (chain.mount.inverse ?? chain.mount.transposed) * boardMeanG
         let read = chain.calibration.unapply(accel: sensorFrame)
         return CalibrationProfile.NeutralSource(sensorMeanG: read + chipOffsets.accelG, maxTiltDeg: maxTiltDeg)

@@ -8,13 +8,13 @@ import TiltboardSimulator
 public final class BoardSession {
     public let board: BoardDescription
     /// Where the bus and the GPIO lines come from.
-    public let backend: BoardBackend
+    package let backend: BoardBackend
     public let clock: MonotonicClock
-    public let bus: I2CBus
+    package let bus: I2CBus
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
-    public var simulatedBus: SimulatedI2CBus? { (backend as? SimulatedBoard)?.bus }
+    package var simulatedBus: SimulatedI2CBus? { (backend as? SimulatedBoard)?.bus }
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
-    public var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
+    package var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
     public let sensor: MotionSensor
     /// Where this board's profile lives (the path the program was given, or the default for its name).
     public let profilePath: String
@@ -24,13 +24,13 @@ public final class BoardSession {
     public private(set) var profile: CalibrationProfile?
     /// Things a person should know (a clone chip), to print once on stderr.
     public private(set) var warnings: [String] = []
-    public private(set) var motor: GPIOOutputLine?
+    package private(set) var motor: GPIOOutputLine?
     /// The sensor's INT pin, once `openInterruptLine()` opened it.
-    public private(set) var interruptLine: GPIOInputLine?
+    package private(set) var interruptLine: GPIOInputLine?
     /// What this session has programmed into the chip's own offset registers, in g and °/s, as
     /// the registers' steps express it (zero after `configure`, which restores the chip's factory
     /// or zero offsets).
-    public private(set) var chipOffsets = ChipOffsets.none
+    package private(set) var chipOffsets = ChipOffsets.none
     /// What `close()` undoes, newest first.
     private let teardown: Teardown
 
@@ -38,7 +38,7 @@ public final class BoardSession {
     /// configures the sensor, and loads the board's profile unless `useProfile` is false. A bad
     /// profile throws (`ProfileError`). `wrapBus` puts a layer between the driver and the bus
     /// (e.g. `CountingI2CBus` for `bench`).
-    public init(board: BoardDescription, backend: BoardBackend, clock: MonotonicClock, profilePath: String? = nil,
+    package init(board: BoardDescription, backend: BoardBackend, clock: MonotonicClock, profilePath: String? = nil,
                 useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
                 wrapBus: ((I2CBus) -> I2CBus)? = nil) throws {
         self.board = board
@@ -76,7 +76,7 @@ public final class BoardSession {
     }
 
     /// The board's identity as a profile records it.
-    public var profileIdentity: ProfileBoardIdentity {
+    package var profileIdentity: ProfileBoardIdentity {
         ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID)
     }
 
@@ -92,7 +92,7 @@ public final class BoardSession {
     /// identified at open and that it still holds its configuration. A chip that reset is
     /// configured again and its offset registers re-programmed from the profile. Returns true
     /// when it was reconfigured.
-    public func restoreSensor() throws -> Bool {
+    package func restoreSensor() throws -> Bool {
         guard try SensorRecovery.reconfigureIfReset(sensor) else { return false }
         // A reset put the offset registers back at their power-on values, as at open.
         chipOffsets = .none
@@ -103,7 +103,7 @@ public final class BoardSession {
     /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro)
     /// as closely as their steps allow. The drivers' writes are relative to the registers' content,
     /// so only the change is written; `chipOffsets` records what the registers actually hold.
-    public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
+    package func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
         // A chip without offset registers (the LIS3DH) leaves the whole correction to software.
         guard sensor.chipVariant.accelOffsets != nil else { return }
         let withGyro = sensor.identity.chip.details.gyroscope != nil
@@ -135,7 +135,7 @@ public final class BoardSession {
     /// The profile's sensor correction less what the chip already subtracts, so an offset
     /// programmed into the chip is not removed a second time in software (only the remainder
     /// below the registers' step is).
-    public var softwareCalibration: SensorCalibration {
+    package var softwareCalibration: SensorCalibration {
         guard let profile else { return .identity }
         var c = profile.sensorCalibration
         c.offsetG = c.offsetG - chipOffsets.accelG
@@ -145,7 +145,7 @@ public final class BoardSession {
 
     /// The tilt chain for this board: its mount, the profile's calibration and neutral pose,
     /// and the estimator suited to the chip (gyro-aided on the MPU-6050).
-    public func makeTiltTracker(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltTracker {
+    package func makeTiltTracker(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltTracker {
         let calibration = softwareCalibration
         var hold = HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC)
         if let drift = board.sensor.chip.details.zeroGDrift {
@@ -176,7 +176,7 @@ public final class BoardSession {
     /// when the board has no `interrupt` section. On a simulated board it is the simulated chip's
     /// own pin. Opened on request, so commands that do not wait on it never claim the line.
     @discardableResult
-    public func openInterruptLine() throws -> GPIOInputLine? {
+    package func openInterruptLine() throws -> GPIOInputLine? {
         if let interruptLine { return interruptLine }
         guard let i = board.interrupt, let line = try backend.openInterruptLine(i) else { return nil }
         interruptLine = line
@@ -204,14 +204,14 @@ public final class BoardSession {
 }
 
 /// Offsets held in a chip's own offset registers, in the profile's units.
-public struct ChipOffsets: Sendable, Equatable {
+package struct ChipOffsets: Sendable, Equatable {
     /// Subtracted from the acceleration, g.
-    public var accelG: Vector3
+    package var accelG: Vector3
     /// Subtracted from the rotation rate, °/s (zero on a chip without a gyro).
-    public var gyroDps: Vector3
+    package var gyroDps: Vector3
 
-    public init(accelG: Vector3, gyroDps: Vector3) { self.accelG = accelG; self.gyroDps = gyroDps }
+    package init(accelG: Vector3, gyroDps: Vector3) { self.accelG = accelG; self.gyroDps = gyroDps }
 
     /// Nothing programmed beyond the chip's own reset state.
-    public static let none = ChipOffsets(accelG: .zero, gyroDps: .zero)
+    package static let none = ChipOffsets(accelG: .zero, gyroDps: .zero)
 }

@@ -4,16 +4,16 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// How the tilt loop rides out a failing bus (`TiltLoop.Configuration.recovery`).
-public struct BusRecoverySettings: Sendable, Equatable {
+package struct BusRecoverySettings: Sendable, Equatable {
     /// Reads of a sample (or a FIFO batch) within one tick before the sensor counts as lost.
-    public var attemptsPerTick: Int
+    package var attemptsPerTick: Int
     /// Seconds without a sample after which `TiltLoop.run` gives up with `SensorLostError`.
-    public var giveUpAfterSeconds: Double
+    package var giveUpAfterSeconds: Double
     /// Seconds between the one-byte reads that check the chip still holds its configuration, for
     /// a reset that caused no bus error and left readable data behind (a brown-out between ticks).
-    public var healthCheckSeconds: Double
+    package var healthCheckSeconds: Double
 
-    public init(attemptsPerTick: Int = 3, giveUpAfterSeconds: Double = 10, healthCheckSeconds: Double = 1) {
+    package init(attemptsPerTick: Int = 3, giveUpAfterSeconds: Double = 10, healthCheckSeconds: Double = 1) {
         self.attemptsPerTick = attemptsPerTick
         self.giveUpAfterSeconds = giveUpAfterSeconds
         self.healthCheckSeconds = healthCheckSeconds

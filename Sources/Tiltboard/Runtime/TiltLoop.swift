@@ -26,13 +26,13 @@ public struct LoopObserver {
 /// How the loop thread is scheduled: `prepare` runs on it before the first tick (real-time
 /// scheduling, timer slack: the program's choice) and returns a note when something it asked
 /// for was refused.
-public struct LoopThreadPolicy: Sendable {
-    public var prepare: @Sendable () -> String?
+package struct LoopThreadPolicy: Sendable {
+    package var prepare: @Sendable () -> String?
 
-    public init(prepare: @escaping @Sendable () -> String?) { self.prepare = prepare }
+    package init(prepare: @escaping @Sendable () -> String?) { self.prepare = prepare }
 
     /// The scheduling the starting thread has.
-    public static let inherited = LoopThreadPolicy { nil }
+    package static let inherited = LoopThreadPolicy { nil }
 }
 
 /// Periodic work beside the loop: `poll` runs every `interval` on a thread of its own (on the
@@ -54,11 +54,11 @@ public struct LoopWatch: Sendable {
 }
 
 /// Waking on motion: `line` is the GPIO input wired to the sensor's INT pin.
-public struct WakeOnMotion {
-    public var settings: WakeOnMotionSettings
-    public var line: GPIOInputLine
+package struct WakeOnMotion {
+    package var settings: WakeOnMotionSettings
+    package var line: GPIOInputLine
 
-    public init(settings: WakeOnMotionSettings = WakeOnMotionSettings(), line: GPIOInputLine) {
+    package init(settings: WakeOnMotionSettings = WakeOnMotionSettings(), line: GPIOInputLine) {
         self.settings = settings
         self.line = line
     }
@@ -77,24 +77,24 @@ public final class TiltLoop: @unchecked Sendable {
         /// Ticks per second.
         public var rateHz: Double
         /// How the loop rides out bus failures.
-        public var recovery = BusRecoverySettings()
+        package var recovery = BusRecoverySettings()
         /// Sleep on the interrupt pin through still spells, or nil to sample throughout.
-        public var wakeOnMotion: WakeOnMotion?
+        package var wakeOnMotion: WakeOnMotion?
         /// How the loop thread is scheduled.
-        public var threadPolicy = LoopThreadPolicy.inherited
+        package var threadPolicy = LoopThreadPolicy.inherited
         /// Time the process has spent stopped by job control (Ctrl-Z) so far, which an outage does
         /// not count towards `recovery.giveUpAfterSeconds` (the CLI: `SignalWatcher.shared`).
-        public var stoppedNanoseconds: @Sendable () -> UInt64 = { 0 }
+        package var stoppedNanoseconds: @Sendable () -> UInt64 = { 0 }
         /// Gets a lost sensor back: true when the chip had reset and was configured again. Nil:
         /// the chip's ID and configuration are checked and a chip that lost its configuration is
         /// configured again (`BoardSession.makeLoop` also re-programs its profile's offsets).
-        public var restoreSensor: (() throws -> Bool)?
+        package var restoreSensor: (() throws -> Bool)?
         /// Periodic work beside the loop (the profile watch).
         public var watch: LoopWatch?
 
         /// Hears why the shake detector took a run of half-cycles for a shake or not
         /// (`ShakeNote`), on the loop thread; nil costs nothing.
-        public var shakeNotes: (@Sendable (ShakeNote) -> Void)?
+        package var shakeNotes: (@Sendable (ShakeNote) -> Void)?
         public init(rateHz: Double) { self.rateHz = rateHz }
     }
 
@@ -103,14 +103,14 @@ public final class TiltLoop: @unchecked Sendable {
     /// Paces the ticks; sample times count from the start on it.
     public let clock: MonotonicClock
     public let configuration: Configuration
-    public let scheduler: FixedRateScheduler
+    package let scheduler: FixedRateScheduler
     /// Plays the board's shake effect on the motor; nil on a board without a motor.
-    public let haptics: HapticEngine?
-    public let shakeEffect: HapticEffect
+    package let haptics: HapticEngine?
+    package let shakeEffect: HapticEffect
     /// Owned by the loop thread while it runs.
     public private(set) var pipeline: TiltPipeline
     /// Samples processed so far.
-    public private(set) var samples: UInt64 = 0
+    package private(set) var samples: UInt64 = 0
     /// Registered with `observe`, heard by every later run; under `lifecycle`.
     private var observers: [LoopObserver] = []
     /// The observers of the run under way (`observers`, `start`'s and those added since); loop
@@ -225,7 +225,7 @@ public final class TiltLoop: @unchecked Sendable {
     }
 
     /// Sleeps, wakeups and time asleep so far; callable from any thread.
-    public var wakeStatistics: WakeStatistics { wakeStats.withLock { $0 } }
+    package var wakeStatistics: WakeStatistics { wakeStats.withLock { $0 } }
 
     /// Bus errors, outages and reconfigurations so far; callable from any thread.
     public var busStatistics: BusStatistics { recovery.statistics }
@@ -283,7 +283,7 @@ public final class TiltLoop: @unchecked Sendable {
 
     /// Replaces the software calibration and the neutral pose and re-centres: a profile changed
     /// on disk. Loop thread only.
-    public func setCalibration(_ calibration: SensorCalibration, biasKnown: Bool, calibratedTempC: Double?,
+    package func setCalibration(_ calibration: SensorCalibration, biasKnown: Bool, calibratedTempC: Double?,
                                neutral: NeutralPose) {
         pipeline.tracker.calibration = calibration
         pipeline.tracker.holdStill = HoldStill(biasKnown: biasKnown, calibratedTempC: calibratedTempC,
@@ -482,7 +482,7 @@ public final class RunningLoop: @unchecked Sendable {
 
     /// The schedule's figures (ticks, missed, lateness), the samples, the bus's trouble and the
     /// sleeps so far; callable from any thread.
-    public var totals: LoopTotals {
+    package var totals: LoopTotals {
         LoopTotals(schedule: loop.scheduler.statistics, samples: loop.samples, bus: loop.busStatistics, wake: loop.wakeStatistics)
     }
 
@@ -504,10 +504,10 @@ public final class RunningLoop: @unchecked Sendable {
 }
 
 /// A running loop's figures.
-public struct LoopTotals: Sendable {
-    public var schedule: LoopStatistics
-    public var samples: UInt64
-    public var bus: BusStatistics
-    public var wake: WakeStatistics
+package struct LoopTotals: Sendable {
+    package var schedule: LoopStatistics
+    package var samples: UInt64
+    package var bus: BusStatistics
+    package var wake: WakeStatistics
 }
 
