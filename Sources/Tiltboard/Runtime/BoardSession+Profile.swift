@@ -3,15 +3,18 @@ import TiltboardCore
 
 /// What a capture measured, recorded in the profile beside the result.
 public struct CaptureSummary: Sendable, Equatable {
+    /// Samples the capture averaged.
     public var sampleCount: Int
     /// Per-axis standard deviation of the still samples, mg.
     public var noiseMg: Vector3
+    /// The die temperature during the capture, °C (nil on a chip without a sensor).
     public var temperatureC: Double?
     /// Mean gyro output while still, sensor frame, °/s: the gyro bias (nil without a gyro).
     public var gyroBiasDps: Vector3?
     /// A neutral capture's mean in raw sensor terms (`BoardSession.neutralSource`); nil for other captures.
     public var neutralSource: CalibrationProfile.NeutralSource?
 
+    /// A summary of a capture of `sampleCount` samples.
     public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,
                 neutralSource: CalibrationProfile.NeutralSource? = nil) {
         self.sampleCount = sampleCount; self.noiseMg = noiseMg; self.temperatureC = temperatureC

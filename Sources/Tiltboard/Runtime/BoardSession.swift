@@ -6,15 +6,18 @@ import TiltboardSimulator
 /// on request, its motor line. Each part acquired registers what gives it back (`onClose`);
 /// `close()` runs those once, newest first, and an open that fails part-way runs them itself.
 public final class BoardSession {
+    /// The board file it was opened from.
     public let board: BoardDescription
     /// Where the bus and the GPIO lines come from.
     package let backend: BoardBackend
+    /// The clock its sensor, motor and loop run on.
     public let clock: MonotonicClock
     package let bus: I2CBus
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
     package var simulatedBus: SimulatedI2CBus? { (backend as? SimulatedBoard)?.bus }
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
     package var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
+    /// The identified and configured sensor (its identity, configuration, actual rate).
     public let sensor: MotionSensor
     /// Where this board's profile lives (the path the program was given, or the default for its name).
     public let profilePath: String
@@ -22,8 +25,8 @@ public final class BoardSession {
     public let usesProfile: Bool
     /// The profile applied to samples; nil when there is none or it was ignored.
     public private(set) var profile: CalibrationProfile?
-    /// Things a person should know (a clone chip), to print once on stderr.
-    public private(set) var warnings: [String] = []
+    /// What a program should tell its user once about this board (`BoardWarning`).
+    public private(set) var warnings: [BoardWarning] = []
     package private(set) var motor: GPIOOutputLine?
     /// The sensor's INT pin, once `openInterruptLine()` opened it.
     package private(set) var interruptLine: GPIOInputLine?
@@ -57,7 +60,7 @@ public final class BoardSession {
             // configuration the chip refuses) leaves it asleep, not sampling.
             teardown.add { try? sensor.sleep() }
             self.sensor = sensor
-            if let warning = sensor.identity.warning { warnings.append(warning) }
+            if sensor.identity.warning != nil { warnings.append(.cloneChip(sensor.identity)) }
             if useProfile {
                 profile = try ProfileStore.load(path: self.profilePath,
                                                 expectedBoard: ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID))
@@ -201,6 +204,13 @@ public final class BoardSession {
 
     /// True once `close()` has run (or an open failed and gave its parts back).
     public var isClosed: Bool { teardown.hasRun }
+}
+
+/// Something about an opened board worth telling its user once.
+public enum BoardWarning: Sendable, Equatable {
+    /// The chip answered with the ID of a known clone (`identity.chipID`), accepted: it may
+    /// differ from the part the board file names (`SensorIdentity.warning` says how).
+    case cloneChip(SensorIdentity)
 }
 
 /// Offsets held in a chip's own offset registers, in the profile's units.

@@ -13,9 +13,12 @@ public enum LoopEvent: Sendable {
 
 /// Hears a running loop, on the loop thread: every sample in order, and each `LoopEvent`.
 public struct LoopObserver {
+    /// Hears every sample, with the tick it was taken at.
     public var sample: (PipelineOutput, TickContext) -> Void
+    /// Hears every `LoopEvent`.
     public var event: (LoopEvent) -> Void
 
+    /// An observer of samples, events or both (each defaults to nothing).
     public init(sample: @escaping (PipelineOutput, TickContext) -> Void = { _, _ in },
                 event: @escaping (LoopEvent) -> Void = { _ in }) {
         self.sample = sample
@@ -95,6 +98,7 @@ public final class TiltLoop: @unchecked Sendable {
         /// Hears why the shake detector took a run of half-cycles for a shake or not
         /// (`ShakeNote`), on the loop thread; nil costs nothing.
         package var shakeNotes: (@Sendable (ShakeNote) -> Void)?
+        /// The configuration of a loop ticking `rateHz` times a second.
         public init(rateHz: Double) { self.rateHz = rateHz }
     }
 
@@ -102,6 +106,7 @@ public final class TiltLoop: @unchecked Sendable {
     public let sensor: MotionSensor
     /// Paces the ticks; sample times count from the start on it.
     public let clock: MonotonicClock
+    /// What the loop was made with.
     public let configuration: Configuration
     package let scheduler: FixedRateScheduler
     /// Plays the board's shake effect on the motor; nil on a board without a motor.

@@ -41,7 +41,7 @@ enum CommandBoard {
         let clock = try clock ?? CommandClock.clock(for: board, fast: fast)
         let session = try BoardSession(board: board, clock: clock, profilePath: profilePath, useProfile: useProfile,
                                        rateHz: rateHz, fifo: fifo, sysfsRoot: sysfsRoot, wrapBus: wrapBus)
-        if warn { for warning in session.warnings { Console.warn(warning) } }
+        if warn { for warning in session.warnings { Console.warn(warning.line) } }
         return session
     }
 
