@@ -28,14 +28,16 @@ public struct CalibrationStopped: Error, Sendable, Equatable, CustomStringConver
 /// The six-face procedure waited too long for the next face.
 public struct FaceTimeout: Error, Sendable, Equatable, CustomStringConvertible {
     /// The allowed wait, in seconds.
-    public var seconds: Double
+    package var seconds: Double
+    /// The allowed wait.
+    public var timeout: Duration { Nanoseconds.duration(seconds: seconds) }
     /// Faces not yet captured.
     public var remaining: [BoardFace]
     /// The last reason a capture restarted, if any.
     public var lastFailure: StillnessFailure?
 
     /// The error for a wait of `seconds` with `remaining` faces still to do.
-    public init(seconds: Double, remaining: [BoardFace], lastFailure: StillnessFailure?) {
+    package init(seconds: Double, remaining: [BoardFace], lastFailure: StillnessFailure?) {
         self.seconds = seconds; self.remaining = remaining; self.lastFailure = lastFailure
     }
 

@@ -27,6 +27,12 @@ public struct SixFaceProcedure: Sendable {
     /// Acceptance limits for the fit (residual, scale and offset ranges).
     package var limits: SixFaceCalibrator.Limits
 
+    /// The procedure waiting at most `timeout` for each face, with the other settings at their
+    /// defaults (0.5 s settle, 1.5 s measured per face).
+    public init(timeout: Duration = .seconds(30)) {
+        self.init(timeout: Nanoseconds.seconds(timeout))
+    }
+
     /// Defaults: 0.5 s settle, 1.5 s measured per face, 30 s per face.
     package init(criteria: StillnessCriteria = StillnessCriteria(), settle: Double = 0.5, duration: Double = 1.5,
                 timeout: Double = 30, limits: SixFaceCalibrator.Limits = SixFaceCalibrator.Limits()) {
