@@ -44,7 +44,7 @@ public struct CalibrationProcedureError: Error, Sendable, Equatable, CustomStrin
     /// What is wrong with the profile the fit would make (`CalibrationProfile.problem`).
     public var problem: String
     /// The error for a fit whose profile has `problem`.
-    public init(problem: String) { self.problem = problem }
+    package init(problem: String) { self.problem = problem }
     /// One line: the problem, and to capture again.
     public var description: String { "the fitted calibration cannot be stored: \(problem); capture the six faces again" }
 }

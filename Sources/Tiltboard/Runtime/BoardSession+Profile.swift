@@ -15,7 +15,7 @@ public struct CaptureSummary: Sendable, Equatable {
     public var neutralSource: CalibrationProfile.NeutralSource?
 
     /// A summary of a capture of `sampleCount` samples.
-    public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,
+    package init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,
                 neutralSource: CalibrationProfile.NeutralSource? = nil) {
         self.sampleCount = sampleCount; self.noiseMg = noiseMg; self.temperatureC = temperatureC
         self.gyroBiasDps = gyroBiasDps; self.neutralSource = neutralSource

@@ -22,7 +22,7 @@ public final class BoardSession {
     /// Where this board's profile lives (the path the program was given, or the default for its name).
     public let profilePath: String
     /// False when opened with `useProfile: false` (the program was told to ignore it): the profile is not applied.
-    public let usesProfile: Bool
+    package let usesProfile: Bool
     /// The profile applied to samples; nil when there is none or it was ignored.
     public private(set) var profile: CalibrationProfile?
     /// What a program should tell its user once about this board (`BoardWarning`).

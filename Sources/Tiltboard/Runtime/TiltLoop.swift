@@ -107,7 +107,7 @@ public final class TiltLoop: @unchecked Sendable {
     /// Paces the ticks; sample times count from the start on it.
     public let clock: MonotonicClock
     /// What the loop was made with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     package let scheduler: FixedRateScheduler
     /// Plays the board's shake effect on the motor; nil on a board without a motor.
     package let haptics: HapticEngine?
