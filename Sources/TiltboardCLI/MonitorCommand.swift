@@ -62,8 +62,8 @@ struct MonitorCommand: ParsableCommand {
         SignalWatcher.shared.onSuspend { terminal.restore() }
 
         let link = MonitorLink()
-        let side = MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds)
-        side.neutralSource = { mean, chain in session.neutralSource(boardMeanG: mean, chain: chain, maxTiltDeg: 30) }
+        let side = MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds,
+                                   neutralSource: { mean, chain in session.neutralSource(boardMeanG: mean, chain: chain, maxTiltDeg: 30) })
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutralPose(mount: session.board.mount) ?? .level)
         do {
             try ProfileStore.checkWritable(path: session.profilePath)

@@ -78,12 +78,15 @@ final class MonitorLink: Sendable {
 final class MonitorLoopSide: @unchecked Sendable {
     let link: MonitorLink
     let recent: RecentAccel
-    /// The capture in raw sensor terms for the profile (`BoardSession.neutralSource`); set before the loop runs.
-    var neutralSource: (_ boardMeanG: Vector3, _ chain: TiltTracker) -> CalibrationProfile.NeutralSource? = { _, _ in nil }
+    /// The capture in raw sensor terms for the profile (`BoardSession.neutralSource`).
+    let neutralSource: (_ boardMeanG: Vector3, _ chain: TiltTracker) -> CalibrationProfile.NeutralSource?
 
-    /// Keeps `captureSeconds` of samples at `rateHz` for the neutral capture.
-    init(link: MonitorLink, rateHz: Double, captureSeconds: Double) {
+    /// Keeps `captureSeconds` of samples at `rateHz` for the neutral capture; `neutralSource`
+    /// gives a capture's mean in raw sensor terms for the profile.
+    init(link: MonitorLink, rateHz: Double, captureSeconds: Double,
+         neutralSource: @escaping (_ boardMeanG: Vector3, _ chain: TiltTracker) -> CalibrationProfile.NeutralSource? = { _, _ in nil }) {
         self.link = link
+        self.neutralSource = neutralSource
         recent = RecentAccel(capacity: Int((rateHz * captureSeconds).rounded(.up)))
     }
 
