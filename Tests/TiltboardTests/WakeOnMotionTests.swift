@@ -48,7 +48,7 @@ final class WakeOnMotionTests: XCTestCase {
             let wokeAt = events[1].script
             XCTAssertGreaterThanOrEqual(wokeAt, Self.shakeOnset, name)
             XCTAssertLessThanOrEqual(wokeAt, Self.shakeOnset + period + 1e-9, "\(name): wake latency")
-            XCTAssertEqual(asleep, wokeAt - events[0].script, accuracy: 1e-9)
+            XCTAssertEqual(Nanoseconds.seconds(asleep), wokeAt - events[0].script, accuracy: 1e-9)
             let detected = try XCTUnwrap(shakeAt, "\(name): the shake after waking was missed")
             // On the shake's third half-cycle: 250 ms, plus the 16 ms the 2 g sine takes to reach 0.8 g,
             // and a sample while its direction forms.

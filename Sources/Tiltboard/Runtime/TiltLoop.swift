@@ -384,7 +384,7 @@ public final class TiltLoop: @unchecked Sendable {
             if woke { $0.wakeups += 1 }
         }
         if woke {
-            notify(.wake(.woke(t: Nanoseconds.seconds(from: start, to: now), idleSeconds: asleep)))
+            notify(.wake(.woke(t: Nanoseconds.seconds(from: start, to: now), asleep: Nanoseconds.duration(now &- asleepAt))))
             do {
                 try sensor.disarmMotionInterrupt()
             } catch is I2CError {

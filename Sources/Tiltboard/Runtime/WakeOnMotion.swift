@@ -35,8 +35,8 @@ package struct WakeStatistics: Sendable, Equatable {
 public enum WakeEvent: Sendable, Equatable {
     /// Asleep from `t` (seconds since the loop started).
     case sleeping(t: Double)
-    /// Awake at `t` after `idleSeconds` asleep.
-    case woke(t: Double, idleSeconds: Double)
+    /// Awake at `t` after `asleep`.
+    case woke(t: Double, asleep: Duration)
 }
 
 /// Tells when the board has been still long enough to sleep: a slow average of the acceleration
