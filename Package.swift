@@ -59,6 +59,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The README's library example: a program that needs only `import Tiltboard`.
+        .executableTarget(name: "LibraryExample", dependencies: ["Tiltboard"], path: "Examples/LibraryExample"),
         // What several test targets share: the wait for something running in real time beside a
         // test, and an edge wait with a timeout over the one the loop uses. Not in any product.
         .target(name: "TiltboardTestSupport", dependencies: ["TiltboardDrivers", "TiltboardCore"], path: "Tests/TiltboardTestSupport"),

@@ -70,9 +70,10 @@ extension BenchCommand {
         let clock = CommandClock.system()
         let report = try ServeBenchmark.run(
             open: { try CommandBoard.open(board, clock: clock, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
-                                          rateHz: Self.serveRateHz, fifo: false) },
+                                          rateHz: Self.serveRateHz, fifo: false, warn: false) },
             rateHz: Self.serveRateHz, seconds: seconds, threadPolicy: RunPlan.loopThreadPolicy(realtime: realtime), residentBytes: { ResourceUsage.currentResidentBytes() },
-            progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested })
+            progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested },
+            started: { running in SignalWatcher.shared.onStop { _ in running.stop() } })
         try print(report) { BenchText.render(report) }
     }
 
@@ -118,7 +119,7 @@ struct BenchRunner {
             let result = try LoopBenchmark.run(session: session, bus: bus, seconds: seconds,
                                                tickRateHz: RunPlan.tickRate(session), threadPolicy: RunPlan.loopThreadPolicy(realtime: realtime),
                                                threadAllocations: { tiltboard_thread_allocation_count() },
-                                               shouldStop: { SignalWatcher.shared.stopRequested })
+                                               started: { running in SignalWatcher.shared.onStop { _ in running.stop() } })
             realtimeNote = result.realtimeNote ?? realtimeNote
             loops.append(result)
         }
@@ -142,7 +143,7 @@ struct BenchRunner {
     private func open(clock: MonotonicClock, rate: Double, fifo: Bool) throws -> (BoardSession, CountingI2CBus) {
         var counting: CountingI2CBus?
         let session = try CommandBoard.open(board, clock: clock, profilePath: options.profile,
-                                            useProfile: !options.ignoreProfile, rateHz: rate, fifo: fifo,
+                                            useProfile: !options.ignoreProfile, rateHz: rate, fifo: fifo, warn: false,
                                             wrapBus: { bus in
                                                 let c = CountingI2CBus(bus)
                                                 counting = c

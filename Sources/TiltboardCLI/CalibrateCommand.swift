@@ -116,7 +116,6 @@ struct CalibrateCommand: ParsableCommand {
         // corrupt profile must not stop its own replacement.
         let session = try CommandBoard.open(board, profilePath: boardOptions.profile, useProfile: false, fifo: false)
         defer { session.close() }
-        for warning in session.warnings { Console.warn(warning) }
         if writeChip && session.sensor.chipVariant.accelOffsets == nil {
             throw CLIError(message: "--write-chip: the \(session.sensor.identity.part) has no offset registers; calibrate with --sensor alone, the profile applies the offsets",
                            category: .invalidRequest)

@@ -50,15 +50,13 @@ struct GamepadCommand: ParsableCommand {
         let link = try GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
                                    session: session, motor: motor)
         let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
-        SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration.seconds)
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
         if motor == nil { Console.note("the board has no motor: the gamepad offers no rumble") }
-        let ran = Result {
-            try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
-                link.update(out, loop: loop)
-            }
-        }
+        let running = loop.start(for: RunPlan.span(duration.seconds),
+                                 observers: [LoopObserver(sample: { out, _ in link.update(out, loop: loop) })])
+        SignalWatcher.shared.onStop { _ in running.stop() }
+        let ran = Result { try running.wait() }
         RunPlan.noteTotals(loop, motor: motor)
         _ = try ran.get()
         try link.finish()

@@ -46,7 +46,7 @@ struct MonitorCommand: ParsableCommand {
             throw CLIError(message: MonitorScreen(columns: size.columns, rows: size.rows).tooSmallMessage, category: .invalidRequest)
         }
 
-        let session = try boardOptions.openSession(defaultScript: "demo")
+        let session = try CommandBoard.open(boardOptions.loadBoard(defaultScript: "demo"), options: boardOptions)
         defer { session.close() }
         let clock = session.clock
         // Warnings on stderr would scribble over the screen: the summary line counts the cap's trips.
@@ -57,17 +57,13 @@ struct MonitorCommand: ParsableCommand {
         SignalWatcher.shared.waitForForeground(of: terminal.input)
         try terminal.enter()
         defer { terminal.restore() }
-        SignalWatcher.shared.onStop { _ in
-            loop.stop()
-            terminal.restore()
-        }
+        SignalWatcher.shared.onStop { _ in terminal.restore() }
         // Ctrl-Z: the shell gets its terminal back before the process stops; the loop below takes it again.
         SignalWatcher.shared.onSuspend { terminal.restore() }
 
         let link = MonitorLink()
-        let side = MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds)
-        side.neutralSource = { mean, chain in session.neutralSource(boardMeanG: mean, chain: chain, maxTiltDeg: 30) }
-        loop.observe(LoopObserver(sample: { out, _ in side.handle(out, loop: loop) }))
+        let side = MonitorLoopSide(link: link, rateHz: session.sensor.actualRateHz, captureSeconds: Self.captureSeconds,
+                                   neutralSource: { mean, chain in session.neutralSource(boardMeanG: mean, chain: chain, maxTiltDeg: 30) })
         var screen = MonitorScreenState(board: session.board.name, neutral: session.profile?.neutralPose(mount: session.board.mount) ?? .level)
         do {
             try ProfileStore.checkWritable(path: session.profilePath)
@@ -76,7 +72,7 @@ struct MonitorCommand: ParsableCommand {
         }
         var running: RunningLoop?
         defer {
-            loop.stop()
+            running?.stop()
             _ = try? running?.wait()
         }
         // Keys are taken and the frame drawn on the board's clock, so a virtual clock paces the
@@ -84,8 +80,10 @@ struct MonitorCommand: ParsableCommand {
         // the first frame waits for its first sample, while this thread holds the clock.
         let frames = FixedRateScheduler(rateHz: 1000 / Double(Self.framePeriodMilliseconds), clock: clock)
         try clock.takingPart {
-            let started = loop.start(shouldStop: { SignalWatcher.shared.stopRequested })
+            let started = loop.start(observers: [LoopObserver(sample: { out, _ in side.handle(out, loop: loop) })])
             running = started
+            // Registered after a stop was requested, it runs at once.
+            SignalWatcher.shared.onStop { _ in started.stop() }
             started.waitForFirstSample()
             try frames.run(shouldStop: { SignalWatcher.shared.stopRequested || started.isFinished }) { _ in
                 if !terminal.isActive {
@@ -99,10 +97,10 @@ struct MonitorCommand: ParsableCommand {
                 for key in try terminal.readKeys(timeoutMilliseconds: 0) {
                     switch key {
                     case .character(UInt8(ascii: "c")), .character(UInt8(ascii: "C")):
-                        link.ask(.capture)
+                        side.capture(on: loop)
                         screen.note = "capturing the neutral pose…"
                     case .character(UInt8(ascii: "z")), .character(UInt8(ascii: "Z")):
-                        link.ask(.level)
+                        side.level(on: loop)
                         screen.neutral = .level
                         do {
                             try session.zeroNeutral(applying: false)
@@ -134,7 +132,7 @@ struct MonitorCommand: ParsableCommand {
                 screen.draw(on: terminal, link: link, loop: loop, clock: clock, motorOn: motor.map { $0.engine.isActive })
             }
         }
-        loop.stop()
+        running?.stop()
         let ended = Result { try running?.wait() }
         terminal.restore()
         Console.note("monitor: \(link.snapshot.samples) samples; \(loop.scheduler.statistics); \(Motor.tripsSummary(motor))")

@@ -21,29 +21,12 @@ struct MonitorSnapshot: Sendable {
     var thresholdG = ShakeDetectorSettings.standard.thresholdG
 }
 
-/// The one channel between the monitor's loop thread and its screen thread. The loop thread
-/// only flips atomics and copies fixed-size values under a lock: nothing it does allocates.
+/// What the loop thread hands the monitor's screen thread: the latest view and a captured pose.
+/// The loop thread only copies fixed-size values under a lock: nothing it does allocates. (The
+/// screen's requests go the other way through the loop's mailbox, `RunningLoop.perform`.)
 final class MonitorLink: Sendable {
-    /// What the screen asks the loop thread to do with the neutral pose.
-    enum Request: Int {
-        case none = 0
-        /// Capture the current pose from the recent samples, apply it and hand it back.
-        case capture = 1
-        /// Apply level.
-        case level = 2
-    }
-
     private let latest = Mutex(MonitorSnapshot())
-    private let request = Atomic<Int>(Request.none.rawValue)
     private let captured = Mutex<(pose: NeutralPose, summary: CaptureSummary)?>(nil)
-
-    /// Screen thread: asks for a capture or a level neutral at the next sample.
-    func ask(_ r: Request) { request.store(r.rawValue, ordering: .releasing) }
-
-    /// Loop thread: the pending request, cleared.
-    func takeRequest() -> Request {
-        Request(rawValue: request.exchange(Request.none.rawValue, ordering: .acquiringAndReleasing)) ?? .none
-    }
 
     /// Loop thread: the pose just applied, for the screen thread to save.
     func handBack(_ pose: NeutralPose, _ summary: CaptureSummary) {
@@ -90,30 +73,41 @@ final class MonitorLink: Sendable {
 }
 
 /// The monitor's work on the loop thread, for every sample: record the board-frame acceleration,
-/// serve a pending neutral request, publish the view. Allocates nothing.
+/// finish a capture asked for, publish the view. Allocates nothing. The screen asks for a capture
+/// or a level neutral with `capture(on:)` and `level(on:)`, through the loop's mailbox.
 final class MonitorLoopSide: @unchecked Sendable {
     let link: MonitorLink
     let recent: RecentAccel
-    /// The capture in raw sensor terms for the profile (`BoardSession.neutralSource`); set before the loop runs.
-    var neutralSource: (_ boardMeanG: Vector3, _ chain: TiltTracker) -> CalibrationProfile.NeutralSource? = { _, _ in nil }
+    /// The capture in raw sensor terms for the profile (`BoardSession.neutralSource`).
+    let neutralSource: (_ boardMeanG: Vector3, _ chain: TiltTracker) -> CalibrationProfile.NeutralSource?
 
-    /// Keeps `captureSeconds` of samples at `rateHz` for the neutral capture.
-    init(link: MonitorLink, rateHz: Double, captureSeconds: Double) {
+    /// Keeps `captureSeconds` of samples at `rateHz` for the neutral capture; `neutralSource`
+    /// gives a capture's mean in raw sensor terms for the profile.
+    init(link: MonitorLink, rateHz: Double, captureSeconds: Double,
+         neutralSource: @escaping (_ boardMeanG: Vector3, _ chain: TiltTracker) -> CalibrationProfile.NeutralSource? = { _, _ in nil }) {
         self.link = link
+        self.neutralSource = neutralSource
         recent = RecentAccel(capacity: Int((rateHz * captureSeconds).rounded(.up)))
+    }
+
+    /// Any thread: captures the current pose from the recent samples at the next tick boundary,
+    /// applies it and hands it back (`MonitorLink.takeCaptured`).
+    func capture(on loop: TiltLoop) {
+        loop.perform { [self] _ in recent.captureWanted = true }
+    }
+
+    /// Any thread: applies a level neutral at the next tick boundary.
+    func level(on loop: TiltLoop) {
+        loop.perform { [self] loop in
+            recent.captureWanted = false
+            loop.setNeutral(.level)
+        }
     }
 
     /// Loop thread only, from the loop's `output`.
     func handle(_ out: PipelineOutput, loop: TiltLoop) {
         recent.append(out.accel)
         if let c = out.tempC { recent.temperatureC = c }
-        switch link.takeRequest() {
-        case .none: break
-        case .capture: recent.captureWanted = true
-        case .level:
-            recent.captureWanted = false
-            loop.setNeutral(.level)
-        }
         // Right after start-up the window is not full yet: wait for a whole one.
         if recent.captureWanted, recent.count >= recent.capacity {
             recent.captureWanted = false

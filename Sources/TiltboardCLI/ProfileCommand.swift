@@ -139,7 +139,7 @@ struct ProfileCommand: ParsableCommand {
                 saved = try ProfileStore.save(profile, path: path, writer: .shake)
             } else {
                 // A new profile needs the chip's identity: open the board to read it.
-                let session = try CommandBoard.open(board, profilePath: path, useProfile: false, fifo: false)
+                let session = try CommandBoard.open(board, profilePath: path, useProfile: false, fifo: false, warn: false)
                 defer { session.close() }
                 saved = try session.saveShake(shake)
             }

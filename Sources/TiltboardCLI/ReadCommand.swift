@@ -35,7 +35,7 @@ struct ReadCommand: ParsableCommand {
 
     func run() throws {
         try SignalWatcher.shared.start()
-        let session = try boardOptions.openSession(rateHz: rate.hz, fast: speed.fast)
+        let session = try CommandBoard.open(boardOptions.loadBoard(), options: boardOptions, fast: speed.fast, rateHz: rate.hz)
         defer { session.close() }
         let clock = session.clock
         let chain = session.makeTiltTracker()

@@ -59,20 +59,19 @@ struct RecordCommand: ParsableCommand {
         }
         let writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.details.gyroscope != nil)
         let loop = try RunPlan.makeLoop(session, haptics: nil, bus: bus)
-        SignalWatcher.shared.onStop { _ in loop.stop() }
         let until = RunPlan.describeDuration(duration.seconds)
         Console.note("recording \(session.board.name) at \(RunPlan.describeRate(session)) to \(out) \(until)")
 
         let failure = RecordFailure()
-        let ran = Result {
-            try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { sample, _ in
-                guard failure.error == nil else { return }
-                do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
-                    failure.error = error
-                    loop.stop()
-                }
+        let running = loop.start(for: RunPlan.span(duration.seconds), observers: [LoopObserver(sample: { sample, _ in
+            guard failure.error == nil else { return }
+            do { try writer.append(t: sample.t, accel: sample.accel, gyro: sample.gyro) } catch {
+                failure.error = error
+                loop.stop()
             }
-        }
+        })])
+        SignalWatcher.shared.onStop { _ in running.stop() }
+        let ran = Result { try running.wait() }
         // A sensor given up on still leaves what was recorded before it.
         if case .failure = ran { try? writer.close() }
         let note = try ran.get()

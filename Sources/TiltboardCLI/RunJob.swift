@@ -78,12 +78,11 @@ struct RunJob: ParsableArguments {
                                    sender: sender, engine: motor?.engine,
                                    whenFull: CommandClock.isReal(session.clock) ? .dropOldest : .wait,
                                    settle: CommandClock.settle(session.clock))
-        loop.observe(LoopObserver(sample: { out, _ in
+        let output = LoopObserver(sample: { out, _ in
             link?.update(out, loop: loop)
             state.emit(out)
-        }))
-        for observer in observers { loop.observe(observer) }
-        let running = loop.start(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested })
+        })
+        let running = loop.start(for: RunPlan.span(duration.seconds), observers: [output] + observers)
         let writers = state.writers
         SignalWatcher.shared.onStop { _ in
             running.stop()

@@ -13,16 +13,18 @@ enum RunPlan {
 
     /// Opens the board (`defaultScript` on the built-in simulated board) at `rate` (default: the
     /// board's), with the FIFO on when asked, when the board file says so, or above `fifoAboveHz`;
-    /// on the virtual clock with `fast`.
+    /// on the virtual clock with `fast` (through `CommandBoard.open`, as every command does).
     static func openSession(_ options: BoardOptions, rate: Double?, fifo: Bool,
                             defaultScript: String, fast: Bool = false) throws -> BoardSession {
         let board = try options.loadBoard(defaultScript: defaultScript)
         let rateHz = rate ?? board.sensor.rateHz
         let useFIFO = fifo || board.sensor.fifo || rateHz > fifoAboveHz
-        let session = try CommandBoard.open(board, fast: fast, profilePath: options.profile, useProfile: !options.ignoreProfile,
-                                            rateHz: rateHz, fifo: useFIFO)
-        for warning in session.warnings { Console.warn(warning) }
-        return session
+        return try CommandBoard.open(board, options: options, fast: fast, rateHz: rateHz, fifo: useFIFO)
+    }
+
+    /// A `--duration` in seconds as the span a loop runs for (nil: until stopped).
+    static func span(_ seconds: Double?) -> Duration? {
+        seconds.map { Nanoseconds.duration(seconds: $0) }
     }
 
     /// Loop ticks per second: the sensor's rate, or at most `fifoTickHz` when draining the FIFO.
@@ -39,15 +41,16 @@ enum RunPlan {
     static func makeLoop(_ session: BoardSession, haptics: HapticEngine?,
                          controller: TiltControllerSettings = TiltControllerSettings(), realtime: Bool = false,
                          bus: BusOptions? = nil, wake: WakeOptions? = nil,
-                         shakeNotes: (@Sendable (ShakeNote) -> Void)? = nil) throws -> TiltLoop {
+                         shakeNotes: (@Sendable (ShakeNote) -> Void)? = nil,
+                         shakeOverrides: BoardDescription.ShakeSection = .init()) throws -> TiltLoop {
         var configuration = TiltLoop.Configuration(rateHz: tickRate(session))
         configuration.shakeNotes = shakeNotes
         configuration.stoppedNanoseconds = { SignalWatcher.shared.stoppedNanoseconds }
         configuration.threadPolicy = loopThreadPolicy(realtime: realtime)
-        if session.usesProfile { configuration.watch = session.profileWatch() }
+        if session.usesProfile { configuration.watch = session.profileWatch(shakeOverrides: shakeOverrides) }
         bus?.configure(&configuration)
         try wake?.configure(&configuration, session)
-        let loop = session.makeLoop(configuration, haptics: haptics, controller: controller)
+        let loop = session.makeLoop(configuration, haptics: haptics, controller: controller, shakeOverrides: shakeOverrides)
         if let bus { loop.observe(bus.notes) }
         if let wake { loop.observe(wake.notes) }
         return loop

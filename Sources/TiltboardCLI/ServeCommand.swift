@@ -60,17 +60,27 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         var hooks = RunJob.Hooks()
         hooks.statusLine = false
-        let served = ServedBoard()
         hooks.prepared = { session, motor, loop in
-            let feed = BoardFeed(session: session, haptics: motor?.engine)
-            let (server, token) = try makeServer(session: session, feed: feed, motor: motor)
-            let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
+            let (port, token, observers) = try serve(session, motor: motor, loop: loop)
             for url in urls(port: port, token: token) { Console.out(url + "\n") }
-            return [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) },
-                                 event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } })]
+            return observers
         }
-        defer { served.stop() }
         try job.run(hooks: hooks)
+    }
+
+    /// Starts the web server on an opened board whose `loop` is about to start: the port bound,
+    /// the token clients need (nil when none), and what observes the loop for the pages. The
+    /// server's stop is registered with the session's teardown: opened last, it stops first,
+    /// before the gamepad, the motor and the sensor.
+    func serve(_ session: BoardSession, motor: Motor?, loop: TiltLoop) throws
+        -> (port: UInt16, token: String?, observers: [LoopObserver]) {
+        let feed = BoardFeed(session: session, loop: loop, haptics: motor?.engine)
+        let (server, token) = try makeServer(session: session, feed: feed, motor: motor)
+        let served = ServedBoard()
+        let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
+        session.onClose { served.stop() }
+        return (port, token, [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) },
+                                           event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } })])
     }
 
     private func makeServer(session: BoardSession, feed: BoardFeed, motor: Motor?) throws -> (WebServer, String?) {
@@ -122,8 +132,8 @@ struct ServeCommand: ParsableCommand {
     }
 }
 
-/// The server's parts as `serve` starts them from the job's hook; the loop thread reads `feed`
-/// and `loop`, set before the loop starts.
+/// The server's parts as `serve` starts them from the job's hook; stopped by the session's
+/// teardown (`BoardSession.onClose`).
 private final class ServedBoard: @unchecked Sendable {
     private var server: WebServer?
     private var pacing: Task<Void, Never>?

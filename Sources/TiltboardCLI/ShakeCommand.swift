@@ -97,27 +97,26 @@ struct ShakeCommand: ParsableCommand {
         try SignalWatcher.shared.start()
         var board = try boardOptions.loadBoard(defaultScript: "shake")
         board.shake = shakeSection(over: board.shake)
-        let session = try CommandBoard.open(board, fast: speed.fast, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
-                                            rateHz: rate.hz)
+        let session = try CommandBoard.open(board, options: boardOptions, fast: speed.fast, rateHz: rate.hz)
         defer { session.close() }
-        // The flags win over the profile's sensitivity too.
-        session.shakeOverrides = shakeSection(over: BoardDescription.ShakeSection())
-        for warning in session.warnings { Console.warn(warning) }
         let motor = mute ? nil : try Motor.open(session, announceChanges: board.isSimulated)
         if !mute, motor == nil { Console.note("board \(board.name) has no motor: shakes are only printed") }
 
         var explainer: (@Sendable (ShakeNote) -> Void)?
         if explain { explainer = { @Sendable note in Console.error(ShakeExplanation.line(note) + "\n") } }
-        let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, bus: bus, wake: wake, shakeNotes: explainer)
+        // The flags win over the profile's sensitivity too.
+        let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, bus: bus, wake: wake, shakeNotes: explainer,
+                                        shakeOverrides: shakeSection(over: BoardDescription.ShakeSection()))
         let json = json
-        var printer = ShakeEventPrinter()
-        // Wakes a loop asleep on the interrupt pin at once (the flag alone is seen at the next tick).
-        SignalWatcher.shared.onStop { _ in loop.stop() }
-        let realtimeNote = try loop.run(duration: duration.seconds, shouldStop: { SignalWatcher.shared.stopRequested }) { out, _ in
+        let printer = ShakeEventPrinter()
+        let running = loop.start(for: RunPlan.span(duration.seconds), observers: [LoopObserver(sample: { out, _ in
             // Only events are formatted: the per-sample path stays allocation-free.
             guard let event = out.shakeEvent else { return }
             printer.print(event, json: json)
-        }
+        })])
+        // Also wakes a loop asleep on the interrupt pin at once.
+        SignalWatcher.shared.onStop { _ in running.stop() }
+        let realtimeNote = try running.wait()
         if let realtimeNote { Console.note(realtimeNote) }
         if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
         let stats = loop.scheduler.statistics
@@ -141,13 +140,13 @@ extension JSONLineWriter {
     }
 }
 
-/// Prints shake events as text or JSON lines.
-struct ShakeEventPrinter {
+/// Prints shake events as text or JSON lines (on the loop thread while it runs).
+final class ShakeEventPrinter {
     private var line = JSONLineWriter(capacity: 128)
     /// Shakes started so far.
     private(set) var shakes = 0
 
-    mutating func print(_ event: ShakeEvent, json: Bool) {
+    func print(_ event: ShakeEvent, json: Bool) {
         if event.phase == .started { shakes += 1 }
         if json {
             line.reset()

@@ -50,31 +50,30 @@ package enum CalibrationOutcome: Sendable {
 
 /// The loop thread's side of `serve`: publishes each sample into a latest-wins slot, runs the
 /// neutral capture the page asked for on the samples the loop takes anyway, and sets the neutral
-/// pose. Nothing here blocks or allocates per tick; requests arrive through atomics, and the
-/// rare results (a finished capture, a lost sensor) go back under a lock the loop takes only then.
+/// pose. Nothing here blocks or allocates per tick; requests arrive through the loop's mailbox
+/// (`TiltLoop.perform`), and the rare results (a finished capture, a lost sensor) go back under a
+/// lock the loop takes only then.
 package final class BoardFeed: @unchecked Sendable {
     package let slot = LatestSlot(LoopFrame())
     /// The capture's settings: the same defaults as `tiltboard calibrate` (2 s still within 30 s).
     package let captureSettings: NeutralCapture.Settings
     private let haptics: HapticEngine?
     private let session: BoardSession
-
-    private enum Request: Int { case none = 0, capture = 1, level = 2 }
-    private let request = Atomic<Int>(Request.none.rawValue)
+    /// The loop this feed hears, whose mailbox takes the requests.
+    private let loop: TiltLoop
     /// True from a capture's request until the server took its outcome.
     private let capturing = Atomic<Bool>(false)
     private let outcome = Mutex<CalibrationOutcome?>(nil)
     private let sensorEvents = Mutex<[SensorEvent]>([])
-    /// Shake settings for the loop to take at its next tick (the page chose a sensitivity).
-    private let pendingShake = Mutex<ShakeDetectorSettings?>(nil)
-    private let shakePending = Atomic<Bool>(false)
 
     // Loop thread only.
     private var frame = LoopFrame()
     private var stepper: NeutralCalibration.Stepper?
 
-    package init(session: BoardSession, haptics: HapticEngine?, captureSettings: NeutralCapture.Settings = NeutralCapture.Settings()) {
+    package init(session: BoardSession, loop: TiltLoop, haptics: HapticEngine?,
+                 captureSettings: NeutralCapture.Settings = NeutralCapture.Settings()) {
         self.session = session
+        self.loop = loop
         self.haptics = haptics
         self.captureSettings = captureSettings
     }
@@ -83,18 +82,6 @@ package final class BoardFeed: @unchecked Sendable {
 
     /// For every sample, from the loop's output.
     package func tick(_ out: PipelineOutput, _ tick: TickContext, loop: TiltLoop) {
-        switch Request(rawValue: request.exchange(Request.none.rawValue, ordering: .acquiringAndReleasing)) ?? .none {
-        case .none: break
-        case .capture:
-            stepper = NeutralCalibration.Stepper(settings: captureSettings)
-            frame.calibration = CalibrationProgress(attempt: frame.calibration.attempt &+ 1, running: true)
-        case .level:
-            loop.setNeutral(.level)
-        }
-        if shakePending.exchange(false, ordering: .acquiringAndReleasing),
-           let settings = pendingShake.withLock({ p -> ShakeDetectorSettings? in defer { p = nil }; return p }) {
-            loop.setShakeSettings(settings)
-        }
         if stepper != nil { feedCapture(out, loop: loop) }
         frame.output = out
         frame.wakeTimeNs = tick.wakeTime
@@ -107,6 +94,12 @@ package final class BoardFeed: @unchecked Sendable {
             frame.linearPeakT = out.t
         }
         slot.publish(frame)
+    }
+
+    /// Starts a neutral capture on the following samples (`requestCapture` posts it).
+    package func beginCapture() {
+        stepper = NeutralCalibration.Stepper(settings: captureSettings)
+        frame.calibration = CalibrationProgress(attempt: frame.calibration.attempt &+ 1, running: true)
     }
 
     private func feedCapture(_ out: PipelineOutput, loop: TiltLoop) {
@@ -147,19 +140,18 @@ package final class BoardFeed: @unchecked Sendable {
         guard capturing.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
             return false
         }
-        request.store(Request.capture.rawValue, ordering: .releasing)
+        loop.perform { [self] _ in beginCapture() }
         return true
     }
 
-    /// Sets the neutral pose to level at the next sample.
+    /// Sets the neutral pose to level at the next tick.
     package func requestLevel() {
-        request.store(Request.level.rawValue, ordering: .releasing)
+        loop.perform { $0.setNeutral(.level) }
     }
 
     /// Makes the loop's shake detector use `settings` from its next tick on.
     package func requestShakeSettings(_ settings: ShakeDetectorSettings) {
-        pendingShake.withLock { $0 = settings }
-        shakePending.store(true, ordering: .releasing)
+        loop.perform { $0.setShakeSettings(settings) }
     }
 
     /// A capture is running or its outcome has not been taken yet.

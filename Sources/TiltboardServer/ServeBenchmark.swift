@@ -48,18 +48,18 @@ package enum ServeBenchmark {
                            clients: Int = 20, uiRateHz: Double = 60, threadPolicy: LoopThreadPolicy = .inherited,
                            residentBytes: @escaping () -> UInt64?,
                            progress: (String) -> Void,
-                           shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkReport {
+                           shouldStop: () -> Bool, started: (RunningLoop) -> Void = { _ in }) throws -> ServeBenchmarkReport {
         var without: [ServeBenchmarkRun] = []
         var with: [ServeBenchmarkRun] = []
         for pair in 1...pairs {
             if shouldStop() { break }
             progress("pair \(pair)/\(pairs): the loop alone for \(seconds) s…")
             without.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: 0, uiRateHz: uiRateHz, threadPolicy: threadPolicy,
-                                       residentBytes: residentBytes, shouldStop: shouldStop))
+                                       residentBytes: residentBytes, started: started))
             if shouldStop() { break }
             progress("pair \(pair)/\(pairs): with \(clients) clients for \(seconds) s…")
             with.append(try runOnce(open: open, rateHz: rateHz, seconds: seconds, clients: clients, uiRateHz: uiRateHz, threadPolicy: threadPolicy,
-                                    residentBytes: residentBytes, shouldStop: shouldStop))
+                                    residentBytes: residentBytes, started: started))
         }
         return ServeBenchmarkReport(rateHz: rateHz, secondsPerRun: seconds, uiRateHz: uiRateHz, without: without, with: with,
                                     medianP50Without: median(without.map(\.latenessP50Microseconds)),
@@ -76,13 +76,13 @@ package enum ServeBenchmark {
 
     private static func runOnce(open: () throws -> BoardSession, rateHz: Double, seconds: Double, clients: Int,
                                 uiRateHz: Double, threadPolicy: LoopThreadPolicy, residentBytes: () -> UInt64?,
-                                shouldStop: @escaping @Sendable () -> Bool) throws -> ServeBenchmarkRun {
+                                started: (RunningLoop) -> Void) throws -> ServeBenchmarkRun {
         let session = try open()
         defer { session.close() }
         var loopConfiguration = TiltLoop.Configuration(rateHz: rateHz)
         loopConfiguration.threadPolicy = threadPolicy
         let loop = session.makeLoop(loopConfiguration, haptics: nil)
-        let feed = BoardFeed(session: session, haptics: nil)
+        let feed = BoardFeed(session: session, loop: loop, haptics: nil)
         var served: (server: WebServer, pacing: Task<Void, Never>, clients: BenchClients)?
         if clients > 0 {
             let hub = ServeHub(session: session, feed: feed, haptics: nil)
@@ -95,7 +95,10 @@ package enum ServeBenchmark {
             let group = try runBlocking { try await BenchClients.connect(port: port, readers: clients - 1, stalled: 1) }
             served = (server, pacing, group)
         }
-        let note = try loop.run(duration: seconds, shouldStop: shouldStop) { out, tick in feed.tick(out, tick, loop: loop) }
+        let running = loop.start(for: Nanoseconds.duration(seconds: seconds),
+                                 observers: [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) })])
+        started(running)
+        let note = try running.wait()
         let stats = loop.scheduler.statistics
         var received = 0
         var dropped: UInt64 = 0

@@ -50,7 +50,7 @@ final class ExitTableTests: XCTestCase {
             (SensorError.unsupportedSetting(setting: "a sample rate of", value: "0.0 Hz", chip: "MPU-6050", allowed: "give a positive rate in Hz"), 64, nil),
             (GPIOError(kind: .lineBusy, message: "m"), 69, nil),
             (CalibrationError.singularFit, 75, nil),
-            (CalibrationProcedureError("m"), 75, nil),
+            (CalibrationProcedureError(problem: "m"), 75, nil),
             (BoardFileError(file: "b.json", key: "sensor", message: "m"), 65, nil),
             (BoardFileError(file: "b.json", key: "(file)", message: "m", errno: EACCES), 77, nil),
             (ProfileError(path: "p.json", kind: .corrupt, detail: "m"), 65, nil),

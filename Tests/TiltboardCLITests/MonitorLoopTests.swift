@@ -33,11 +33,11 @@ final class MonitorLoopTests: XCTestCase {
         nonisolated(unsafe) var tilts: [TiltAngles] = []
         tilts.reserveCapacity(400)
         nonisolated(unsafe) var allocations: UInt64 = 0
-        _ = try loop.run(duration: 3) { out, _ in
+        _ = try loop.start(for: .seconds(3), observers: [LoopObserver(sample: { out, _ in
             index += 1
             // Asked for before the window holds half a second of samples.
-            if index == 20 { link.ask(.capture) }
-            if index == 200 { link.ask(.level) }
+            if index == 20 { side.capture(on: loop) }
+            if index == 200 { side.level(on: loop) }
             let before = tiltboard_thread_allocation_count()
             side.handle(out, loop: loop)
             if index > 5 { allocations += tiltboard_thread_allocation_count() - before }
@@ -46,7 +46,7 @@ final class MonitorLoopTests: XCTestCase {
                 captured = c
             }
             tilts.append(out.tilt)
-        }
+        })]).wait()
         XCTAssertEqual(allocations, 0, "the per-sample monitor work allocated")
         XCTAssertEqual(link.snapshot.samples, UInt64(index))
         XCTAssertEqual(capturedAt, 50, "the capture must wait for a full half second")
@@ -76,10 +76,10 @@ final class MonitorLoopTests: XCTestCase {
         let link = MonitorLink()
         let side = MonitorLoopSide(link: link, rateHz: 100, captureSeconds: 0.5)
         nonisolated(unsafe) var startedAt: Double?
-        _ = try loop.run(duration: 4) { out, _ in
+        _ = try loop.start(for: .seconds(4), observers: [LoopObserver(sample: { out, _ in
             side.handle(out, loop: loop)
             if startedAt == nil, out.shakeEvent?.phase == .started { startedAt = out.t }
-        }
+        })]).wait()
         let s = link.snapshot
         XCTAssertEqual(s.shakes, 1)
         XCTAssertEqual(s.lastShakeStart, try XCTUnwrap(startedAt))

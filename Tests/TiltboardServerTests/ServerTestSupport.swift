@@ -106,7 +106,7 @@ final class ServedBoard {
         let clock = self.clock
         engine = try session.openMotor().map { HapticEngine(line: $0, clock: clock, cap: board.motor!.cap) }
         loop = session.makeLoop(rateHz: 100, haptics: engine)
-        feed = BoardFeed(session: session, haptics: engine)
+        feed = BoardFeed(session: session, loop: loop, haptics: engine)
         let feed = self.feed
         loop.observe(LoopObserver(event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } }))
         hub = ServeHub(session: session, feed: feed, haptics: engine)
@@ -120,11 +120,11 @@ final class ServedBoard {
     func runLoop(seconds: Double, pumpEvery: Int = 2) throws {
         let feed = self.feed, loop = self.loop, hub = self.hub
         var n = 0
-        _ = try loop.run(duration: seconds) { out, tick in
+        _ = try loop.start(for: .seconds(seconds), observers: [LoopObserver(sample: { out, tick in
             feed.tick(out, tick, loop: loop)
             n += 1
             if n % pumpEvery == 0 { hub.pump() }
-        }
+        })]).wait()
         hub.pump()
     }
 

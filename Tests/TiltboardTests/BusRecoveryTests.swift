@@ -40,10 +40,10 @@ final class BusRecoveryTests: XCTestCase {
             onEvent(event)
         }))
         do {
-            _ = try loop.run(duration: seconds) { out, _ in
+            _ = try loop.start(for: .seconds(seconds), observers: [LoopObserver(sample: { out, _ in
                 result.outputs.append(out)
                 each(out)
-            }
+            })]).wait()
         } catch {
             result.error = error
         }
@@ -247,7 +247,7 @@ final class BusRecoveryTests: XCTestCase {
             }
         }))
         nonisolated(unsafe) var shakes = 0
-        _ = try loop.run(duration: 6) { out, _ in if out.shakeEvent?.phase == .started { shakes += 1 } }
+        _ = try loop.start(for: .seconds(6), observers: [LoopObserver(sample: { out, _ in if out.shakeEvent?.phase == .started { shakes += 1 } })]).wait()
         guard wakes.count >= 2, case .sleeping = wakes[0], case .woke = wakes[1] else { return XCTFail("\(wakes)") }
         guard events.count == 2, case let .back(backT, false) = events[1] else { return XCTFail("\(events)") }
         XCTAssertEqual(backT, 4.3 - 0.16, accuracy: 0.0101)
@@ -259,7 +259,13 @@ final class BusRecoveryTests: XCTestCase {
         let session = try open(faults: [SimulatedFault(at: 1.0, kind: .unplug, seconds: 60)], clock: clock)
         let r = run(session, seconds: 30, giveUpAfter: 2)
         let error = try XCTUnwrap(r.error as? SensorLostError)
-        XCTAssertEqual(error.description, "no sample from the MPU-6050 at 0x68 on simulated for 2 s, giving up; last error: I²C no device answers at 0x68 on simulated (register 0x75, simulated: unplugged)")
+        XCTAssertEqual(error.part, "MPU-6050")
+        XCTAssertEqual(error.bus, "simulated")
+        XCTAssertEqual(error.address, 0x68)
+        XCTAssertEqual(error.span, .seconds(2))
+        let last = try XCTUnwrap(error.lastError as? I2CError)
+        XCTAssertEqual(last.kind, .noAcknowledgeAddress)
+        XCTAssertEqual(last.address, 0x68)
         XCTAssertEqual(r.events.count, 1)
         // Lost at 0.84 s, given up at the first tick 2 s later.
         XCTAssertEqual(r.ticks, 285)

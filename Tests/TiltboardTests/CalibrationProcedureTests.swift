@@ -335,7 +335,7 @@ final class CalibrationProcedureTests: XCTestCase {
             clock.set(nanoseconds: t0 + Nanoseconds.span(seconds: scriptSeconds))
             let loop = session.makeLoop(rateHz: 100, haptics: nil)
             nonisolated(unsafe) var outs: [PipelineOutput] = []
-            _ = try loop.run(duration: 1.2) { out, _ in outs.append(out) }
+            _ = try loop.start(for: .seconds(1.2), observers: [LoopObserver(sample: { out, _ in outs.append(out) })]).wait()
             let tail = outs.suffix(50)
             XCTAssertEqual(tail.count, 50)
             XCTAssertFalse(tail.contains { $0.control.atEdgeY })

@@ -21,7 +21,7 @@ final class OutageJobControlTests: XCTestCase {
             return now <= stopStart ? 0 : Swift.min(now - stopStart, stopLength)
         }
         let loop = session.makeLoop(configuration, haptics: nil)
-        XCTAssertThrowsError(try loop.run(duration: 30) { _, _ in }) { error in
+        XCTAssertThrowsError(try loop.start(for: .seconds(30), observers: [LoopObserver(sample: { _, _ in })]).wait()) { error in
             XCTAssertTrue(error is SensorLostError, "\(error)")
         }
         return loop.scheduler.statistics.ticks

@@ -18,7 +18,7 @@ final class PipelineScriptTests: XCTestCase {
         let loop = try session(script: script, clock: clock, rate: rate).makeLoop(rateHz: rate, haptics: nil,
                                                                                   controller: controller)
         nonisolated(unsafe) var outputs: [PipelineOutput] = []
-        _ = try loop.run(duration: seconds) { out, _ in outputs.append(out) }
+        _ = try loop.start(for: .seconds(seconds), observers: [LoopObserver(sample: { out, _ in outputs.append(out) })]).wait()
         return outputs
     }
 
@@ -93,7 +93,7 @@ final class PipelineScriptTests: XCTestCase {
         // Configuring waits for the chip (time moves on the manual clock): count from here.
         let takenBefore = Int(chip.samplesTaken), queuedBefore = chip.fifoByteCount / 14
         nonisolated(unsafe) var times: [Double] = []
-        _ = try loop.run(duration: 2) { out, _ in times.append(out.t) }
+        _ = try loop.start(for: .seconds(2), observers: [LoopObserver(sample: { out, _ in times.append(out.t) })]).wait()
         XCTAssertEqual(Double(times.count), 2000, accuracy: 6)
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
         XCTAssertEqual(gaps.max() ?? 0, 0.001, accuracy: 1e-6)

@@ -107,7 +107,9 @@ final class ProfileShakeTests: XCTestCase {
         loop.setShakeSettings(session.shakeSettings(for: cleared))
         XCTAssertEqual(loop.pipeline.shake.settings.thresholdG, 0.9)
         // Run-only overrides (`shake --threshold`) win over both.
-        session.shakeOverrides.thresholdG = 2
-        XCTAssertEqual(session.shakeSettings(for: saved).thresholdG, 2)
+        var overrides = BoardDescription.ShakeSection()
+        overrides.thresholdG = 2
+        XCTAssertEqual(session.shakeSettings(for: saved, overrides: overrides).thresholdG, 2)
+        XCTAssertEqual(session.makePipeline(shakeOverrides: overrides).shake.settings.thresholdG, 2)
     }
 }

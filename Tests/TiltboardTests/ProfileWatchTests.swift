@@ -45,7 +45,7 @@ final class ProfileWatchTests: XCTestCase {
         var written = false
         var saved: [UInt8] = []
         var before: [TiltAngles] = [], after: [TiltAngles] = []
-        _ = try loop.run(duration: 6) { out, _ in
+        _ = try loop.start(for: .seconds(6), observers: [LoopObserver(sample: { out, _ in
             if out.t >= 1 && out.t < 2 { sum += out.accel; n += 1; before.append(out.tilt) }
             if out.t >= 2 && !written {
                 written = true
@@ -57,7 +57,7 @@ final class ProfileWatchTests: XCTestCase {
                 do { try ProfileStore.save(p, path: profilePath); saved = try ProfileStore.encode(p) } catch { XCTFail("\(error)") }
             }
             if out.t >= 4 { after.append(out.tilt) }
-        }
+        })]).wait()
         XCTAssertEqual(before.count, 100)
         XCTAssertGreaterThan(abs(before.last!.pitchDeg) + abs(before.last!.rollDeg), 10, "tilted before")
         XCTAssertEqual(after.count, 201)

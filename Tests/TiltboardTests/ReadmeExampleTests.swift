@@ -13,9 +13,9 @@ func leftEdge() throws -> (t: Double, rollDeg: Double)? {
     try sensor.configure(SensorConfiguration())  // ±2 g, 100 Hz
     let pipeline = TiltPipeline(tracker: TiltTracker(estimator: TiltEstimator(mode: .gyroAided())))
     var edge: (t: Double, rollDeg: Double)?
-    try TiltLoop(sensor: sensor, clock: clock, pipeline: pipeline, rateHz: 100).run(duration: 3) { out, _ in
+    try TiltLoop(sensor: sensor, clock: clock, pipeline: pipeline, rateHz: 100).start(for: .seconds(3), observers: [LoopObserver(sample: { out, _ in
         if edge == nil, out.control.atEdgeX { edge = (out.t, out.tilt.rollDeg) }
-    }
+    })]).wait()
     return edge
 }
 

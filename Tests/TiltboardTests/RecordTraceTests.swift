@@ -14,10 +14,10 @@ final class RecordTraceTests: XCTestCase {
         let writer = try TraceCSVWriter(path: path, includesGyro: true, flushBytes: 512)
         let loop = session.makeLoop(rateHz: 100, haptics: nil)
         nonisolated(unsafe) var outputs: [PipelineOutput] = []
-        _ = try loop.run(duration: seconds) { out, _ in
+        _ = try loop.start(for: .seconds(seconds), observers: [LoopObserver(sample: { out, _ in
             outputs.append(out)
             try? writer.append(t: out.t, accel: out.accel, gyro: out.gyro)
-        }
+        })]).wait()
         try writer.close()
         XCTAssertEqual(writer.samples, outputs.count)
         return outputs

@@ -25,7 +25,7 @@ final class ShakeAllocationTests: XCTestCase {
             defer { before.deallocate(); after.deallocate() }
             nonisolated(unsafe) var n = 0
             nonisolated(unsafe) var shakeSample = -1
-            _ = try loop.run(duration: 3) { out, _ in
+            _ = try loop.start(for: .seconds(3), observers: [LoopObserver(sample: { out, _ in
                 // Counted on entry (read + pipeline + posting since the last exit) and on exit; the
                 // engine's service, which runs on its own thread in the program, is left out.
                 let entry = tiltboard_thread_allocation_count()
@@ -34,7 +34,7 @@ final class ShakeAllocationTests: XCTestCase {
                 engine.service(now: clock.nowNanoseconds())
                 if n < capacity { after[n] = tiltboard_thread_allocation_count() }
                 n += 1
-            }
+            })]).wait()
             XCTAssertGreaterThan(shakeSample, 50, "\(chip.partName): no shake detected")
             XCTAssertEqual(line.changes.map(\.active), [true, false], chip.partName)
             // From the tenth sample on, past any first-use setup.

@@ -361,11 +361,11 @@ enum ShakeHarness {
         defer { engine?.shutdown() }
         let loop = session.makeLoop(rateHz: rateHz, haptics: engine)
         nonisolated(unsafe) var shakes: [ObservedShake] = []
-        _ = try loop.run(duration: seconds) { out, tick in
+        _ = try loop.start(for: .seconds(seconds), observers: [LoopObserver(sample: { out, tick in
             let scriptT = Nanoseconds.seconds(from: created, to: tick.wakeTime)
             if let event = out.shakeEvent { shakes.append(ObservedShake(event: event, scriptT: scriptT)) }
             engine?.service(now: clock.nowNanoseconds())
-        }
+        })]).wait()
         let origin = Nanoseconds.seconds(created)
         return ShakeRun(shakes: shakes, samples: loop.samples,
                         motorChanges: (line?.changes ?? []).map { (t: $0.t - origin, active: $0.active) })

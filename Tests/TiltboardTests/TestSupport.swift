@@ -19,12 +19,3 @@ func makeScratchFolder(_ test: XCTestCase, file: StaticString = #filePath, line:
     return path
 }
 
-extension BoardSession {
-    /// A session on the simulator behind `board`: every board these tests open is simulated.
-    convenience init(board: BoardDescription, clock: MonotonicClock, profilePath: String? = nil,
-                     useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
-                     wrapBus: ((I2CBus) -> I2CBus)? = nil) throws {
-        try self.init(board: board, backend: SimulatedBoard(board: board, clock: clock), clock: clock,
-                      profilePath: profilePath, useProfile: useProfile, rateHz: rateHz, fifo: fifo, wrapBus: wrapBus)
-    }
-}

@@ -34,10 +34,10 @@ final class WakeOnMotionTests: XCTestCase {
             let loop = try wakingLoop(s) { event in events.append((event, clock.nowSeconds() - 1)) }
             nonisolated(unsafe) var outputs: [PipelineOutput] = []
             nonisolated(unsafe) var shakeAt: Double?
-            _ = try loop.run(duration: 8) { out, _ in
+            _ = try loop.start(for: .seconds(8), observers: [LoopObserver(sample: { out, _ in
                 outputs.append(out)
                 if shakeAt == nil, out.shakeEvent?.phase == .started { shakeAt = clock.nowSeconds() - 1 }
-            }
+            })]).wait()
             // Still from the start: asleep 2 s later, awake at the shake, asleep 2 s after it ends.
             XCTAssertEqual(events.count, 3, "\(name): \(events)")
             guard events.count == 3 else { continue }
@@ -48,7 +48,7 @@ final class WakeOnMotionTests: XCTestCase {
             let wokeAt = events[1].script
             XCTAssertGreaterThanOrEqual(wokeAt, Self.shakeOnset, name)
             XCTAssertLessThanOrEqual(wokeAt, Self.shakeOnset + period + 1e-9, "\(name): wake latency")
-            XCTAssertEqual(asleep, wokeAt - events[0].script, accuracy: 1e-9)
+            XCTAssertEqual(Nanoseconds.seconds(asleep), wokeAt - events[0].script, accuracy: 1e-9)
             let detected = try XCTUnwrap(shakeAt, "\(name): the shake after waking was missed")
             // On the shake's third half-cycle: 250 ms, plus the 16 ms the 2 g sine takes to reach 0.8 g,
             // and a sample while its direction forms.
@@ -82,7 +82,7 @@ final class WakeOnMotionTests: XCTestCase {
         let loop = try wakingLoop(s) { event in
             if case .sleeping = event { sleptAfter = outputs.count - 1 }
         }
-        _ = try loop.run(duration: 4.5) { out, _ in outputs.append(out) }
+        _ = try loop.start(for: .seconds(4.5), observers: [LoopObserver(sample: { out, _ in outputs.append(out) })]).wait()
         XCTAssertGreaterThan(sleptAfter, 0)
         guard sleptAfter > 0, sleptAfter + 1 < outputs.count else { return XCTFail("never slept and woke") }
         let before = outputs[sleptAfter], after = outputs[sleptAfter + 1]
@@ -136,7 +136,7 @@ final class WakeOnMotionTests: XCTestCase {
             if case .sleeping = event { asleepAt = clock.nowNanoseconds(); loopRef?.stop() }
         }
         loopRef = loop
-        _ = try loop.run { _, _ in }
+        _ = try loop.start().wait()
         XCTAssertEqual(clock.nowNanoseconds(), try XCTUnwrap(asleepAt))
         XCTAssertEqual(loop.wakeStatistics.sleeps, 1)
         XCTAssertEqual(loop.wakeStatistics.idleSeconds, 0)
@@ -155,7 +155,7 @@ final class WakeOnMotionTests: XCTestCase {
         let loop = try wakingLoop(s, rateHz: 50, WakeOnMotionSettings(idleSeconds: 1)) { event in
             if case .sleeping = event { transactionsAsleep = bus.transactionCount }
         }
-        _ = try loop.run(duration: 3) { _, _ in }
+        _ = try loop.start(for: .seconds(3), observers: [LoopObserver(sample: { _, _ in })]).wait()
         let asleep = try XCTUnwrap(transactionsAsleep)
         XCTAssertEqual(bus.transactionCount - asleep, 0, "no edge while asleep, so no look at the flag")
         XCTAssertEqual(loop.wakeStatistics.sleeps, 1)
@@ -196,11 +196,11 @@ final class WakeOnMotionTests: XCTestCase {
         let times = UnsafeMutableBufferPointer<Double>.allocate(capacity: capacity)
         defer { before.deallocate(); after.deallocate(); times.deallocate() }
         nonisolated(unsafe) var n = 0
-        _ = try loop.run(duration: 8) { out, _ in
+        _ = try loop.start(for: .seconds(8), observers: [LoopObserver(sample: { out, _ in
             if n < capacity { before[n] = tiltboard_thread_allocation_count(); times[n] = out.t }
             if n < capacity { after[n] = tiltboard_thread_allocation_count() }
             n += 1
-        }
+        })]).wait()
         XCTAssertGreaterThan(n, 300)
         // Between one sample's exit and the next one's entry: read, pipeline, idle check. A sample
         // after a gap also carries the whole sleep (arming, waiting, acknowledging, restarting the

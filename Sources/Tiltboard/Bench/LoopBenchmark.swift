@@ -45,11 +45,11 @@ public enum LoopBenchmark {
     ///   - threadAllocations: the calling thread's allocation counter (from `CAllocationCounter`),
     ///     called on the loop thread; nil to skip counting.
     ///   - threadPolicy: how the loop thread is scheduled (SCHED_FIFO, timer slack: the program's choice).
-    ///   - shouldStop: ends the run early (a signal).
-    public static func run(session: BoardSession, bus: CountingI2CBus, seconds: Double,
+    ///   - started: hears the running loop's handle (to stop it early on a signal).
+    package static func run(session: BoardSession, bus: CountingI2CBus, seconds: Double,
                            tickRateHz: Double, warmupTicks: UInt64 = 20, threadPolicy: LoopThreadPolicy = .inherited,
                            threadAllocations: (@Sendable () -> UInt64)? = nil,
-                           shouldStop: @escaping @Sendable () -> Bool = { false }) throws -> LoopBenchmarkResult {
+                           started: (RunningLoop) -> Void = { _ in }) throws -> LoopBenchmarkResult {
         let configuration = session.sensor.configuration
         let rate = session.sensor.actualRateHz
         var loopConfiguration = TiltLoop.Configuration(rateHz: tickRateHz)
@@ -62,7 +62,7 @@ public enum LoopBenchmark {
         state.takenBefore = samplesTaken(device)
         state.queuedBefore = queuedFrames(device)
         bus.resetCounters()
-        let note = try loop.run(duration: seconds, shouldStop: shouldStop) { out, tick in
+        let running = loop.start(for: Nanoseconds.duration(seconds: seconds), observers: [LoopObserver(sample: { out, tick in
             // The same formatting as the run's JSON lines, so its cost is part of the measurement.
             state.line.writeRunLine(out, haptic: false)
             state.checksum &+= UInt64(state.line.bytes.count)
@@ -75,7 +75,9 @@ public enum LoopBenchmark {
                 state.lastTick = tick.index
                 state.allocationsTo = count()
             }
-        }
+        })])
+        started(running)
+        let note = try running.wait()
         let stats = loop.scheduler.statistics
         let samples = loop.samples
         var expected: UInt64?

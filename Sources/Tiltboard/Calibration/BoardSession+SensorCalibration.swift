@@ -29,7 +29,7 @@ extension BoardSession {
         // The neutral pose captured through the old calibration, seen through the new one.
         profile.neutral = profile.neutralPose(mount: board.mount)
         if let problem = profile.problem {
-            throw CalibrationProcedureError("the fitted calibration cannot be stored: \(problem); capture the six faces again")
+            throw CalibrationProcedureError(problem: problem)
         }
         // Only the sensor calibration's sections change on disk (`ProfileWriter.sensorCalibration`).
         let written = try ProfileStore.save(profile, path: profilePath, writer: .sensorCalibration)
@@ -38,9 +38,13 @@ extension BoardSession {
     }
 }
 
-/// A calibration result that cannot be used, with what to do about it.
+/// A fitted sensor calibration that cannot be stored (`saveSensorCalibration`): the six faces
+/// are to be captured again.
 public struct CalibrationProcedureError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    /// What is wrong with the profile the fit would make (`CalibrationProfile.problem`).
+    public var problem: String
+    /// The error for a fit whose profile has `problem`.
+    package init(problem: String) { self.problem = problem }
+    /// One line: the problem, and to capture again.
+    public var description: String { "the fitted calibration cannot be stored: \(problem); capture the six faces again" }
 }

@@ -19,23 +19,29 @@ public enum CalibrationEvent: Sendable, Equatable {
 
 /// The procedure ended because `shouldStop` returned true (a signal); nothing was saved.
 public struct CalibrationStopped: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The error a stopped procedure throws.
     public init() {}
+    /// One line: interrupted, nothing changed.
     public var description: String { "calibration interrupted; the profile was not changed" }
 }
 
 /// The six-face procedure waited too long for the next face.
 public struct FaceTimeout: Error, Sendable, Equatable, CustomStringConvertible {
     /// The allowed wait, in seconds.
-    public var seconds: Double
+    package var seconds: Double
+    /// The allowed wait.
+    public var timeout: Duration { Nanoseconds.duration(seconds: seconds) }
     /// Faces not yet captured.
     public var remaining: [BoardFace]
     /// The last reason a capture restarted, if any.
     public var lastFailure: StillnessFailure?
 
-    public init(seconds: Double, remaining: [BoardFace], lastFailure: StillnessFailure?) {
+    /// The error for a wait of `seconds` with `remaining` faces still to do.
+    package init(seconds: Double, remaining: [BoardFace], lastFailure: StillnessFailure?) {
         self.seconds = seconds; self.remaining = remaining; self.lastFailure = lastFailure
     }
 
+    /// One line: the wait, the last problem, the faces still to do and what to do.
     public var description: String {
         let faces = remaining.map(\.rawValue).joined(separator: ", ")
         let why = lastFailure.map { " (last problem: \($0))" } ?? ""

@@ -40,14 +40,14 @@ public struct NeutralCalibration: Sendable {
     /// One capture fed sample by sample, by `run` or by a loop that is already sampling (the
     /// samples must be corrected by the session's sensor calibration but not by any neutral pose,
     /// as `PipelineOutput.accel` is). Allocates nothing.
-    public struct Stepper: Sendable {
-        public private(set) var capture: NeutralCapture
+    package struct Stepper: Sendable {
+        package private(set) var capture: NeutralCapture
 
-        public init(settings: NeutralCapture.Settings) { capture = NeutralCapture(settings: settings) }
+        package init(settings: NeutralCapture.Settings) { capture = NeutralCapture(settings: settings) }
 
         /// Adds one board-frame sample: what to report, and the pose once the capture is done.
         /// Throws `CalibrationError.captureTimedOut` after the timeout.
-        public mutating func feed(_ sample: Sample) throws -> (event: CalibrationEvent, pose: NeutralPose?) {
+        package mutating func feed(_ sample: Sample) throws -> (event: CalibrationEvent, pose: NeutralPose?) {
             switch capture.feed(sample) {
             case let .capturing(progress): return (.progress(progress), nil)
             case let .restarted(why): return (.restarted(why), nil)
@@ -58,7 +58,7 @@ public struct NeutralCalibration: Sendable {
         }
 
         /// The finished capture's result; `chain` is the one the samples went through.
-        public func result(pose: NeutralPose, chain: TiltTracker, session: BoardSession) -> NeutralCalibrationResult {
+        package func result(pose: NeutralPose, chain: TiltTracker, session: BoardSession) -> NeutralCalibrationResult {
             let stats = capture.capture.accel
             // The still gyro's mean is what the current correction left of the bias, in the board
             // frame; the profile keeps the whole bias in the sensor frame.

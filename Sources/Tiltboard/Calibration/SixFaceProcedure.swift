@@ -17,18 +17,24 @@ public struct SensorCalibrationResult: Sendable, Equatable {
 /// next one counts, so holding a face longer does not report it as repeated.
 public struct SixFaceProcedure: Sendable {
     /// Stillness limits for both stretches.
-    public var criteria: StillnessCriteria
+    package var criteria: StillnessCriteria
     /// Seconds of stillness discarded before each measurement.
-    public var settle: Double
+    package var settle: Double
     /// Seconds of stillness measured per face.
-    public var duration: Double
+    package var duration: Double
     /// Longest wait for the next face, in seconds.
-    public var timeout: Double
+    package var timeout: Double
     /// Acceptance limits for the fit (residual, scale and offset ranges).
-    public var limits: SixFaceCalibrator.Limits
+    package var limits: SixFaceCalibrator.Limits
+
+    /// The procedure waiting at most `timeout` for each face, with the other settings at their
+    /// defaults (0.5 s settle, 1.5 s measured per face).
+    public init(timeout: Duration = .seconds(30)) {
+        self.init(timeout: Nanoseconds.seconds(timeout))
+    }
 
     /// Defaults: 0.5 s settle, 1.5 s measured per face, 30 s per face.
-    public init(criteria: StillnessCriteria = StillnessCriteria(), settle: Double = 0.5, duration: Double = 1.5,
+    package init(criteria: StillnessCriteria = StillnessCriteria(), settle: Double = 0.5, duration: Double = 1.5,
                 timeout: Double = 30, limits: SixFaceCalibrator.Limits = SixFaceCalibrator.Limits()) {
         self.criteria = criteria; self.settle = settle; self.duration = duration
         self.timeout = timeout; self.limits = limits

@@ -184,9 +184,9 @@ public struct Doctor {
     public var profilePath: String
     public var clock: MonotonicClock
     /// The board's bus and lines, opened as the program decided (`LinuxBoard`, `SimulatedBoard`).
-    public var backend: BoardBackend
+    package var backend: BoardBackend
 
-    public init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
+    package init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
                 clock: MonotonicClock, backend: BoardBackend) {
         self.board = board; self.system = system; self.profilePath = profilePath; self.clock = clock
         self.backend = backend

@@ -4,31 +4,31 @@ import TiltboardDrivers
 /// Joins the loop to a virtual gamepad: each sample moves the stick and the shake button, and
 /// the game's force-feedback requests play on the motor through its `HapticEngine` (so the
 /// engine's on-time cap holds whatever the game asks). Loop thread only.
-public final class GamepadBridge {
-    public let device: GamepadDevice
-    public let axes: GamepadAxes
+package final class GamepadBridge {
+    package let device: GamepadDevice
+    package let axes: GamepadAxes
     /// The motor's engine; nil on a board without a motor (requests are answered, nothing plays).
-    public let engine: HapticEngine?
+    package let engine: HapticEngine?
     private let clock: MonotonicClock
-    public private(set) var scheduler = RumbleScheduler()
+    package private(set) var scheduler = RumbleScheduler()
     private var button = ShakeButton()
     private var applied = 0.0
     /// Play events received with a count above 0.
-    public private(set) var rumblePlays = 0
+    package private(set) var rumblePlays = 0
 
-    public init(device: GamepadDevice, axes: GamepadAxes, engine: HapticEngine?, clock: MonotonicClock) {
+    package init(device: GamepadDevice, axes: GamepadAxes, engine: HapticEngine?, clock: MonotonicClock) {
         self.device = device; self.axes = axes; self.engine = engine; self.clock = clock
     }
 
     /// Reports `out` on the stick and button, then takes the game's requests and sets the motor.
-    public func update(_ out: PipelineOutput) throws {
+    package func update(_ out: PipelineOutput) throws {
         let (x, y) = axes.values(out.controlTilt)
         try device.report(x: x, y: y, button: button.update(t: out.t, shaking: out.shaking))
         try serviceRumble()
     }
 
     /// Takes the game's requests and sets the motor to their mix now.
-    public func serviceRumble() throws {
+    package func serviceRumble() throws {
         let now = clock.nowSeconds()
         try device.pollRequests { request in
             switch request {
@@ -61,7 +61,7 @@ public final class GamepadBridge {
     }
 
     /// Stops every effect, turns the motor off and removes the device.
-    public func close() {
+    package func close() {
         scheduler.stopAll()
         if applied > 0 { engine?.cancel() }
         applied = 0

@@ -3,16 +3,19 @@ import TiltboardCore
 
 /// What a capture measured, recorded in the profile beside the result.
 public struct CaptureSummary: Sendable, Equatable {
+    /// Samples the capture averaged.
     public var sampleCount: Int
     /// Per-axis standard deviation of the still samples, mg.
     public var noiseMg: Vector3
+    /// The die temperature during the capture, °C (nil on a chip without a sensor).
     public var temperatureC: Double?
     /// Mean gyro output while still, sensor frame, °/s: the gyro bias (nil without a gyro).
     public var gyroBiasDps: Vector3?
     /// A neutral capture's mean in raw sensor terms (`BoardSession.neutralSource`); nil for other captures.
     public var neutralSource: CalibrationProfile.NeutralSource?
 
-    public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,
+    /// A summary of a capture of `sampleCount` samples.
+    package init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,
                 neutralSource: CalibrationProfile.NeutralSource? = nil) {
         self.sampleCount = sampleCount; self.noiseMg = noiseMg; self.temperatureC = temperatureC
         self.gyroBiasDps = gyroBiasDps; self.neutralSource = neutralSource
@@ -23,7 +26,7 @@ extension BoardSession {
     /// The profile on disk for this board, for editing: nil when there is none. A corrupt or
     /// truncated one is replaced (it stays in `.bak`), so `replacing` names it for a note;
     /// a newer-version or other-board profile is never overwritten (throws).
-    public func profileForEditing() throws -> (profile: CalibrationProfile?, replacing: ProfileError?) {
+    package func profileForEditing() throws -> (profile: CalibrationProfile?, replacing: ProfileError?) {
         do {
             return (try ProfileStore.load(path: profilePath, expectedBoard: profileIdentity), nil)
         } catch let error as ProfileError where error.kind == .corrupt || error.kind == .invalid {
@@ -35,7 +38,7 @@ extension BoardSession {
     /// through `chain` (its software calibration and mount) while the chip's offset registers held
     /// `chipOffsets`: what the chip would have read with nothing programmed. Independent of the
     /// calibration in use, so a later sensor calibration re-derives the same physical pose.
-    public func neutralSource(boardMeanG: Vector3, chain: TiltTracker, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
+    package func neutralSource(boardMeanG: Vector3, chain: TiltTracker, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
         let sensorFrame = (chain.mount.inverse ?? chain.mount.transposed) * boardMeanG
         let read = chain.calibration.unapply(accel: sensorFrame)
         return CalibrationProfile.NeutralSource(sensorMeanG: read + chipOffsets.accelG, maxTiltDeg: maxTiltDeg)
@@ -83,17 +86,18 @@ extension BoardSession {
         return written
     }
 
-    /// The shake settings the loop uses: the board file's, with the profile's `shake` section
-    /// over them (the board file's alone when the profile is ignored or there is none).
+    /// The shake settings a loop uses by default: the board file's, with the profile's `shake`
+    /// section over them (the board file's alone when the profile is ignored or there is none).
     public var shakeSettings: ShakeDetectorSettings {
         shakeSettings(for: profile)
     }
 
-    /// The shake settings with `profile`'s section over the board file's.
-    public func shakeSettings(for profile: CalibrationProfile?) -> ShakeDetectorSettings {
+    /// The shake settings with `profile`'s section over the board file's, and `overrides` (the
+    /// settings given for one run, e.g. a threshold the program was given) over both.
+    public func shakeSettings(for profile: CalibrationProfile?,
+                              overrides o: BoardDescription.ShakeSection = .init()) -> ShakeDetectorSettings {
         let base = board.shake.detectorSettings
         var s = profile?.shake?.settings(over: base) ?? base
-        let o = shakeOverrides
         if let v = o.thresholdG { s.thresholdG = v }
         if let v = o.minFraction { s.minFraction = v }
         if let v = o.minReversals { s.minReversals = v }

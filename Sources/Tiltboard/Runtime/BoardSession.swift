@@ -6,34 +6,34 @@ import TiltboardSimulator
 /// on request, its motor line. Each part acquired registers what gives it back (`onClose`);
 /// `close()` runs those once, newest first, and an open that fails part-way runs them itself.
 public final class BoardSession {
+    /// The board file it was opened from.
     public let board: BoardDescription
     /// Where the bus and the GPIO lines come from.
-    public let backend: BoardBackend
+    package let backend: BoardBackend
+    /// The clock its sensor, motor and loop run on.
     public let clock: MonotonicClock
-    public let bus: I2CBus
+    package let bus: I2CBus
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
-    public var simulatedBus: SimulatedI2CBus? { (backend as? SimulatedBoard)?.bus }
+    package var simulatedBus: SimulatedI2CBus? { (backend as? SimulatedBoard)?.bus }
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
-    public var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
+    package var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
+    /// The identified and configured sensor (its identity, configuration, actual rate).
     public let sensor: MotionSensor
     /// Where this board's profile lives (the path the program was given, or the default for its name).
     public let profilePath: String
     /// False when opened with `useProfile: false` (the program was told to ignore it): the profile is not applied.
-    public let usesProfile: Bool
+    package let usesProfile: Bool
     /// The profile applied to samples; nil when there is none or it was ignored.
     public private(set) var profile: CalibrationProfile?
-    /// Things a person should know (a clone chip), to print once on stderr.
-    public private(set) var warnings: [String] = []
-    public private(set) var motor: GPIOOutputLine?
+    /// What a program should tell its user once about this board (`BoardWarning`).
+    public private(set) var warnings: [BoardWarning] = []
+    package private(set) var motor: GPIOOutputLine?
     /// The sensor's INT pin, once `openInterruptLine()` opened it.
-    public private(set) var interruptLine: GPIOInputLine?
+    package private(set) var interruptLine: GPIOInputLine?
     /// What this session has programmed into the chip's own offset registers, in g and °/s, as
     /// the registers' steps express it (zero after `configure`, which restores the chip's factory
     /// or zero offsets).
-    public private(set) var chipOffsets = ChipOffsets.none
-    /// Shake settings given for this run only (a threshold the program was given): over the
-    /// profile's and the board file's.
-    public var shakeOverrides = BoardDescription.ShakeSection()
+    package private(set) var chipOffsets = ChipOffsets.none
     /// What `close()` undoes, newest first.
     private let teardown: Teardown
 
@@ -41,7 +41,7 @@ public final class BoardSession {
     /// configures the sensor, and loads the board's profile unless `useProfile` is false. A bad
     /// profile throws (`ProfileError`). `wrapBus` puts a layer between the driver and the bus
     /// (e.g. `CountingI2CBus` for `bench`).
-    public init(board: BoardDescription, backend: BoardBackend, clock: MonotonicClock, profilePath: String? = nil,
+    package init(board: BoardDescription, backend: BoardBackend, clock: MonotonicClock, profilePath: String? = nil,
                 useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
                 wrapBus: ((I2CBus) -> I2CBus)? = nil) throws {
         self.board = board
@@ -60,7 +60,7 @@ public final class BoardSession {
             // configuration the chip refuses) leaves it asleep, not sampling.
             teardown.add { try? sensor.sleep() }
             self.sensor = sensor
-            if let warning = sensor.identity.warning { warnings.append(warning) }
+            if sensor.identity.warning != nil { warnings.append(.cloneChip(sensor.identity)) }
             if useProfile {
                 profile = try ProfileStore.load(path: self.profilePath,
                                                 expectedBoard: ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID))
@@ -79,7 +79,7 @@ public final class BoardSession {
     }
 
     /// The board's identity as a profile records it.
-    public var profileIdentity: ProfileBoardIdentity {
+    package var profileIdentity: ProfileBoardIdentity {
         ProfileBoardIdentity(board: board, chipID: sensor.identity.chipID)
     }
 
@@ -95,7 +95,7 @@ public final class BoardSession {
     /// identified at open and that it still holds its configuration. A chip that reset is
     /// configured again and its offset registers re-programmed from the profile. Returns true
     /// when it was reconfigured.
-    public func restoreSensor() throws -> Bool {
+    package func restoreSensor() throws -> Bool {
         guard try SensorRecovery.reconfigureIfReset(sensor) else { return false }
         // A reset put the offset registers back at their power-on values, as at open.
         chipOffsets = .none
@@ -106,7 +106,7 @@ public final class BoardSession {
     /// Makes the chip's offset registers subtract `accelG` (and `gyroDps`, on a chip with a gyro)
     /// as closely as their steps allow. The drivers' writes are relative to the registers' content,
     /// so only the change is written; `chipOffsets` records what the registers actually hold.
-    public func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
+    package func programChipOffsets(accelG: Vector3, gyroDps: Vector3?) throws {
         // A chip without offset registers (the LIS3DH) leaves the whole correction to software.
         guard sensor.chipVariant.accelOffsets != nil else { return }
         let withGyro = sensor.identity.chip.details.gyroscope != nil
@@ -138,7 +138,7 @@ public final class BoardSession {
     /// The profile's sensor correction less what the chip already subtracts, so an offset
     /// programmed into the chip is not removed a second time in software (only the remainder
     /// below the registers' step is).
-    public var softwareCalibration: SensorCalibration {
+    package var softwareCalibration: SensorCalibration {
         guard let profile else { return .identity }
         var c = profile.sensorCalibration
         c.offsetG = c.offsetG - chipOffsets.accelG
@@ -148,7 +148,7 @@ public final class BoardSession {
 
     /// The tilt chain for this board: its mount, the profile's calibration and neutral pose,
     /// and the estimator suited to the chip (gyro-aided on the MPU-6050).
-    public func makeTiltTracker(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltTracker {
+    package func makeTiltTracker(controller: TiltControllerSettings = TiltControllerSettings()) -> TiltTracker {
         let calibration = softwareCalibration
         var hold = HoldStill(biasKnown: calibration.gyroBiasDps != nil, calibratedTempC: profile?.temperatureC)
         if let drift = board.sensor.chip.details.zeroGDrift {
@@ -179,7 +179,7 @@ public final class BoardSession {
     /// when the board has no `interrupt` section. On a simulated board it is the simulated chip's
     /// own pin. Opened on request, so commands that do not wait on it never claim the line.
     @discardableResult
-    public func openInterruptLine() throws -> GPIOInputLine? {
+    package func openInterruptLine() throws -> GPIOInputLine? {
         if let interruptLine { return interruptLine }
         guard let i = board.interrupt, let line = try backend.openInterruptLine(i) else { return nil }
         interruptLine = line
@@ -206,15 +206,22 @@ public final class BoardSession {
     public var isClosed: Bool { teardown.hasRun }
 }
 
-/// Offsets held in a chip's own offset registers, in the profile's units.
-public struct ChipOffsets: Sendable, Equatable {
-    /// Subtracted from the acceleration, g.
-    public var accelG: Vector3
-    /// Subtracted from the rotation rate, °/s (zero on a chip without a gyro).
-    public var gyroDps: Vector3
+/// Something about an opened board worth telling its user once.
+public enum BoardWarning: Sendable, Equatable {
+    /// The chip answered with the ID of a known clone (`identity.chipID`), accepted: it may
+    /// differ from the part the board file names (`SensorIdentity.warning` says how).
+    case cloneChip(SensorIdentity)
+}
 
-    public init(accelG: Vector3, gyroDps: Vector3) { self.accelG = accelG; self.gyroDps = gyroDps }
+/// Offsets held in a chip's own offset registers, in the profile's units.
+package struct ChipOffsets: Sendable, Equatable {
+    /// Subtracted from the acceleration, g.
+    package var accelG: Vector3
+    /// Subtracted from the rotation rate, °/s (zero on a chip without a gyro).
+    package var gyroDps: Vector3
+
+    package init(accelG: Vector3, gyroDps: Vector3) { self.accelG = accelG; self.gyroDps = gyroDps }
 
     /// Nothing programmed beyond the chip's own reset state.
-    public static let none = ChipOffsets(accelG: .zero, gyroDps: .zero)
+    package static let none = ChipOffsets(accelG: .zero, gyroDps: .zero)
 }

@@ -5,15 +5,15 @@ import TiltboardLinux
 
 /// Appends each motor line change to a file as `<seconds> <0|1>`, one line per change, so another
 /// program can watch a simulated motor (`"motorLog"` in a simulated board's settings).
-public final class MotorLog: Sendable {
+package final class MotorLog: Sendable {
     private let file: AppendOnlyFile
     /// What a crash appends while the motor is on (`CrashFailSafe`).
     private let crash: CrashLogRecord?
-    public var path: String { file.path }
+    package var path: String { file.path }
 
     /// `monotonic`: the motor runs on the real clock (CLOCK_MONOTONIC), which the crash handler
     /// reads for the time of its switch-off line; otherwise it repeats the last change's time.
-    public init(path: String, monotonic: Bool = true) throws {
+    package init(path: String, monotonic: Bool = true) throws {
         do {
             file = try AppendOnlyFile(path: path)
         } catch let error as AtomicFileError {
@@ -23,11 +23,11 @@ public final class MotorLog: Sendable {
     }
 
     /// Claims the log for this process's line; false when another process's line holds it.
-    public func claim() -> Bool { file.lockExclusively() }
+    package func claim() -> Bool { file.lockExclusively() }
 
     /// True when the log's last line says the motor is on: the process writing it was killed
     /// (SIGKILL) with the motor running.
-    public var lastLevelWasActive: Bool {
+    package var lastLevelWasActive: Bool {
         guard let bytes = try? AtomicFile.read(path: path) else { return false }
         let last = bytes.split(separator: UInt8(ascii: "\n")).last
         return last?.last == UInt8(ascii: "1")
@@ -36,7 +36,7 @@ public final class MotorLog: Sendable {
     /// Appends one change. A failed write stops the command like any failed output (`OutputFailure`).
     /// After a crash began (`CrashFailSafe.tripped`) the motor stays off: a change to on is not
     /// recorded, and one recorded as the crash began is followed by its switch-off.
-    public func append(t: Double, active: Bool) {
+    package func append(t: Double, active: Bool) {
         crash?.record(active: active, t: t)
         if active && CrashFailSafe.tripped { return }
         write(t: t, active: active)
@@ -59,16 +59,16 @@ public final class MotorLog: Sendable {
 
 /// A motor log (`simulation.motorLog`) that cannot be opened: named as the motor log (not as the
 /// board file that names it), with the exit status of its file problem (`FileProblem`).
-public struct MotorLogError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
+package struct MotorLogError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
     /// The kernel's reason for refusing to open it for appending.
-    public var errno: Int32
+    package var errno: Int32
 
-    public init(path: String, errno: Int32) { self.path = path; self.errno = errno }
+    package init(path: String, errno: Int32) { self.path = path; self.errno = errno }
 
-    public var problem: FileProblem { FileProblem(errno: errno) }
+    package var problem: FileProblem { FileProblem(errno: errno) }
 
-    public var description: String {
+    package var description: String {
         let hint: String
         switch errno {
         case EISDIR: hint = ": a folder, not a file: name a file (in it, or elsewhere)"

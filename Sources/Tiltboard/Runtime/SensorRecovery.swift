@@ -4,24 +4,24 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// How the tilt loop rides out a failing bus (`TiltLoop.Configuration.recovery`).
-public struct BusRecoverySettings: Sendable, Equatable {
+package struct BusRecoverySettings: Sendable, Equatable {
     /// Reads of a sample (or a FIFO batch) within one tick before the sensor counts as lost.
-    public var attemptsPerTick: Int
+    package var attemptsPerTick: Int
     /// Seconds without a sample after which `TiltLoop.run` gives up with `SensorLostError`.
-    public var giveUpAfterSeconds: Double
+    package var giveUpAfterSeconds: Double
     /// Seconds between the one-byte reads that check the chip still holds its configuration, for
     /// a reset that caused no bus error and left readable data behind (a brown-out between ticks).
-    public var healthCheckSeconds: Double
+    package var healthCheckSeconds: Double
 
-    public init(attemptsPerTick: Int = 3, giveUpAfterSeconds: Double = 10, healthCheckSeconds: Double = 1) {
+    package init(attemptsPerTick: Int = 3, giveUpAfterSeconds: Double = 10, healthCheckSeconds: Double = 1) {
         self.attemptsPerTick = attemptsPerTick
         self.giveUpAfterSeconds = giveUpAfterSeconds
         self.healthCheckSeconds = healthCheckSeconds
     }
 }
 
-/// The bus trouble a loop ran into.
-public struct BusStatistics: Sendable, Equatable, CustomStringConvertible {
+/// The bus trouble a loop ran into (`TiltLoop.busStatistics`).
+public struct BusStatistics: Sendable, Equatable {
     /// Failed transactions, whether a retry then succeeded or not.
     public var busErrors = 0
     /// Times the sensor was lost: every read of a tick failed, or the chip had reset.
@@ -29,12 +29,8 @@ public struct BusStatistics: Sendable, Equatable, CustomStringConvertible {
     /// Times the chip had reset and was configured again.
     public var reconfigurations = 0
 
+    /// None yet.
     public init() {}
-
-    /// `bus errors 3, outages 1, reconfigurations 1`.
-    public var description: String {
-        "bus errors \(busErrors), outages \(outages), reconfigurations \(reconfigurations)"
-    }
 }
 
 /// What happened to the sensor while the loop ran; `t` is seconds since the loop started.
@@ -46,15 +42,23 @@ public enum SensorEvent: Sendable {
     case back(t: Double, reconfigured: Bool)
 }
 
-/// The sensor gave no sample for `BusRecoverySettings.giveUpAfterSeconds` on end.
+/// The sensor gave no sample for the loop's give-up span on end: what `RunningLoop.wait()`
+/// throws when the loop gave up on it.
 public struct SensorLostError: Error, Sendable, CustomStringConvertible {
+    /// The chip's part name, e.g. `MPU-6050`.
     public var part: String
+    /// The bus it is on, e.g. `/dev/i2c-1` or `simulated`.
     public var bus: String
+    /// Its 7-bit I²C address.
     public var address: UInt8
-    public var seconds: Double
+    /// How long it gave no sample, seconds.
+    package var seconds: Double
+    /// How long it gave no sample.
+    public var span: Duration { Nanoseconds.duration(seconds: seconds) }
     /// The last failure seen.
     public var lastError: (any Error)?
 
+    /// One line naming the chip, the bus, the span and the last error.
     public var description: String {
         let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
         return "no sample from the \(part) at \(address.hex) on \(bus) for \(s) s, giving up; last error: \(lastError.map { "\($0)" } ?? "none")"

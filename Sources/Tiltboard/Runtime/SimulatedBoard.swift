@@ -6,19 +6,19 @@ import Foundation
 
 /// The simulator behind a board file whose `sensor.bus` is `"simulated"`: a simulated bus with
 /// the chip attached at the board's address, playing the board's motion script or trace.
-public struct SimulatedBoard {
-    public let bus: SimulatedI2CBus
-    public let motion: MotionSource
+package struct SimulatedBoard {
+    package let bus: SimulatedI2CBus
+    package let motion: MotionSource
     /// The simulated chip on the bus (its sample clock tells how many samples it produced).
-    public let device: any SimulatedChip
+    package let device: any SimulatedChip
     /// The clock the chip and the motor line run on.
-    public let clock: MonotonicClock
+    package let clock: MonotonicClock
     /// Where the motor line's changes are logged (`simulation.motorLog`), if anywhere.
-    public let motorLog: String?
+    package let motorLog: String?
     /// How the motor disturbs the bus (`simulation.motorNoise`); nil when it does not.
-    public let motorCoupling: SimulatedMotorCoupling?
+    package let motorCoupling: SimulatedMotorCoupling?
 
-    public init(board: BoardDescription, clock: MonotonicClock) throws {
+    package init(board: BoardDescription, clock: MonotonicClock) throws {
         let settings = board.simulation ?? BoardDescription.SimulationSection()
         self.clock = clock
         motorLog = settings.motorLog
@@ -117,10 +117,10 @@ public struct SimulatedBoard {
 
 extension SimulatedBoard: BoardBackend {
     /// The simulated bus, the chip attached at the board's address.
-    public func openBus() throws -> I2CBus { bus }
+    package func openBus() throws -> I2CBus { bus }
 
     /// A simulated line, its changes appended to `motorLog` when there is one.
-    public func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine {
+    package func openMotorLine(_ motor: BoardDescription.MotorSection) throws -> GPIOOutputLine {
         let line = SimulatedGPIOLine(name: "simulated motor (\(motor.line.chip) \(motor.line.line))", clock: clock)
         if let coupling = motorCoupling {
             line.onChange = { _, active in coupling.motorSwitched(active: active) }
@@ -145,7 +145,7 @@ extension SimulatedBoard: BoardBackend {
     }
 
     /// The simulated chip's own INT pin.
-    public func openInterruptLine(_ interrupt: BoardDescription.InterruptSection) throws -> GPIOInputLine? {
+    package func openInterruptLine(_ interrupt: BoardDescription.InterruptSection) throws -> GPIOInputLine? {
         device.interruptPin
     }
 }
@@ -153,7 +153,7 @@ extension SimulatedBoard: BoardBackend {
 extension SimulatedBoard {
     /// A simulated bus with every registered chip at its default address, flat and ideal:
     /// what a probe of the simulated bus looks at.
-    public static func probeBus(clock: MonotonicClock) -> SimulatedI2CBus {
+    package static func probeBus(clock: MonotonicClock) -> SimulatedI2CBus {
         let bus = SimulatedI2CBus()
         let flat = MotionScript.builtIn(named: "flat")!
         for (chip, address) in ChipRegistry.oneOfEach {

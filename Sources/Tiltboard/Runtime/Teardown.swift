@@ -4,7 +4,7 @@ import Foundation
 /// driver's probe (Documentation/driver-api/driver-model/devres.rst; drivers/base/devres.c,
 /// `devm_add_action`, `devres_release_all`): each step that acquires something registers what
 /// gives it back, and `run()` gives everything back once, newest first.
-public final class Teardown: @unchecked Sendable {
+package final class Teardown: @unchecked Sendable {
     private let lock = NSLock()
     // Held while the actions run, so a second `run()` returns only when everything is undone; a
     // recursive lock so an action that closes its own owner again does not wait on itself.
@@ -12,12 +12,12 @@ public final class Teardown: @unchecked Sendable {
     private var actions: [() -> Void] = []
     private var done = false
 
-    public init() {}
+    package init() {}
 
     /// Registers `action` to run before everything registered earlier. After `run()` there is
     /// nothing left to wait for: `action` runs at once (as `devm_add_action_or_reset` undoes
     /// what it could not register).
-    public func add(_ action: @escaping () -> Void) {
+    package func add(_ action: @escaping () -> Void) {
         lock.lock()
         if done {
             lock.unlock()
@@ -30,7 +30,7 @@ public final class Teardown: @unchecked Sendable {
 
     /// Runs every registered action once, newest first; later calls, from any thread, do nothing
     /// more (they return once the first call has finished).
-    public func run() {
+    package func run() {
         running.lock()
         defer { running.unlock() }
         lock.lock()
@@ -42,7 +42,7 @@ public final class Teardown: @unchecked Sendable {
     }
 
     /// True once `run()` has started.
-    public var hasRun: Bool {
+    package var hasRun: Bool {
         lock.lock()
         defer { lock.unlock() }
         return done

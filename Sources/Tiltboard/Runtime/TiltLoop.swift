@@ -13,9 +13,12 @@ public enum LoopEvent: Sendable {
 
 /// Hears a running loop, on the loop thread: every sample in order, and each `LoopEvent`.
 public struct LoopObserver {
+    /// Hears every sample, with the tick it was taken at.
     public var sample: (PipelineOutput, TickContext) -> Void
+    /// Hears every `LoopEvent`.
     public var event: (LoopEvent) -> Void
 
+    /// An observer of samples, events or both (each defaults to nothing).
     public init(sample: @escaping (PipelineOutput, TickContext) -> Void = { _, _ in },
                 event: @escaping (LoopEvent) -> Void = { _ in }) {
         self.sample = sample
@@ -26,35 +29,39 @@ public struct LoopObserver {
 /// How the loop thread is scheduled: `prepare` runs on it before the first tick (real-time
 /// scheduling, timer slack: the program's choice) and returns a note when something it asked
 /// for was refused.
-public struct LoopThreadPolicy: Sendable {
-    public var prepare: @Sendable () -> String?
+package struct LoopThreadPolicy: Sendable {
+    package var prepare: @Sendable () -> String?
 
-    public init(prepare: @escaping @Sendable () -> String?) { self.prepare = prepare }
+    package init(prepare: @escaping @Sendable () -> String?) { self.prepare = prepare }
 
     /// The scheduling the starting thread has.
-    public static let inherited = LoopThreadPolicy { nil }
+    package static let inherited = LoopThreadPolicy { nil }
 }
 
-/// Periodic work beside the loop: `poll` runs every `intervalSeconds` on a thread of its own (on
-/// the loop's clock), never on the loop thread; what it returns runs on the loop thread at the
-/// next tick boundary (before that tick's read), and again at the following ones while it
-/// throws. `BoardSession.profileWatch` is one.
+/// Periodic work beside the loop: `poll` runs every `interval` on a thread of its own (on the
+/// loop's clock), never on the loop thread; what it returns is posted to the loop's mailbox
+/// (`RunningLoop.perform`): it runs on the loop thread at the next tick boundary (before that
+/// tick's read), and again at the following ones while it throws and nothing newer arrived.
+/// `BoardSession.profileWatch` is one.
 public struct LoopWatch: Sendable {
-    public var intervalSeconds: Double
-    public var poll: @Sendable () -> ((TiltLoop) throws -> Void)?
+    /// How often `poll` runs (at least 10 ms).
+    public var interval: Duration
+    /// Looks for work; nil when there is none.
+    public var poll: @Sendable () -> (@Sendable (TiltLoop) throws -> Void)?
 
-    public init(intervalSeconds: Double = 1, poll: @escaping @Sendable () -> ((TiltLoop) throws -> Void)?) {
-        self.intervalSeconds = Swift.max(intervalSeconds, 0.01)
+    /// A watch polling every `interval` (10 ms at least).
+    public init(interval: Duration = .seconds(1), poll: @escaping @Sendable () -> (@Sendable (TiltLoop) throws -> Void)?) {
+        self.interval = Swift.max(interval, .milliseconds(10))
         self.poll = poll
     }
 }
 
 /// Waking on motion: `line` is the GPIO input wired to the sensor's INT pin.
-public struct WakeOnMotion {
-    public var settings: WakeOnMotionSettings
-    public var line: GPIOInputLine
+package struct WakeOnMotion {
+    package var settings: WakeOnMotionSettings
+    package var line: GPIOInputLine
 
-    public init(settings: WakeOnMotionSettings = WakeOnMotionSettings(), line: GPIOInputLine) {
+    package init(settings: WakeOnMotionSettings = WakeOnMotionSettings(), line: GPIOInputLine) {
         self.settings = settings
         self.line = line
     }
@@ -73,24 +80,25 @@ public final class TiltLoop: @unchecked Sendable {
         /// Ticks per second.
         public var rateHz: Double
         /// How the loop rides out bus failures.
-        public var recovery = BusRecoverySettings()
+        package var recovery = BusRecoverySettings()
         /// Sleep on the interrupt pin through still spells, or nil to sample throughout.
-        public var wakeOnMotion: WakeOnMotion?
+        package var wakeOnMotion: WakeOnMotion?
         /// How the loop thread is scheduled.
-        public var threadPolicy = LoopThreadPolicy.inherited
+        package var threadPolicy = LoopThreadPolicy.inherited
         /// Time the process has spent stopped by job control (Ctrl-Z) so far, which an outage does
         /// not count towards `recovery.giveUpAfterSeconds` (the CLI: `SignalWatcher.shared`).
-        public var stoppedNanoseconds: @Sendable () -> UInt64 = { 0 }
+        package var stoppedNanoseconds: @Sendable () -> UInt64 = { 0 }
         /// Gets a lost sensor back: true when the chip had reset and was configured again. Nil:
         /// the chip's ID and configuration are checked and a chip that lost its configuration is
         /// configured again (`BoardSession.makeLoop` also re-programs its profile's offsets).
-        public var restoreSensor: (() throws -> Bool)?
+        package var restoreSensor: (() throws -> Bool)?
         /// Periodic work beside the loop (the profile watch).
         public var watch: LoopWatch?
 
         /// Hears why the shake detector took a run of half-cycles for a shake or not
         /// (`ShakeNote`), on the loop thread; nil costs nothing.
-        public var shakeNotes: (@Sendable (ShakeNote) -> Void)?
+        package var shakeNotes: (@Sendable (ShakeNote) -> Void)?
+        /// The configuration of a loop ticking `rateHz` times a second.
         public init(rateHz: Double) { self.rateHz = rateHz }
     }
 
@@ -98,19 +106,23 @@ public final class TiltLoop: @unchecked Sendable {
     public let sensor: MotionSensor
     /// Paces the ticks; sample times count from the start on it.
     public let clock: MonotonicClock
-    public let configuration: Configuration
-    public let scheduler: FixedRateScheduler
+    /// What the loop was made with.
+    package let configuration: Configuration
+    package let scheduler: FixedRateScheduler
     /// Plays the board's shake effect on the motor; nil on a board without a motor.
-    public let haptics: HapticEngine?
-    public let shakeEffect: HapticEffect
+    package let haptics: HapticEngine?
+    package let shakeEffect: HapticEffect
     /// Owned by the loop thread while it runs.
     public private(set) var pipeline: TiltPipeline
     /// Samples processed so far.
-    public private(set) var samples: UInt64 = 0
-    /// Registered with `observe`.
+    package private(set) var samples: UInt64 = 0
+    /// Registered with `observe`, heard by every later run; under `lifecycle`.
     private var observers: [LoopObserver] = []
-    /// The observers of the run under way (`observers`, and `run`'s output); loop thread only.
+    /// The observers of the run under way (`observers`, `start`'s and those added since); loop
+    /// thread only.
     private var observing: [LoopObserver] = []
+    /// Orders `observe` against a run's start and end, so an observer added meanwhile is heard.
+    private let lifecycle = NSLock()
     /// The run under way; loop thread only.
     private var running: RunningLoop?
     private let isRunning = Atomic<Bool>(false)
@@ -119,8 +131,9 @@ public final class TiltLoop: @unchecked Sendable {
     /// The run's stop for waits on the interrupt pin (made by the line), requested by `stop()`.
     private let wakeStop = Mutex<WakeStop?>(nil)
     private let recovery: SensorRecovery
-    /// Work handed to the loop thread by the watcher, run at the next tick boundary.
-    private let pendingWork = Mutex<LoopWork?>(nil)
+    /// The mailbox: work for the loop thread, run in order at the next tick boundary.
+    private let mailbox = Mutex<[LoopWork]>([])
+    /// True while the mailbox holds something: all a tick looks at when it is empty.
     private let workPending = Atomic<Bool>(false)
     private let watchStop = Atomic<Bool>(false)
 
@@ -154,32 +167,37 @@ public final class TiltLoop: @unchecked Sendable {
                   haptics: haptics, shakeEffect: shakeEffect)
     }
 
-    /// Adds an observer; each hears every sample and event of every later run, in the order
-    /// added. Not while the loop runs.
+    /// Adds an observer, heard by this loop's every later run and, while it runs, from the next
+    /// tick boundary on (handed to the loop thread through its mailbox). Callable from any thread.
     public func observe(_ observer: LoopObserver) {
-        precondition(!isRunning.load(ordering: .acquiring), "observers are added while the loop is not running")
+        lifecycle.lock()
+        defer { lifecycle.unlock() }
         observers.append(observer)
+        if isRunning.load(ordering: .acquiring) {
+            post(LoopWork(addsObserver: true) { loop in loop.observing.append(observer) })
+        }
     }
 
-    /// Starts the loop on a thread of its own and returns at once. It runs until `shouldStop`
-    /// returns true, `duration` seconds have passed, the handle's `stop()` is called or the
-    /// sensor gives up (`configuration.recovery`: a failed read is retried, a lost sensor
-    /// restored, and only `giveUpAfterSeconds` without a sample end it with `SensorLostError`,
-    /// which `wait()` throws). While the sensor is lost there are no samples. With
-    /// `wakeOnMotion`, the loop sleeps on the interrupt pin through still spells (no ticks, no
-    /// samples) and wakes only for an edge, the end of `duration` or `stop()`: `shouldStop` is
-    /// looked at before each sleep and on each edge, so whatever makes it true also calls
-    /// `stop()`. Sample times keep counting from the start, across the gaps. Once a run has
-    /// ended, the loop can be started again, where it left off.
-    public func start(duration: Double? = nil, shouldStop: @escaping @Sendable () -> Bool = { false }) -> RunningLoop {
-        start(duration: duration, shouldStop: shouldStop, also: nil)
-    }
-
-    private func start(duration: Double?, shouldStop: @escaping @Sendable () -> Bool, also extra: LoopObserver?) -> RunningLoop {
+    /// Starts the loop on a thread of its own and returns its handle at once. It runs until the
+    /// handle's (or the loop's) `stop()` is called, `duration` has passed, or the sensor gives up
+    /// (`configuration.recovery`: a failed read is retried, a lost sensor restored, and only
+    /// `giveUpAfterSeconds` without a sample end it with `SensorLostError`, which `wait()`
+    /// throws). `observers` hear this run, after those added with `observe`. While the sensor is
+    /// lost there are no samples. With `wakeOnMotion`, the loop sleeps on the interrupt pin
+    /// through still spells (no ticks, no samples) and wakes only for an edge, the end of
+    /// `duration` or `stop()`. Sample times keep counting from the start, across the gaps. Once a
+    /// run has ended by its duration, the loop can be started again, where it left off.
+    public func start(for duration: Duration? = nil, observers extra: [LoopObserver] = []) -> RunningLoop {
+        lifecycle.lock()
         precondition(!isRunning.exchange(true, ordering: .acquiringAndReleasing), "the loop is already running")
         let running = RunningLoop(loop: self)
         self.running = running
-        observing = observers + (extra.map { [$0] } ?? [])
+        observing = observers + extra
+        // An observer added to an earlier run that ended before taking it is in `observers` now;
+        // other work posted meanwhile waits for this run's first tick.
+        mailbox.withLock { $0.removeAll(where: \.addsObserver) }
+        lifecycle.unlock()
+        let durationNs = duration.map { Nanoseconds.span($0) }
         let thread = Thread { [self] in
             let note = configuration.threadPolicy.prepare()
             var failure: Error?
@@ -187,10 +205,10 @@ public final class TiltLoop: @unchecked Sendable {
                 try self.clock.takingPart {
                     self.startWatcher()
                     defer { self.watchStop.store(true, ordering: .releasing) }
-                    try self.loop(duration: duration, shouldStop: shouldStop)
+                    try self.loop(durationNs: durationNs)
                 }
             } catch { failure = error }
-            isRunning.store(false, ordering: .releasing)
+            lifecycle.withLock { isRunning.store(false, ordering: .releasing) }
             running.finish(note: note, error: failure)
         }
         thread.name = "tiltboard-loop"
@@ -199,15 +217,20 @@ public final class TiltLoop: @unchecked Sendable {
         return running
     }
 
-    /// `start`, with `output` observing this run too, and `wait`: the thread policy's note, if any.
-    @discardableResult
-    public func run(duration: Double? = nil, shouldStop: @escaping @Sendable () -> Bool = { false },
-                    output: @escaping (PipelineOutput, TickContext) -> Void) throws -> String? {
-        try start(duration: duration, shouldStop: shouldStop, also: LoopObserver(sample: output)).wait()
+    /// Runs `work` on the loop thread at the next tick boundary (`RunningLoop.perform`); posted
+    /// before a run starts, at its first tick.
+    package func perform(_ work: @escaping @Sendable (TiltLoop) throws -> Void) {
+        post(LoopWork(work))
+    }
+
+    /// Posts `work` to the loop thread (see `RunningLoop.perform`).
+    func post(_ work: LoopWork) {
+        mailbox.withLock { $0.append(work) }
+        workPending.store(true, ordering: .releasing)
     }
 
     /// Sleeps, wakeups and time asleep so far; callable from any thread.
-    public var wakeStatistics: WakeStatistics { wakeStats.withLock { $0 } }
+    package var wakeStatistics: WakeStatistics { wakeStats.withLock { $0 } }
 
     /// Bus errors, outages and reconfigurations so far; callable from any thread.
     public var busStatistics: BusStatistics { recovery.statistics }
@@ -227,7 +250,7 @@ public final class TiltLoop: @unchecked Sendable {
         let poll = watch.poll
         watchStop.store(false, ordering: .releasing)
         let clock = clock
-        let interval = Nanoseconds.span(seconds: watch.intervalSeconds)
+        let interval = Nanoseconds.span(watch.interval)
         let first = clock.nowNanoseconds() &+ interval
         let thread = Thread { [self] in
             clock.takingPart {
@@ -237,8 +260,7 @@ public final class TiltLoop: @unchecked Sendable {
                     next &+= interval
                     if watchStop.load(ordering: .acquiring) { break }
                     guard let work = poll() else { continue }
-                    pendingWork.withLock { $0 = LoopWork(body: work) }
-                    workPending.store(true, ordering: .releasing)
+                    post(LoopWork(work))
                 }
             }
         }
@@ -246,25 +268,27 @@ public final class TiltLoop: @unchecked Sendable {
         thread.start()
     }
 
-    /// Loop thread: runs the watcher's work, keeping it for the next tick when it fails (a bus
-    /// error while programming offsets) and nothing newer arrived.
+    /// Loop thread: runs what the mailbox holds, in the order posted. A piece that throws (a bus
+    /// error while programming offsets) is kept for the next tick, unless newer work arrived.
     private func runPendingWork() {
         workPending.store(false, ordering: .releasing)
-        guard let work = pendingWork.withLock({ w -> LoopWork? in
-            defer { w = nil }
-            return w
-        }) else { return }
-        do {
-            try work.body(self)
-        } catch {
-            pendingWork.withLock { if $0 == nil { $0 = work } }
-            workPending.store(true, ordering: .releasing)
+        let taken = mailbox.withLock { m -> [LoopWork] in
+            defer { m.removeAll(keepingCapacity: true) }
+            return m
+        }
+        for (i, work) in taken.enumerated() {
+            do {
+                try work.body(self)
+            } catch where i == taken.count - 1 {
+                mailbox.withLock { if $0.isEmpty { $0.append(work) } }
+                workPending.store(true, ordering: .releasing)
+            } catch {}
         }
     }
 
     /// Replaces the software calibration and the neutral pose and re-centres: a profile changed
     /// on disk. Loop thread only.
-    public func setCalibration(_ calibration: SensorCalibration, biasKnown: Bool, calibratedTempC: Double?,
+    package func setCalibration(_ calibration: SensorCalibration, biasKnown: Bool, calibratedTempC: Double?,
                                neutral: NeutralPose) {
         pipeline.tracker.calibration = calibration
         pipeline.tracker.holdStill = HoldStill(biasKnown: biasKnown, calibratedTempC: calibratedTempC,
@@ -287,14 +311,14 @@ public final class TiltLoop: @unchecked Sendable {
         pipeline.reset()
     }
 
-    private func loop(duration: Double?, shouldStop: () -> Bool) throws {
+    private func loop(durationNs: UInt64?) throws {
         let clock = clock
         let start = clock.nowNanoseconds()
         recovery.start = start
-        let end = duration.map { start &+ Nanoseconds.span(seconds: $0) }
+        let end = durationNs.map { start &+ $0 }
         let ended = { end.map { clock.nowNanoseconds() >= $0 } ?? false }
         guard let wakeOnMotion = configuration.wakeOnMotion else {
-            try scheduler.run(shouldStop: { shouldStop() || ended() }) { tick in
+            try scheduler.run(shouldStop: ended) { tick in
                 if workPending.load(ordering: .acquiring) { runPendingWork() }
                 try recovery.tick(at: tick.wakeTime, events: { sensorEvent($0) }) { raw in handle(raw, tick) }
             }
@@ -309,7 +333,7 @@ public final class TiltLoop: @unchecked Sendable {
         var idle = IdleTracker(settings: wake)
         var goIdle = false
         while true {
-            try scheduler.run(shouldStop: { goIdle || shouldStop() || ended() }) { tick in
+            try scheduler.run(shouldStop: { goIdle || ended() }) { tick in
                 if workPending.load(ordering: .acquiring) { runPendingWork() }
                 try recovery.tick(at: tick.wakeTime, events: { sensorEvent($0) }) { raw in
                     let out = handle(raw, tick)
@@ -318,7 +342,7 @@ public final class TiltLoop: @unchecked Sendable {
             }
             guard goIdle else { return }
             goIdle = false
-            let woke = try sleepUntilMotion(line: line, stop: stop, settings: wake, start: start, end: end, shouldStop: shouldStop)
+            let woke = try sleepUntilMotion(line: line, stop: stop, settings: wake, start: start, end: end)
             guard woke else { return }
             pipeline.resumeAfterGap()
             idle.restart()
@@ -327,11 +351,10 @@ public final class TiltLoop: @unchecked Sendable {
 
     /// Arms the chip, clears what is already latched and waits on the pin until the chip reports
     /// motion (true), or a stop or the end of the run (false). The only wake-ups are an edge,
-    /// `stop` (requested by `stop()`) and the end of the run: `shouldStop` is looked at before
-    /// sleeping and on each edge, so whoever sets what it reads calls `stop()` too (the CLI's
-    /// signal handlers do). A bus failure also returns true: the sampling path rides it out.
+    /// `stop` (requested by `stop()`) and the end of the run. A bus failure also returns true:
+    /// the sampling path rides it out.
     private func sleepUntilMotion(line: GPIOInputLine, stop: WakeStop, settings: WakeOnMotionSettings, start: UInt64,
-                                  end: UInt64?, shouldStop: () -> Bool) throws -> Bool {
+                                  end: UInt64?) throws -> Bool {
         do {
             try sensor.armMotionInterrupt(thresholdG: settings.thresholdG)
             // Edges queued while awake are stale, and so is a flag latched then (the board has been
@@ -347,7 +370,7 @@ public final class TiltLoop: @unchecked Sendable {
         notify(.wake(.sleeping(t: Nanoseconds.seconds(from: start, to: asleepAt))))
         var woke = false
         while !woke {
-            if stopRequested.load(ordering: .acquiring) || stop.isRequested || shouldStop() { break }
+            if stopRequested.load(ordering: .acquiring) || stop.isRequested { break }
             if let end, clock.nowNanoseconds() >= end { break }
             if try line.waitForEdge(until: end, on: clock, stop: stop) == .edge {
                 // Another source could share the line: only the chip's own flag counts.
@@ -361,7 +384,7 @@ public final class TiltLoop: @unchecked Sendable {
             if woke { $0.wakeups += 1 }
         }
         if woke {
-            notify(.wake(.woke(t: Nanoseconds.seconds(from: start, to: now), idleSeconds: asleep)))
+            notify(.wake(.woke(t: Nanoseconds.seconds(from: start, to: now), asleep: Nanoseconds.duration(now &- asleepAt))))
             do {
                 try sensor.disarmMotionInterrupt()
             } catch is I2CError {
@@ -396,10 +419,15 @@ public final class TiltLoop: @unchecked Sendable {
     }
 }
 
-/// Work for the loop thread from the watcher.
-private final class LoopWork: @unchecked Sendable {
+/// Work for the loop thread, from its mailbox.
+final class LoopWork: @unchecked Sendable {
     let body: (TiltLoop) throws -> Void
-    init(body: @escaping (TiltLoop) throws -> Void) { self.body = body }
+    /// Adds an observer to the run under way (`TiltLoop.observe`).
+    let addsObserver: Bool
+    init(addsObserver: Bool = false, _ body: @escaping (TiltLoop) throws -> Void) {
+        self.addsObserver = addsObserver
+        self.body = body
+    }
 }
 
 /// A started `TiltLoop`: stop it, wait for its end, read its figures.
@@ -417,8 +445,22 @@ public final class RunningLoop: @unchecked Sendable {
 
     init(loop: TiltLoop) { self.loop = loop }
 
-    /// Ends the loop before its next tick; callable from any thread, any number of times.
+    /// Ends the loop before its next tick, or at once while it sleeps on the interrupt pin:
+    /// the one way to stop a run early. Callable from any thread (an observer's, a signal
+    /// handler's), any number of times.
     public func stop() { loop.stop() }
+
+    /// Runs `work` on the loop thread at the next tick boundary, before that tick's read: the
+    /// place to change the pipeline (`setNeutral`, `setShakeSettings`, `setCalibration`) while
+    /// the loop runs. Work posted between two ticks all runs, in the order posted; a `work` that
+    /// throws is tried again at the following ticks until it succeeds or newer work arrives.
+    /// Callable from any thread; an empty mailbox costs the loop one atomic load per tick.
+    public func perform(_ work: @escaping @Sendable (TiltLoop) throws -> Void) {
+        loop.post(LoopWork(work))
+    }
+
+    /// Adds an observer from the next tick boundary on (`TiltLoop.observe`).
+    public func observe(_ observer: LoopObserver) { loop.observe(observer) }
 
     /// Blocks until the loop has ended: the thread policy's note (why real-time scheduling was
     /// refused, say), or the error that ended it (`SensorLostError`). Callable from any thread,
@@ -445,7 +487,7 @@ public final class RunningLoop: @unchecked Sendable {
 
     /// The schedule's figures (ticks, missed, lateness), the samples, the bus's trouble and the
     /// sleeps so far; callable from any thread.
-    public var totals: LoopTotals {
+    package var totals: LoopTotals {
         LoopTotals(schedule: loop.scheduler.statistics, samples: loop.samples, bus: loop.busStatistics, wake: loop.wakeStatistics)
     }
 
@@ -467,10 +509,10 @@ public final class RunningLoop: @unchecked Sendable {
 }
 
 /// A running loop's figures.
-public struct LoopTotals: Sendable {
-    public var schedule: LoopStatistics
-    public var samples: UInt64
-    public var bus: BusStatistics
-    public var wake: WakeStatistics
+package struct LoopTotals: Sendable {
+    package var schedule: LoopStatistics
+    package var samples: UInt64
+    package var bus: BusStatistics
+    package var wake: WakeStatistics
 }
 

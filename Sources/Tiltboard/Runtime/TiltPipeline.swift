@@ -8,6 +8,7 @@ public struct PipelineOutput: Sendable, Equatable {
     public var accel: Vector3
     /// Calibrated rotation rate in the board frame, °/s (MPU-6050).
     public var gyro: Vector3?
+    /// The die temperature, °C (nil when the chip has none).
     public var tempC: Double?
     /// Unit gravity estimate rotated into the neutral pose's frame (what `tilt` is computed from).
     public var neutralGravity: Vector3
@@ -17,6 +18,7 @@ public struct PipelineOutput: Sendable, Equatable {
         get { TiltAngles(gravity: neutralGravity) }
         set { neutralGravity = newValue.gravity }
     }
+    /// The marker: position, velocity and edges the controller made of the tilt.
     public var control: ControlOutput
     /// False while the tilt cannot be trusted (an accelerometer-only chip under linear
     /// acceleration): `controlTilt` then holds the last trusted tilt.
@@ -43,6 +45,7 @@ public struct PipelineOutput: Sendable, Equatable {
         self.control = control; self.shakeEvent = shakeEvent; self.shaking = shaking
     }
 
+    /// An output from a tilt instead of a gravity vector (tests and replays).
     public init(t: Double = 0, accel: Vector3 = .unitZ, gyro: Vector3? = nil, tempC: Double? = nil,
                 tilt: TiltAngles = TiltAngles(pitchDeg: 0, rollDeg: 0), control: ControlOutput = ControlOutput(x: 0, y: 0, vx: 0, vy: 0, headingDeg: 0, atEdgeX: false, atEdgeY: false),
                 shakeEvent: ShakeEvent? = nil, shaking: Bool = false) {
@@ -54,9 +57,12 @@ public struct PipelineOutput: Sendable, Equatable {
 /// The per-sample path: calibration and mount → tilt estimate → neutral rotation → controller,
 /// with the shake detector on the board-frame sample. Value types only; nothing allocated per sample.
 public struct TiltPipeline: Sendable {
+    /// Calibration, mount, tilt estimate, neutral pose and controller.
     public var tracker: TiltTracker
+    /// The shake detector, fed the board-frame sample.
     public var shake: ShakeDetector
 
+    /// The pipeline of `tracker` and `shake`.
     public init(tracker: TiltTracker, shake: ShakeDetector = ShakeDetector()) {
         self.tracker = tracker
         self.shake = shake

@@ -1,42 +1,42 @@
 import TiltboardCore
 
 /// When the loop stops sampling and sleeps on the sensor's interrupt pin, and how it wakes.
-public struct WakeOnMotionSettings: Sendable, Equatable {
+package struct WakeOnMotionSettings: Sendable, Equatable {
     /// Stillness this long (no shake, acceleration within `stillBandG` of its average) puts the loop to sleep.
-    public var idleSeconds: Double
+    package var idleSeconds: Double
     /// How far a sample may stray from the average acceleration and still count as still, in g.
-    public var stillBandG: Double
+    package var stillBandG: Double
     /// The chip's motion threshold while asleep, in g (quantised to 32 mg on the MPU-6050,
     /// 20.2 mg on the MPU-6500 family and ICM-20689, 62.5 mg on the ADXL345; see
     /// `MotionInterruptRegisters.thresholdStepG`).
-    public var thresholdG: Double
+    package var thresholdG: Double
 
-    public init(idleSeconds: Double = 2, stillBandG: Double = 0.05, thresholdG: Double = 0.1) {
+    package init(idleSeconds: Double = 2, stillBandG: Double = 0.05, thresholdG: Double = 0.1) {
         self.idleSeconds = idleSeconds; self.stillBandG = stillBandG; self.thresholdG = thresholdG
     }
 }
 
 /// What the loop did while waking on motion.
-public struct WakeStatistics: Sendable, Equatable {
+package struct WakeStatistics: Sendable, Equatable {
     /// Times the loop went to sleep on the interrupt pin.
-    public var sleeps: UInt64 = 0
+    package var sleeps: UInt64 = 0
     /// Times motion on the pin woke it.
-    public var wakeups: UInt64 = 0
+    package var wakeups: UInt64 = 0
     /// Seconds spent asleep in total (an ongoing sleep counts once it ends).
-    public var idleSeconds: Double = 0
+    package var idleSeconds: Double = 0
 
-    public init() {}
+    package init() {}
 
     /// Loop ticks not run while asleep, at `rateHz`.
-    public func ticksSkipped(rateHz: Double) -> UInt64 { UInt64((idleSeconds * rateHz).rounded()) }
+    package func ticksSkipped(rateHz: Double) -> UInt64 { UInt64((idleSeconds * rateHz).rounded()) }
 }
 
 /// A change of the loop's sleep state, reported on the loop thread (never per sample).
 public enum WakeEvent: Sendable, Equatable {
     /// Asleep from `t` (seconds since the loop started).
     case sleeping(t: Double)
-    /// Awake at `t` after `idleSeconds` asleep.
-    case woke(t: Double, idleSeconds: Double)
+    /// Awake at `t` after `asleep`.
+    case woke(t: Double, asleep: Duration)
 }
 
 /// Tells when the board has been still long enough to sleep: a slow average of the acceleration

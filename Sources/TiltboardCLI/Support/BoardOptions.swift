@@ -21,15 +21,6 @@ struct BoardOptions: ParsableArguments {
         Console.note("no --board given: using the built-in simulated MPU-6050 board (script \"\(defaultScript)\")")
         return BoardDescription.builtInSimulated(script: defaultScript)
     }
-
-    /// Opens the board with its profile (on the virtual clock with `fast`); prints the driver's
-    /// warnings (clone chips) once.
-    func openSession(defaultScript: String = "flat", rateHz: Double? = nil, fifo: Bool? = nil, fast: Bool = false) throws -> BoardSession {
-        let board = try loadBoard(defaultScript: defaultScript)
-        let session = try CommandBoard.open(board, fast: fast, profilePath: profile, useProfile: !ignoreProfile, rateHz: rateHz, fifo: fifo)
-        for warning in session.warnings { Console.warn(warning) }
-        return session
-    }
 }
 
 /// Checks a `--duration`: positive, and short enough to count in nanoseconds without overflow.

@@ -7,15 +7,15 @@ import TiltboardLinux
 /// The one place the commands decide what a board's parts are: the Linux devices its file names,
 /// or the simulator for `"bus": "simulated"`; with the clock `CommandClock` gives them.
 enum CommandBoard {
-    /// The bus and GPIO lines of `board`, on `clock`; a Linux bus device below `root` (doctor's
-    /// staged machine in tests).
+    /// The bus and GPIO lines of `board`, on `clock` (`BoardSession.backend`); a Linux bus device
+    /// below `root` (doctor's staged machine in tests), sysfs where `sysfsRoot` says.
     static func backend(for board: BoardDescription, clock: MonotonicClock, devicesBelow root: String = "") throws -> BoardBackend {
-        if board.isSimulated { return try SimulatedBoard(board: board, clock: clock) }
-        var linux = LinuxBoard(board: board)
-        linux.busPath = SystemInspector(root: root).path(linux.busPath)
-        linux.sysfsRoot = root.isEmpty ? sysfsRoot : root + "/sys"
-        return linux
+        try BoardSession.backend(for: board, clock: clock, sysfsRoot: sysfs(below: root),
+                                 busPath: SystemInspector(root: root).path(board.sensor.bus))
     }
+
+    /// sysfs below `root`, or `sysfsRoot` when there is no root.
+    private static func sysfs(below root: String) -> String { root.isEmpty ? sysfsRoot : root + "/sys" }
 
     /// Where sysfs is read: `/sys`, or the folder `TILTBOARD_SYSFS` names (tests stage a fake
     /// tree there; it is not meant for anything else).
@@ -32,14 +32,23 @@ enum CommandBoard {
         return addresses.compactMap { I2CKernelDriver.binding(bus: path, address: $0, sysfsRoot: root) }
     }
 
-    /// Opens `board` on its own clock (see `BoardSession.init`; the virtual one with `fast`).
+    /// The one way a command opens a board (`BoardSession.init(board:clock:…)`): on its own clock
+    /// (`CommandClock`; the virtual one with `fast`), sysfs where `TILTBOARD_SYSFS` says, and
+    /// the driver's warnings (clone chips) printed once on stderr unless `warn` is false.
     static func open(_ board: BoardDescription, clock: MonotonicClock? = nil, fast: Bool = false, profilePath: String? = nil,
-                     useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil,
+                     useProfile: Bool = true, rateHz: Double? = nil, fifo: Bool? = nil, warn: Bool = true,
                      wrapBus: ((I2CBus) -> I2CBus)? = nil) throws -> BoardSession {
         let clock = try clock ?? CommandClock.clock(for: board, fast: fast)
-        return try BoardSession(board: board, backend: backend(for: board, clock: clock), clock: clock,
-                                profilePath: profilePath, useProfile: useProfile, rateHz: rateHz, fifo: fifo,
-                                wrapBus: wrapBus)
+        let session = try BoardSession(board: board, clock: clock, profilePath: profilePath, useProfile: useProfile,
+                                       rateHz: rateHz, fifo: fifo, sysfsRoot: sysfsRoot, wrapBus: wrapBus)
+        if warn { for warning in session.warnings { Console.warn(warning.line) } }
+        return session
+    }
+
+    /// `open`, with the profile `options` choose (`--profile`, `--ignore-profile`).
+    static func open(_ board: BoardDescription, options: BoardOptions, fast: Bool = false, rateHz: Double? = nil,
+                     fifo: Bool? = nil) throws -> BoardSession {
+        try open(board, fast: fast, profilePath: options.profile, useProfile: !options.ignoreProfile, rateHz: rateHz, fifo: fifo)
     }
 
     /// The bus `probe` looks at: `/dev/i2c-N`, or for `simulated` every registered chip,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCore
 import TiltboardDrivers
 
 /// `--wake-on-motion` and its settings, for the commands that run the tilt loop.
@@ -55,7 +56,7 @@ struct WakeOptions: ParsableArguments {
             case let .wake(.sleeping(t)):
                 Console.note("still for \(decimal(settings.idleSeconds, 1)) s: sleeping at \(decimal(t, 2)) s until motion")
             case let .wake(.woke(t, asleep)):
-                Console.note("woke on motion at \(decimal(t, 2)) s after \(decimal(asleep, 2)) s asleep")
+                Console.note("woke on motion at \(decimal(t, 2)) s after \(decimal(Nanoseconds.seconds(asleep), 2)) s asleep")
             case .sensor:
                 break
             }

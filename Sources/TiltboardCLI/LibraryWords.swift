@@ -1,0 +1,20 @@
+import Tiltboard
+import TiltboardCore
+
+// How the command line words what the library reports as kinds and fields.
+
+extension BusStatistics: CustomStringConvertible {
+    /// `bus errors 3, outages 1, reconfigurations 1`.
+    public var description: String {
+        "bus errors \(busErrors), outages \(outages), reconfigurations \(reconfigurations)"
+    }
+}
+
+extension BoardWarning {
+    /// The warning's line on stderr.
+    var line: String {
+        switch self {
+        case let .cloneChip(identity): return identity.warning ?? "the chip answered with the clone ID \(identity.chipID.hex)"
+        }
+    }
+}
