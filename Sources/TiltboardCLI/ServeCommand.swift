@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardLinux
 import TiltboardServer
@@ -85,7 +86,7 @@ struct ServeCommand: ParsableCommand {
             } catch let error as ServeTokenFileError {
                 throw error
             } catch {
-                throw CLIError(message: "cannot keep the token in \(path): \(error); choose a writable --profile folder", category: .cannotCreate)
+                throw CLIError(message: "cannot keep the token in \(path): \(describe(error)); choose a writable --profile folder", category: .cannotCreate)
             }
         }
         if noAuth && !loopback {
@@ -112,7 +113,7 @@ struct ServeCommand: ParsableCommand {
         case 0:
             return CLIError(message: "cannot listen on \(at): \(host) is not an IP address; use 127.0.0.1, 0.0.0.0, :: or one of this machine's addresses", category: .invalidRequest)
         default:
-            return CLIError(message: "\(error)", category: .unavailable)
+            return CLIError(message: "\(describe(error))", category: .unavailable)
         }
     }
 

@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import XCTest
+import TiltboardCommands
+import TiltboardDrivers
+import TiltboardLinux
+
+/// The one table of words for the library's errors: every kind and its exact sentence, as the
+/// command line and `serve` show it. (The libraries' own tests assert kinds and fields.)
+final class ErrorWordingTests: XCTestCase {
+    func testEveryOutputFileProblemHasItsSentence() {
+        let cases: [(OutputFileError, String)] = [
+            (OutputFileError(path: "/dev/stdout", problem: .closedDescriptor(1)),
+             "/dev/stdout is descriptor 1, which was closed when tiltboard started: redirect it to a file instead of closing it"),
+            (OutputFileError(path: "r.csv", problem: .danglingSymlink),
+             "r.csv is a symlink to a missing file: remove the link or choose another name"),
+            (OutputFileError(path: "r.csv", problem: .keepsChanging), "r.csv keeps appearing and disappearing: choose another name"),
+            (OutputFileError(path: "r.csv", problem: .alreadyExists), "r.csv already exists"),
+            (OutputFileError(path: "r.csv", problem: .readOnly), "r.csv is read-only: make it writable (chmod u+w) or choose another name"),
+            (OutputFileError(path: "d", problem: .notWritable(.folder)),
+             "d is a folder: give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)"),
+            (OutputFileError(path: "s", problem: .notWritable(.socket)),
+             "s is a socket: give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)"),
+            (OutputFileError(path: "b", problem: .notWritable(.blockDevice)),
+             "b is a block device: give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)"),
+            (OutputFileError(path: "p.json", problem: .neverReplaced(.fifo)), "p.json is a FIFO, which is never replaced: name a regular file instead"),
+            (OutputFileError(path: "p.json.bak", problem: .neverReplaced(.characterDevice)),
+             "p.json.bak is a character device, which is never replaced: name a regular file instead"),
+            (OutputFileError(path: "t", problem: .neverReplaced(.folder)), "t is a folder, which is never replaced: name a regular file instead"),
+            (OutputFileError(path: "f", problem: .stoppedWaitingForReader), "stopped while waiting for a program to read f"),
+            (OutputFileError(path: "r.csv", problem: .replacedWhileOpening), "r.csv was replaced while being opened: try again"),
+            (OutputFileError(path: "r.csv", problem: .beingWritten),
+             "r.csv is being written by another program: wait for it to finish or choose another name"),
+            (OutputFileError(path: "r.csv", errno: EACCES, step: .create),
+             "cannot create r.csv: Permission denied (errno 13): check the permissions of the file and its folder"),
+            (OutputFileError(path: "r.csv", errno: EPERM, step: .open),
+             "cannot open r.csv: Operation not permitted (errno 1): check the permissions of the file and its folder"),
+            (OutputFileError(path: "r.csv", errno: EROFS, step: .create),
+             "cannot create r.csv: Read-only file system (errno 30): the file system is read-only"),
+            (OutputFileError(path: "no/r.csv", errno: ENOENT, step: .create),
+             "cannot create no/r.csv: No such file or directory (errno 2): its folder does not exist"),
+            (OutputFileError(path: "f/r.csv", errno: ENOTDIR, step: .lookAt),
+             "cannot look at f/r.csv: Not a directory (errno 20): its folder does not exist"),
+            (OutputFileError(path: "l", errno: ELOOP, step: .lookAt),
+             "cannot look at l: Too many levels of symbolic links (errno 40): a symlink loop (or more than 40 links in a row)"),
+            (OutputFileError(path: "n", errno: ENAMETOOLONG, step: .create),
+             "cannot create n: File name too long (errno 36): the name (or one of its folders' names) is too long"),
+            (OutputFileError(path: "r.csv", errno: ENOSPC, step: .write),
+             "cannot write r.csv: No space left on device (errno 28): free some disk space"),
+            (OutputFileError(path: "r.csv", errno: EDQUOT, step: .write),
+             "cannot write r.csv: Disk quota exceeded (errno 122): free some disk space"),
+            (OutputFileError(path: "r.csv", errno: EISDIR, step: .open), "cannot open r.csv: Is a directory (errno 21)"),
+            (OutputFileError(path: "r.csv", errno: EIO, step: .empty), "cannot empty r.csv: Input/output error (errno 5)"),
+            (OutputFileError(path: "r.csv", errno: EIO, step: .close), "cannot close r.csv: Input/output error (errno 5)"),
+            (OutputFileError(path: "/dev/fd/9", errno: EBADF, step: .useDescriptor(9)),
+             "cannot use descriptor 9 of /dev/fd/9: Bad file descriptor (errno 9)"),
+        ]
+        for (error, sentence) in cases {
+            XCTAssertEqual(describe(error), sentence)
+        }
+    }
+
+    func testEveryGPIOProblemHasItsSentence() {
+        let pi4 = GPIOChipSummary(name: "gpiochip0", label: "pinctrl-bcm2711", lineCount: 58)
+        let expander = GPIOChipSummary(name: "gpiochip1", label: "raspberrypi-exp-gpio", lineCount: 8)
+        let line = "pinctrl-bcm2711 line 17 (GPIO17)"
+        let cases: [(GPIOError.Problem, String)] = [
+            (.noChips(spec: "pinctrl-rp1", directory: "/dev"),
+             "GPIO chip pinctrl-rp1 not found: no GPIO chips found in /dev; on a Raspberry Pi they are always there (check `ls /dev/gpiochip*`), elsewhere the kernel needs a GPIO driver"),
+            (.chipNotFound(spec: "pinctrl-rp1", present: [pi4, expander]),
+             "GPIO chip pinctrl-rp1 not found; chips present: gpiochip0 [pinctrl-bcm2711, 58 lines], gpiochip1 [raspberrypi-exp-gpio, 8 lines]; set the board file's chip to one of these labels (Raspberry Pi 5: pinctrl-rp1, Pi 4: pinctrl-bcm2711, older Pis: pinctrl-bcm2835)"),
+            (.notAChip(path: "/dev/null", errno: ENOTTY),
+             "/dev/null is not a GPIO chip (Inappropriate ioctl for device); name the chip by label (e.g. pinctrl-bcm2711) or as /dev/gpiochipN"),
+            (.permissionDenied(path: "/dev/gpiochip0"), "GPIO chip /dev/gpiochip0: permission denied"),
+            (.noLineOffset(60, chip: pi4),
+             "GPIO chip pinctrl-bcm2711 (gpiochip0) has no line 60: its lines are 0…57; check the board file's line"),
+            (.noLineNamed("GPIO99", chip: pi4),
+             "GPIO chip pinctrl-bcm2711 (gpiochip0) has no line named GPIO99; list the names with `gpioinfo gpiochip0` or give the line's offset"),
+            (.lineBusy(line: line, consumer: "gpioset"),
+             "GPIO pinctrl-bcm2711 line 17 (GPIO17) is in use by \"gpioset\"; stop that program (see `gpioinfo`), remove the overlay that claims the pin, or wire the motor to another line"),
+            (.lineBusy(line: line, consumer: nil),
+             "GPIO pinctrl-bcm2711 line 17 (GPIO17) is in use by another program or a kernel driver (no consumer name given); stop that program (see `gpioinfo`), remove the overlay that claims the pin, or wire the motor to another line"),
+            (.simulatedLineBusy(motorLog: "/tmp/m.log"),
+             "the simulated motor line is in use by another process (it holds /tmp/m.log); stop that program first"),
+            (.failed(.setLevel, line: line, errno: EBUSY),
+             "GPIO pinctrl-bcm2711 line 17 (GPIO17): setting the level failed: Device or resource busy (errno 16); check that the chip still exists (`gpiodetect`) and retry"),
+            (.released(line: line), "GPIO pinctrl-bcm2711 line 17 (GPIO17) was already released; request the line again before driving it"),
+            (.simulatedReleased(line: "simulated line 17", waiting: false),
+             "simulated line 17 was released; request the line again before driving it"),
+            (.simulatedReleased(line: "simulated INT", waiting: true),
+             "simulated INT was released; request the line again before waiting on it"),
+            (.wakeStop(errno: EMFILE), "creating an eventfd to stop a wait on a GPIO line failed: Too many open files (errno 24)"),
+            (.other("the driver's own words"), "the driver's own words"),
+        ]
+        for (problem, sentence) in cases {
+            XCTAssertEqual(describe(GPIOError(problem)), sentence)
+        }
+        let steps: [(GPIOStep, String)] = [
+            (.openChip, "opening the chip"), (.readLine(17), "reading line 17"), (.lookUpLine("GPIO17"), "looking up line GPIO17"),
+            (.requestOutput, "requesting it as an output"), (.requestEdgeEvents, "requesting its edge events"),
+            (.setLevel, "setting the level"), (.readLevel, "reading the level"), (.waitForEdge, "waiting for an edge"),
+            (.discardEdges, "discarding queued edges"),
+        ]
+        for (step, words) in steps {
+            XCTAssertEqual(describe(GPIOError(.failed(step, line: "L", errno: EIO))),
+                           "GPIO L: \(words) failed: Input/output error (errno 5); check that the chip still exists (`gpiodetect`) and retry")
+        }
+    }
+
+    func testAtomicFileStepsSayTheStepTheReasonAndTheFix() {
+        let cases: [(AtomicFileError, String)] = [
+            (AtomicFileError(path: "p.json", operation: "create /x/.p.json.tmp.1.a", errno: EACCES),
+             "p.json: cannot create /x/.p.json.tmp.1.a: Permission denied (errno 13): check the ownership and permissions of the file and its folder"),
+            (AtomicFileError(path: "p.json", operation: "write /x/.p.json.tmp.1.a", errno: ENOSPC),
+             "p.json: cannot write /x/.p.json.tmp.1.a: No space left on device (errno 28): free some disk space"),
+            (AtomicFileError(path: "p.json", operation: "rename a to p.json", errno: EROFS),
+             "p.json: cannot rename a to p.json: Read-only file system (errno 30): the file system is read-only"),
+            (AtomicFileError(path: "p.json", operation: "open", errno: ELOOP),
+             "p.json: cannot open: Too many levels of symbolic links (errno 40): a symlink loop (or more than 40 links in a row)"),
+            (AtomicFileError(path: "p.json", operation: "create /x/.p.json.tmp.1.a", errno: ELOOP),
+             "p.json: cannot create /x/.p.json.tmp.1.a: Too many levels of symbolic links (errno 40): a symlink is in the way of a temporary file; remove it"),
+            (AtomicFileError(path: "p.json", operation: "open", errno: ENAMETOOLONG),
+             "p.json: cannot open: File name too long (errno 36): the name (or one of its folders' names) is too long"),
+            (AtomicFileError(path: "p.json", operation: "read", errno: EISDIR),
+             "p.json: cannot read: Is a directory (errno 21): a folder, not a file"),
+            (AtomicFileError(path: "p.json", operation: "fsync folder /x", errno: EIO),
+             "p.json: cannot fsync folder /x: Input/output error (errno 5)"),
+            (AtomicFileError(path: "p.json", operation: "create " + String(repeating: "d/", count: 70) + "t", errno: EIO),
+             "p.json: cannot create " + String(repeating: "d/", count: 16) + "d…" + String(repeating: "d/", count: 39) + "t: Input/output error (errno 5)"),
+        ]
+        for (error, sentence) in cases {
+            XCTAssertEqual(describe(error), sentence)
+        }
+    }
+
+    /// An error without an entry in the table is shown as it describes itself.
+    func testAnErrorWithoutAnEntryIsShownAsItDescribesItself() {
+        struct Plain: Error, CustomStringConvertible { var description: String { "plain words" } }
+        XCTAssertEqual(describe(Plain()), "plain words")
+    }
+}
