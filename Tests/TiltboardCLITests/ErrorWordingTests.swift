@@ -134,6 +134,37 @@ final class ErrorWordingTests: XCTestCase {
         }
     }
 
+    func testEveryTerminalStepHasItsSentence() {
+        let cases: [(TerminalError, String)] = [
+            (TerminalError(.notATerminal(descriptor: 0), errno: ENOTTY), "file descriptor 0 is not a terminal"),
+            (TerminalError(.noTerminalModes(descriptor: 1), errno: ENOTTY), "file descriptor 1 is not a terminal (Inappropriate ioctl for device)"),
+            (TerminalError(.readSettings, errno: EIO), "cannot read the terminal settings: Input/output error"),
+            (TerminalError(.rawMode, errno: EIO), "cannot switch the terminal to raw mode: Input/output error"),
+            (TerminalError(.waitForKeys, errno: EINTR), "cannot wait for key presses: Interrupted system call"),
+            (TerminalError(.readKeys, errno: EIO), "cannot read key presses: Input/output error"),
+            (TerminalError(.openPseudoTerminalMaster, errno: ENOENT), "open /dev/ptmx failed: No such file or directory"),
+            (TerminalError(.unlockPseudoTerminal, errno: EINVAL), "unlocking the pseudo-terminal failed: Invalid argument"),
+            (TerminalError(.openPseudoTerminal(path: "/dev/pts/3"), errno: EACCES), "open /dev/pts/3 failed: Permission denied"),
+            (TerminalError(.setWindowSize, errno: EINVAL), "TIOCSWINSZ failed: Invalid argument"),
+            (TerminalError(.writePseudoTerminal, errno: EIO), "write to the pseudo-terminal failed: Input/output error"),
+        ]
+        for (error, sentence) in cases {
+            XCTAssertEqual(describe(error), sentence)
+        }
+    }
+
+    func testRealtimeShortfallsSayWhatWasNotPermitted() {
+        let scheduling = "realtime scheduling not permitted (needs CAP_SYS_NICE or root, or an rtprio limit in /etc/security/limits.conf); running with normal priority"
+        let memory = "memory locking not permitted (needs CAP_IPC_LOCK or a larger memlock limit, ulimit -l); page faults may add latency"
+        XCTAssertEqual(describe(RealtimeShortfall(schedulingErrno: EPERM)), scheduling)
+        XCTAssertEqual(describe(RealtimeShortfall(memoryLockErrno: ENOMEM)), memory)
+        XCTAssertEqual(describe(RealtimeShortfall(memoryLockErrno: EPERM)), memory)
+        XCTAssertEqual(describe(RealtimeShortfall(schedulingErrno: EPERM, memoryLockErrno: EPERM)), scheduling + "; " + memory)
+        XCTAssertEqual(describe(RealtimeShortfall(schedulingErrno: EINVAL)),
+                       "realtime scheduling failed (errno 22 Invalid argument); running with normal priority")
+        XCTAssertEqual(describe(RealtimeShortfall(memoryLockErrno: EAGAIN)), "memory locking failed (errno 11 Resource temporarily unavailable)")
+    }
+
     /// An error without an entry in the table is shown as it describes itself.
     func testAnErrorWithoutAnEntryIsShownAsItDescribesItself() {
         struct Plain: Error, CustomStringConvertible { var description: String { "plain words" } }

@@ -74,7 +74,7 @@ final class ExitTableTests: XCTestCase {
             (ProfileError(path: "p.json", kind: .readFailed, detail: "m"), 74, nil),
             (BoardFileError(file: "b.json", key: "", message: "m", fileProblem: .notRegular), 73, nil),
             (BoardFileError(file: "b.json", key: "simulation.trace", message: "m", fileProblem: .tooLarge), 65, nil),
-            (TerminalError("m", errno: ENOTTY), 74, nil),
+            (TerminalError(.noTerminalModes(descriptor: 0), errno: ENOTTY), 74, nil),
             (SignalWatcherError("m"), 70, nil),
             (CalibrationStopped(), 75, nil),
         ]

@@ -14,9 +14,13 @@ package func describe(_ error: Error) -> String {
     case let error as OutputFileError: return ErrorWording.outputFile(error)
     case let error as GPIOError: return ErrorWording.gpio(error)
     case let error as AtomicFileError: return ErrorWording.atomicFile(error)
+    case let error as TerminalError: return ErrorWording.terminal(error)
     default: return "\(error)"
     }
 }
+
+/// What real-time scheduling could not have, on one line (not an error: the program runs on).
+package func describe(_ shortfall: RealtimeShortfall) -> String { ErrorWording.realtime(shortfall) }
 
 /// The sentences of `describe(_:)`, one function per error type.
 package enum ErrorWording {
@@ -95,6 +99,40 @@ package enum ErrorWording {
         let operation = error.operation
         let step = operation.count > 120 ? String(operation.prefix(40)) + "…" + operation.suffix(79) : operation
         return "\(shownPath(error.path)): cannot \(escapingControls(step)): \(error.reason)\(hint)"
+    }
+
+    /// A terminal that cannot be used, with the kernel's reason.
+    package static func terminal(_ error: TerminalError) -> String {
+        let why = String(cString: strerror(error.errno))
+        switch error.step {
+        case let .notATerminal(fd): return "file descriptor \(fd) is not a terminal"
+        case let .noTerminalModes(fd): return "file descriptor \(fd) is not a terminal (\(why))"
+        case .readSettings: return "cannot read the terminal settings: \(why)"
+        case .rawMode: return "cannot switch the terminal to raw mode: \(why)"
+        case .waitForKeys: return "cannot wait for key presses: \(why)"
+        case .readKeys: return "cannot read key presses: \(why)"
+        case .openPseudoTerminalMaster: return "open /dev/ptmx failed: \(why)"
+        case .unlockPseudoTerminal: return "unlocking the pseudo-terminal failed: \(why)"
+        case let .openPseudoTerminal(path): return "open \(path) failed: \(why)"
+        case .setWindowSize: return "TIOCSWINSZ failed: \(why)"
+        case .writePseudoTerminal: return "write to the pseudo-terminal failed: \(why)"
+        }
+    }
+
+    /// What real-time scheduling could not have, on one line; the program runs on either way.
+    package static func realtime(_ shortfall: RealtimeShortfall) -> String {
+        var notes: [String] = []
+        if let e = shortfall.schedulingErrno {
+            notes.append(e == EPERM
+                ? "realtime scheduling not permitted (needs CAP_SYS_NICE or root, or an rtprio limit in /etc/security/limits.conf); running with normal priority"
+                : "realtime scheduling failed (errno \(e) \(String(cString: strerror(e)))); running with normal priority")
+        }
+        if let e = shortfall.memoryLockErrno {
+            notes.append(e == EPERM || e == ENOMEM
+                ? "memory locking not permitted (needs CAP_IPC_LOCK or a larger memlock limit, ulimit -l); page faults may add latency"
+                : "memory locking failed (errno \(e) \(String(cString: strerror(e))))")
+        }
+        return notes.joined(separator: "; ")
     }
 
     /// Where a Raspberry Pi's GPIO chip is found, by the label the board file gives.
