@@ -165,6 +165,28 @@ final class ErrorWordingTests: XCTestCase {
         XCTAssertEqual(describe(RealtimeShortfall(memoryLockErrno: EAGAIN)), "memory locking failed (errno 11 Resource temporarily unavailable)")
     }
 
+    func testSignalAndGamepadSetUpFailuresHaveTheirSentences() {
+        XCTAssertEqual(describe(SignalWatcherError(.installHandlers, errno: 22)), "cannot install the signal handlers (errno 22)")
+        XCTAssertEqual(describe(SignalWatcherError(.blockSignals, errno: 22)), "cannot block termination signals (errno 22)")
+        XCTAssertEqual(describe(SignalWatcherError(.startThread, errno: 11)),
+                       "cannot start the signal thread (errno 11); the system may be out of threads")
+        XCTAssertEqual(describe(SignalWatcherError(.installCrashHandler, errno: 12)), "cannot install the crash handler (errno 12)")
+        let cases: [(UInputError, UInputError.Kind, String)] = [
+            (UInputError(path: "/dev/uinput", step: .open, errno: ENOENT), .missing, "/dev/uinput does not exist: the uinput module is not loaded"),
+            (UInputError(path: "/dev/uinput", step: .open, errno: ENODEV), .missing, "/dev/uinput does not exist: the uinput module is not loaded"),
+            (UInputError(path: "/dev/uinput", step: .open, errno: EACCES), .permissionDenied, "no permission to open /dev/uinput"),
+            (UInputError(path: "/dev/uinput", step: .open, errno: EIO), .io, "open /dev/uinput: Input/output error"),
+            (UInputError(path: "/dev/uinput", step: .createGamepad, errno: EINVAL), .io, "creating a gamepad on /dev/uinput: Invalid argument"),
+            (UInputError(path: "/dev/uinput", step: .writeEvents, errno: EIO), .io, "writing events to /dev/uinput: Input/output error"),
+            (UInputError(path: "/dev/uinput", step: .readForceFeedback, errno: EIO), .io,
+             "reading force-feedback requests from /dev/uinput: Input/output error"),
+        ]
+        for (error, kind, sentence) in cases {
+            XCTAssertEqual(error.kind, kind)
+            XCTAssertEqual(describe(error), sentence)
+        }
+    }
+
     /// An error without an entry in the table is shown as it describes itself.
     func testAnErrorWithoutAnEntryIsShownAsItDescribesItself() {
         struct Plain: Error, CustomStringConvertible { var description: String { "plain words" } }

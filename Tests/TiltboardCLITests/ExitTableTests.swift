@@ -75,7 +75,7 @@ final class ExitTableTests: XCTestCase {
             (BoardFileError(file: "b.json", key: "", message: "m", fileProblem: .notRegular), 73, nil),
             (BoardFileError(file: "b.json", key: "simulation.trace", message: "m", fileProblem: .tooLarge), 65, nil),
             (TerminalError(.noTerminalModes(descriptor: 0), errno: ENOTTY), 74, nil),
-            (SignalWatcherError("m"), 70, nil),
+            (SignalWatcherError(.startThread, errno: EAGAIN), 70, nil),
             (CalibrationStopped(), 75, nil),
         ]
         for (error, code, advice) in cases {

@@ -15,6 +15,8 @@ package func describe(_ error: Error) -> String {
     case let error as GPIOError: return ErrorWording.gpio(error)
     case let error as AtomicFileError: return ErrorWording.atomicFile(error)
     case let error as TerminalError: return ErrorWording.terminal(error)
+    case let error as SignalWatcherError: return ErrorWording.signalWatcher(error)
+    case let error as UInputError: return ErrorWording.uinput(error)
     default: return "\(error)"
     }
 }
@@ -133,6 +135,33 @@ package enum ErrorWording {
                 : "memory locking failed (errno \(e) \(String(cString: strerror(e))))")
         }
         return notes.joined(separator: "; ")
+    }
+
+    /// The signal watcher or crash handler that could not be set up.
+    package static func signalWatcher(_ error: SignalWatcherError) -> String {
+        switch error.step {
+        case .installHandlers: return "cannot install the signal handlers (errno \(error.errno))"
+        case .blockSignals: return "cannot block termination signals (errno \(error.errno))"
+        case .startThread: return "cannot start the signal thread (errno \(error.errno)); the system may be out of threads"
+        case .installCrashHandler: return "cannot install the crash handler (errno \(error.errno))"
+        }
+    }
+
+    /// The gamepad device that could not be made or used.
+    package static func uinput(_ error: UInputError) -> String {
+        switch error.kind {
+        case .missing: return "\(error.path) does not exist: the uinput module is not loaded"
+        case .permissionDenied: return "no permission to open \(error.path)"
+        case .io:
+            let step: String
+            switch error.step {
+            case .open: step = "open"
+            case .createGamepad: step = "creating a gamepad on"
+            case .writeEvents: step = "writing events to"
+            case .readForceFeedback: step = "reading force-feedback requests from"
+            }
+            return "\(step) \(error.path): \(String(cString: strerror(error.errno)))"
+        }
     }
 
     /// Where a Raspberry Pi's GPIO chip is found, by the label the board file gives.
