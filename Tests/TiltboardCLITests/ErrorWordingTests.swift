@@ -187,6 +187,26 @@ final class ErrorWordingTests: XCTestCase {
         }
     }
 
+    func testEveryUDPDestinationProblemHasItsSentence() {
+        let cases: [(UDPSenderError.Problem, String)] = [
+            (.notHostAndPort, "nowhere: expected HOST:PORT, e.g. 127.0.0.1:9999"),
+            (.unresolved(resolverCode: 0), "nowhere: cannot resolve it: no address"),
+            (.unresolved(resolverCode: EAI_NONAME), "nowhere: cannot resolve it: Name or service not known"),
+            (.portZero, "nowhere: port 0 is no port anyone can listen on: choose 1…65535"),
+            (.unspecifiedIPv4, "nowhere: 0.0.0.0 is no machine to send to: name one, e.g. 127.0.0.1"),
+            (.broadcastIPv4, "nowhere: 255.255.255.255 is a broadcast, not a listener: name the machine"),
+            (.unspecifiedIPv6, "nowhere: :: is no machine to send to: name one, e.g. [::1]"),
+            (.socket(errno: EMFILE), "nowhere: socket: Too many open files"),
+            (.cannotSend(errno: ENETUNREACH), "nowhere: cannot send there: Network is unreachable"),
+        ]
+        for (problem, sentence) in cases {
+            XCTAssertEqual(describe(UDPSenderError(destination: "nowhere", problem: problem)), sentence)
+        }
+        let long = String(repeating: "h", count: 100) + ":1"
+        XCTAssertEqual(describe(UDPSenderError(destination: long, problem: .notHostAndPort)),
+                       String(repeating: "h", count: 79) + "…: expected HOST:PORT, e.g. 127.0.0.1:9999")
+    }
+
     /// An error without an entry in the table is shown as it describes itself.
     func testAnErrorWithoutAnEntryIsShownAsItDescribesItself() {
         struct Plain: Error, CustomStringConvertible { var description: String { "plain words" } }

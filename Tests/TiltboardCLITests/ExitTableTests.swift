@@ -98,7 +98,7 @@ final class ExitTableTests: XCTestCase {
     func testTheToolNamesItsOwnOptionsInTheLibrariesErrors() {
         // The libraries say what failed; the option that set it, or changes it, is the tool's to name.
         let cases: [(Error, String)] = [
-            (UDPSenderError(destination: "127.0.0.1:0", reason: "port 0 is no port anyone can listen on: choose 1…65535"),
+            (UDPSenderError(destination: "127.0.0.1:0", problem: .portZero),
              "--udp 127.0.0.1:0: port 0 is no port anyone can listen on: choose 1…65535"),
             (OutputFileError(path: "o.csv", problem: .alreadyExists),
              "o.csv already exists: choose another name or pass --force to replace it"),

@@ -17,6 +17,7 @@ package func describe(_ error: Error) -> String {
     case let error as TerminalError: return ErrorWording.terminal(error)
     case let error as SignalWatcherError: return ErrorWording.signalWatcher(error)
     case let error as UInputError: return ErrorWording.uinput(error)
+    case let error as UDPSenderError: return ErrorWording.udp(error)
     default: return "\(error)"
     }
 }
@@ -162,6 +163,22 @@ package enum ErrorWording {
             }
             return "\(step) \(error.path): \(String(cString: strerror(error.errno)))"
         }
+    }
+
+    /// A UDP destination that cannot be used: `host:port: why`, the destination quoted short.
+    package static func udp(_ error: UDPSenderError) -> String {
+        let why: String
+        switch error.problem {
+        case .notHostAndPort: why = "expected HOST:PORT, e.g. 127.0.0.1:9999"
+        case let .unresolved(code): why = "cannot resolve it: " + (code == 0 ? "no address" : String(cString: gai_strerror(code)))
+        case .portZero: why = "port 0 is no port anyone can listen on: choose 1…65535"
+        case .unspecifiedIPv4: why = "0.0.0.0 is no machine to send to: name one, e.g. 127.0.0.1"
+        case .broadcastIPv4: why = "255.255.255.255 is a broadcast, not a listener: name the machine"
+        case .unspecifiedIPv6: why = ":: is no machine to send to: name one, e.g. [::1]"
+        case let .socket(code): why = "socket: \(String(cString: strerror(code)))"
+        case let .cannotSend(code): why = "cannot send there: \(String(cString: strerror(code)))"
+        }
+        return "\(UDPSender.quoted(error.destination)): \(why)"
     }
 
     /// Where a Raspberry Pi's GPIO chip is found, by the label the board file gives.

@@ -212,6 +212,7 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// The kernel's reason, when the kernel refused.
     public var errno: Int32?
 
+    /// A failure of `problem` at `path`, with the kernel's `errno` when it refused.
     public init(path: String, problem: Problem, errno: Int32? = nil) {
         self.path = path; self.problem = problem; self.errno = errno
     }
