@@ -207,6 +207,21 @@ final class ErrorWordingTests: XCTestCase {
                        String(repeating: "h", count: 79) + "…: expected HOST:PORT, e.g. 127.0.0.1:9999")
     }
 
+    func testAKernelDriverOnTheAddressAndAFailedOutputHaveTheirSentences() {
+        let binding = I2CDriverBinding(driver: "inv-mpu6050-i2c", device: "1-0068", deviceName: "mpu6050", bus: "/dev/i2c-1", address: 0x68)
+        XCTAssertEqual(describe(KernelDriverBoundError(binding: binding)), "the kernel's inv-mpu6050-i2c driver owns the device at 0x68 on /dev/i2c-1")
+        let cases: [(Int32, String)] = [
+            (ENOSPC, "cannot write to standard output: No space left on device (errno 28): free some disk space"),
+            (EDQUOT, "cannot write to standard output: Disk quota exceeded (errno 122): free some disk space"),
+            (EBADF, "cannot write to standard output: Bad file descriptor (errno 9): it is not open for writing"),
+            (EIO, "cannot write to standard output: Input/output error (errno 5): the device or terminal is gone"),
+            (EFBIG, "cannot write to standard output: File too large (errno 27)"),
+        ]
+        for (code, sentence) in cases {
+            XCTAssertEqual(describe(OutputFailure.Failure(what: "standard output", errno: code)), sentence)
+        }
+    }
+
     /// An error without an entry in the table is shown as it describes itself.
     func testAnErrorWithoutAnEntryIsShownAsItDescribesItself() {
         struct Plain: Error, CustomStringConvertible { var description: String { "plain words" } }

@@ -18,12 +18,27 @@ package func describe(_ error: Error) -> String {
     case let error as SignalWatcherError: return ErrorWording.signalWatcher(error)
     case let error as UInputError: return ErrorWording.uinput(error)
     case let error as UDPSenderError: return ErrorWording.udp(error)
+    case let error as KernelDriverBoundError:
+        let b = error.binding
+        return "the kernel's \(b.driver) driver owns the device at \(b.address.hex) on \(b.bus)"
     default: return "\(error)"
     }
 }
 
 /// What real-time scheduling could not have, on one line (not an error: the program runs on).
 package func describe(_ shortfall: RealtimeShortfall) -> String { ErrorWording.realtime(shortfall) }
+
+/// A failed write of the program's output, with the kernel's reason and what to do.
+package func describe(_ failure: OutputFailure.Failure) -> String {
+    let hint: String
+    switch failure.errno {
+    case ENOSPC, EDQUOT: hint = ": free some disk space"
+    case EBADF: hint = ": it is not open for writing"
+    case EIO: hint = ": the device or terminal is gone"
+    default: hint = ""
+    }
+    return "cannot write to \(failure.what): \(ErrorWording.reason(failure.errno))\(hint)"
+}
 
 /// The sentences of `describe(_:)`, one function per error type.
 package enum ErrorWording {
