@@ -3,8 +3,10 @@ import Glibc
 #endif
 import XCTest
 import TiltboardCommands
+import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
+import TiltboardSimulator
 
 /// The one table of words for the library's errors: every kind and its exact sentence, as the
 /// command line and `serve` show it. (The libraries' own tests assert kinds and fields.)
@@ -220,6 +222,19 @@ final class ErrorWordingTests: XCTestCase {
         for (code, sentence) in cases {
             XCTAssertEqual(describe(OutputFailure.Failure(what: "standard output", errno: code)), sentence)
         }
+    }
+
+    func testEveryControllerSettingRangeHasItsWords() {
+        let cases: [(TiltControllerSettingsError.Allowed, String)] = [
+            (.aboveZeroUpToOne, "a value in (0, 1]"), (.zeroToOne, "a value in 0…1"), (.nonNegative, "a value ≥ 0"),
+            (.positive, "a value > 0"), (.positiveOrOmitted, "a value > 0, or leave it out"),
+            (.positiveExponent, "a value > 0 (1 is linear)"), (.degreesBelow90, "degrees in 0…90 (exclusive)"),
+        ]
+        for (allowed, words) in cases {
+            XCTAssertEqual(describe(TiltControllerSettingsError(setting: "deceleration", value: 1.5, allowed: allowed)),
+                           "controller setting deceleration = 1.5 is out of range; use \(words)")
+        }
+        XCTAssertEqual(describe(TraceLoadStopped()), "loading the trace was stopped")
     }
 
     /// An error without an entry in the table is shown as it describes itself.

@@ -61,7 +61,7 @@ final class ExitTableTests: XCTestCase {
             (AtomicFileError(path: "p.json", operation: "rename", errno: EROFS), 77, nil),
             (AtomicFileError(path: "p.json", operation: "rename", errno: ENOSPC), 74, nil),
             (CLIError(message: "m", category: .cannotCreate), 73, nil),
-            (TiltControllerSettingsError(setting: "restitution", value: 2, expected: "0…1"), 64, nil),
+            (TiltControllerSettingsError(setting: "restitution", value: 2, allowed: .zeroToOne), 64, nil),
             (HapticEffectError("m"), 64, nil),
             (MotionScriptError("m"), 65, nil),
             (NotARegularFile(path: "b.json", kind: "a folder"), 73, nil),

@@ -4,6 +4,7 @@ import Glibc
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
+import TiltboardSimulator
 
 /// The one table of words for the library's errors: the libraries throw kinds with fields
 /// (`OutputFileError.Problem`, `GPIOError.Problem`, …) and this says them to a person. The
@@ -18,6 +19,8 @@ package func describe(_ error: Error) -> String {
     case let error as SignalWatcherError: return ErrorWording.signalWatcher(error)
     case let error as UInputError: return ErrorWording.uinput(error)
     case let error as UDPSenderError: return ErrorWording.udp(error)
+    case let error as TiltControllerSettingsError: return ErrorWording.controllerSetting(error)
+    case is TraceLoadStopped: return "loading the trace was stopped"
     case let error as KernelDriverBoundError:
         let b = error.binding
         return "the kernel's \(b.driver) driver owns the device at \(b.address.hex) on \(b.bus)"
@@ -194,6 +197,21 @@ package enum ErrorWording {
         case let .cannotSend(code): why = "cannot send there: \(String(cString: strerror(code)))"
         }
         return "\(UDPSender.quoted(error.destination)): \(why)"
+    }
+
+    /// A controller setting out of its range, with the range to use.
+    package static func controllerSetting(_ error: TiltControllerSettingsError) -> String {
+        let use: String
+        switch error.allowed {
+        case .aboveZeroUpToOne: use = "a value in (0, 1]"
+        case .zeroToOne: use = "a value in 0…1"
+        case .nonNegative: use = "a value ≥ 0"
+        case .positive: use = "a value > 0"
+        case .positiveOrOmitted: use = "a value > 0, or leave it out"
+        case .positiveExponent: use = "a value > 0 (1 is linear)"
+        case .degreesBelow90: use = "degrees in 0…90 (exclusive)"
+        }
+        return "controller setting \(error.setting) = \(error.value) is out of range; use \(use)"
     }
 
     /// Where a Raspberry Pi's GPIO chip is found, by the label the board file gives.
