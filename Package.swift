@@ -2,7 +2,9 @@
 import PackageDescription
 
 // Layers, arrows pointing down only:
-//   TiltboardCLI ─▶ TiltboardServer ─▶ Tiltboard, FlyingSocks (the web server of `tiltboard serve`)
+//   TiltboardCLI ─▶ TiltboardServer ─▶ TiltboardCommands, Tiltboard, FlyingSocks (the web server of `tiltboard serve`)
+//   TiltboardCLI ─▶ TiltboardCommands ─▶ Tiltboard (bench, doctor, output writers, the monitor screen and
+//                                        the wording of every error: in no product)
 //   TiltboardCLI ─▶ Tiltboard ─▶ TiltboardLinux ─▶ CI2C, CGPIODShim ─▶ CGPIOD (Debian's libi2c, libgpiod)
 //                            ├─▶ TiltboardSimulator ─▶ TiltboardDrivers ─▶ TiltboardCore
 //                            └─▶ TiltboardDrivers, TiltboardCore
@@ -47,15 +49,21 @@ let package = Package(
             name: "Tiltboard",
             dependencies: ["TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux"]
         ),
+        // What only the commands use: benchmarks, doctor, output writers, the monitor screen, and
+        // the one table that words the library's errors. Kept out of the library products.
+        .target(
+            name: "TiltboardCommands",
+            dependencies: ["Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter"]
+        ),
         // `tiltboard serve`'s HTTP and WebSocket server: kept out of the library products.
         .target(
             name: "TiltboardServer",
-            dependencies: ["Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardLinux", .product(name: "FlyingSocks", package: "FlyingFox")]
+            dependencies: ["TiltboardCommands", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardLinux", .product(name: "FlyingSocks", package: "FlyingFox")]
         ),
         .executableTarget(
             name: "TiltboardCLI",
             dependencies: [
-                "Tiltboard", "TiltboardServer", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+                "TiltboardCommands", "Tiltboard", "TiltboardServer", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,15 +77,15 @@ let package = Package(
         .testTarget(name: "TiltboardSimulatorTests", dependencies: ["TiltboardSimulator", "TiltboardDrivers", "TiltboardCore", "TiltboardTestSupport"]),
         .testTarget(name: "TiltboardLinuxTests", dependencies: ["TiltboardLinux", "TiltboardDrivers", "TiltboardCore", "CI2C", "TiltboardTestSupport"]),
         .testTarget(name: "TiltboardTests", dependencies: [
-            "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+            "TiltboardCommands", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
             "TiltboardTestSupport",
         ]),
         .testTarget(name: "TiltboardServerTests", dependencies: [
-            "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+            "TiltboardServer", "TiltboardCommands", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
             "TiltboardTestSupport",
         ]),
         .testTarget(name: "TiltboardCLITests", dependencies: [
-            "TiltboardCLI", "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
+            "TiltboardCLI", "TiltboardCommands", "TiltboardServer", "Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux", "CAllocationCounter",
             "TiltboardTestSupport",
         ]),
     ],

@@ -27,10 +27,6 @@ extension SensorLostError: CategorizedError {
     public var category: ErrorCategory { .io }
 }
 
-extension TraceFileError: CategorizedError {
-    public var category: ErrorCategory { .io }
-}
-
 extension FaceTimeout: CategorizedError {
     public var category: ErrorCategory { .temporary }
 }

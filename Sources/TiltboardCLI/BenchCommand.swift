@@ -2,6 +2,7 @@ import ArgumentParser
 import CAllocationCounter
 import Foundation
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardLinux
 import TiltboardServer

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardLinux
 
@@ -215,9 +216,9 @@ struct DoctorCommand: ParsableCommand {
         case let .lineFree(role, name):
             return "\(title(role)): \(name) is free for \(role == .motor ? "the motor" : "the sensor's INT pin")"
         case let .lineHeld(role, state):
-            return "\(title(role)): \(SystemInspector.busyMessage(state))"
+            return "\(title(role)): \(describe(SystemInspector.busyError(state)))"
         case let .lineFailed(role, error):
-            return "\(title(role)): \(error.description)"
+            return "\(title(role)): \(describe(error))"
         case let .lineOther(role, text):
             return "\(title(role)): \(text)"
         case .noInterruptLine:

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardLinux
 import TiltboardSimulator
@@ -78,7 +79,7 @@ func runMapped<Root: ParsableCommand>(_ root: Root.Type) {
     if stopStatus != 0 { exit(stopStatus) }
     if let failure = OutputFailure.first {
         if failure.readerWentAway { exit(SysExit.ok) }
-        Console.failure("\(failure)")
+        Console.failure(describe(failure))
         exit(SysExit.code(for: .io))
     }
 }

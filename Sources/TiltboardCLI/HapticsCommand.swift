@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -89,7 +90,7 @@ struct HapticsCommand: ParsableCommand {
         let failure = motor.engine.lastError
         motor.shutdown()
         if let failure {
-            throw CLIError(message: "the motor line failed: \(failure)", category: .io)
+            throw CLIError(message: "the motor line failed: \(describe(failure))", category: .io)
         }
         if let signal = SignalWatcher.shared.signal, OutputFailure.first == nil {
             Console.note("stopped by signal \(signal); motor off")

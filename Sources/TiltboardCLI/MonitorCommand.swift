@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Synchronization
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardLinux
 
@@ -38,7 +39,7 @@ struct MonitorCommand: ParsableCommand {
         do {
             terminal = try RawTerminal(input: 0, output: 1)
         } catch let error as TerminalError {
-            throw CLIError(message: "monitor draws a live screen and needs a terminal on stdin and stdout (\(error)); for piped output use `tiltboard read`",
+            throw CLIError(message: "monitor draws a live screen and needs a terminal on stdin and stdout (\(describe(error))); for piped output use `tiltboard read`",
                            category: .invalidRequest)
         }
         let size = terminal.size() ?? TerminalSize(columns: 80, rows: 24)
@@ -68,7 +69,7 @@ struct MonitorCommand: ParsableCommand {
         do {
             try ProfileStore.checkWritable(path: session.profilePath)
         } catch {
-            screen.note = "c and z will apply but not save: \(exitStatus(for: error)?.message ?? "\(error)")"
+            screen.note = "c and z will apply but not save: \(exitStatus(for: error)?.message ?? "\(describe(error))")"
         }
         var running: RunningLoop?
         defer {
@@ -106,7 +107,7 @@ struct MonitorCommand: ParsableCommand {
                             try session.zeroNeutral(applying: false)
                             screen.note = "neutral zeroed (level) and saved to \(session.profilePath)"
                         } catch {
-                            screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                            screen.note = "neutral set to level but not saved: \(exitStatus(for: error)?.message ?? "\(describe(error))")"
                         }
                     case .character(UInt8(ascii: "q")), .character(UInt8(ascii: "Q")), .escape, .interrupt, .endOfInput:
                         quit = true
@@ -125,7 +126,7 @@ struct MonitorCommand: ParsableCommand {
                         try session.saveNeutral(pose, capture: captured.summary, applying: false)
                         screen.note = "neutral saved to \(session.profilePath) (tilt \(String(format: "%.1f", pose.tiltDeg))°\(pose.clamped ? ", clamped" : ""))"
                     } catch {
-                        screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(error)")"
+                        screen.note = "neutral applied but not saved: \(exitStatus(for: error)?.message ?? "\(describe(error))")"
                     }
                 }
                 if quit { return frames.stop() }

@@ -1,4 +1,5 @@
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardLinux
 

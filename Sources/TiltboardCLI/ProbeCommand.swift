@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux

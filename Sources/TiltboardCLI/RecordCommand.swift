@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardDrivers
 import TiltboardLinux
 
@@ -54,7 +55,7 @@ struct RecordCommand: ParsableCommand {
                                        waitingForReader: { Console.note("\(out) is a FIFO: waiting for a program to read it") },
                                        shouldStop: { SignalWatcher.shared.stopRequested })
         } catch let error as OutputFileError where error.kind == .interrupted {
-            Console.note(error.message)
+            Console.note(describe(error))
             return
         }
         let writer = try TraceCSVWriter(file: file, includesGyro: session.board.sensor.chip.details.gyroscope != nil)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 
 /// `--model`, `--bounce`, `--restitution`, `--dead-zone`, `--response`: how tilt moves the marker.
@@ -34,6 +35,6 @@ struct RunControllerOptions: ParsableArguments {
     func validate() throws {
         guard deadZone >= 0 && deadZone < 90 else { throw ValidationError("--dead-zone must be between 0 and 90 degrees, got \(deadZone)") }
         guard response > 0 && response <= 10 else { throw ValidationError("--response must be above 0 and at most 10, got \(response)") }
-        do { try settings.validate() } catch { throw ValidationError("\(error)") }
+        do { try settings.validate() } catch { throw ValidationError(describe(error)) }
     }
 }

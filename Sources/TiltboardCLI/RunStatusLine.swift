@@ -1,4 +1,5 @@
 import Tiltboard
+import TiltboardCommands
 
 /// The human status line of `tiltboard run`, built in reusable buffers (no allocation per line):
 /// `t   3.20 s  pitch   0.4°  roll -29.7°  x -0.812  y  0.003  ◀ edge  SHAKE  MOTOR`.

@@ -1,4 +1,5 @@
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -61,7 +62,7 @@ enum RunPlan {
     static func loopThreadPolicy(realtime: Bool) -> LoopThreadPolicy {
         LoopThreadPolicy {
             Realtime.tightenTimerSlack()
-            return realtime ? Realtime.enable() : nil
+            return realtime ? Realtime.enable().map { describe($0) } : nil
         }
     }
 

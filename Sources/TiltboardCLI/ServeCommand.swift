@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardLinux
 import TiltboardServer
@@ -95,7 +96,7 @@ struct ServeCommand: ParsableCommand {
             } catch let error as ServeTokenFileError {
                 throw error
             } catch {
-                throw CLIError(message: "cannot keep the token in \(path): \(error); choose a writable --profile folder", category: .cannotCreate)
+                throw CLIError(message: "cannot keep the token in \(path): \(describe(error)); choose a writable --profile folder", category: .cannotCreate)
             }
         }
         if noAuth && !loopback {
@@ -122,7 +123,7 @@ struct ServeCommand: ParsableCommand {
         case 0:
             return CLIError(message: "cannot listen on \(at): \(host) is not an IP address; use 127.0.0.1, 0.0.0.0, :: or one of this machine's addresses", category: .invalidRequest)
         default:
-            return CLIError(message: "\(error)", category: .unavailable)
+            return CLIError(message: "\(describe(error))", category: .unavailable)
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -118,7 +119,7 @@ struct ShakeCommand: ParsableCommand {
         SignalWatcher.shared.onStop { _ in running.stop() }
         let realtimeNote = try running.wait()
         if let realtimeNote { Console.note(realtimeNote) }
-        if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(failure)") }
+        if let failure = motor?.engine.lastError { Console.warn("the motor line failed: \(describe(failure))") }
         let stats = loop.scheduler.statistics
         Console.note("\(printer.shakes) shake\(printer.shakes == 1 ? "" : "s") in \(loop.samples) samples; loop lateness p99 \(decimal(Double(stats.latenessP99Nanoseconds) / 1e6, 2)) ms, \(stats.missedTicks) missed ticks; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
         wake.report(loop)

@@ -1,5 +1,6 @@
 import Foundation
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 
 /// The routes: the page at `/` and the JSON API under `/api/`. Every request passes the access
@@ -59,7 +60,7 @@ package final class ServeAPI: Sendable {
                 try hub.zero()
                 return .respond(.json(200, ServeJSON.ZeroDone(profile: hub.profileInfo())))
             } catch {
-                return .respond(.error(500, "the neutral pose is level now but was not saved: \(error)"))
+                return .respond(.error(500, "the neutral pose is level now but was not saved: \(describe(error))"))
             }
         case "/api/haptics": return .respond(haptics(body))
         case "/api/shake": return .respond(shake(body))
@@ -84,7 +85,7 @@ package final class ServeAPI: Sendable {
             let p = try ProfileStore.load(path: path, expectedBoard: hub.identity)
             return .json(200, ServeJSON.StoredProfile(path: path, profile: p))
         } catch {
-            return .error(500, "\(error)")
+            return .error(500, "\(describe(error))")
         }
     }
 
@@ -109,7 +110,7 @@ package final class ServeAPI: Sendable {
             let settings = try hub.setShake(asked)
             return .json(200, ServeJSON.ShakeSet(shake: hub.shakeInfo(), thresholdG: .init(settings.thresholdG), profile: hub.profileInfo()))
         } catch {
-            return .error(500, "the sensitivity was not saved, nothing changed: \(error)")
+            return .error(500, "the sensitivity was not saved, nothing changed: \(describe(error))")
         }
     }
 
@@ -180,7 +181,7 @@ package final class ServeAPI: Sendable {
         guard Set(object.keys) == ["effect"], let name = object["effect"] as? String else {
             return .failure(BodyProblem(message: "the body must be {\"effect\": NAME} with NAME one of \(HapticEffect.presetNames.joined(separator: ", ")) or pulse:MS"))
         }
-        do { return .success((name, try HapticEffect.parse(name: name))) } catch { return .failure(BodyProblem(message: "\(error)")) }
+        do { return .success((name, try HapticEffect.parse(name: name))) } catch { return .failure(BodyProblem(message: "\(describe(error))")) }
     }
 
     /// Nil when `body` is empty or a JSON object with no members, else what is wrong.

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 
@@ -79,7 +80,7 @@ package final class ServeHub: @unchecked Sendable {
         var events: [[UInt8]] = []
         for event in feed.takeSensorEvents() {
             switch event {
-            case let .lost(t, error): events.append(ServeJSON.encode(ServeJSON.SensorLost(t: .init(t), reason: Self.oneLine("\(error)"))))
+            case let .lost(t, error): events.append(ServeJSON.encode(ServeJSON.SensorLost(t: .init(t), reason: Self.oneLine("\(describe(error))"))))
             case let .back(t, reconfigured): events.append(ServeJSON.encode(ServeJSON.SensorBack(t: .init(t), reconfigured: reconfigured)))
             }
         }
@@ -146,10 +147,10 @@ package final class ServeHub: @unchecked Sendable {
                 if result.pose.clamped { event.message = "held \(Self.rounded(result.pose.tiltDeg))° from level: only \(Self.rounded(feed.captureSettings.maxTiltDeg))° is compensated" }
                 return ServeJSON.encode(event)
             } catch {
-                return ServeJSON.encode(ServeJSON.CalibrationEvent(state: "failed", message: "the neutral pose applies but was not saved: \(error)"))
+                return ServeJSON.encode(ServeJSON.CalibrationEvent(state: "failed", message: "the neutral pose applies but was not saved: \(describe(error))"))
             }
         case let .failed(error):
-            return ServeJSON.encode(ServeJSON.CalibrationEvent(state: "failed", message: "\(error)"))
+            return ServeJSON.encode(ServeJSON.CalibrationEvent(state: "failed", message: "\(describe(error))"))
         }
     }
 
@@ -234,7 +235,7 @@ package final class ServeHub: @unchecked Sendable {
                 info.temperatureC = p.temperatureC.map { .init($0) }
             }
         } catch {
-            info.problem = "\(error)"
+            info.problem = "\(describe(error))"
         }
         return info
     }

@@ -65,7 +65,7 @@ public final class SimulatedGPIOLine: GPIOOutputLine {
         let t = clock.nowSeconds()
         let notify: (@Sendable (Double, Bool) -> Void)? = try state.withLock { s in
             guard !s.released else {
-                throw GPIOError(kind: .io, message: "\(name) was released; request the line again before driving it")
+                throw GPIOError(.simulatedReleased(line: name, waiting: false))
             }
             guard s.active != active else { return nil }
             s.active = active

@@ -72,7 +72,7 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
     /// `clock` is the pin's: a simulated pin runs on its chip's clock.
     public func waitForEdge(until deadline: UInt64?, on _: MonotonicClock, stop: WakeStop) throws -> EdgeWait {
         if isReleased {
-            throw GPIOError(kind: .io, message: "\(name) was released; request the line again before waiting on it")
+            throw GPIOError(.simulatedReleased(line: name, waiting: true))
         }
         let sleeper = (stop as? ClockWakeStop).flatMap { $0.clock === clock ? $0 : nil }
         while true {
@@ -95,7 +95,7 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
     @discardableResult
     public func discardQueuedEdges() throws -> Int {
         if isReleased {
-            throw GPIOError(kind: .io, message: "\(name) was released; request the line again before waiting on it")
+            throw GPIOError(.simulatedReleased(line: name, waiting: true))
         }
         source?.serviceInterruptPin()
         return state.withLock { s in

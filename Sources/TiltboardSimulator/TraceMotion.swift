@@ -86,6 +86,8 @@ public struct TraceMotion: MotionSource {
 
 /// Loading a trace was given up because a stop was requested.
 public struct TraceLoadStopped: Error, Sendable, CustomStringConvertible {
+    /// The stop of a load.
     public init() {}
-    public var description: String { "loading the trace was stopped" }
+    /// The kind, for a log; a program words it for people.
+    public var description: String { "TraceLoadStopped" }
 }

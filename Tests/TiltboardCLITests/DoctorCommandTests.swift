@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -178,9 +179,9 @@ final class DoctorCommandTests: XCTestCase {
             (.pass, .lineFree(.interrupt, name: "pinctrl-bcm2835 line 4 (GPIO4)"), "✓ interrupt line: pinctrl-bcm2835 line 4 (GPIO4) is free for the sensor's INT pin"),
             (.fail, .lineHeld(.motor, SystemInspector.LineState(name: "pinctrl-bcm2711 line 17 (GPIO17)", used: true, consumer: "gpioset")),
              "✗ motor line: GPIO pinctrl-bcm2711 line 17 (GPIO17) is in use by \"gpioset\"; stop that program (see `gpioinfo`), remove the overlay that claims the pin, or wire the motor to another line"),
-            (.fail, .lineFailed(.interrupt, GPIOError(kind: .permissionDenied, message: "GPIO chip /dev/gpiochip0: permission denied")),
+            (.fail, .lineFailed(.interrupt, GPIOError(.permissionDenied(path: "/dev/gpiochip0"))),
              "✗ interrupt line: GPIO chip /dev/gpiochip0: permission denied — fix: install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the gpio group (sudo usermod -aG gpio $USER, then log in again)"),
-            (.fail, .lineFailed(.motor, GPIOError(kind: .lineBusy, message: "m")), "✗ motor line: m"),
+            (.fail, .lineFailed(.motor, GPIOError(.other("m"))), "✗ motor line: m"),
             (.skip, .noInterruptLine, "· interrupt line: none in the board file (only --wake-on-motion needs one)"),
             (.pass, .realtime(.init(isRoot: true, rtprio: 0, memlockBytes: nil)),
              "✓ realtime: --realtime can have SCHED_FIFO (root, memlock unlimited)"),

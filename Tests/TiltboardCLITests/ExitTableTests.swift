@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import XCTest
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -48,19 +49,19 @@ final class ExitTableTests: XCTestCase {
             (SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68"), 69, "check the board file's chip and address, or run `tiltboard probe`"),
             (SensorError.configurationLost(register: 0x6B, configured: 1, read: 0x40, bus: "simulated", address: 0x68), 74, nil),
             (SensorError.unsupportedSetting(setting: "a sample rate of", value: "0.0 Hz", chip: "MPU-6050", allowed: "give a positive rate in Hz"), 64, nil),
-            (GPIOError(kind: .lineBusy, message: "m"), 69, nil),
+            (GPIOError(.lineBusy(line: "17", consumer: nil)), 69, nil),
             (CalibrationError.singularFit, 75, nil),
             (CalibrationProcedureError(problem: "m"), 75, nil),
             (BoardFileError(file: "b.json", key: "sensor", message: "m"), 65, nil),
             (BoardFileError(file: "b.json", key: "(file)", message: "m", errno: EACCES), 77, nil),
             (ProfileError(path: "p.json", kind: .corrupt, detail: "m"), 65, nil),
             (ProfileError(path: "p.json", kind: .permissionDenied, detail: "m"), 77, nil),
-            (OutputFileError(path: "o.csv", kind: .exists, message: "m"), 73, nil),
-            (OutputFileError(path: "o.csv", kind: .interrupted, message: "m"), 74, nil),
+            (OutputFileError(path: "o.csv", problem: .keepsChanging), 73, nil),
+            (OutputFileError(path: "o.csv", problem: .stoppedWaitingForReader), 74, nil),
             (AtomicFileError(path: "p.json", operation: "rename", errno: EROFS), 77, nil),
             (AtomicFileError(path: "p.json", operation: "rename", errno: ENOSPC), 74, nil),
             (CLIError(message: "m", category: .cannotCreate), 73, nil),
-            (TiltControllerSettingsError(setting: "restitution", value: 2, expected: "0…1"), 64, nil),
+            (TiltControllerSettingsError(setting: "restitution", value: 2, allowed: .zeroToOne), 64, nil),
             (HapticEffectError("m"), 64, nil),
             (MotionScriptError("m"), 65, nil),
             (NotARegularFile(path: "b.json", kind: "a folder"), 73, nil),
@@ -73,14 +74,14 @@ final class ExitTableTests: XCTestCase {
             (ProfileError(path: "p.json", kind: .readFailed, detail: "m"), 74, nil),
             (BoardFileError(file: "b.json", key: "", message: "m", fileProblem: .notRegular), 73, nil),
             (BoardFileError(file: "b.json", key: "simulation.trace", message: "m", fileProblem: .tooLarge), 65, nil),
-            (TerminalError("m", errno: ENOTTY), 74, nil),
-            (SignalWatcherError("m"), 70, nil),
+            (TerminalError(.noTerminalModes(descriptor: 0), errno: ENOTTY), 74, nil),
+            (SignalWatcherError(.startThread, errno: EAGAIN), 70, nil),
             (CalibrationStopped(), 75, nil),
         ]
         for (error, code, advice) in cases {
             let status = exitStatus(for: error)
             XCTAssertEqual(status?.code, code, "\(error)")
-            XCTAssertEqual(status?.message, "\(error)" + (advice.map { ": " + $0 } ?? ""))
+            XCTAssertEqual(status?.message, describe(error) + (advice.map { ": " + $0 } ?? ""))
         }
     }
 
@@ -90,18 +91,18 @@ final class ExitTableTests: XCTestCase {
             XCTAssertEqual(Advice.message(for: error),
                            "profile p.json: the file is empty (run `tiltboard calibrate` to measure a new one, or restore p.json.bak)")
         }
-        XCTAssertEqual(Advice.message(for: GPIOError(kind: .permissionDenied, message: "GPIO chip /dev/gpiochip0: permission denied")),
+        XCTAssertEqual(Advice.message(for: GPIOError(.permissionDenied(path: "/dev/gpiochip0"))),
                        "GPIO chip /dev/gpiochip0: permission denied: install the udev rule (sudo cp udev/60-tiltboard.rules /etc/udev/rules.d/ && sudo udevadm trigger) and join the gpio group (sudo usermod -aG gpio $USER, then log in again)")
     }
 
     func testTheToolNamesItsOwnOptionsInTheLibrariesErrors() {
         // The libraries say what failed; the option that set it, or changes it, is the tool's to name.
         let cases: [(Error, String)] = [
-            (UDPSenderError(destination: "127.0.0.1:0", reason: "port 0 is no port anyone can listen on: choose 1…65535"),
+            (UDPSenderError(destination: "127.0.0.1:0", problem: .portZero),
              "--udp 127.0.0.1:0: port 0 is no port anyone can listen on: choose 1…65535"),
-            (OutputFileError(path: "o.csv", kind: .overwriteNotAsked, message: "o.csv already exists"),
+            (OutputFileError(path: "o.csv", problem: .alreadyExists),
              "o.csv already exists: choose another name or pass --force to replace it"),
-            (OutputFileError(path: "o.csv", kind: .exists, message: "o.csv keeps appearing and disappearing: choose another name"),
+            (OutputFileError(path: "o.csv", problem: .keepsChanging),
              "o.csv keeps appearing and disappearing: choose another name"),
             (FaceTimeout(seconds: 30, remaining: [], lastFailure: nil),
              "no new face captured within 30 s; still to do: . Lay the board squarely with one of those faces up and keep it still, or allow more time with --timeout"),

@@ -137,13 +137,13 @@ final class HapticsCommandTests: XCTestCase {
     }
 
     func testGPIOFailuresMapToTheirExitCodes() {
-        XCTAssertEqual(exitStatus(for: GPIOError(kind: .chipNotFound, message: "m"))?.code, 69)
-        XCTAssertEqual(exitStatus(for: GPIOError(kind: .lineBusy, message: "m"))?.code, 69)
-        XCTAssertEqual(exitStatus(for: GPIOError(kind: .lineNotFound, message: "m"))?.code, 69)
-        XCTAssertEqual(exitStatus(for: GPIOError(kind: .permissionDenied, message: "m"))?.code, 77)
-        XCTAssertEqual(exitStatus(for: GPIOError(kind: .io, message: "m"))?.code, 74)
-        XCTAssertEqual(exitStatus(for: GPIOError(kind: .lineBusy, message: "GPIO line 17 is in use by \"pigpio\""))?.message,
-                       "GPIO line 17 is in use by \"pigpio\"")
+        XCTAssertEqual(exitStatus(for: GPIOError(.noChips(spec: "c", directory: "/dev")))?.code, 69)
+        XCTAssertEqual(exitStatus(for: GPIOError(.lineBusy(line: "17", consumer: nil)))?.code, 69)
+        XCTAssertEqual(exitStatus(for: GPIOError(.noLineOffset(99, chip: GPIOChipSummary(name: "gpiochip0", label: "l", lineCount: 58))))?.code, 69)
+        XCTAssertEqual(exitStatus(for: GPIOError(.permissionDenied(path: "/dev/gpiochip0")))?.code, 77)
+        XCTAssertEqual(exitStatus(for: GPIOError(.wakeStop(errno: 24)))?.code, 74)
+        XCTAssertEqual(exitStatus(for: GPIOError(.lineBusy(line: "line 17", consumer: "pigpio")))?.message,
+                       "GPIO line 17 is in use by \"pigpio\"; stop that program (see `gpioinfo`), remove the overlay that claims the pin, or wire the motor to another line")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Tiltboard
+import TiltboardCommands
 import XCTest
 import TiltboardLinux
 #if canImport(Glibc)

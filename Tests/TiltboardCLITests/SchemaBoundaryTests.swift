@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Tiltboard
+@testable import TiltboardCommands
 @testable import TiltboardCLI
 import TiltboardCore
 import TiltboardDrivers

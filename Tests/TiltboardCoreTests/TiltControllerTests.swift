@@ -212,8 +212,7 @@ final class TiltControllerTests: XCTestCase {
         let bad = TiltControllerSettings(model: .damped(deceleration: 1.5, sensitivity: 6, maxVelocity: 10))
         XCTAssertThrowsError(try bad.validate()) { error in
             XCTAssertEqual(error as? TiltControllerSettingsError,
-                           TiltControllerSettingsError(setting: "deceleration", value: 1.5, expected: "a value in (0, 1]"))
-            XCTAssertEqual("\(error)", "controller setting deceleration = 1.5 is out of range; use a value in (0, 1]")
+                           TiltControllerSettingsError(setting: "deceleration", value: 1.5, allowed: .aboveZeroUpToOne))
         }
         XCTAssertThrowsError(try TiltControllerSettings(boundary: .bounce(restitution: -0.1)).validate())
         XCTAssertThrowsError(try TiltControllerSettings(deadZoneDeg: .nan).validate())

@@ -30,7 +30,7 @@ final class RecordingLine: GPIOOutputLine, @unchecked Sendable {
         try locked {
             if _failNext {
                 _failNext = false
-                throw GPIOError(kind: .io, message: "setting test line 17 failed: check the wiring")
+                throw GPIOError(.failed(.setLevel, line: "test line 17", errno: 5))
             }
             _records.append((clock.nowNanoseconds(), active))
         }
@@ -176,7 +176,7 @@ final class HapticEngineTests: XCTestCase {
         line.failNextSet()
         engine.play(.buzz)
         run(until: 2_000 * ms)
-        XCTAssertEqual(engine.lastError, "setting test line 17 failed: check the wiring")
+        XCTAssertEqual((engine.lastError as? GPIOError)?.problem, .failed(.setLevel, line: "test line 17", errno: 5))
         assertEdges([(0, false)])
         XCTAssertFalse(engine.isActive)
     }

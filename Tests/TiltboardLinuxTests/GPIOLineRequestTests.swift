@@ -9,7 +9,7 @@ final class GPIOLineRequestTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let error = outputError(chip: "pinctrl-bcm2711", directory: dir.path)
         XCTAssertEqual(error?.kind, .chipNotFound)
-        XCTAssertEqual(error?.message.contains("no GPIO chips found in \(dir.path)"), true, error?.message ?? "no error")
+        XCTAssertEqual(error?.problem, .noChips(spec: "pinctrl-bcm2711", directory: dir.path))
     }
 
     func testEntriesThatAreNotChipsAreSkipped() throws {
@@ -17,7 +17,7 @@ final class GPIOLineRequestTests: XCTestCase {
         try dir.createFile("gpiochip0")
         let error = outputError(chip: "pinctrl-bcm2711", directory: dir.path)
         XCTAssertEqual(error?.kind, .chipNotFound)
-        XCTAssertEqual(error?.message.contains("no GPIO chips found"), true, error?.message ?? "no error")
+        XCTAssertEqual(error?.problem, .noChips(spec: "pinctrl-bcm2711", directory: dir.path))
     }
 
     func testAPathThatIsNotAChipIsRejected() throws {
@@ -25,14 +25,16 @@ final class GPIOLineRequestTests: XCTestCase {
         try dir.createFile("gpiochip0")
         let error = outputError(chip: dir.path + "/gpiochip0", directory: dir.path)
         XCTAssertEqual(error?.kind, .chipNotFound)
-        XCTAssertEqual(error?.message.hasPrefix("\(dir.path)/gpiochip0 is not a GPIO chip ("), true, error?.message ?? "no error")
+        guard case let .notAChip(path, code)? = error?.problem else { return XCTFail("\(String(describing: error))") }
+        XCTAssertEqual(path, dir.path + "/gpiochip0")
+        XCTAssertNotEqual(code, 0)
     }
 
     func testAMissingDeviceNameIsNotFound() throws {
         let dir = try TemporaryDirectory()
         let error = outputError(chip: "gpiochip3", directory: dir.path)
         XCTAssertEqual(error?.kind, .chipNotFound)
-        XCTAssertEqual(error?.message.hasPrefix("GPIO chip gpiochip3 not found: no GPIO chips found"), true, error?.message ?? "no error")
+        XCTAssertEqual(error?.problem, .noChips(spec: "gpiochip3", directory: dir.path))
     }
 
     func testInputLineUsesTheSameLookup() throws {
@@ -52,7 +54,7 @@ final class GPIOLineRequestTests: XCTestCase {
         }
         XCTAssertThrowsError(try GpiodOutputLine(chip: "pinctrl-bcm2711", line: .name("GPIO17"))) { error in
             XCTAssertEqual((error as? GPIOError)?.kind, .chipNotFound)
-            XCTAssertEqual((error as? GPIOError)?.message.contains("no GPIO chips found in /dev"), true, "\(error)")
+            XCTAssertEqual((error as? GPIOError)?.problem, .noChips(spec: "pinctrl-bcm2711", directory: "/dev"), "\(error)")
         }
     }
 

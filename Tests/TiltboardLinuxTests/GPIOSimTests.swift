@@ -98,23 +98,28 @@ final class GPIOSimTests: XCTestCase {
         XCTAssertThrowsError(try GpiodOutputLine(chip: label, line: .name("GPIO17"))) { error in
             let gpio = error as? GPIOError
             XCTAssertEqual(gpio?.kind, .lineBusy)
-            XCTAssertEqual(gpio?.message.hasPrefix("GPIO \(self.label) line 17 (GPIO17) is in use by \"other-program\";"), true,
-                           gpio?.message ?? "\(error)")
+            XCTAssertEqual(gpio?.problem, .lineBusy(line: "\(self.label) line 17 (GPIO17)", consumer: "other-program"), "\(error)")
         }
     }
 
     func testMissingLinesAndChips() throws {
         XCTAssertThrowsError(try GpiodOutputLine(chip: label, line: .name("GPIO99"))) { error in
             XCTAssertEqual((error as? GPIOError)?.kind, .lineNotFound)
-            XCTAssertEqual((error as? GPIOError)?.message.contains("has no line named GPIO99"), true, "\(error)")
+            guard case let .noLineNamed(name, chip)? = (error as? GPIOError)?.problem else { return XCTFail("\(error)") }
+            XCTAssertEqual(name, "GPIO99")
+            XCTAssertEqual(chip.label, self.label)
         }
         XCTAssertThrowsError(try GpiodOutputLine(chip: label, line: .offset(58))) { error in
             XCTAssertEqual((error as? GPIOError)?.kind, .lineNotFound)
-            XCTAssertEqual((error as? GPIOError)?.message.contains("its lines are 0…57"), true, "\(error)")
+            guard case let .noLineOffset(n, chip)? = (error as? GPIOError)?.problem else { return XCTFail("\(error)") }
+            XCTAssertEqual(n, 58)
+            XCTAssertEqual(chip.lineCount, 58)
         }
         XCTAssertThrowsError(try GpiodOutputLine(chip: "pinctrl-rp1", line: .name("GPIO17"))) { error in
             XCTAssertEqual((error as? GPIOError)?.kind, .chipNotFound)
-            XCTAssertEqual((error as? GPIOError)?.message.contains("\(self.chipName) [\(self.label), 58 lines]"), true, "\(error)")
+            guard case let .chipNotFound(spec, present)? = (error as? GPIOError)?.problem else { return XCTFail("\(error)") }
+            XCTAssertEqual(spec, "pinctrl-rp1")
+            XCTAssertTrue(present.contains(GPIOChipSummary(name: self.chipName, label: self.label, lineCount: 58)), "\(present)")
         }
         XCTAssertTrue(GPIOChipInfo.available().contains { $0.label == label && $0.lineCount == 58 })
     }

@@ -25,12 +25,13 @@ final class OutputFileTests: XCTestCase {
         return st.st_mode & S_IFMT
     }
 
-    private func assertRefused(_ path: String, _ kind: OutputFileError.Kind, _ fragment: String, overwrite: Bool = true,
+    private func assertRefused(_ path: String, _ kind: OutputFileError.Kind, _ problem: OutputFileError.Problem, overwrite: Bool = true,
                                file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try OutputFile.open(path: path, overwrite: overwrite, closedStandardDescriptors: [])) { error in
             let e = error as? OutputFileError
             XCTAssertEqual(e?.kind, kind, "\(error)", file: file, line: line)
-            XCTAssertTrue("\(error)".contains(fragment), "\(error)", file: file, line: line)
+            XCTAssertEqual(e?.problem, problem, "\(error)", file: file, line: line)
+            XCTAssertEqual(e?.path, path, "\(error)", file: file, line: line)
         }
     }
 
@@ -41,7 +42,7 @@ final class OutputFileTests: XCTestCase {
         try created.close()
         XCTAssertEqual(try contents(path), "first\n")
 
-        assertRefused(path, .overwriteNotAsked, "already exists", overwrite: false)
+        assertRefused(path, .overwriteNotAsked, .alreadyExists, overwrite: false)
         XCTAssertEqual(try contents(path), "first\n")
 
         XCTAssertEqual(chmod(path, 0o640), 0)
@@ -63,7 +64,7 @@ final class OutputFileTests: XCTestCase {
         let target = folder + "/target.csv", link = folder + "/link.csv"
         try "old\n".write(toFile: target, atomically: false, encoding: .utf8)
         XCTAssertEqual(symlink(target, link), 0)
-        assertRefused(link, .overwriteNotAsked, "already exists", overwrite: false)
+        assertRefused(link, .overwriteNotAsked, .alreadyExists, overwrite: false)
         let file = try OutputFile.open(path: link, overwrite: true, closedStandardDescriptors: [])
         try file.write(Array("new\n".utf8))
         try file.close()
@@ -75,14 +76,14 @@ final class OutputFileTests: XCTestCase {
         let path = folder + "/ro.csv"
         try "keep\n".write(toFile: path, atomically: false, encoding: .utf8)
         XCTAssertEqual(chmod(path, 0o444), 0)
-        assertRefused(path, .permission, "is read-only")
+        assertRefused(path, .permission, .readOnly)
         XCTAssertEqual(try contents(path), "keep\n")
     }
 
     func testFoldersSocketsAndBrokenSymlinksAreRefusedAndLeftAlone() throws {
         let dir = folder + "/dir"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
-        assertRefused(dir, .refused, "is a folder")
+        assertRefused(dir, .refused, .notWritable(.folder))
         XCTAssertEqual(fileType(dir), S_IFDIR)
 
         let socketPath = folder + "/sock"
@@ -97,12 +98,12 @@ final class OutputFileTests: XCTestCase {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         XCTAssertEqual(bound, 0)
-        assertRefused(socketPath, .refused, "is a socket")
+        assertRefused(socketPath, .refused, .notWritable(.socket))
         XCTAssertEqual(fileType(socketPath), S_IFSOCK)
 
         let broken = folder + "/broken"
         XCTAssertEqual(symlink(folder + "/missing", broken), 0)
-        assertRefused(broken, .refused, "symlink to a missing file")
+        assertRefused(broken, .refused, .danglingSymlink)
         XCTAssertEqual(fileType(broken), S_IFLNK)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/missing"))
     }
@@ -128,6 +129,7 @@ final class OutputFileTests: XCTestCase {
         XCTAssertThrowsError(try OutputFile.open(path: fifo, overwrite: false, closedStandardDescriptors: [],
                                                  waitingForReader: { waited += 1 }, shouldStop: { waited > 0 })) { error in
             XCTAssertEqual((error as? OutputFileError)?.kind, .interrupted, "\(error)")
+            XCTAssertEqual((error as? OutputFileError)?.problem, .stoppedWaitingForReader, "\(error)")
         }
         XCTAssertEqual(waited, 1)
 
@@ -147,7 +149,7 @@ final class OutputFileTests: XCTestCase {
         let path = folder + "/shared.csv"
         let first = try OutputFile.open(path: path, overwrite: false, closedStandardDescriptors: [])
         try first.write(Array("first writer\n".utf8))
-        assertRefused(path, .exists, "being written by another program")
+        assertRefused(path, .exists, .beingWritten)
         try first.write(Array("still mine\n".utf8))
         try first.close()
         XCTAssertEqual(try contents(path), "first writer\nstill mine\n")
@@ -167,7 +169,7 @@ final class OutputFileTests: XCTestCase {
 
         XCTAssertThrowsError(try OutputFile.open(path: "/dev/stdout", overwrite: true, closedStandardDescriptors: [1])) { error in
             XCTAssertEqual((error as? OutputFileError)?.kind, .closedDescriptor)
-            XCTAssertTrue("\(error)".contains("closed when tiltboard started"), "\(error)")
+            XCTAssertEqual((error as? OutputFileError)?.problem, .closedDescriptor(1), "\(error)")
         }
     }
 }

@@ -140,13 +140,13 @@ final class AtomicFileTests: XCTestCase {
             let e = error as? AtomicFileError
             XCTAssertEqual(e?.path, folder + "/file/sub/p.json")
             XCTAssertEqual(e?.errno, ENOTDIR)
-            XCTAssertTrue(e?.description.contains("Not a directory (errno 20)") == true, e?.description ?? "")
+            XCTAssertEqual(e?.reason, "Not a directory (errno 20)", "\(error)")
         }
         // A folder where the file should go: refused before any temporary is made.
         try FileManager.default.createDirectory(atPath: folder + "/d/target/inner", withIntermediateDirectories: true)
         XCTAssertThrowsError(try AtomicFile.write([1], to: folder + "/d/target", keepBackup: false)) { error in
             XCTAssertEqual((error as? OutputFileError)?.kind, .refused, "\(error)")
-            XCTAssertTrue("\(error)".contains("target is a folder, which is never replaced"), "\(error)")
+            XCTAssertEqual((error as? OutputFileError)?.problem, .neverReplaced(.folder), "\(error)")
         }
         XCTAssertEqual(try entries(folder + "/d"), ["target"])
     }
@@ -158,7 +158,7 @@ final class AtomicFileTests: XCTestCase {
         for attempt in [{ try AtomicFile.write([1], to: fifo) }, { try AtomicFile.checkWritable(fifo) }] {
             XCTAssertThrowsError(try attempt()) { error in
                 XCTAssertEqual((error as? OutputFileError)?.kind, .refused, "\(error)")
-                XCTAssertTrue("\(error)".contains("p.json is a FIFO"), "\(error)")
+                XCTAssertEqual((error as? OutputFileError)?.problem, .neverReplaced(.fifo), "\(error)")
             }
         }
         // A device where the backup would go is not renamed over either.
@@ -168,7 +168,8 @@ final class AtomicFileTests: XCTestCase {
             throw XCTSkip("cannot make a device node here (\(String(cString: strerror(errno)))): not root, or a nodev file system")
         }
         XCTAssertThrowsError(try AtomicFile.write([2], to: other)) { error in
-            XCTAssertTrue("\(error)".contains("q.json.bak is a character device"), "\(error)")
+            XCTAssertEqual((error as? OutputFileError)?.problem, .neverReplaced(.characterDevice), "\(error)")
+            XCTAssertEqual((error as? OutputFileError)?.path, other + ".bak", "\(error)")
         }
         var st = stat()
         XCTAssertEqual(lstat(other + ".bak", &st), 0)

@@ -1,6 +1,7 @@
 import CAllocationCounter
 import XCTest
 @testable import Tiltboard
+@testable import TiltboardCommands
 import TiltboardSimulator
 import TiltboardCore
 import TiltboardLinux

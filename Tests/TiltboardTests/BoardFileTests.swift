@@ -83,8 +83,8 @@ final class BoardFileTests: XCTestCase {
         let full = try parse("""
         {"name": "full", "sensor": {"chip": "mpu6050", "bus": "simulated", "address": 105, "accelRangeG": 8,
           "gyroRangeDps": 2000, "rateHz": 1000, "fifo": true},
-         "motor": {"chip": "gpiochip0", "line": "GPIO27", "activeLow": true, "shakeEffect": "buzz", "maxOnSeconds": 0.5,
-           "minRestSeconds": 1.5},
+         "motor": {"chip": "gpiochip0", "line": "GPIO27", "activeLow": true, "shakeEffect": "buzz", "maxOnMs": 500,
+           "minRestMs": 1500},
          "mount": [[0, 1, 0], [-1, 0, 0], [0, 0, 1]],
          "simulation": {"trace": "traces/t.csv", "noise": false, "seed": 9, "whoAmI": 114,
            "zeroGOffsetMg": [40, -30, 60], "scaleError": [0.02, -0.01, 0], "motorLog": "/tmp/m.log"},
@@ -158,10 +158,35 @@ final class BoardFileTests: XCTestCase {
                        "board file Boards/x.json: shake.minReversals: 2.5 is not allowed (use an integer from 1 to 20)")
     }
 
-    /// The on-time cap's two keys: 2 s and 0.5 s by default, each 0.05…60 s.
-    func testMotorCapKeys() throws {
+    /// The on-time cap's two keys in milliseconds: 2000 and 500 by default, each 50…60000.
+    func testMotorCapKeysInMilliseconds() throws {
         let motor = minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17"#
         XCTAssertEqual(try parse(motor + "}}").motor?.cap, MotorCapSettings(maxOnSeconds: 2, minRestSeconds: 0.5))
+        let edges = try parse(motor + #", "maxOnMs": 50, "minRestMs": 60000}}"#).motor
+        XCTAssertEqual(edges?.cap, MotorCapSettings(maxOnSeconds: 0.05, minRestSeconds: 60))
+        XCTAssertEqual(try parse(motor + #", "maxOnMs": 750}}"#).motor?.cap, MotorCapSettings(maxOnSeconds: 0.75, minRestSeconds: 0.5))
+        for key in ["maxOnMs", "minRestMs"] {
+            for bad in ["0", "49", "60001", "-1", "\"2000\"", "null"] {
+                XCTAssertThrowsError(try parse(motor + #", "\#(key)": \#(bad)}}"#)) { error in
+                    XCTAssertEqual((error as? BoardFileError)?.key, "motor.\(key)", "\(error)")
+                }
+            }
+        }
+        // The new key and the old one for the same span at once: which one was meant is unclear.
+        XCTAssertThrowsError(try parse(motor + #", "maxOnMs": 500, "maxOnSeconds": 0.5}}"#)) { error in
+            XCTAssertEqual((error as? BoardFileError)?.key, "motor.maxOnMs", "\(error)")
+        }
+        // An unknown key's message lists the keys in milliseconds, not the older ones.
+        XCTAssertThrowsError(try parse(motor + #", "maxOn": 1}}"#)) { error in
+            let message = "\(error)"
+            XCTAssertTrue(message.contains("maxOnMs, minRestMs)"), message)
+            XCTAssertFalse(message.contains("Seconds"), message)
+        }
+    }
+
+    /// The older keys in seconds are still read: 2 s and 0.5 s by default, each 0.05…60 s.
+    func testMotorCapKeysInSecondsStillRead() throws {
+        let motor = minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17"#
         let edges = try parse(motor + #", "maxOnSeconds": 0.05, "minRestSeconds": 60}}"#).motor
         XCTAssertEqual(edges?.cap, MotorCapSettings(maxOnSeconds: 0.05, minRestSeconds: 60))
         for key in ["maxOnSeconds", "minRestSeconds"] {

@@ -1,5 +1,6 @@
 import Foundation
 import Tiltboard
+import TiltboardCommands
 import XCTest
 import TiltboardCore
 import TiltboardDrivers
@@ -314,7 +315,7 @@ final class DoctorTests: XCTestCase {
         XCTAssertEqual(c.cause, .unavailable)
         guard case let .lineFailed(role, error) = c.finding else { return XCTFail("\(c.finding)") }
         XCTAssertEqual(role, .motor)
-        XCTAssertTrue(error.description.hasPrefix("GPIO chip pinctrl-bcm2835 not found: no GPIO chips found in \(root)/dev"), error.description)
+        XCTAssertEqual(error.problem, .noChips(spec: "pinctrl-bcm2835", directory: "\(root)/dev"), "\(error)")
     }
 
     func testProfileForAnotherBoardFails() throws {

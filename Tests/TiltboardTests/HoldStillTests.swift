@@ -1,5 +1,6 @@
 import Foundation
 import Tiltboard
+import TiltboardCommands
 import TiltboardSimulator
 import XCTest
 import TiltboardCore

@@ -1,6 +1,7 @@
 import XCTest
 import Foundation
 @testable import Tiltboard
+import TiltboardCommands
 
 final class JSONLineWriterTests: XCTestCase {
     private func text(_ w: JSONLineWriter) -> String { String(decoding: w.bytes, as: UTF8.self) }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Tiltboard
+import TiltboardCommands
 
 final class MonitorScreenTests: XCTestCase {
     private let screen = MonitorScreen(columns: 80, rows: 24)

@@ -4,6 +4,7 @@ import TiltboardDrivers
 import TiltboardSimulator
 import XCTest
 @testable import Tiltboard
+@testable import TiltboardCommands
 
 /// The wiring check for motor noise (`Doctor.motorNoise`) on simulated boards whose motor
 /// disturbs the bus in one way each (`simulation.motorNoise`): it finds exactly that trouble,

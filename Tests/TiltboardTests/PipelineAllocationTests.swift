@@ -1,6 +1,7 @@
 import CAllocationCounter
 import XCTest
 @testable import Tiltboard
+import TiltboardCommands
 import TiltboardSimulator
 import TiltboardCore
 import TiltboardDrivers

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Tiltboard
+import TiltboardCommands
 import TiltboardSimulator
 import TiltboardCore
 import TiltboardLinux

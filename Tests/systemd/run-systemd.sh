@@ -173,7 +173,7 @@ board=$test_dir/simulated.json
 shake_board=$test_dir/shaken.json
 clone_board=$test_dir/clone.json
 sed "s|\"seed\": 42 }|\"seed\": 42, \"motorLog\": \"$motor_log\" }|" "$root/Boards/simulated-mpu6050.json" > "$ct$board"
-sed -e 's|"script": "flat"|"script": "shake-once.json"|' -e 's|"pulse:150", "maxOnSeconds": 2|"pulse:30000", "maxOnSeconds": 60|' \
+sed -e 's|"script": "flat"|"script": "shake-once.json"|' -e 's|"pulse:150", "maxOnMs": 2000|"pulse:30000", "maxOnMs": 60000|' \
     "$ct$board" > "$ct$shake_board"
 cat > "$ct$test_dir/shake-once.json" <<'JSON'
 {

@@ -14,7 +14,9 @@ import TiltboardSimulator
 ///   `rateHz` within its `rateRangeHz` (default 100); `fifo` bool (default false).
 /// - `motor` (optional): `chip` label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; `line` offset
 ///   or line name (`"GPIO17"`); `activeLow` bool; `shakeEffect` preset name or `pulse:<ms>`;
-///   `maxOnSeconds`, `minRestSeconds` 0.05…60.
+///   `maxOnMs`, `minRestMs` 50…60000 (milliseconds, as every short span of the file: `pulse:<ms>`,
+///   `shake.cooldownMs`, `simulation.motorNoise`'s; the older `maxOnSeconds`, `minRestSeconds` in
+///   seconds are still read).
 /// - `mount`: 3×3 rows, a rotation (orthonormal, determinant +1); default identity.
 /// - `simulation` (only with bus `"simulated"`): `script` built-in name or path, `trace` CSV path
 ///   (not both), `noise` bool, `seed` integer ≥ 0, `whoAmI` `"0x70"` or integer, `zeroGOffsetMg`
@@ -173,7 +175,8 @@ struct BoardFileParser {
 
     private func parseMotor(_ value: Any) throws -> BoardDescription.MotorSection {
         let o = try object(value, "motor")
-        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnSeconds", "minRestSeconds"])
+        try onlyKeys(o, "motor", ["chip", "line", "activeLow", "shakeEffect", "maxOnMs", "minRestMs"],
+                     alsoRead: ["maxOnSeconds", "minRestSeconds"])
         var motor = BoardDescription.MotorSection(line: try lineSelector(o, "motor"))
         if let v = o["activeLow"] { motor.activeLow = try bool(v, "motor.activeLow") }
         if let v = o["shakeEffect"] {
@@ -184,11 +187,25 @@ struct BoardFileParser {
                 throw fail("motor.shakeEffect", error.message)
             }
         }
-        let range = MotorCapSettings.allowedSeconds
-        let allowed = "use \(format(range.lowerBound)) to \(format(range.upperBound)) seconds"
-        if let s = try bounded(o, "motor", "maxOnSeconds", allowed, accept: range.contains) { motor.maxOnSeconds = s }
-        if let s = try bounded(o, "motor", "minRestSeconds", allowed, accept: range.contains) { motor.minRestSeconds = s }
+        if let s = try capSpan(o, ms: "maxOnMs", seconds: "maxOnSeconds") { motor.maxOnSeconds = s }
+        if let s = try capSpan(o, ms: "minRestMs", seconds: "minRestSeconds") { motor.minRestSeconds = s }
         return motor
+    }
+
+    /// A span of the motor's cap, in seconds: from its key in milliseconds, or from the older key
+    /// in seconds (still read); both at once is an error.
+    private func capSpan(_ o: [String: Any], ms msKey: String, seconds secondsKey: String) throws -> Double? {
+        let range = MotorCapSettings.allowedSeconds
+        if o[msKey] != nil, o[secondsKey] != nil {
+            throw fail("motor.\(msKey)", "give it or the older \(secondsKey), not both")
+        }
+        if o[secondsKey] != nil {
+            let allowed = "use \(format(range.lowerBound)) to \(format(range.upperBound)) seconds"
+            return try bounded(o, "motor", secondsKey, allowed, accept: range.contains)
+        }
+        let ms = (range.lowerBound * 1000)...(range.upperBound * 1000)
+        let allowed = "use \(format(ms.lowerBound)) to \(format(ms.upperBound)) ms"
+        return try bounded(o, "motor", msKey, allowed, accept: ms.contains).map { $0 / 1000 }
     }
 
     private func lineSelector(_ o: [String: Any], _ path: String) throws -> BoardDescription.LineSelector {
@@ -406,8 +423,10 @@ struct BoardFileParser {
         return o
     }
 
-    private func onlyKeys(_ o: [String: Any], _ path: String, _ allowed: [String]) throws {
-        for key in o.keys.sorted() where !allowed.contains(key) {
+    /// Throws for the first key neither in `allowed` (the keys an error lists) nor in `alsoRead`
+    /// (older names still read, not listed).
+    private func onlyKeys(_ o: [String: Any], _ path: String, _ allowed: [String], alsoRead: [String] = []) throws {
+        for key in o.keys.sorted() where !allowed.contains(key) && !alsoRead.contains(key) {
             let full = path.isEmpty ? String(key.prefix(80)) : "\(path).\(key.prefix(80))"
             throw fail(full, "unknown key (allowed\(path.isEmpty ? "" : " in \(path)"): \(allowed.joined(separator: ", ")))")
         }

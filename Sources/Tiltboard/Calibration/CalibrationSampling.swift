@@ -7,7 +7,7 @@ extension BoardSession {
     /// Throws `CalibrationStopped` when stopped, and whatever `body` or the sensor throws.
     /// The first `discardSeconds` of samples are dropped: they may predate a configuration or
     /// offset write that has only just taken effect.
-    func sampleRaw(discardSeconds: Double = 0.1, shouldStop: () -> Bool,
+    package func sampleRaw(discardSeconds: Double = 0.1, shouldStop: () -> Bool,
                    events: (CalibrationEvent) -> Void = { _ in }, _ body: (Sample) throws -> Bool) throws {
         let rate = sensor.actualRateHz > 0 ? sensor.actualRateHz : board.sensor.rateHz
         let scheduler = FixedRateScheduler(rateHz: rate, clock: clock)

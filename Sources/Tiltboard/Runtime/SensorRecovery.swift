@@ -75,7 +75,7 @@ public struct SensorLostError: Error, Sendable, CustomStringConvertible {
 /// tick with a bus error, when a read gives exactly zero on every axis (a reset chip's data
 /// registers), or when the FIFO stays empty for two sample periods. Nothing is allocated unless
 /// something fails. Loop thread only, apart from `statistics`.
-final class SensorRecovery {
+package final class SensorRecovery {
     let sensor: MotionSensor
     let clock: MonotonicClock
     let settings: BusRecoverySettings
@@ -94,9 +94,9 @@ final class SensorRecovery {
     private var lastSamples: UInt64 = 0
     /// Clock time loop time counts from (sample and event times are seconds since it): set once,
     /// when a run starts.
-    var start: UInt64 = 0
+    package var start: UInt64 = 0
 
-    init(sensor: MotionSensor, clock: MonotonicClock, settings: BusRecoverySettings = BusRecoverySettings(),
+    package init(sensor: MotionSensor, clock: MonotonicClock, settings: BusRecoverySettings = BusRecoverySettings(),
          stoppedNanoseconds: @escaping () -> UInt64 = { 0 }, restore: (() throws -> Bool)? = nil) {
         self.sensor = sensor
         self.clock = clock
@@ -124,7 +124,7 @@ final class SensorRecovery {
     /// One tick at clock time `now`: calls `body` for each sample read, none while the sensor is
     /// lost, and `events` when it is lost or back. Throws `SensorLostError` when giving up, and
     /// errors no retry can help (a bus that refuses the transfer).
-    func tick(at now: UInt64, events: (SensorEvent) -> Void, _ body: (Sample) -> Void) throws {
+    package func tick(at now: UInt64, events: (SensorEvent) -> Void, _ body: (Sample) -> Void) throws {
         let t = Nanoseconds.seconds(from: start, to: now)
         if lostSince != nil {
             // A tick that brings the sensor back reads nothing: its time went on reconfiguring.

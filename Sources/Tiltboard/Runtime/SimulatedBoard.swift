@@ -130,7 +130,7 @@ extension SimulatedBoard: BoardBackend {
             // One process drives a line: as the kernel refuses a second request for a GPIO line
             // (EBUSY), a simulated line whose log another process holds is refused.
             guard log.claim() else {
-                throw GPIOError(kind: .lineBusy, message: "the simulated motor line is in use by another process (it holds \(motorLog)); stop that program first")
+                throw GPIOError(.simulatedLineBusy(motorLog: motorLog))
             }
             // The line is driven inactive when requested; a predecessor killed with the motor
             // on left the log (the line's state) at 1, so that is a change to record.

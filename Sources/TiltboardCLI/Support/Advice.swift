@@ -1,5 +1,6 @@
 import Foundation
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -23,20 +24,20 @@ enum Advice {
     /// that changes it. The libraries name no option of the command line.
     static func worded(_ error: Error) -> String {
         switch error {
-        case let error as UDPSenderError: return "--udp \(error)"
+        case let error as UDPSenderError: return "--udp \(describe(error))"
         case let error as OutputFileError where error.kind == .overwriteNotAsked:
-            return "\(error): choose another name or pass --force to replace it"
-        case let error as FaceTimeout: return "\(error), or allow more time with --timeout"
+            return "\(describe(error)): choose another name or pass --force to replace it"
+        case let error as FaceTimeout: return "\(describe(error)), or allow more time with --timeout"
         case let error as BoardFileError where error.key.isEmpty && error.errno == ENOENT:
-            return "\(error) (see Boards/ for examples, or omit --board to use the simulated board)"
+            return "\(describe(error)) (see Boards/ for examples, or omit --board to use the simulated board)"
         case let error as ServeTokenFileError:
             let shown = ServeTokenFileError.shown(error.path)
             switch error.problem {
-            case .owner, .symlinkOwner: return "\(error): remove it (rm \(shown)) or start with --new-token, and a new one is made"
-            case .mode: return "\(error): chmod 600 \(shown)"
-            case .notAFile: return "\(error): remove it, and a new one is made"
+            case .owner, .symlinkOwner: return "\(describe(error)): remove it (rm \(shown)) or start with --new-token, and a new one is made"
+            case .mode: return "\(describe(error)): chmod 600 \(shown)"
+            case .notAFile: return "\(describe(error)): remove it, and a new one is made"
             }
-        default: return "\(error)"
+        default: return "\(describe(error))"
         }
     }
 

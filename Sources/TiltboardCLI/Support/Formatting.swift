@@ -1,4 +1,5 @@
 import Tiltboard
+import TiltboardCommands
 
 /// `value` with `digits` decimals, right-aligned for columns.
 func fixed(_ value: Double, _ digits: Int) -> String {

@@ -38,7 +38,7 @@ public final class HapticEngine: @unchecked Sendable {
     private var threadRunning = false
     private var threadStarted = false
     private var active = false
-    private var errorText: String?
+    private var lineFailure: (any Error)?
     private var tripCount = 0
     private var suspended = false
     /// Set by `resume()` until the thread services again: a resume that lands while the thread
@@ -125,10 +125,10 @@ public final class HapticEngine: @unchecked Sendable {
         return active
     }
 
-    /// The last failure to set the line, if any, with what to do about it.
-    public var lastError: String? {
+    /// The last failure to set the line, if any (the line's own error, e.g. `GPIOError`).
+    public var lastError: (any Error)? {
         condition.lock(); defer { condition.unlock() }
-        return errorText
+        return lineFailure
     }
 
     /// How many times the on-time cap has turned the motor off (or kept it off) against a request.
@@ -173,14 +173,14 @@ public final class HapticEngine: @unchecked Sendable {
         condition.lock()
         active = pending != nil || player.isPlaying || lineLevel == true
         tripCount = motorCap.trips
-        if let failure { errorText = failure }
+        if let failure { lineFailure = failure }
         condition.unlock()
         if motorCap.trips != trips { capTripped() }
         return next
     }
 
-    /// Sets the line when its level changes; returns the failure text if the line refused.
-    private func write(_ level: Bool, now: UInt64) -> String? {
+    /// Sets the line when its level changes; returns the line's error if it refused.
+    private func write(_ level: Bool, now: UInt64) -> (any Error)? {
         guard lineLevel != level else { return nil }
         do {
             try line.set(active: level)
@@ -190,7 +190,7 @@ public final class HapticEngine: @unchecked Sendable {
         } catch {
             // Unknown state after a failed write: try again next time.
             lineLevel = nil
-            return "\(error)"
+            return error
         }
     }
 

@@ -16,37 +16,24 @@ public enum Realtime {
     /// watcher, a libdispatch worker woken from it) run under normal scheduling
     /// (`SCHED_RESET_ON_FORK`), so nothing but the loop competes in real time. Call it on the loop
     /// thread before it starts.
-    /// Returns nil on success, or one line saying what could not be done and why; the program
+    /// Returns nil on success, or what could not be done and the kernel's errno; the program
     /// keeps running with normal scheduling either way.
-    public static func enable(priority: Int32 = 50) -> String? {
-        var notes: [String] = []
+    public static func enable(priority: Int32 = 50) -> RealtimeShortfall? {
+        var shortfall = RealtimeShortfall()
         let low = sched_get_priority_min(SCHED_FIFO), high = sched_get_priority_max(SCHED_FIFO)
         var param = sched_param()
         param.sched_priority = Swift.min(Swift.max(priority, low), high)
         // On Linux, pid 0 is the calling thread alone (sched_setscheduler(2)).
         let rc = sched_setscheduler(0, SCHED_FIFO | resetOnFork, &param) == 0 ? 0 : errno
-        switch rc {
-        case 0: break
-        case EPERM:
-            notes.append("realtime scheduling not permitted (needs CAP_SYS_NICE or root, or an rtprio limit in /etc/security/limits.conf); running with normal priority")
-        default:
-            notes.append("realtime scheduling failed (\(describe(rc))); running with normal priority")
-        }
+        if rc != 0 { shortfall.schedulingErrno = rc }
         // mlockall(2), MCL_ONFAULT (Linux 4.4): each page is locked when first touched rather than
         // all at once, so the locked set is what the process uses (about its resident size), not
         // every thread's whole stack. A kernel without it refuses the flag (EINVAL): lock it all.
         let onFault: Int32 = 4
         var locked = mlockall(MCL_CURRENT | MCL_FUTURE | onFault) == 0
         if !locked && errno == EINVAL { locked = mlockall(MCL_CURRENT | MCL_FUTURE) == 0 }
-        if !locked {
-            let e = errno
-            if e == EPERM || e == ENOMEM {
-                notes.append("memory locking not permitted (needs CAP_IPC_LOCK or a larger memlock limit, ulimit -l); page faults may add latency")
-            } else {
-                notes.append("memory locking failed (\(describe(e)))")
-            }
-        }
-        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+        if !locked { shortfall.memoryLockErrno = errno }
+        return shortfall.schedulingErrno == nil && shortfall.memoryLockErrno == nil ? nil : shortfall
     }
 
     /// Lets the kernel wake the calling thread at its deadline instead of up to 50 µs later (the
@@ -84,9 +71,19 @@ public enum Realtime {
         _ = sched_getparam(0, &param)
         return (sched_getscheduler(0) & ~resetOnFork, param.sched_priority)
     }
+}
 
-    static func describe(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "errno \(code)" }
-        return "errno \(code) \(String(cString: text))"
+/// What `Realtime.enable` could not have: SCHED_FIFO (the errno of `sched_setscheduler`) or
+/// locked memory (the errno of `mlockall`). The program runs on with normal scheduling; the one
+/// that shows it words it.
+public struct RealtimeShortfall: Sendable, Equatable {
+    /// Why SCHED_FIFO was refused (EPERM: not permitted), nil when it was granted.
+    public var schedulingErrno: Int32?
+    /// Why memory locking was refused (EPERM, ENOMEM: not permitted), nil when it worked.
+    public var memoryLockErrno: Int32?
+
+    /// A shortfall of the two errnos.
+    public init(schedulingErrno: Int32? = nil, memoryLockErrno: Int32? = nil) {
+        self.schedulingErrno = schedulingErrno; self.memoryLockErrno = memoryLockErrno
     }
 }

@@ -196,13 +196,13 @@ public struct SystemInspector: Sendable {
         case let .success(info):
             return LineState(name: found.displayName, used: info.used, consumer: info.consumer)
         case let .failure(error):
-            throw GPIOError.io("reading line \(found.offset)", found.info.path, error)
+            throw GPIOError.io(.readLine(found.offset), found.info.path, error)
         }
     }
 
-    /// The message for a line someone else holds, as the commands word it.
-    public static func busyMessage(_ line: LineState) -> String {
-        GPIOError.lineBusy(line.name, consumer: line.consumer).description
+    /// The failure of a line someone else holds, for the commands to word.
+    public static func busyError(_ line: LineState) -> GPIOError {
+        GPIOError.lineBusy(line.name, consumer: line.consumer)
     }
 
     // MARK: - Realtime

@@ -87,8 +87,7 @@ public enum AtomicFile {
         guard RawArguments.withCPath(path, { lstat($0, &st) }) == 0 else { return }
         let type = st.st_mode & S_IFMT
         guard type != S_IFREG, type != S_IFLNK else { return }
-        throw OutputFileError(path: path, kind: .refused,
-                              message: "\(shownPath(path)) is \(describeFileType(type)), which is never replaced: name a regular file instead")
+        throw OutputFileError(path: path, problem: .neverReplaced(FileType(mode: type)))
     }
 
     /// The whole contents of `path`, or nil when there is no such file. Only a regular file (or
@@ -260,20 +259,9 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// True when this user may not open the file (EACCES, EPERM).
     public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
 
+    /// The step, the path and the errno, for a log; a program words it for people.
     public var description: String {
-        let hint: String
-        switch errno {
-        case EACCES, EPERM: hint = ": check the ownership and permissions of the file and its folder"
-        case ENOSPC, EDQUOT: hint = ": free some disk space"
-        case EROFS: hint = ": the file system is read-only"
-        case ELOOP: hint = operation == "open" ? ": a symlink loop (or more than 40 links in a row)" : ": a symlink is in the way of a temporary file; remove it"
-        case ENAMETOOLONG: hint = ": the name (or one of its folders' names) is too long"
-        case EISDIR: hint = ": a folder, not a file"
-        default: hint = ""
-        }
-        // The step names temporary paths in full: clipped like the path, its end kept.
-        let step = operation.count > 120 ? String(operation.prefix(40)) + "…" + operation.suffix(79) : operation
-        return "\(shownPath(path)): cannot \(escapingControls(step)): \(reason)\(hint)"
+        "AtomicFileError(\(escapingControls(operation)), path: \(shownPath(path)), errno: \(errno))"
     }
 }
 

@@ -40,11 +40,10 @@ public final class OutputFile {
                             shouldStop: () -> Bool = { false }) throws -> OutputFile {
         if let n = standardDescriptorAlias(path) {
             if closedStandardDescriptors.contains(n) {
-                throw OutputFileError(path: path, kind: .closedDescriptor,
-                                      message: "\(shownPath(path)) is descriptor \(n), which was closed when tiltboard started: redirect it to a file instead of closing it")
+                throw OutputFileError(path: path, problem: .closedDescriptor(n))
             }
             let fd = fcntl(n, F_DUPFD_CLOEXEC, 3)
-            guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, doing: "use descriptor \(n) of") }
+            guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, step: .useDescriptor(n)) }
             return OutputFile(path: path, fd: fd)
         }
         // A name created by someone else between the look and the create is looked at again.
@@ -52,15 +51,14 @@ public final class OutputFile {
             var st = stat()
             if RawArguments.withCPath(path, { stat($0, &st) }) != 0 {
                 let code = errno
-                guard code == ENOENT else { throw OutputFileError(path: path, errno: code, doing: "look at") }
+                guard code == ENOENT else { throw OutputFileError(path: path, errno: code, step: .lookAt) }
                 var link = stat()
                 if RawArguments.withCPath(path, { lstat($0, &link) }) == 0 {
-                    throw OutputFileError(path: path, kind: .refused,
-                                          message: "\(shownPath(path)) is a symlink to a missing file: remove the link or choose another name")
+                    throw OutputFileError(path: path, problem: .danglingSymlink)
                 }
                 let fd = RawArguments.withCPath(path) { cPath in retryingEINTR { Glibc.open(cPath, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC, 0o666) } }
                 if fd < 0 && errno == EEXIST { continue }
-                guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, doing: "create") }
+                guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, step: .create) }
                 let file = OutputFile(path: path, fd: fd)
                 try file.lock()
                 return file
@@ -68,7 +66,7 @@ public final class OutputFile {
             return try openExisting(path: path, mode: st.st_mode, overwrite: overwrite,
                                     waitingForReader: waitingForReader, shouldStop: shouldStop)
         }
-        throw OutputFileError(path: path, kind: .exists, message: "\(shownPath(path)) keeps appearing and disappearing: choose another name")
+        throw OutputFileError(path: path, problem: .keepsChanging)
     }
 
     private static func openExisting(path: String, mode: mode_t, overwrite: Bool,
@@ -77,18 +75,15 @@ public final class OutputFile {
         switch type {
         case S_IFREG:
             guard overwrite else {
-                throw OutputFileError(path: path, kind: .overwriteNotAsked,
-                                      message: "\(shownPath(path)) already exists")
+                throw OutputFileError(path: path, problem: .alreadyExists)
             }
             guard mode & 0o222 != 0 else {
-                throw OutputFileError(path: path, kind: .permission,
-                                      message: "\(shownPath(path)) is read-only: make it writable (chmod u+w) or choose another name")
+                throw OutputFileError(path: path, problem: .readOnly)
             }
         case S_IFCHR, S_IFIFO:
             break
         default:
-            throw OutputFileError(path: path, kind: .refused,
-                                  message: "\(shownPath(path)) is \(describeFileType(type)): give the name of a file to write (a regular file, a character device such as /dev/stdout, or a FIFO)")
+            throw OutputFileError(path: path, problem: .notWritable(FileType(mode: type)))
         }
         // Non-blocking, so a FIFO without a reader says so (ENXIO) instead of hanging here.
         var fd: Int32
@@ -98,23 +93,23 @@ public final class OutputFile {
             guard fd < 0, errno == ENXIO, type == S_IFIFO else { break }
             if !announced { waitingForReader(); announced = true }
             if shouldStop() {
-                throw OutputFileError(path: path, kind: .interrupted, message: "stopped while waiting for a program to read \(shownPath(path))")
+                throw OutputFileError(path: path, problem: .stoppedWaitingForReader)
             }
             var none = pollfd()
             _ = poll(&none, 0, 20)
         }
-        guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, doing: "open") }
+        guard fd >= 0 else { throw OutputFileError(path: path, errno: errno, step: .open) }
         let file = OutputFile(path: path, fd: fd)
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw OutputFileError(path: path, errno: errno, doing: "look at") }
+        guard fstat(fd, &st) == 0 else { throw OutputFileError(path: path, errno: errno, step: .lookAt) }
         guard st.st_mode & S_IFMT == type else {
-            throw OutputFileError(path: path, kind: .refused, message: "\(shownPath(path)) was replaced while being opened: try again")
+            throw OutputFileError(path: path, problem: .replacedWhileOpening)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         if type == S_IFREG {
             // Lock before truncating: the contents of a file another writer is filling stay intact.
             try file.lock()
-            guard ftruncate(fd, 0) == 0 else { throw OutputFileError(path: path, errno: errno, doing: "empty") }
+            guard ftruncate(fd, 0) == 0 else { throw OutputFileError(path: path, errno: errno, step: .empty) }
         }
         return file
     }
@@ -122,8 +117,7 @@ public final class OutputFile {
     private func lock() throws {
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             if errno == EWOULDBLOCK {
-                throw OutputFileError(path: path, kind: .exists,
-                                      message: "\(shownPath(path)) is being written by another program: wait for it to finish or choose another name")
+                throw OutputFileError(path: path, problem: .beingWritten)
             }
             // File systems without flock (some network mounts) still take the file.
         }
@@ -131,7 +125,7 @@ public final class OutputFile {
 
     /// Writes all of `bytes`; a failure carries the kernel's reason.
     public func write(_ bytes: [UInt8]) throws {
-        if let code = writeFully(fd, bytes) { throw OutputFileError(path: path, errno: code, doing: "write") }
+        if let code = writeFully(fd, bytes) { throw OutputFileError(path: path, errno: code, step: .write) }
     }
 
     /// Closes the file (and releases its lock); later calls do nothing.
@@ -139,7 +133,7 @@ public final class OutputFile {
         guard fd >= 0 else { return }
         let rc = Glibc.close(fd)
         fd = -1
-        if rc != 0 && errno != EINTR { throw OutputFileError(path: path, errno: errno, doing: "close") }
+        if rc != 0 && errno != EINTR { throw OutputFileError(path: path, errno: errno, step: .close) }
     }
 
     /// N when `path` names an open descriptor of this process rather than a file.
@@ -156,8 +150,10 @@ public final class OutputFile {
     }
 }
 
-/// An output file that cannot be opened or written, with one line saying what to do.
+/// An output file that cannot be opened or written: what went wrong (`problem`, with its fields)
+/// and where. It carries no sentence: the program that shows it words it.
 public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The broad kind of failure, for a program that only needs to decide what to do.
     public enum Kind: Sendable, Equatable {
         /// The name is taken: another writer's file, or a name that keeps changing.
         case exists
@@ -174,14 +170,74 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
         /// Any other failure of the kernel.
         case io
     }
+
+    /// Exactly what went wrong, with the fields a message needs.
+    public enum Problem: Sendable, Equatable {
+        /// The path names standard descriptor N (`/dev/stdout`, `/dev/fd/N`), which was closed
+        /// when the program started.
+        case closedDescriptor(Int32)
+        /// A symlink to a missing file.
+        case danglingSymlink
+        /// The name kept appearing and disappearing while it was being created.
+        case keepsChanging
+        /// A regular file is there and replacing it was not asked for.
+        case alreadyExists
+        /// A regular file without any write permission bit.
+        case readOnly
+        /// Not something to write to (a folder, a socket, a block device).
+        case notWritable(FileType)
+        /// Something an atomic write never replaces (a folder, a FIFO, a device).
+        case neverReplaced(FileType)
+        /// Stopped while waiting for a program to read the FIFO.
+        case stoppedWaitingForReader
+        /// The file at the path changed type between the look and the open.
+        case replacedWhileOpening
+        /// Another program holds the file's lock.
+        case beingWritten
+        /// A step the kernel refused, with its errno (see `errno`).
+        case failed(Step)
+    }
+
+    /// The step of opening or writing that the kernel refused.
+    public enum Step: Sendable, Equatable {
+        /// Duplicating standard descriptor N.
+        case useDescriptor(Int32)
+        case lookAt, create, open, empty, write, close
+    }
+
+    /// The path as the user gave it.
     public var path: String
-    public var kind: Kind
-    public var message: String
+    /// What went wrong.
+    public var problem: Problem
     /// The kernel's reason, when the kernel refused.
     public var errno: Int32?
 
-    public init(path: String, kind: Kind, message: String) {
-        self.path = path; self.kind = kind; self.message = message
+    /// A failure of `problem` at `path`, with the kernel's `errno` when it refused.
+    public init(path: String, problem: Problem, errno: Int32? = nil) {
+        self.path = path; self.problem = problem; self.errno = errno
+    }
+
+    /// A step the kernel refused with `errno`.
+    public init(path: String, errno code: Int32, step: Step) {
+        self.init(path: path, problem: .failed(step), errno: code)
+    }
+
+    /// The broad kind of `problem`.
+    public var kind: Kind {
+        switch problem {
+        case .closedDescriptor: return .closedDescriptor
+        case .danglingSymlink, .notWritable, .neverReplaced, .replacedWhileOpening: return .refused
+        case .keepsChanging, .beingWritten: return .exists
+        case .alreadyExists: return .overwriteNotAsked
+        case .readOnly: return .permission
+        case .stoppedWaitingForReader: return .interrupted
+        case .failed:
+            switch errno ?? 0 {
+            case EACCES, EPERM, EROFS: return .permission
+            case ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG, EISDIR, ENXIO, EEXIST: return .refused
+            default: return .io
+            }
+        }
     }
 
     /// True when a write found the pipe's reader gone (a recording into /dev/stdout piped to `head`),
@@ -189,30 +245,29 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// output, not an error.
     public var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
 
-    init(path: String, errno code: Int32, doing: String) {
-        let reason = "\(String(cString: strerror(code))) (errno \(code))"
-        switch code {
-        case EACCES, EPERM:
-            self.init(path: path, kind: .permission, message: "cannot \(doing) \(shownPath(path)): \(reason): check the permissions of the file and its folder")
-        case EROFS:
-            self.init(path: path, kind: .permission, message: "cannot \(doing) \(shownPath(path)): \(reason): the file system is read-only")
-        case ENOENT, ENOTDIR:
-            self.init(path: path, kind: .refused, message: "cannot \(doing) \(shownPath(path)): \(reason): its folder does not exist")
-        case ELOOP:
-            self.init(path: path, kind: .refused, message: "cannot \(doing) \(shownPath(path)): \(reason): a symlink loop (or more than 40 links in a row)")
-        case ENAMETOOLONG:
-            self.init(path: path, kind: .refused, message: "cannot \(doing) \(shownPath(path)): \(reason): the name (or one of its folders' names) is too long")
-        case EISDIR, ENXIO, EEXIST:
-            self.init(path: path, kind: .refused, message: "cannot \(doing) \(shownPath(path)): \(reason)")
-        case ENOSPC, EDQUOT:
-            self.init(path: path, kind: .io, message: "cannot \(doing) \(shownPath(path)): \(reason): free some disk space")
-        default:
-            self.init(path: path, kind: .io, message: "cannot \(doing) \(shownPath(path)): \(reason)")
-        }
-        self.errno = code
+    /// The problem and the path, for a log; a program words it for people.
+    public var description: String {
+        "OutputFileError(\(problem), path: \(shownPath(path))\(errno.map { ", errno: \($0)" } ?? ""))"
     }
+}
 
-    public var description: String { message }
+/// What is at a path, from the `S_IFMT` bits of its mode.
+public enum FileType: Sendable, Equatable {
+    case regular, folder, characterDevice, blockDevice, fifo, socket, symlink, other
+
+    /// The type of the `S_IFMT` bits of `mode`.
+    public init(mode: mode_t) {
+        switch mode & S_IFMT {
+        case S_IFREG: self = .regular
+        case S_IFDIR: self = .folder
+        case S_IFCHR: self = .characterDevice
+        case S_IFBLK: self = .blockDevice
+        case S_IFIFO: self = .fifo
+        case S_IFSOCK: self = .socket
+        case S_IFLNK: self = .symlink
+        default: self = .other
+        }
+    }
 }
 
 /// Writes all of `bytes` to `fd`, again after EINTR and after a partial write; the errno of a

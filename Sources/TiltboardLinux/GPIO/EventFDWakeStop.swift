@@ -18,7 +18,7 @@ public final class EventFDWakeStop: WakeStop {
         let fd = tiltboard_eventfd()
         guard fd >= 0 else {
             let error = GPIOErrno(code: -fd)
-            throw GPIOError(kind: .io, message: "creating an eventfd to stop a wait on a GPIO line failed: \(error.text) (errno \(error.code))")
+            throw GPIOError(.wakeStop(errno: error.code))
         }
         descriptor = fd
     }

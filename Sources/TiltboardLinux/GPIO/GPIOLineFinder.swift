@@ -19,7 +19,7 @@ enum GPIOLineFinder {
         let lineName: String?
         switch Gpiod.lineInfo(path: info.path, offset: offset) {
         case let .success(line): lineName = line.name
-        case let .failure(error): throw GPIOError.io("reading line \(offset)", info.path, error)
+        case let .failure(error): throw GPIOError.io(.readLine(offset), info.path, error)
         }
         let chipName = info.label.isEmpty ? info.name : info.label
         let display = chipName + " line \(offset)" + (lineName.map { " (\($0))" } ?? "")
@@ -27,7 +27,7 @@ enum GPIOLineFinder {
     }
 
     /// Maps a failed request to the error a person can act on; `action` says what was asked.
-    static func requestError(_ error: GPIOErrno, _ found: FoundGPIOLine, action: String) -> GPIOError {
+    static func requestError(_ error: GPIOErrno, _ found: FoundGPIOLine, action: GPIOStep) -> GPIOError {
         if error.code == EBUSY {
             return .lineBusy(found.displayName, consumer: Gpiod.currentConsumer(path: found.info.path, offset: found.offset))
         }
@@ -69,7 +69,7 @@ enum GPIOLineFinder {
             if error.code == ENOTTY || error.code == ENODEV || error.code == EINVAL {
                 throw GPIOError.notAChip(path, error)
             }
-            throw GPIOError.io("opening the chip", path, error)
+            throw GPIOError.io(.openChip, path, error)
         }
     }
 
@@ -82,7 +82,7 @@ enum GPIOLineFinder {
             switch Gpiod.line(path: info.path, named: name) {
             case let .success(offset): return offset
             case let .failure(error):
-                throw error.code == ENOENT ? GPIOError.lineNotFound(id, on: info) : GPIOError.io("looking up line \(name)", info.path, error)
+                throw error.code == ENOENT ? GPIOError.lineNotFound(id, on: info) : GPIOError.io(.lookUpLine(name), info.path, error)
             }
         }
     }

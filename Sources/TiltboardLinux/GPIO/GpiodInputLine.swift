@@ -23,7 +23,7 @@ public final class GpiodInputLine: Sendable {
         let line: Gpiod.Line
         switch Gpiod.requestRisingEdges(path: found.info.path, offset: found.offset, consumer: consumer, activeLow: activeLow) {
         case let .success(requested): line = requested
-        case let .failure(error): throw GPIOLineFinder.requestError(error, found, action: "requesting its edge events")
+        case let .failure(error): throw GPIOLineFinder.requestError(error, found, action: .requestEdgeEvents)
         }
         self.name = found.displayName
         self.chip = found.info
@@ -43,7 +43,7 @@ public final class GpiodInputLine: Sendable {
             guard let line else { return .failure(.released(name)) }
             return Gpiod.waitForEvent(line, orStop: stopDescriptor, isStopped: { stop.isRequested },
                                       remaining: deadline.map { d in { Int64(bitPattern: d &- Swift.min(d, clock.nowNanoseconds())) } })
-                .mapError { .io("waiting for an edge", name, $0) }
+                .mapError { .io(.waitForEdge, name, $0) }
         }
         return try result.get()
     }
@@ -53,7 +53,7 @@ public final class GpiodInputLine: Sendable {
     public func discardQueuedEdges() throws -> Int {
         let result: Result<Int, GPIOError> = handle.withLock { line in
             guard let line else { return .failure(.released(name)) }
-            return Gpiod.drainEvents(line).mapError { .io("discarding queued edges", name, $0) }
+            return Gpiod.drainEvents(line).mapError { .io(.discardEdges, name, $0) }
         }
         return try result.get()
     }
@@ -69,7 +69,7 @@ public final class GpiodInputLine: Sendable {
     public func isActive() throws -> Bool {
         let result: Result<Bool, GPIOError> = handle.withLock { line in
             guard let line else { return .failure(.released(name)) }
-            return Gpiod.get(line).mapError { .io("reading the level", name, $0) }
+            return Gpiod.get(line).mapError { .io(.readLevel, name, $0) }
         }
         return try result.get()
     }

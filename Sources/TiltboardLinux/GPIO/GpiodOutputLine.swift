@@ -29,7 +29,7 @@ public final class GpiodOutputLine: GPIOOutputLine {
         let line: Gpiod.Line
         switch Gpiod.requestOutput(path: found.info.path, offset: found.offset, consumer: consumer, activeLow: activeLow) {
         case let .success(requested): line = requested
-        case let .failure(error): throw GPIOLineFinder.requestError(error, found, action: "requesting it as an output")
+        case let .failure(error): throw GPIOLineFinder.requestError(error, found, action: .requestOutput)
         }
         self.name = found.displayName
         self.activeLow = activeLow
@@ -44,7 +44,7 @@ public final class GpiodOutputLine: GPIOOutputLine {
         let failure: GPIOError? = handle.withLock { line in
             guard let line else { return .released(name) }
             if active && CrashFailSafe.tripped { return nil }
-            let failed = Gpiod.set(line, active: active).map { GPIOError.io("setting the level", name, $0) }
+            let failed = Gpiod.set(line, active: active).map { GPIOError.io(.setLevel, name, $0) }
             // A crash that began meanwhile may have run its switch-off before this ioctl.
             if active && CrashFailSafe.tripped { _ = Gpiod.set(line, active: false) }
             return failed
@@ -56,7 +56,7 @@ public final class GpiodOutputLine: GPIOOutputLine {
     public func isActive() throws -> Bool {
         let result: Result<Bool, GPIOError> = handle.withLock { line in
             guard let line else { return .failure(.released(name)) }
-            return Gpiod.get(line).mapError { .io("reading the level", name, $0) }
+            return Gpiod.get(line).mapError { .io(.readLevel, name, $0) }
         }
         return try result.get()
     }

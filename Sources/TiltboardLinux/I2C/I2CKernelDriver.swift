@@ -27,13 +27,17 @@ public struct I2CDriverBinding: Sendable, Equatable {
 /// The sensor's address is claimed by a kernel driver (a device-tree overlay such as
 /// `i2c-sensor,mpu6050`, or `new_device`). i2c-dev would refuse SMBus transfers to it
 /// (`I2C_SLAVE` returns EBUSY) but let `I2C_RDWR` through, so both would configure one chip.
+/// It carries the binding; the program that shows it words it.
 public struct KernelDriverBoundError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The driver, the device and where it is.
     public var binding: I2CDriverBinding
 
+    /// The device at `binding` is claimed by its driver.
     public init(binding: I2CDriverBinding) { self.binding = binding }
 
+    /// The driver and the address, for a log; a program words it for people.
     public var description: String {
-        "the kernel's \(binding.driver) driver owns the device at \(binding.address.hex) on \(binding.bus)"
+        "KernelDriverBoundError(driver: \(binding.driver), address: \(binding.address.hex), bus: \(binding.bus))"
     }
 }
 

@@ -5,26 +5,37 @@ import CLinuxSupport
 import TiltboardCore
 import TiltboardDrivers
 
-/// Why the gamepad could not be created.
+/// Why the gamepad could not be created or used: the step, the device and the errno; the
+/// program that shows it words it.
 public struct UInputError: Error, Sendable, CustomStringConvertible {
+    /// The broad kind of failure.
     public enum Kind: Sendable { case missing, permissionDenied, io }
-    public var kind: Kind
-    public var description: String
+    /// The step on the uinput device that failed.
+    public enum Step: Sendable, Equatable { case open, createGamepad, writeEvents, readForceFeedback }
+
+    /// The uinput device, `/dev/uinput`.
+    public var path: String
+    /// What failed.
+    public var step: Step
+    /// The errno of the failed call.
+    public var errno: Int32
 
     /// The error for `errno` from `step` on `path`.
-    init(path: String, step: String, errno code: Int32) {
-        switch code {
-        case ENOENT, ENODEV, ENXIO:
-            kind = .missing
-            description = "\(path) does not exist: the uinput module is not loaded"
-        case EACCES, EPERM:
-            kind = .permissionDenied
-            description = "no permission to open \(path)"
-        default:
-            kind = .io
-            description = "\(step) \(path): \(String(cString: strerror(code)))"
+    public init(path: String, step: Step, errno code: Int32) {
+        self.path = path; self.step = step; self.errno = code
+    }
+
+    /// The device missing (no uinput module), access denied, or another failure.
+    public var kind: Kind {
+        switch errno {
+        case ENOENT, ENODEV, ENXIO: return .missing
+        case EACCES, EPERM: return .permissionDenied
+        default: return .io
         }
     }
+
+    /// The step, the path and the errno, for a log; a program words it for people.
+    public var description: String { "UInputError(\(step), path: \(path), errno: \(errno))" }
 }
 
 /// A gamepad made through `/dev/uinput` (include/uapi/linux/uinput.h): what games see as
@@ -42,12 +53,12 @@ public final class UInputGamepad: GamepadDevice {
     public init(name: String, path: String = defaultPath, effectSlots: Int = RumbleScheduler.maxEffects) throws {
         self.path = path
         fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw UInputError(path: path, step: "open", errno: errno) }
+        guard fd >= 0 else { throw UInputError(path: path, step: .open, errno: errno) }
         let rc = tiltboard_uinput_create_gamepad(fd, name, UInt32(effectSlots))
         if rc < 0 {
             Glibc.close(fd)
             fd = -1
-            throw UInputError(path: path, step: "creating a gamepad on", errno: -rc)
+            throw UInputError(path: path, step: .createGamepad, errno: -rc)
         }
     }
 
@@ -58,7 +69,7 @@ public final class UInputGamepad: GamepadDevice {
         let x = Swift.min(limit, Swift.max(-limit, x)), y = Swift.min(limit, Swift.max(-limit, y))
         if let last, last == (x, y, button) { return }
         let rc = tiltboard_uinput_report(fd, x, y, button ? 1 : 0)
-        if rc < 0 { throw UInputError(path: path, step: "writing events to", errno: -rc) }
+        if rc < 0 { throw UInputError(path: path, step: .writeEvents, errno: -rc) }
         last = (x, y, button)
     }
 
@@ -67,7 +78,7 @@ public final class UInputGamepad: GamepadDevice {
         while true {
             let rc = tiltboard_uinput_next(fd, &request)
             if rc == 0 { return }
-            if rc < 0 { throw UInputError(path: path, step: "reading force-feedback requests from", errno: -rc) }
+            if rc < 0 { throw UInputError(path: path, step: .readForceFeedback, errno: -rc) }
             let id = Int(request.id)
             switch request.kind {
             case TILTBOARD_FF_UPLOAD:

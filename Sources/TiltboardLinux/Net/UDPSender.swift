@@ -22,7 +22,7 @@ public final class UDPSender {
         self.destination = destination
         guard let colon = destination.lastIndex(of: ":"),
               let port = UInt16(destination[destination.index(after: colon)...]) else {
-            throw UDPSenderError(destination: destination, reason: "expected HOST:PORT, e.g. 127.0.0.1:9999")
+            throw UDPSenderError(destination: destination, problem: .notHostAndPort)
         }
         var host = String(destination[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -32,16 +32,15 @@ public final class UDPSender {
         var result: UnsafeMutablePointer<addrinfo>?
         let rc = getaddrinfo(host, String(port), &hints, &result)
         guard rc == 0, let info = result else {
-            let why = rc == 0 ? "no address" : String(cString: gai_strerror(rc))
-            throw UDPSenderError(destination: destination, reason: "cannot resolve it: \(why)")
+            throw UDPSenderError(destination: destination, problem: .unresolved(resolverCode: rc))
         }
         defer { freeaddrinfo(result) }
-        if let why = Self.unreachable(port: port, address: info.pointee.ai_addr) {
-            throw UDPSenderError(destination: destination, reason: why)
+        if let problem = Self.unreachable(port: port, address: info.pointee.ai_addr) {
+            throw UDPSenderError(destination: destination, problem: problem)
         }
         let sock = socket(info.pointee.ai_family, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard sock >= 0 else {
-            throw UDPSenderError(destination: destination, reason: "socket: \(String(cString: strerror(errno)))")
+            throw UDPSenderError(destination: destination, problem: .socket(errno: errno))
         }
         fd = sock
         var storage = sockaddr_storage()
@@ -56,7 +55,7 @@ public final class UDPSender {
         }
         guard connected == 0 else {
             let code = errno  // deinit closes the socket
-            throw UDPSenderError(destination: destination, reason: "cannot send there: \(String(cString: strerror(code)))")
+            throw UDPSenderError(destination: destination, problem: .cannotSend(errno: code))
         }
     }
 
@@ -66,25 +65,25 @@ public final class UDPSender {
     /// port 0 is no port (a receiver binding it gets another one), the unspecified address
     /// (0.0.0.0, ::) names no machine, and 255.255.255.255 is a broadcast no connected socket
     /// may send to.
-    static func unreachable(port: UInt16, address: UnsafePointer<sockaddr>) -> String? {
-        if port == 0 { return "port 0 is no port anyone can listen on: choose 1…65535" }
+    static func unreachable(port: UInt16, address: UnsafePointer<sockaddr>) -> UDPSenderError.Problem? {
+        if port == 0 { return .portZero }
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
             let ip = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) }
-            if ip == 0 { return "0.0.0.0 is no machine to send to: name one, e.g. 127.0.0.1" }
-            if ip == 0xFFFF_FFFF { return "255.255.255.255 is a broadcast, not a listener: name the machine" }
+            if ip == 0 { return .unspecifiedIPv4 }
+            if ip == 0xFFFF_FFFF { return .broadcastIPv4 }
         case AF_INET6:
             let zero = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { p in
                 withUnsafeBytes(of: p.pointee.sin6_addr) { $0.allSatisfy { $0 == 0 } }
             }
-            if zero { return ":: is no machine to send to: name one, e.g. [::1]" }
+            if zero { return .unspecifiedIPv6 }
         default: break
         }
         return nil
     }
 
     /// `text` as an error quotes it: at most 80 characters.
-    static func quoted(_ text: String) -> String { text.count <= 80 ? text : String(text.prefix(79)) + "…" }
+    package static func quoted(_ text: String) -> String { text.count <= 80 ? text : String(text.prefix(79)) + "…" }
 
     /// Sends one datagram; failures are counted, not thrown, so a missing listener never stops
     /// the loop. Returns true for the first failure, so it can be reported once.
@@ -99,16 +98,40 @@ public final class UDPSender {
     }
 }
 
-/// A UDP destination that cannot be used: `HOST:PORT` as given, and why.
+/// A UDP destination that cannot be used: `HOST:PORT` as given, and why (`problem`). It carries
+/// no sentence: the program that shows it words it.
 public struct UDPSenderError: Error, CustomStringConvertible, Sendable {
-    public var destination: String
-    public var reason: String
-
-    public init(destination: String, reason: String) {
-        self.destination = destination
-        self.reason = reason
+    /// Why the destination cannot be used.
+    public enum Problem: Sendable, Equatable {
+        /// Not `HOST:PORT` with a port of 0…65535.
+        case notHostAndPort
+        /// The resolver's failure (a `getaddrinfo` code; 0 when it gave no address).
+        case unresolved(resolverCode: Int32)
+        /// Port 0, which nobody can listen on.
+        case portZero
+        /// 0.0.0.0: no machine.
+        case unspecifiedIPv4
+        /// 255.255.255.255: a broadcast, not a listener.
+        case broadcastIPv4
+        /// `::`: no machine.
+        case unspecifiedIPv6
+        /// The socket could not be made; the errno.
+        case socket(errno: Int32)
+        /// The kernel refused to connect the socket there; the errno.
+        case cannotSend(errno: Int32)
     }
 
-    /// `"host:port": why`, the destination quoted short.
-    public var description: String { "\(UDPSender.quoted(destination)): \(reason)" }
+    /// The destination as given.
+    public var destination: String
+    /// Why it cannot be used.
+    public var problem: Problem
+
+    /// `destination` cannot be used because of `problem`.
+    public init(destination: String, problem: Problem) {
+        self.destination = destination
+        self.problem = problem
+    }
+
+    /// The problem and the destination (quoted short), for a log; a program words it for people.
+    public var description: String { "UDPSenderError(\(problem), destination: \(UDPSender.quoted(destination)))" }
 }

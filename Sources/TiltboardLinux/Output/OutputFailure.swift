@@ -36,16 +36,8 @@ public enum OutputFailure {
         /// requested stop: a normal stop, not an error.
         public var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
 
-        public var description: String {
-            let hint: String
-            switch errno {
-            case ENOSPC, EDQUOT: hint = ": free some disk space"
-            case EBADF: hint = ": it is not open for writing"
-            case EIO: hint = ": the device or terminal is gone"
-            default: hint = ""
-            }
-            return "cannot write to \(what): \(String(cString: strerror(errno))) (errno \(errno))\(hint)"
-        }
+        /// What was written and the errno, for a log; a program words it for people.
+        public var description: String { "OutputFailure(\(what), errno: \(errno))" }
     }
 
     private static let recorded = Mutex<Failure?>(nil)

@@ -23,7 +23,7 @@ public enum CrashFailSafe {
     /// Installs the crash handler (after the Swift runtime's own, which it chains to). Idempotent.
     public static func install() throws {
         let rc = crashSignals.withUnsafeBufferPointer { tb_failsafe_install($0.baseAddress, Int32($0.count)) }
-        if rc != 0 { throw SignalWatcherError("cannot install the crash handler (errno \(-rc))") }
+        if rc != 0 { throw SignalWatcherError(.installCrashHandler, errno: -rc) }
     }
 
     /// What the crash handler does first, for a process that must end at once without a crash

@@ -147,14 +147,14 @@ public final class SignalWatcher: Sendable {
         let forwarded = Self.forwardedSignals.withUnsafeBufferPointer {
             tb_forward_install($0.baseAddress, Int32($0.count), SIGTERM)
         }
-        if forwarded != 0 { throw SignalWatcherError("cannot install the signal handlers (errno \(-forwarded))") }
+        if forwarded != 0 { throw SignalWatcherError(.installHandlers, errno: -forwarded) }
         let reserved = Self.reservedSignals.withUnsafeBufferPointer {
             tb_forward_install_reserved($0.baseAddress, Int32($0.count), SIGTERM)
         }
-        if reserved != 0 { throw SignalWatcherError("cannot install the signal handlers (errno \(-reserved))") }
+        if reserved != 0 { throw SignalWatcherError(.installHandlers, errno: -reserved) }
         var set = Self.signalSet()
         var rc = pthread_sigmask(SIG_BLOCK, &set, nil)
-        if rc != 0 { throw SignalWatcherError("cannot block termination signals (errno \(rc))") }
+        if rc != 0 { throw SignalWatcherError(.blockSignals, errno: rc) }
         var thread = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         rc = pthread_create(&thread, nil, { arg in
@@ -165,7 +165,7 @@ public final class SignalWatcher: Sendable {
         if rc != 0 {
             Unmanaged<SignalWatcher>.fromOpaque(context).release()
             state.withLock { $0.started = false }
-            throw SignalWatcherError("cannot start the signal thread (errno \(rc)); the system may be out of threads")
+            throw SignalWatcherError(.startThread, errno: rc)
         }
         _ = pthread_detach(thread)
         state.withLock { $0.thread = thread }
@@ -372,10 +372,29 @@ func spawnDetached(_ body: @escaping @Sendable () -> Void) {
     }
 }
 
-/// The signal watcher could not be set up.
+/// The signal watcher (or the crash handler) could not be set up: the step and the errno; the
+/// program that shows it words it.
 public struct SignalWatcherError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What failed and the likely cause.
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    /// The step that failed.
+    public enum Step: Sendable, Equatable {
+        /// Installing the handlers of the stop signals.
+        case installHandlers
+        /// Blocking the termination signals.
+        case blockSignals
+        /// Starting the thread that waits for signals.
+        case startThread
+        /// Installing the crash handler.
+        case installCrashHandler
+    }
+
+    /// What failed.
+    public var step: Step
+    /// The errno of the failed call.
+    public var errno: Int32
+
+    /// A failure of `step` with `errno`.
+    public init(_ step: Step, errno: Int32) { self.step = step; self.errno = errno }
+
+    /// The step and the errno, for a log; a program words it for people.
+    public var description: String { "SignalWatcherError(\(step), errno: \(errno))" }
 }

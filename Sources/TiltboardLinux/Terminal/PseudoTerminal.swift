@@ -18,18 +18,18 @@ public final class PseudoTerminal {
     /// terminal.
     public init() throws {
         let m = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard m >= 0 else { throw Self.failure("open /dev/ptmx") }
+        guard m >= 0 else { throw Self.failure(.openPseudoTerminalMaster) }
         var unlock: Int32 = 0
         var number: UInt32 = 0
         guard ioctl(m, Self.setLock, &unlock) == 0, ioctl(m, Self.getNumber, &number) == 0 else {
-            let error = Self.failure("unlocking the pseudo-terminal")
+            let error = Self.failure(.unlockPseudoTerminal)
             close(m)
             throw error
         }
         let path = "/dev/pts/\(number)"
         let s = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard s >= 0 else {
-            let error = Self.failure("open \(path)")
+            let error = Self.failure(.openPseudoTerminal(path: path))
             close(m)
             throw error
         }
@@ -51,7 +51,7 @@ public final class PseudoTerminal {
     /// Sets the window size the program will see (TIOCSWINSZ).
     public func setSize(_ size: TerminalSize) throws {
         var w = winsize(ws_row: UInt16(size.rows), ws_col: UInt16(size.columns), ws_xpixel: 0, ws_ypixel: 0)
-        guard ioctl(master, UInt(TIOCSWINSZ), &w) == 0 else { throw Self.failure("TIOCSWINSZ") }
+        guard ioctl(master, UInt(TIOCSWINSZ), &w) == 0 else { throw Self.failure(.setWindowSize) }
     }
 
     /// Types `bytes` into the program.
@@ -59,7 +59,7 @@ public final class PseudoTerminal {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in retryingEINTR { write(master, buffer.baseAddress! + offset, bytes.count - offset) } }
-            guard n > 0 else { throw Self.failure("write to the pseudo-terminal") }
+            guard n > 0 else { throw Self.failure(.writePseudoTerminal) }
             offset += n
         }
     }
@@ -77,8 +77,7 @@ public final class PseudoTerminal {
         return Array(buffer[0..<n])
     }
 
-    private static func failure(_ call: String) -> TerminalError {
-        let e = errno
-        return TerminalError("\(call) failed: \(String(cString: strerror(e)))", errno: e)
+    private static func failure(_ step: TerminalError.Step) -> TerminalError {
+        TerminalError(step, errno: errno)
     }
 }

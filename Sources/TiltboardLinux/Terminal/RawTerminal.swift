@@ -28,12 +28,12 @@ public final class RawTerminal: Sendable {
     /// Checks that `input` and `output` are terminals and saves `input`'s settings.
     public init(input: Int32 = 0, output: Int32 = 1) throws {
         for fd in [input, output] where isatty(fd) == 0 {
-            throw TerminalError("file descriptor \(fd) is not a terminal", errno: errno)
+            throw TerminalError(.notATerminal(descriptor: fd), errno: errno)
         }
         var t = termios()
         guard tcgetattr(input, &t) == 0 else {
             let e = errno
-            throw TerminalError("cannot read the terminal settings: \(String(cString: strerror(e)))", errno: e)
+            throw TerminalError(.readSettings, errno: e)
         }
         self.input = input
         self.output = output
@@ -56,7 +56,7 @@ public final class RawTerminal: Sendable {
             }
             guard tcsetattr(input, TCSANOW, &raw) == 0 else {
                 let e = errno
-                throw TerminalError("cannot switch the terminal to raw mode: \(String(cString: strerror(e)))", errno: e)
+                throw TerminalError(.rawMode, errno: e)
             }
             s.active = true
             s.alternateScreen = alternateScreen
@@ -94,7 +94,7 @@ public final class RawTerminal: Sendable {
         if ready < 0 {
             if errno == EINTR { return [] }
             let e = errno
-            throw TerminalError("cannot wait for key presses: \(String(cString: strerror(e)))", errno: e)
+            throw TerminalError(.waitForKeys, errno: e)
         }
         if ready == 0 { return [] }
         if p.revents & Int16(POLLIN) == 0 { return [.endOfInput] }  // POLLHUP/POLLERR only
@@ -104,7 +104,7 @@ public final class RawTerminal: Sendable {
             if errno == EINTR || errno == EAGAIN { return [] }
             if errno == EIO { return [.endOfInput] }  // the terminal's other side closed
             let e = errno
-            throw TerminalError("cannot read key presses: \(String(cString: strerror(e)))", errno: e)
+            throw TerminalError(.readKeys, errno: e)
         }
         if n == 0 { return [.endOfInput] }
         return TerminalKey.decode(buffer[0..<n])

@@ -18,7 +18,7 @@ public struct TerminalModes: Sendable, Equatable {
         var t = termios()
         guard tcgetattr(fd, &t) == 0 else {
             let e = errno
-            throw TerminalError("file descriptor \(fd) is not a terminal (\(String(cString: strerror(e))))", errno: e)
+            throw TerminalError(.noTerminalModes(descriptor: fd), errno: e)
         }
         return TerminalModes(t)
     }

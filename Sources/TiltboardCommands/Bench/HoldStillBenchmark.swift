@@ -9,6 +9,7 @@ import Foundation
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
+import Tiltboard
 
 /// How still a calibrated board stays, on seeded worst-case simulated parts, on a manual clock.
 ///
@@ -23,31 +24,31 @@ import TiltboardSimulator
 /// marker's displacement over that minute, and the step's settled reading, its 10–90 % rise
 /// time and when it first read 80 % (8° of an exact 10°). Worst-case parts are not sensor
 /// calibrated, so their offsets and scale errors make the step read less or more than 10°.
-public enum HoldStillBenchmark {
+package enum HoldStillBenchmark {
     /// One part's figures.
-    public struct PartResult: Codable, Sendable, Equatable {
-        public var seed: UInt64
+    package struct PartResult: Codable, Sendable, Equatable {
+        package var seed: UInt64
         /// Largest |tilt| while held still at a steady temperature, degrees.
-        public var stillTiltDeg: Double
+        package var stillTiltDeg: Double
         /// Marker displacement over that minute, area units.
-        public var stillDriftPerMin: Double
+        package var stillDriftPerMin: Double
         /// Largest |tilt| while held still through the warm-up, degrees.
-        public var warmUpTiltDeg: Double
+        package var warmUpTiltDeg: Double
         /// Marker displacement over the warm-up minute, area units.
-        public var warmUpDriftPerMin: Double
+        package var warmUpDriftPerMin: Double
         /// What the 10° step reads once settled, degrees (uncorrected offsets and scale make it
         /// differ from 10°: a sensor calibration removes that).
-        public var stepReadsDeg: Double
+        package var stepReadsDeg: Double
         /// 10–90 % rise time of the step's reading, seconds.
-        public var stepRiseSeconds: Double
+        package var stepRiseSeconds: Double
         /// From the start of the step until it reads 80 % of its settled change, seconds.
-        public var stepTo80PercentSeconds: Double
+        package var stepTo80PercentSeconds: Double
     }
 
     /// Median and worst of one figure over the parts.
-    public struct Spread: Codable, Sendable, Equatable {
-        public var median: Double
-        public var worst: Double
+    package struct Spread: Codable, Sendable, Equatable {
+        package var median: Double
+        package var worst: Double
 
         init(_ values: [Double]) {
             let sorted = values.sorted()
@@ -58,19 +59,19 @@ public enum HoldStillBenchmark {
     }
 
     /// Every figure's spread for one chip.
-    public struct ChipSummary: Codable, Sendable, Equatable {
-        public var chip: String
-        public var parts: Int
-        public var stillTiltDeg: Spread
-        public var stillDriftPerMin: Spread
-        public var warmUpTiltDeg: Spread
-        public var warmUpDriftPerMin: Spread
-        public var stepReadsDeg: Spread
-        public var stepRiseSeconds: Spread
-        public var stepTo80PercentSeconds: Spread
-        public var results: [PartResult]
+    package struct ChipSummary: Codable, Sendable, Equatable {
+        package var chip: String
+        package var parts: Int
+        package var stillTiltDeg: Spread
+        package var stillDriftPerMin: Spread
+        package var warmUpTiltDeg: Spread
+        package var warmUpDriftPerMin: Spread
+        package var stepReadsDeg: Spread
+        package var stepRiseSeconds: Spread
+        package var stepTo80PercentSeconds: Spread
+        package var results: [PartResult]
 
-        public init(chip: ChipKind, results: [PartResult]) {
+        package init(chip: ChipKind, results: [PartResult]) {
             self.chip = chip.partName
             parts = results.count
             stillTiltDeg = Spread(results.map(\.stillTiltDeg))
@@ -85,14 +86,14 @@ public enum HoldStillBenchmark {
     }
 
     /// The pose the parts are calibrated and held at.
-    public static let pose = TiltAngles(pitchDeg: 20, rollDeg: 5)
+    package static let pose = TiltAngles(pitchDeg: 20, rollDeg: 5)
     static let settleSeconds = 5.0
     static let holdSeconds = 60.0
     static let stepAt = 13.0
     static let warmUpSeconds = 20.0
 
     /// Runs the three scenarios on the worst-case part `seed` of `chip`.
-    public static func run(chip: ChipKind, seed: UInt64) throws -> PartResult {
+    package static func run(chip: ChipKind, seed: UInt64) throws -> PartResult {
         let still = try hold(chip: chip, seed: seed, warmUp: false)
         let warm = try hold(chip: chip, seed: seed, warmUp: true)
         let step = try stepResponse(chip: chip, seed: seed)
@@ -102,7 +103,7 @@ public enum HoldStillBenchmark {
     }
 
     /// `parts` seeded parts (seeds 1…parts) of each chip; `progress` hears of each chip.
-    public static func run(parts: Int, chips: [ChipKind] = ChipKind.allCases,
+    package static func run(parts: Int, chips: [ChipKind] = ChipKind.allCases,
                            progress: (String) -> Void = { _ in }) throws -> [ChipSummary] {
         try chips.map { chip in
             progress("hold still: \(parts) worst-case \(chip.partName) parts…")
@@ -111,7 +112,7 @@ public enum HoldStillBenchmark {
     }
 
     /// The summaries as the hold-still benchmark's text.
-    public static func render(_ summaries: [ChipSummary]) -> String {
+    package static func render(_ summaries: [ChipSummary]) -> String {
         func f(_ s: Spread, _ digits: Int) -> String {
             String(format: "%.\(digits)f / %.\(digits)f", s.median, s.worst)
         }

@@ -1,10 +1,13 @@
+import Tiltboard
+import TiltboardCore
+
 extension JSONLineWriter {
     /// One `tiltboard run` line into the buffer, replacing what was there:
     /// `{"t":…,"tilt":{"pitchDeg":…,"rollDeg":…,"trusted":bool},"control":{"x":…,"y":…,"vx":…,"vy":…,"headingDeg":…},"shake":bool,"haptic":bool}`
     /// and a newline. `trusted` is false while the tilt cannot be gravity (an accelerometer-only
     /// chip under linear acceleration); the control values then hold. `haptic`: the motor is playing an effect. `dropped`: lines the output has
     /// dropped so far because a reader fell behind, written as `"dropped":N` once there are any.
-    public mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
+    package mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
         reset()
         beginObject()
         writeRunFields(out, haptic: haptic, dropped: dropped)
@@ -13,7 +16,7 @@ extension JSONLineWriter {
     }
 
     /// The fields of a `tiltboard run` line, appended to an object the caller has begun.
-    public mutating func writeRunFields(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
+    package mutating func writeRunFields(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
         let tilt = out.tilt
         number("t", out.t, fractionDigits: 4)
         beginObject("tilt")

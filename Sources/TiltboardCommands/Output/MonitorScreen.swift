@@ -1,38 +1,39 @@
 import Foundation
+import Tiltboard
 
 /// What the monitor shows in one frame: the latest sample's view plus the session's status.
-public struct MonitorView: Sendable, Equatable {
+package struct MonitorView: Sendable, Equatable {
     /// The board file's name, shown in the header.
-    public var boardName: String
+    package var boardName: String
     /// Samples per second measured over the last second; nil until known.
-    public var rateHz: Double?
+    package var rateHz: Double?
     /// Loop lateness p99, milliseconds; nil until known.
-    public var latenessP99Ms: Double?
+    package var latenessP99Ms: Double?
     /// Tilt relative to the neutral pose (`TiltAngles` convention), degrees.
-    public var pitchDeg: Double
-    public var rollDeg: Double
+    package var pitchDeg: Double
+    package var rollDeg: Double
     /// The controlled marker, −1…1 each way; +y is forward, drawn up.
-    public var x: Double
-    public var y: Double
+    package var x: Double
+    package var y: Double
     /// The neutral pose's angle from level, degrees, and whether it was clamped.
-    public var neutralTiltDeg: Double
-    public var neutralClamped: Bool
+    package var neutralTiltDeg: Double
+    package var neutralClamped: Bool
     /// Shakes seen so far.
-    public var shakes: Int
+    package var shakes: Int
     /// Draw the shake flash (frame and banner inverted).
-    public var flash: Bool
+    package var flash: Bool
     /// One line of feedback after a key (`neutral saved to …`), or nil.
-    public var note: String?
+    package var note: String?
     /// The linear acceleration the shake detector saw, g, oldest first: one value per frame
     /// (the largest since the one before); the newest ones that fit are drawn as a sparkline.
-    public var linearG: [Double] = []
+    package var linearG: [Double] = []
     /// The detector's threshold, g.
-    public var thresholdG: Double = 0.8
+    package var thresholdG: Double = 0.8
     /// The motor is playing an effect; nil when the board has no motor.
-    public var motorOn: Bool?
+    package var motorOn: Bool?
 
     /// A view with everything at rest unless given.
-    public init(boardName: String, rateHz: Double? = nil, latenessP99Ms: Double? = nil, pitchDeg: Double = 0,
+    package init(boardName: String, rateHz: Double? = nil, latenessP99Ms: Double? = nil, pitchDeg: Double = 0,
                 rollDeg: Double = 0, x: Double = 0, y: Double = 0, neutralTiltDeg: Double = 0,
                 neutralClamped: Bool = false, shakes: Int = 0, flash: Bool = false, note: String? = nil) {
         self.boardName = boardName; self.rateHz = rateHz; self.latenessP99Ms = latenessP99Ms
@@ -46,42 +47,42 @@ public struct MonitorView: Sendable, Equatable {
 /// the width, and three status lines. Pure: it builds text, the caller writes it.
 ///
 /// Only ASCII is drawn inside the frame, so the screen survives any terminal and locale over SSH.
-public struct MonitorScreen: Sendable, Equatable {
+package struct MonitorScreen: Sendable, Equatable {
     /// The smallest terminal the screen is laid out for.
-    public static let minimumColumns = 80
-    public static let minimumRows = 24
+    package static let minimumColumns = 80
+    package static let minimumRows = 24
     /// The marker and the centre mark.
-    public static let markerCharacter: Character = "@"
-    public static let centreCharacter: Character = "+"
+    package static let markerCharacter: Character = "@"
+    package static let centreCharacter: Character = "+"
     /// Shown in the top border while the shake flash is on.
-    public static let shakeBanner = " SHAKE! "
+    package static let shakeBanner = " SHAKE! "
     /// The key help on the last line.
-    public static let keyHelp = "c: set neutral  z: zero  q: quit"
+    package static let keyHelp = "c: set neutral  z: zero  q: quit"
     /// The sparkline's eight levels: 0 to twice the threshold, so a value at or over the
     /// threshold is drawn with one of the upper four (▅▆▇█) and one under it with a lower one.
-    public static let sparkLevels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
+    package static let sparkLevels: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
     /// The terminal's size the screen is laid out for.
-    public let columns: Int
-    public let rows: Int
+    package let columns: Int
+    package let rows: Int
 
     /// The layout for a `columns`×`rows` terminal.
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = columns; self.rows = rows
     }
 
     /// False when the terminal is smaller than 80×24; `lines` then holds only a message.
-    public var fits: Bool { columns >= Self.minimumColumns && rows >= Self.minimumRows }
+    package var fits: Bool { columns >= Self.minimumColumns && rows >= Self.minimumRows }
 
     /// Rows of the frame's top and bottom border (0-based); the frame spans every column.
-    public var frameTop: Int { 1 }
-    public var frameBottom: Int { rows - 5 }
+    package var frameTop: Int { 1 }
+    package var frameBottom: Int { rows - 5 }
     /// The row of the shake sparkline, under the frame.
-    public var sparklineRow: Int { rows - 4 }
+    package var sparklineRow: Int { rows - 4 }
 
     /// The cell (0-based column, row) the marker is drawn in: x −1…1 spans the inner columns
     /// left to right, y 1…−1 the inner rows top to bottom. Out-of-range values stay on the edge.
-    public func markerCell(x: Double, y: Double) -> (column: Int, row: Int) {
+    package func markerCell(x: Double, y: Double) -> (column: Int, row: Int) {
         let innerWidth = columns - 2, innerHeight = frameBottom - frameTop - 1
         let cx = x.isNaN ? 0 : Swift.min(1, Swift.max(-1, x))
         let cy = y.isNaN ? 0 : Swift.min(1, Swift.max(-1, y))
@@ -91,12 +92,12 @@ public struct MonitorScreen: Sendable, Equatable {
     }
 
     /// The message shown instead of the screen when the terminal is too small.
-    public var tooSmallMessage: String {
+    package var tooSmallMessage: String {
         "terminal is \(columns)×\(rows); tiltboard monitor needs at least \(Self.minimumColumns)×\(Self.minimumRows): enlarge the window"
     }
 
     /// The screen as `rows` lines of exactly `columns` characters, without escape codes.
-    public func lines(_ view: MonitorView) -> [String] {
+    package func lines(_ view: MonitorView) -> [String] {
         guard fits else { return tooSmallLines() }
         var grid = [[Character]](repeating: [Character](repeating: " ", count: columns), count: rows)
         put(&grid, row: 0, column: 0, " tiltboard monitor  \(view.boardName)")
@@ -139,7 +140,7 @@ public struct MonitorScreen: Sendable, Equatable {
 
     /// `shake ▁▂▅█▃▁  0.42 g, ▅+ ≥ 0.80 g  motor off`: the newest values that fit, the latest value,
     /// the threshold and the motor, in `columns` − 2 characters.
-    public func sparkline(_ view: MonitorView) -> String {
+    package func sparkline(_ view: MonitorView) -> String {
         let latest = view.linearG.last ?? 0
         let motor = view.motorOn.map { $0 ? "motor ON " : "motor off" } ?? "no motor"
         let tail = "  \(format(latest, 2)) g, ▅+ ≥ \(format(view.thresholdG, 2)) g  \(motor)"
@@ -152,7 +153,7 @@ public struct MonitorScreen: Sendable, Equatable {
     }
 
     /// The level for `value`: 0…2×threshold in eight steps, the threshold itself on ▅.
-    public static func sparkCell(_ value: Double, thresholdG: Double) -> Character {
+    package static func sparkCell(_ value: Double, thresholdG: Double) -> Character {
         guard value.isFinite, thresholdG > 0 else { return sparkLevels[0] }
         // A hair of slack, so 1.2 / 0.8 × 4 lands on 6 and not on 5.999…
         let step = Int((value / thresholdG * 4 + 1e-9).rounded(.down))
@@ -162,7 +163,7 @@ public struct MonitorScreen: Sendable, Equatable {
     /// The whole frame as bytes for one `write`: each line placed with a cursor move and
     /// overwritten in full (no clear, so no flicker), the frame's border rows inverted while the
     /// flash is on. The bottom-right cell is left unwritten so the terminal never scrolls.
-    public func frame(_ view: MonitorView) -> [UInt8] {
+    package func frame(_ view: MonitorView) -> [UInt8] {
         let text = lines(view)
         var out = "\u{1B}[0m"
         out.reserveCapacity((columns + 16) * rows)

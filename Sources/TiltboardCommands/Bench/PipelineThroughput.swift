@@ -1,12 +1,13 @@
 import Foundation
 import TiltboardCore
 import TiltboardDrivers
+import Tiltboard
 
 /// Samples per second through the per-sample path with no sleeping, timed on `clock`.
-public enum PipelineThroughput {
+package enum PipelineThroughput {
     /// Samples of a slow tilt and a shake with a gyro, 1 ms apart, to feed the pipeline
     /// (generated once, outside any measurement).
-    public static func syntheticSamples(count: Int = 4096) -> [Sample] {
+    package static func syntheticSamples(count: Int = 4096) -> [Sample] {
         (0..<count).map { i in
             let t = Double(i) / 1000
             let angle = 0.5 * sin(t * 2)
@@ -19,7 +20,7 @@ public enum PipelineThroughput {
     /// Runs `samples` through copies of `pipeline` (times shifted so they keep increasing) for at
     /// least `seconds` on `clock`; returns samples per second of `cpuNanoseconds` (the thread's
     /// CPU time, so other busy processes do not count against it), or of `clock` when nil.
-    public static func pipelineRate(pipeline: TiltPipeline, samples: [Sample], seconds: Double,
+    package static func pipelineRate(pipeline: TiltPipeline, samples: [Sample], seconds: Double,
                                     clock: MonotonicClock, cpuNanoseconds: (() -> UInt64)? = nil) -> Double {
         precondition(!samples.isEmpty, "no samples to run")
         var pipeline = pipeline
@@ -49,7 +50,7 @@ public enum PipelineThroughput {
 
     /// Reads the session's sensor and runs each sample through the pipeline as fast as the bus
     /// answers, for at least `seconds`; returns samples per second (of CPU time when given).
-    public static func readAndPipelineRate(session: BoardSession, seconds: Double, clock: MonotonicClock,
+    package static func readAndPipelineRate(session: BoardSession, seconds: Double, clock: MonotonicClock,
                                            cpuNanoseconds: (() -> UInt64)? = nil) throws -> Double {
         var pipeline = TiltPipeline(tracker: session.makeTiltTracker(),
                                     shake: ShakeDetector(settings: session.shakeSettings))

@@ -1,21 +1,21 @@
 /// Everything `tiltboard bench` measured on one board.
-public struct BenchReport: Sendable, Equatable, Codable {
+package struct BenchReport: Sendable, Equatable, Codable {
     /// The board's name and whether it is simulated.
-    public var board: String
-    public var simulated: Bool
-    public var chip: String
+    package var board: String
+    package var simulated: Bool
+    package var chip: String
     /// Timed loop runs: one read per tick at each rate, then the FIFO run.
-    public var loops: [LoopBenchmarkResult]
+    package var loops: [LoopBenchmarkResult]
     /// Pre-generated samples through `TiltPipeline.process`, per second of the thread's CPU time.
-    public var pipelineSamplesPerSecond: Double
+    package var pipelineSamplesPerSecond: Double
     /// Sensor read plus pipeline, no sleeping, per second of the thread's CPU time.
-    public var readAndPipelineSamplesPerSecond: Double
+    package var readAndPipelineSamplesPerSecond: Double
     /// Peak resident set of the process, bytes; nil when unknown.
-    public var peakResidentBytes: UInt64?
+    package var peakResidentBytes: UInt64?
     /// Whether the loops ran with SCHED_FIFO; the note says why not when asked for and refused.
-    public var realtimeNote: String?
+    package var realtimeNote: String?
 
-    public init(board: String, simulated: Bool, chip: String, loops: [LoopBenchmarkResult],
+    package init(board: String, simulated: Bool, chip: String, loops: [LoopBenchmarkResult],
                 pipelineSamplesPerSecond: Double, readAndPipelineSamplesPerSecond: Double,
                 peakResidentBytes: UInt64?, realtimeNote: String? = nil) {
         self.board = board; self.simulated = simulated; self.chip = chip; self.loops = loops

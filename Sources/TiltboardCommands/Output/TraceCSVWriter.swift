@@ -1,5 +1,6 @@
 import TiltboardCore
 import TiltboardLinux
+import Tiltboard
 
 /// Writes samples as the CSV trace the simulator replays (`TraceMotion(csv:)`):
 /// a `t,ax,ay,az[,gx,gy,gz]` header, then one line per sample (seconds, g, °/s).
@@ -7,25 +8,25 @@ import TiltboardLinux
 /// Lines are built in a reusable buffer and written out whenever `flushBytes` have gathered
 /// (and on `flush()`/`close()`), so a killed recording keeps everything up to the last flush and
 /// the per-sample path does not allocate.
-public final class TraceCSVWriter {
+package final class TraceCSVWriter {
     /// The file being written.
-    public var path: String { file.path }
+    package var path: String { file.path }
     /// Whether lines carry the rotation rate columns.
-    public let includesGyro: Bool
+    package let includesGyro: Bool
     /// Samples written (or waiting in the buffer).
-    public private(set) var samples = 0
+    package private(set) var samples = 0
     private let file: OutputFile
     private var line = JSONLineWriter(capacity: 128)
     private var pending: [UInt8] = []
     private let flushBytes: Int
 
     /// Opens `path` as an `OutputFile` (refusing an existing file unless `overwrite`) and writes the header.
-    public convenience init(path: String, includesGyro: Bool, overwrite: Bool = false, flushBytes: Int = 4096) throws {
+    package convenience init(path: String, includesGyro: Bool, overwrite: Bool = false, flushBytes: Int = 4096) throws {
         try self.init(file: OutputFile.open(path: path, overwrite: overwrite), includesGyro: includesGyro, flushBytes: flushBytes)
     }
 
     /// Writes the header to `file`, which the writer then owns.
-    public init(file: OutputFile, includesGyro: Bool, flushBytes: Int = 4096) throws {
+    package init(file: OutputFile, includesGyro: Bool, flushBytes: Int = 4096) throws {
         self.file = file
         self.includesGyro = includesGyro
         self.flushBytes = flushBytes
@@ -36,7 +37,7 @@ public final class TraceCSVWriter {
     }
 
     /// Appends one sample; writes to the file when the buffer is full.
-    public func append(t: Double, accel: Vector3, gyro: Vector3?) throws {
+    package func append(t: Double, accel: Vector3, gyro: Vector3?) throws {
         number(t, 6)
         field(accel.x, 6); field(accel.y, 6); field(accel.z, 6)
         if includesGyro {
@@ -49,18 +50,18 @@ public final class TraceCSVWriter {
     }
 
     /// Writes what is buffered to the file.
-    public func flush() throws {
+    package func flush() throws {
         guard !pending.isEmpty else { return }
         do {
             try file.write(pending)
         } catch let error as OutputFileError {
-            throw TraceFileError(message: error.message, readerWentAway: error.readerWentAway)
+            throw TraceFileError(message: describe(error), readerWentAway: error.readerWentAway)
         }
         pending.removeAll(keepingCapacity: true)
     }
 
     /// Flushes and closes the file.
-    public func close() throws {
+    package func close() throws {
         try flush()
         try? file.close()
     }
@@ -78,9 +79,13 @@ public final class TraceCSVWriter {
 }
 
 /// A trace file that cannot be written.
-public struct TraceFileError: Error, CustomStringConvertible, Sendable {
-    public var message: String
+package struct TraceFileError: Error, CustomStringConvertible, Sendable {
+    package var message: String
     /// The file is a pipe whose reader went away: the recording ends, and that is no error.
-    public var readerWentAway = false
-    public var description: String { message }
+    package var readerWentAway = false
+    package var description: String { message }
+}
+
+extension TraceFileError: CategorizedError {
+    package var category: ErrorCategory { .io }
 }

@@ -1,43 +1,44 @@
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardSimulator
+import Tiltboard
 
 /// What one timed run of the tilt loop measured.
-public struct LoopBenchmarkResult: Sendable, Equatable, Codable {
+package struct LoopBenchmarkResult: Sendable, Equatable, Codable {
     /// The sensor's output data rate, Hz.
-    public var rateHz: Double
+    package var rateHz: Double
     /// Loop ticks per second (lower than `rateHz` when each tick drains the FIFO).
-    public var tickRateHz: Double
-    public var fifo: Bool
-    public var ticks: UInt64
-    public var missedTicks: UInt64
-    public var latenessP50Microseconds: Double
-    public var latenessP99Microseconds: Double
-    public var latenessMaxMicroseconds: Double
+    package var tickRateHz: Double
+    package var fifo: Bool
+    package var ticks: UInt64
+    package var missedTicks: UInt64
+    package var latenessP50Microseconds: Double
+    package var latenessP99Microseconds: Double
+    package var latenessMaxMicroseconds: Double
     /// Samples run through the pipeline.
-    public var samples: UInt64
+    package var samples: UInt64
     /// Bus transactions and data bytes during the run.
-    public var transactions: Int
-    public var bytes: Int
-    public var transactionsPerSample: Double
-    public var transactionsPerTick: Double
-    public var bytesPerSample: Double
+    package var transactions: Int
+    package var bytes: Int
+    package var transactionsPerSample: Double
+    package var transactionsPerTick: Double
+    package var bytesPerSample: Double
     /// Heap allocations per tick on the loop thread after the warm-up; nil when not counted.
-    public var allocationsPerTick: Double?
+    package var allocationsPerTick: Double?
     /// Samples the simulated chip produced for the loop; nil on hardware.
-    public var expectedSamples: UInt64?
+    package var expectedSamples: UInt64?
     /// Samples produced but never processed (`expectedSamples − samples − still queued`); nil on hardware.
-    public var droppedSamples: Int64?
+    package var droppedSamples: Int64?
     /// FIFO overflows the driver saw (each one loses the FIFO's contents).
-    public var fifoOverflows: Int
+    package var fifoOverflows: Int
     /// Why SCHED_FIFO was not used, when it was asked for and refused.
-    public var realtimeNote: String?
+    package var realtimeNote: String?
 }
 
 /// Runs the tilt loop on an opened session for a while and measures lateness, bus traffic,
 /// allocations and lost samples. Reusable on any board: open the session with a
 /// `CountingI2CBus` wrapper (`BoardSession(wrapBus:)`) so the traffic can be counted.
-public enum LoopBenchmark {
+package enum LoopBenchmark {
     /// - Parameters:
     ///   - tickRateHz: loop rate: the sensor's rate for one read per tick or, with the FIFO on,
     ///     less, so each tick drains several samples.

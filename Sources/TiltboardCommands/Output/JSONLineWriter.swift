@@ -1,61 +1,64 @@
+import Tiltboard
+import TiltboardCore
+
 /// Builds one JSON object per line into a reusable byte buffer, without allocating per line.
 ///
 /// The loop formats every tick's output; `String(describing: Double)` would allocate each time,
 /// so numbers are written as fixed-point decimals with a chosen number of fraction digits.
-public struct JSONLineWriter {
-    public private(set) var bytes: [UInt8]
+package struct JSONLineWriter {
+    package private(set) var bytes: [UInt8]
     /// Bit d − 1 set: the object open at depth d already has a member (so the next needs a comma).
     /// A bit set rather than an array: array element writes allocate in unoptimised builds.
     private var hasMember: UInt64 = 0
     private var depth = 0
 
-    public init(capacity: Int = 512) {
+    package init(capacity: Int = 512) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// Empties the buffer, keeping its storage.
-    public mutating func reset() {
+    package mutating func reset() {
         bytes.removeAll(keepingCapacity: true)
         hasMember = 0
         depth = 0
     }
 
-    public mutating func beginObject() {
+    package mutating func beginObject() {
         separate()
         bytes.append(UInt8(ascii: "{"))
         push()
     }
 
-    public mutating func endObject() {
+    package mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         if depth > 0 { depth -= 1 }
     }
 
     /// Starts a member whose value is an object; close it with `endObject()`.
-    public mutating func beginObject(_ key: StaticString) {
+    package mutating func beginObject(_ key: StaticString) {
         self.key(key)
         bytes.append(UInt8(ascii: "{"))
         push()
     }
 
-    public mutating func number(_ key: StaticString, _ value: Double, fractionDigits: Int = 4) {
+    package mutating func number(_ key: StaticString, _ value: Double, fractionDigits: Int = 4) {
         self.key(key)
         appendNumber(value, fractionDigits: fractionDigits)
     }
 
-    public mutating func integer(_ key: StaticString, _ value: Int) {
+    package mutating func integer(_ key: StaticString, _ value: Int) {
         self.key(key)
         appendInteger(value)
     }
 
-    public mutating func bool(_ key: StaticString, _ value: Bool) {
+    package mutating func bool(_ key: StaticString, _ value: Bool) {
         self.key(key)
         appendStatic(value ? "true" : "false")
     }
 
     /// `"key":[x,y,z]`.
-    public mutating func vector(_ key: StaticString, _ x: Double, _ y: Double, _ z: Double, fractionDigits: Int = 5) {
+    package mutating func vector(_ key: StaticString, _ x: Double, _ y: Double, _ z: Double, fractionDigits: Int = 5) {
         self.key(key)
         bytes.append(UInt8(ascii: "["))
         appendNumber(x, fractionDigits: fractionDigits)
@@ -67,17 +70,17 @@ public struct JSONLineWriter {
     }
 
     /// `"key":"value"` for a value known to need no escaping (an identifier or a number text).
-    public mutating func plainString(_ key: StaticString, _ value: String) {
+    package mutating func plainString(_ key: StaticString, _ value: String) {
         self.key(key)
         bytes.append(UInt8(ascii: "\""))
         bytes.append(contentsOf: value.utf8)
         bytes.append(UInt8(ascii: "\""))
     }
 
-    public mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
+    package mutating func newline() { bytes.append(UInt8(ascii: "\n")) }
 
     /// A bare number, for text outside JSON; `padded` keeps trailing zeros (fixed columns).
-    public mutating func rawNumber(_ value: Double, fractionDigits: Int, padded: Bool = false) {
+    package mutating func rawNumber(_ value: Double, fractionDigits: Int, padded: Bool = false) {
         appendNumber(value, fractionDigits: fractionDigits, keepTrailingZeros: padded)
     }
 
