@@ -36,7 +36,7 @@ public final class ManualClock: MonotonicClock {
     }
 
     /// Sets the time (only forward).
-    public func set(nanoseconds: UInt64) { sleep(untilNanoseconds: nanoseconds) }
+    package func set(nanoseconds: UInt64) { sleep(untilNanoseconds: nanoseconds) }
 
     /// A condition whose timed wait moves the clock to its deadline and returns, as `sleep` does:
     /// nothing else moves a manual clock, so a wait for its time to pass would never end.

@@ -47,10 +47,10 @@ public struct Matrix3: Hashable, Sendable, Codable {
     }
 
     /// Rows as `[[Double]]`, the form used in board and profile files.
-    public var rowArrays: [[Double]] { [[r0.x, r0.y, r0.z], [r1.x, r1.y, r1.z], [r2.x, r2.y, r2.z]] }
+    package var rowArrays: [[Double]] { [[r0.x, r0.y, r0.z], [r1.x, r1.y, r1.z], [r2.x, r2.y, r2.z]] }
 
     /// Builds a matrix from three rows of three numbers; nil for any other shape.
-    public init?(rowArrays a: [[Double]]) {
+    package init?(rowArrays a: [[Double]]) {
         guard a.count == 3, a.allSatisfy({ $0.count == 3 }) else { return nil }
         self.init(rows: Vector3(a[0][0], a[0][1], a[0][2]),
                   Vector3(a[1][0], a[1][1], a[1][2]),

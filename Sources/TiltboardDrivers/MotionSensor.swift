@@ -66,9 +66,6 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
 /// `read` and `drainFIFO` do one bus transaction per sample or per FIFO batch and allocate nothing.
 public protocol MotionSensor: AnyObject {
     var identity: SensorIdentity { get }
-    /// The accepted part found at `init`: its offset registers, FIFO, temperature formula and
-    /// motion registers (`ChipVariant`).
-    var chipVariant: any ChipVariant { get }
     var configuration: SensorConfiguration { get }
     /// The output data rate actually programmed, in Hz.
     var actualRateHz: Double { get }
@@ -114,7 +111,17 @@ public protocol MotionSensor: AnyObject {
     func disarmMotionInterrupt() throws
 }
 
+/// A driver of this package: the accepted part found at `init`, its offset registers, FIFO,
+/// temperature formula and motion registers (`ChipVariant`).
+package protocol ChipVariantReporting: AnyObject {
+    var chipVariant: any ChipVariant { get }
+}
+
 extension MotionSensor {
+    /// The accepted part found at `init` (`ChipVariantReporting`; every driver of this package
+    /// reports one).
+    package var chipVariant: any ChipVariant { (self as! any ChipVariantReporting).chipVariant }
+
     /// Arming changed nothing in the sampling.
     public func disarmMotionInterrupt() throws {}
 }

@@ -82,13 +82,13 @@ public final class VirtualClock: MonotonicClock, @unchecked Sendable {
     }
 
     /// Threads taking part that are not waiting on the clock; for tests.
-    public var runningThreads: Int {
+    package var runningThreads: Int {
         monitor.lock(); defer { monitor.unlock() }
         return running
     }
 
     /// Threads waiting on the clock (in a sleep or a condition); for tests.
-    public var waitingThreads: Int {
+    package var waitingThreads: Int {
         monitor.lock(); defer { monitor.unlock() }
         return waiters.count
     }

@@ -16,19 +16,19 @@ public struct BoardDescription: Sendable, Equatable {
     /// Maps sensor axes onto board axes (x right, y forward, z up): board = mount × sensor.
     public var mount: Matrix3
     /// Present when `sensor.bus` is `"simulated"`.
-    public var simulation: SimulationSection?
+    package var simulation: SimulationSection?
     public var shake: ShakeSection
     public var interrupt: InterruptSection?
 
-    public init(name: String, source: String, sensor: SensorSection, motor: MotorSection? = nil,
+    package init(name: String, source: String, sensor: SensorSection, motor: MotorSection? = nil,
                 mount: Matrix3 = .identity, simulation: SimulationSection? = nil,
                 shake: ShakeSection = ShakeSection(), interrupt: InterruptSection? = nil) {
         self.name = name; self.source = source; self.sensor = sensor; self.motor = motor
         self.mount = mount; self.simulation = simulation; self.shake = shake; self.interrupt = interrupt
     }
 
-    public var isSimulated: Bool { sensor.bus == BoardDescription.simulatedBus }
-    public static let simulatedBus = "simulated"
+    package var isSimulated: Bool { sensor.bus == BoardDescription.simulatedBus }
+    package static let simulatedBus = "simulated"
 
     public struct SensorSection: Sendable, Equatable {
         public var chip: ChipKind
@@ -79,31 +79,31 @@ public struct BoardDescription: Sendable, Equatable {
         public var cap: MotorCapSettings { MotorCapSettings(maxOnSeconds: maxOnSeconds, minRestSeconds: minRestSeconds) }
     }
 
-    public struct SimulationSection: Sendable, Equatable {
+    package struct SimulationSection: Sendable, Equatable {
         /// A built-in motion script name (`flat`, `demo`, `six-faces`, …) or a path to a script JSON file.
-        public var script: String?
+        package var script: String?
         /// A recorded CSV trace (`t,ax,ay,az[,gx,gy,gz]`) to replay instead of a script.
-        public var trace: String?
+        package var trace: String?
         /// Noise, zero-g offset and scale error at data-sheet magnitudes (false: an ideal chip).
-        public var noise: Bool
-        public var seed: UInt64
+        package var noise: Bool
+        package var seed: UInt64
         /// WHO_AM_I the simulated MPU-6050 answers with (clones: 0x70, 0x72, 0x98).
-        public var whoAmI: UInt8?
+        package var whoAmI: UInt8?
         /// Injected zero-g offset in mg, overriding the seeded one.
-        public var zeroGOffsetMg: Vector3?
+        package var zeroGOffsetMg: Vector3?
         /// Injected scale error as fractions (0.02 = +2 %), overriding the seeded one.
-        public var scaleError: Vector3?
+        package var scaleError: Vector3?
         /// Appends every motor line change (`<seconds> <0|1>`) to this file.
-        public var motorLog: String?
+        package var motorLog: String?
         /// Bus failures and chip resets to play, at seconds since the board opened.
-        public var faults: [SimulatedFault]
+        package var faults: [SimulatedFault]
         /// How far from ideal the simulated part is (with `noise`).
-        public var part: Part = .typical
+        package var part: Part = .typical
         /// What the motor does to the sensor's bus (`simulation.motorNoise`); nil: nothing.
-        public var motorNoise: SimulatedMotorNoise?
+        package var motorNoise: SimulatedMotorNoise?
 
         /// `simulation.part`: a typical part, one at the data sheets' limits, or given values.
-        public enum Part: Sendable, Equatable {
+        package enum Part: Sendable, Equatable {
             /// Errors drawn well inside the limits, no temperature drift, no warm-up.
             case typical
             /// Every offset and temperature coefficient at its data-sheet limit, a 10 °C warm-up.
@@ -113,15 +113,15 @@ public struct BoardDescription: Sendable, Equatable {
         }
 
         /// Explicit part values; nil keeps the typical part's.
-        public struct PartValues: Sendable, Equatable {
-            public var gyroBiasDps: Vector3?
-            public var gyroBiasTempcoDpsPerC: Vector3?
-            public var zeroGOffsetMg: Vector3?
-            public var zeroGTempcoMgPerC: Vector3?
-            public var warmUpC: Double?
-            public var warmUpSeconds: Double?
+        package struct PartValues: Sendable, Equatable {
+            package var gyroBiasDps: Vector3?
+            package var gyroBiasTempcoDpsPerC: Vector3?
+            package var zeroGOffsetMg: Vector3?
+            package var zeroGTempcoMgPerC: Vector3?
+            package var warmUpC: Double?
+            package var warmUpSeconds: Double?
 
-            public init(gyroBiasDps: Vector3? = nil, gyroBiasTempcoDpsPerC: Vector3? = nil, zeroGOffsetMg: Vector3? = nil,
+            package init(gyroBiasDps: Vector3? = nil, gyroBiasTempcoDpsPerC: Vector3? = nil, zeroGOffsetMg: Vector3? = nil,
                         zeroGTempcoMgPerC: Vector3? = nil, warmUpC: Double? = nil, warmUpSeconds: Double? = nil) {
                 self.gyroBiasDps = gyroBiasDps; self.gyroBiasTempcoDpsPerC = gyroBiasTempcoDpsPerC
                 self.zeroGOffsetMg = zeroGOffsetMg; self.zeroGTempcoMgPerC = zeroGTempcoMgPerC
@@ -129,7 +129,7 @@ public struct BoardDescription: Sendable, Equatable {
             }
         }
 
-        public init(script: String? = nil, trace: String? = nil, noise: Bool = true, seed: UInt64 = 1,
+        package init(script: String? = nil, trace: String? = nil, noise: Bool = true, seed: UInt64 = 1,
                     whoAmI: UInt8? = nil, zeroGOffsetMg: Vector3? = nil, scaleError: Vector3? = nil,
                     motorLog: String? = nil, faults: [SimulatedFault] = []) {
             self.script = script; self.trace = trace; self.noise = noise; self.seed = seed; self.whoAmI = whoAmI
@@ -168,9 +168,9 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
     public var errno: Int32?
     /// What was wrong with the file itself (or the file at `key`), when that was the problem: its
     /// exit status is the one `FileProblem` gives.
-    public var fileProblem: FileProblem?
+    package var fileProblem: FileProblem?
 
-    public init(file: String, key: String, message: String, errno: Int32? = nil, fileProblem: FileProblem? = nil) {
+    package init(file: String, key: String, message: String, errno: Int32? = nil, fileProblem: FileProblem? = nil) {
         self.file = file; self.key = key; self.message = message; self.errno = errno
         self.fileProblem = fileProblem ?? errno.map { FileProblem(errno: $0) }
     }

@@ -4,8 +4,8 @@ import TiltboardLinux
 
 /// One check of `tiltboard doctor`: which step was checked, how it came out, and what was found.
 /// The finding holds facts (paths, numbers, errors); the program words them and their fixes.
-public struct DoctorCheck: Sendable, Equatable {
-    public enum Status: String, Sendable, Codable {
+package struct DoctorCheck: Sendable, Equatable {
+    package enum Status: String, Sendable, Codable {
         /// ✓
         case pass
         /// ✗: counts as a failure.
@@ -16,24 +16,24 @@ public struct DoctorCheck: Sendable, Equatable {
     /// Stable id for tools: `i2c-enabled`, `bus-clock`, `i2c-permission`, `kernel-driver`, `sensor`, `motor-line`,
     /// `interrupt-line`, `realtime`, `profile`; with the motor-noise check, `motor-noise` and
     /// `motor-noise-idle`, `-switching`, `-running`, `-outages`, `-jumps`.
-    public var id: String
-    public var status: Status
+    package var id: String
+    package var status: Status
     /// What was found.
-    public var finding: DoctorFinding
+    package var finding: DoctorFinding
     /// What kind of failure it is (the CLI's exit code: 69 unavailable, 77 permission); nil unless failed.
-    public var cause: Cause?
+    package var cause: Cause?
 
-    public enum Cause: String, Sendable, Codable {
+    package enum Cause: String, Sendable, Codable {
         case unavailable, permission
     }
 
-    public init(id: String, status: Status, finding: DoctorFinding, cause: Cause? = nil) {
+    package init(id: String, status: Status, finding: DoctorFinding, cause: Cause? = nil) {
         self.id = id; self.status = status; self.finding = finding; self.cause = cause
     }
 }
 
 /// What one check of the doctor found, as facts.
-public enum DoctorFinding: Sendable, Equatable {
+package enum DoctorFinding: Sendable, Equatable {
     // i2c-enabled
     /// A simulated board: no bus to look for.
     case simulatedBoard
@@ -105,14 +105,14 @@ public enum DoctorFinding: Sendable, Equatable {
     case profileUnreadable(path: String, String)
 
     /// The Raspberry Pi firmware's config.txt and whether it turns the ARM I²C bus on.
-    public struct BootConfig: Sendable, Equatable {
-        public var file: String
-        public var enablesI2C: Bool
-        public init(file: String, enablesI2C: Bool) { self.file = file; self.enablesI2C = enablesI2C }
+    package struct BootConfig: Sendable, Equatable {
+        package var file: String
+        package var enablesI2C: Bool
+        package init(file: String, enablesI2C: Bool) { self.file = file; self.enablesI2C = enablesI2C }
     }
 
     /// The limit a bus clock breaks.
-    public enum BusClockLimit: Sendable, Equatable {
+    package enum BusClockLimit: Sendable, Equatable {
         /// Faster than the chip takes.
         case aboveChipMaximum(maxHz: Int)
         /// The chip's data sheet advises at most `maxRateHz` while the clock is below `fastHz`.
@@ -122,7 +122,7 @@ public enum DoctorFinding: Sendable, Equatable {
     }
 
     /// Where a user refused a device node stands.
-    public enum PermissionState: Sendable, Equatable {
+    package enum PermissionState: Sendable, Equatable {
         /// The package's udev rule is not installed (or the node cannot be examined).
         case noUdevRule
         /// The rule is installed but the node belongs to another group.
@@ -134,7 +134,7 @@ public enum DoctorFinding: Sendable, Equatable {
     }
 
     /// What the motor-noise check counts, each pointing at one wiring fix.
-    public enum MotorNoiseAspect: String, Sendable, Equatable, CaseIterable {
+    package enum MotorNoiseAspect: String, Sendable, Equatable, CaseIterable {
         /// Bus errors with the motor off: a marginal bus (pull-ups).
         case idle
         /// Bus errors just after the motor switched: the coil's spike (flyback diode).
@@ -147,7 +147,7 @@ public enum DoctorFinding: Sendable, Equatable {
         case jumps
 
         /// The count this aspect found in `report`.
-        public func count(in report: MotorNoiseCheck.Report) -> Int {
+        package func count(in report: MotorNoiseCheck.Report) -> Int {
             switch self {
             case .idle: return report.idleErrors
             case .switching: return report.switchingErrors
@@ -159,7 +159,7 @@ public enum DoctorFinding: Sendable, Equatable {
 
         /// Whether `report` shows this trouble: any count at all, except that errors while the
         /// motor runs or switches count only beyond what the rest of the time explains.
-        public func found(in report: MotorNoiseCheck.Report) -> Bool {
+        package func found(in report: MotorNoiseCheck.Report) -> Bool {
             switch self {
             case .switching: return report.switchingFound
             case .running: return report.runningFound
@@ -169,7 +169,7 @@ public enum DoctorFinding: Sendable, Equatable {
     }
 
     /// Which GPIO line a line check is about.
-    public enum LineRole: String, Sendable, Equatable {
+    package enum LineRole: String, Sendable, Equatable {
         case motor, interrupt
     }
 }
@@ -178,26 +178,26 @@ public enum DoctorFinding: Sendable, Equatable {
 ///
 /// The machine is seen through `SystemInspector` (a staged folder in tests) and the board's bus
 /// through the backend the program chose, so every outcome can be produced without hardware.
-public struct Doctor {
-    public var board: BoardDescription
-    public var system: SystemInspector
-    public var profilePath: String
-    public var clock: MonotonicClock
+package struct Doctor {
+    package var board: BoardDescription
+    package var system: SystemInspector
+    package var profilePath: String
+    package var clock: MonotonicClock
     /// The board's bus and lines, opened as the program decided (`LinuxBoard`, `SimulatedBoard`).
-    public var backend: BoardBackend
+    package var backend: BoardBackend
 
-    public init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
+    package init(board: BoardDescription, system: SystemInspector = SystemInspector(), profilePath: String,
                 clock: MonotonicClock, backend: BoardBackend) {
         self.board = board; self.system = system; self.profilePath = profilePath; self.clock = clock
         self.backend = backend
     }
 
     /// What the first failure was, nil when nothing failed: it decides the exit code.
-    public static func firstFailure(_ checks: [DoctorCheck]) -> DoctorCheck.Cause? {
+    package static func firstFailure(_ checks: [DoctorCheck]) -> DoctorCheck.Cause? {
         checks.first { $0.status == .fail }?.cause
     }
 
-    public func run() -> [DoctorCheck] {
+    package func run() -> [DoctorCheck] {
         var checks: [DoctorCheck] = []
         var chipID: UInt8?
         if board.isSimulated {
@@ -262,14 +262,14 @@ public struct Doctor {
     /// The bus time one sample takes, as a fraction of the sample period: a register-address
     /// write, a repeated start and `sampleBytes` read back, 9 clocks a byte (I²C-bus specification
     /// UM10204 §3.1.5–3.1.10) plus start, repeated start and stop.
-    public static func busLoad(chip: ChipKind, rateHz: Double, clockHz: Int) -> Double {
+    package static func busLoad(chip: ChipKind, rateHz: Double, clockHz: Int) -> Double {
         let bits = Double((3 + chip.sampleBytes) * 9 + 3)
         return rateHz * bits / Double(clockHz)
     }
 
     /// Above this share of the bus the loop has no room for FIFO counts, retries and the
     /// kernel's own gaps between messages.
-    public static let maxBusLoad = 0.5
+    package static let maxBusLoad = 0.5
 
     func busClock() -> DoctorCheck? {
         guard let n = SystemInspector.busNumber(busDevice) else { return nil }
@@ -313,7 +313,7 @@ public struct Doctor {
 
     /// Where this user stands with a device node it may not open: the udev rule, the node's
     /// group, membership in `wanted` and whether this login carries it.
-    public func permissionState(_ device: String, group wanted: String) -> DoctorFinding.PermissionState {
+    package func permissionState(_ device: String, group wanted: String) -> DoctorFinding.PermissionState {
         guard system.udevRule() != nil, let access = system.deviceAccess(of: device) else { return .noUdevRule }
         guard access.group == wanted else { return .ownedBy(group: access.group) }
         if access.userInGroup && !access.processHasGroup { return .groupNotInThisLogin }
@@ -392,7 +392,7 @@ public struct Doctor {
     /// The motor-noise check (`MotorNoiseCheck`) on the board's sensor, pulsing `motor` (the
     /// board's motor line, opened by the program): one summary and one check per aspect, or the
     /// sensor's failure when it cannot be opened. A board without a motor gets one skipped check.
-    public func motorNoise(_ check: MotorNoiseCheck, motor: GPIOOutputLine?, shouldStop: () -> Bool = { false }) -> [DoctorCheck] {
+    package func motorNoise(_ check: MotorNoiseCheck, motor: GPIOOutputLine?, shouldStop: () -> Bool = { false }) -> [DoctorCheck] {
         guard let motor, board.motor != nil else {
             return [DoctorCheck(id: "motor-noise", status: .skip, finding: .noMotor)]
         }
@@ -419,7 +419,7 @@ public struct Doctor {
 
     /// The checks a motor-noise report makes: what was sampled, then each aspect, failed when
     /// the report shows it (`MotorNoiseAspect.found`).
-    public static func motorNoiseChecks(_ report: MotorNoiseCheck.Report) -> [DoctorCheck] {
+    package static func motorNoiseChecks(_ report: MotorNoiseCheck.Report) -> [DoctorCheck] {
         [DoctorCheck(id: "motor-noise", status: .pass, finding: .motorNoiseMeasured(report))]
             + DoctorFinding.MotorNoiseAspect.allCases.map { aspect in
                 let found = aspect.found(in: report)

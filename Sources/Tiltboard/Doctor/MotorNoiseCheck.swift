@@ -15,31 +15,31 @@ import TiltboardDrivers
 ///
 /// The motor line is driven directly, each pulse within the board's on-time cap. The check runs
 /// on the calling thread, on `clock`, and never plays the motor beyond `settings`.
-public struct MotorNoiseCheck {
-    public struct Settings: Sendable, Equatable {
+package struct MotorNoiseCheck {
+    package struct Settings: Sendable, Equatable {
         /// Sampling with the motor off before the first pulse.
-        public var quietSeconds = 1.0
-        public var pulses = 6
-        public var onSeconds = 0.25
+        package var quietSeconds = 1.0
+        package var pulses = 6
+        package var onSeconds = 0.25
         /// The cap's default rest (`MotorCapSettings`), so each pulse is a stretch of its own.
-        public var offSeconds = 0.5
+        package var offSeconds = 0.5
         /// A failure this soon after the motor switched (on or off) is a switching error.
-        public var switchWindowSeconds = 0.02
+        package var switchWindowSeconds = 0.02
         /// No sample for this long is an outage (a chip found reset is one at any length).
-        public var outageSeconds = 0.05
+        package var outageSeconds = 0.05
         /// A sample further than this from the mean of its two neighbours, on any axis, is an
         /// implausible jump. A vibration of amplitude A at frequency f sampled at fs departs at
         /// most A·(1 − cos 2πf/fs) from that mean: 0.69 A for an ERM's 200 Hz at 1 kHz, so a
         /// motor shaking the board by 1 g stays under it while a flipped high bit does not.
-        public var jumpG = 0.75
+        package var jumpG = 0.75
         /// The fastest sampling asked of the chip.
-        public var maxRateHz = 1000.0
+        package var maxRateHz = 1000.0
 
-        public init() {}
+        package init() {}
 
         /// These settings with pulses no longer than the cap allows in one stretch and rests
         /// long enough to end a stretch (`MotorCapSettings`), so the cap never cuts a pulse.
-        public func fitted(to cap: MotorCapSettings) -> Settings {
+        package func fitted(to cap: MotorCapSettings) -> Settings {
             var s = self
             s.onSeconds = Swift.min(onSeconds, cap.maxOnSeconds)
             s.offSeconds = Swift.max(offSeconds, cap.minRestSeconds)
@@ -47,52 +47,52 @@ public struct MotorNoiseCheck {
         }
 
         /// How long the check samples.
-        public var totalSeconds: Double { quietSeconds + Double(pulses) * (onSeconds + offSeconds) }
+        package var totalSeconds: Double { quietSeconds + Double(pulses) * (onSeconds + offSeconds) }
     }
 
     /// What the check counted.
-    public struct Report: Sendable, Equatable {
+    package struct Report: Sendable, Equatable {
         /// What the check was run with.
-        public var settings = Settings()
-        public var rateHz = 0.0
-        public var seconds = 0.0
+        package var settings = Settings()
+        package var rateHz = 0.0
+        package var seconds = 0.0
         /// Ticks of the sampling loop, and the samples read in them.
-        public var ticks = 0
-        public var samples = 0
-        public var pulses = 0
-        public var motorOnSeconds = 0.0
+        package var ticks = 0
+        package var samples = 0
+        package var pulses = 0
+        package var motorOnSeconds = 0.0
         /// Failed transactions with the motor off, away from a switch and outside an outage, and
         /// the ticks that were so.
-        public var idleErrors = 0
-        public var idleTicks = 0
+        package var idleErrors = 0
+        package var idleTicks = 0
         /// Failed transactions within `switchWindowSeconds` of a switch, outside an outage, and
         /// the ticks that were so.
-        public var switchingErrors = 0
-        public var switchingTicks = 0
+        package var switchingErrors = 0
+        package var switchingTicks = 0
         /// Failed transactions while the motor ran, away from a switch and outside an outage, and
         /// the ticks that were so.
-        public var runningErrors = 0
-        public var runningTicks = 0
-        public var outages = 0
-        public var longestOutageSeconds = 0.0
+        package var runningErrors = 0
+        package var runningTicks = 0
+        package var outages = 0
+        package var longestOutageSeconds = 0.0
         /// Outages in which the chip had reset and was configured again.
-        public var resets = 0
-        public var jumps = 0
-        public var largestJumpG = 0.0
+        package var resets = 0
+        package var jumps = 0
+        package var largestJumpG = 0.0
 
-        public init() {}
+        package init() {}
 
         /// Every failed transaction counted outside outages.
-        public var busErrors: Int { idleErrors + switchingErrors + runningErrors }
+        package var busErrors: Int { idleErrors + switchingErrors + runningErrors }
 
         /// Whether the motor made bus errors while it ran: more than the motor-off rate explains.
-        public var runningFound: Bool {
+        package var runningFound: Bool {
             Self.exceeds(runningErrors, expected: rate(idleErrors, idleTicks) * Double(runningTicks))
         }
 
         /// Whether the motor's switching made bus errors: more in the windows after a switch than
         /// the rest of the time explains (the motor-off or the running rate, the higher).
-        public var switchingFound: Bool {
+        package var switchingFound: Bool {
             let baseline = Swift.max(rate(idleErrors, idleTicks), rate(runningErrors, runningTicks))
             return Self.exceeds(switchingErrors, expected: baseline * Double(switchingTicks))
         }
@@ -107,14 +107,14 @@ public struct MotorNoiseCheck {
         }
     }
 
-    public var settings: Settings
+    package var settings: Settings
 
-    public init(settings: Settings = Settings()) { self.settings = settings }
+    package init(settings: Settings = Settings()) { self.settings = settings }
 
     /// The sampling rate for `chip`: its fastest, at most `settings.maxRateHz`; on a known bus
     /// clock also within the data sheet's advice below fast mode and within half the bus
     /// (`Doctor.maxBusLoad`), so the loop keeps up.
-    public func rateHz(chip: ChipKind, busClockHz: Int?) -> Double {
+    package func rateHz(chip: ChipKind, busClockHz: Int?) -> Double {
         let details = chip.details
         var rate = Swift.min(details.rateRangeHz.upperBound, settings.maxRateHz)
         if let hz = busClockHz, hz > 0 {
@@ -129,7 +129,7 @@ public struct MotorNoiseCheck {
     /// sensor is configured with `configuration` at that rate, without its FIFO (every read is
     /// one transaction at one time). The motor is off when this returns or throws; it stops
     /// early when `shouldStop` says so (the counts so far are returned).
-    public func run(sensor: MotionSensor, bus: FailureTimingBus, configuration: SensorConfiguration, rateHz: Double,
+    package func run(sensor: MotionSensor, bus: FailureTimingBus, configuration: SensorConfiguration, rateHz: Double,
                     motor: GPIOOutputLine, clock: MonotonicClock, shouldStop: () -> Bool = { false }) throws -> Report {
         var config = configuration
         config.rateHz = rateHz
@@ -259,21 +259,21 @@ public struct MotorNoiseCheck {
 
 /// Forwards every transaction to another bus and notes the clock time of each that failed, so
 /// `MotorNoiseCheck` can tell when the bus failed relative to the motor.
-public final class FailureTimingBus: I2CBus {
-    public let base: I2CBus
-    public let clock: MonotonicClock
+package final class FailureTimingBus: I2CBus {
+    package let base: I2CBus
+    package let clock: MonotonicClock
     /// Clock nanoseconds of each failed transaction since `reset()`, oldest first.
-    public private(set) var failureTimes: [UInt64] = []
+    package private(set) var failureTimes: [UInt64] = []
 
-    public init(_ base: I2CBus, clock: MonotonicClock) {
+    package init(_ base: I2CBus, clock: MonotonicClock) {
         self.base = base
         self.clock = clock
         failureTimes.reserveCapacity(1 << 16)
     }
 
-    public var name: String { base.name }
+    package var name: String { base.name }
 
-    public func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
+    package func transfer(address: UInt8, write: UnsafeRawBufferPointer, read: UnsafeMutableRawBufferPointer,
                          pattern: I2CReadPattern) throws {
         do {
             try base.transfer(address: address, write: write, read: read, pattern: pattern)
@@ -284,7 +284,7 @@ public final class FailureTimingBus: I2CBus {
     }
 
     /// Forgets the failures so far.
-    public func reset() { failureTimes.removeAll(keepingCapacity: true) }
+    package func reset() { failureTimes.removeAll(keepingCapacity: true) }
 
-    public func close() { base.close() }
+    package func close() { base.close() }
 }

@@ -5,18 +5,18 @@ import TiltboardDrivers
 /// the game's force-feedback requests play on the motor through its `HapticEngine` (so the
 /// engine's on-time cap holds whatever the game asks). Loop thread only.
 public final class GamepadBridge {
-    public let device: GamepadDevice
-    public let axes: GamepadAxes
+    package let device: GamepadDevice
+    package let axes: GamepadAxes
     /// The motor's engine; nil on a board without a motor (requests are answered, nothing plays).
     public let engine: HapticEngine?
     private let clock: MonotonicClock
-    public private(set) var scheduler = RumbleScheduler()
+    package private(set) var scheduler = RumbleScheduler()
     private var button = ShakeButton()
     private var applied = 0.0
     /// Play events received with a count above 0.
     public private(set) var rumblePlays = 0
 
-    public init(device: GamepadDevice, axes: GamepadAxes, engine: HapticEngine?, clock: MonotonicClock) {
+    package init(device: GamepadDevice, axes: GamepadAxes, engine: HapticEngine?, clock: MonotonicClock) {
         self.device = device; self.axes = axes; self.engine = engine; self.clock = clock
     }
 

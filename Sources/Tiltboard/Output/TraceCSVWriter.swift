@@ -25,7 +25,7 @@ public final class TraceCSVWriter {
     }
 
     /// Writes the header to `file`, which the writer then owns.
-    public init(file: OutputFile, includesGyro: Bool, flushBytes: Int = 4096) throws {
+    package init(file: OutputFile, includesGyro: Bool, flushBytes: Int = 4096) throws {
         self.file = file
         self.includesGyro = includesGyro
         self.flushBytes = flushBytes

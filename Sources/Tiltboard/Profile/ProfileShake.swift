@@ -21,7 +21,7 @@ public struct ProfileShake: Codable, Sendable, Equatable {
     }
 
     /// The keys a profile's `shake` section may hold.
-    public static let keys: Set<String> = ["level", "thresholdG", "minReversals", "minFraction", "cooldownMs"]
+    package static let keys: Set<String> = ["level", "thresholdG", "minReversals", "minFraction", "cooldownMs"]
 
     /// The named level, when one is set and valid.
     public var sensitivity: ShakeSensitivity? { level.flatMap(ShakeSensitivity.init(rawValue:)) }
@@ -43,7 +43,7 @@ public struct ProfileShake: Codable, Sendable, Equatable {
     }
 
     /// The first thing wrong, as `shake.KEY …`, or nil.
-    public var problem: String? {
+    package var problem: String? {
         if let level, ShakeSensitivity(rawValue: level) == nil {
             return "shake.level \"\(level)\" is not a sensitivity: use one of \(ShakeSensitivity.namesList)"
         }
@@ -58,13 +58,13 @@ public struct ProfileShake: Codable, Sendable, Equatable {
 
     /// How `settings` reads for a player: `normal (0.8 g)`, or `custom (1.0 g)` when the
     /// threshold is not one of the levels'.
-    public static func describe(_ settings: ShakeDetectorSettings) -> String {
+    package static func describe(_ settings: ShakeDetectorSettings) -> String {
         let name = ShakeSensitivity(thresholdG: settings.thresholdG)?.rawValue ?? "custom"
         return "\(name) (\(gText(settings.thresholdG)) g)"
     }
 
     /// `0.8`, `1.2`, `1.25`: at most two decimals, at least one.
-    public static func gText(_ g: Double) -> String {
+    package static func gText(_ g: Double) -> String {
         var text = String(format: "%.2f", g)
         if text.hasSuffix("0") { text.removeLast() }
         return text

@@ -10,9 +10,9 @@ public struct CaptureSummary: Sendable, Equatable {
     /// Mean gyro output while still, sensor frame, °/s: the gyro bias (nil without a gyro).
     public var gyroBiasDps: Vector3?
     /// A neutral capture's mean in raw sensor terms (`BoardSession.neutralSource`); nil for other captures.
-    public var neutralSource: CalibrationProfile.NeutralSource?
+    package var neutralSource: CalibrationProfile.NeutralSource?
 
-    public init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,
+    package init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,
                 neutralSource: CalibrationProfile.NeutralSource? = nil) {
         self.sampleCount = sampleCount; self.noiseMg = noiseMg; self.temperatureC = temperatureC
         self.gyroBiasDps = gyroBiasDps; self.neutralSource = neutralSource
@@ -35,7 +35,7 @@ extension BoardSession {
     /// through `chain` (its software calibration and mount) while the chip's offset registers held
     /// `chipOffsets`: what the chip would have read with nothing programmed. Independent of the
     /// calibration in use, so a later sensor calibration re-derives the same physical pose.
-    public func neutralSource(boardMeanG: Vector3, chain: TiltTracker, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
+    package func neutralSource(boardMeanG: Vector3, chain: TiltTracker, maxTiltDeg: Double) -> CalibrationProfile.NeutralSource {
         let sensorFrame = (chain.mount.inverse ?? chain.mount.transposed) * boardMeanG
         let read = chain.calibration.unapply(accel: sensorFrame)
         return CalibrationProfile.NeutralSource(sensorMeanG: read + chipOffsets.accelG, maxTiltDeg: maxTiltDeg)

@@ -14,7 +14,7 @@ public final class BoardSession {
     /// The simulator's bus when the board is simulated (transaction counters for `bench`).
     public var simulatedBus: SimulatedI2CBus? { (backend as? SimulatedBoard)?.bus }
     /// The simulated chip when the board is simulated (its sample clock, for `bench`).
-    public var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
+    package var simulatedDevice: (any SimulatedChip)? { (backend as? SimulatedBoard)?.device }
     public let sensor: MotionSensor
     /// Where this board's profile lives (the path the program was given, or the default for its name).
     public let profilePath: String

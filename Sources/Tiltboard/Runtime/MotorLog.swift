@@ -66,7 +66,7 @@ public struct MotorLogError: Error, Sendable, Equatable, CustomStringConvertible
 
     public init(path: String, errno: Int32) { self.path = path; self.errno = errno }
 
-    public var problem: FileProblem { FileProblem(errno: errno) }
+    package var problem: FileProblem { FileProblem(errno: errno) }
 
     public var description: String {
         let hint: String

@@ -10,13 +10,13 @@ public struct SimulatedBoard {
     public let bus: SimulatedI2CBus
     public let motion: MotionSource
     /// The simulated chip on the bus (its sample clock tells how many samples it produced).
-    public let device: any SimulatedChip
+    package let device: any SimulatedChip
     /// The clock the chip and the motor line run on.
     public let clock: MonotonicClock
     /// Where the motor line's changes are logged (`simulation.motorLog`), if anywhere.
     public let motorLog: String?
     /// How the motor disturbs the bus (`simulation.motorNoise`); nil when it does not.
-    public let motorCoupling: SimulatedMotorCoupling?
+    package let motorCoupling: SimulatedMotorCoupling?
 
     public init(board: BoardDescription, clock: MonotonicClock) throws {
         let settings = board.simulation ?? BoardDescription.SimulationSection()

@@ -90,7 +90,7 @@ public final class TiltLoop: @unchecked Sendable {
 
         /// Hears why the shake detector took a run of half-cycles for a shake or not
         /// (`ShakeNote`), on the loop thread; nil costs nothing.
-        public var shakeNotes: (@Sendable (ShakeNote) -> Void)?
+        package var shakeNotes: (@Sendable (ShakeNote) -> Void)?
         public init(rateHz: Double) { self.rateHz = rateHz }
     }
 
@@ -99,7 +99,7 @@ public final class TiltLoop: @unchecked Sendable {
     /// Paces the ticks; sample times count from the start on it.
     public let clock: MonotonicClock
     public let configuration: Configuration
-    public let scheduler: FixedRateScheduler
+    package let scheduler: FixedRateScheduler
     /// Plays the board's shake effect on the motor; nil on a board without a motor.
     public let haptics: HapticEngine?
     public let shakeEffect: HapticEffect

@@ -54,7 +54,7 @@ public struct NeutralCapture: Sendable {
     /// Durations in seconds, stillness limits and the steepest neutral accepted.
     public struct Settings: Sendable, Equatable {
         /// Duration, timeout and stillness limits.
-        public var still: StillCapture.Settings
+        package var still: StillCapture.Settings
         /// Passed to `NeutralPose.capture`.
         public var maxTiltDeg: Double
 
@@ -81,7 +81,7 @@ public struct NeutralCapture: Sendable {
     /// The settings in use.
     public let settings: Settings
     /// The underlying capture (statistics, restarts, last failure).
-    public private(set) var capture: StillCapture
+    package private(set) var capture: StillCapture
     /// The captured pose once done.
     public private(set) var result: NeutralPose?
 

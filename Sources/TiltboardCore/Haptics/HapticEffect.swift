@@ -20,10 +20,10 @@ public enum HapticEffect: Sendable, Equatable {
     public static let alarm = HapticEffect.waveform(HapticWaveform(timingsMs: [200, 200], repeatCount: 5))
 
     /// Preset names accepted by `parse(name:)`, in the order they are listed to users.
-    public static let presetNames = ["tick", "click", "double-click", "buzz", "alarm"]
+    package static let presetNames = ["tick", "click", "double-click", "buzz", "alarm"]
 
     /// The preset called `name`, or nil.
-    public static func preset(named name: String) -> HapticEffect? {
+    package static func preset(named name: String) -> HapticEffect? {
         switch name {
         case "tick": return .tick
         case "click": return .click
@@ -35,10 +35,10 @@ public enum HapticEffect: Sendable, Equatable {
     }
 
     /// Longest single segment accepted from text; longer on-times are cut by the on-time limit anyway.
-    public static let maxSegmentMs = 60_000.0
+    package static let maxSegmentMs = 60_000.0
 
     /// Parses a preset name (`tick`, `click`, `double-click`, `buzz`, `alarm`) or `pulse:MS`.
-    public static func parse(name: String) throws -> HapticEffect {
+    package static func parse(name: String) throws -> HapticEffect {
         let text = trimmed(Substring(name))
         if let preset = preset(named: String(text)) { return preset }
         if text.hasPrefix("pulse:") {
@@ -50,7 +50,7 @@ public enum HapticEffect: Sendable, Equatable {
 
     /// Parses `"on,off,on,…"` in milliseconds, starting with an on-time. `repeat` is how many times
     /// the sequence plays (nil: until cancelled); `strength` is 0 < s ≤ 1.
-    public static func pattern(_ text: String, repeat count: Int? = 1, strength: Double = 1) throws -> HapticEffect {
+    package static func pattern(_ text: String, repeat count: Int? = 1, strength: Double = 1) throws -> HapticEffect {
         var timings: [Double] = []
         for (i, field) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
             let what = i % 2 == 0 ? "on-time #\(i / 2 + 1)" : "off-time #\(i / 2 + 1)"
@@ -108,7 +108,7 @@ public enum HapticEffect: Sendable, Equatable {
         }
     }
     /// True when `validate()` would not throw; checked without building messages.
-    public var isValid: Bool {
+    package var isValid: Bool {
         switch self {
         case let .pulse(ms, strength):
             return ms.isFinite && ms > 0 && strength.isFinite && strength > 0 && strength <= 1

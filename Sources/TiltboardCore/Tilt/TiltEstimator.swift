@@ -91,14 +91,14 @@ public struct TiltEstimator: Sendable {
     public private(set) var isResting = false
     /// False while nobody has measured the gyro bias (no calibration, no still spell yet): a
     /// steady rate of a still board is then taken for bias at rest, however large.
-    public var biasKnown = true
+    package var biasKnown = true
 
     /// The gyro bias the estimator still finds in the rates it is given, °/s (board frame).
-    public var residualBiasDps: Vector3 { bias.dps }
+    package var residualBiasDps: Vector3 { bias.dps }
 
     /// The rates handed in carry no bias any more: whoever removes it upstream has just measured
     /// it at rest. Forgets the residual estimate so the two never count the same bias twice.
-    public mutating func clearResidualBias() { bias.clear() }
+    package mutating func clearResidualBias() { bias.clear() }
 
     // Gyro-aided state: board → I, and I → earth (vertical +Z).
     private var gyroOrientation = Quaternion.identity

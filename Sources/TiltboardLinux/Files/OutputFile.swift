@@ -19,9 +19,9 @@ import Glibc
 ///
 /// Regular files are locked (`flock`) while written: a second writer of the same file, even
 /// with `overwrite`, fails with `.exists` instead of mixing its lines into the first one's.
-public final class OutputFile {
+package final class OutputFile {
     /// The path as the user gave it.
-    public let path: String
+    package let path: String
     private var fd: Int32
 
     private init(path: String, fd: Int32) {
@@ -34,7 +34,7 @@ public final class OutputFile {
     /// Opens `path` for writing as described above. `waitingForReader` is called once when `path`
     /// is a FIFO nobody reads yet; the wait ends when a reader opens it or `shouldStop` returns true
     /// (then `.interrupted`).
-    public static func open(path: String, overwrite: Bool,
+    package static func open(path: String, overwrite: Bool,
                             closedStandardDescriptors: Set<Int32> = StandardDescriptors.closedAtStart,
                             waitingForReader: () -> Void = {},
                             shouldStop: () -> Bool = { false }) throws -> OutputFile {
@@ -130,12 +130,12 @@ public final class OutputFile {
     }
 
     /// Writes all of `bytes`; a failure carries the kernel's reason.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         if let code = writeFully(fd, bytes) { throw OutputFileError(path: path, errno: code, doing: "write") }
     }
 
     /// Closes the file (and releases its lock); later calls do nothing.
-    public func close() throws {
+    package func close() throws {
         guard fd >= 0 else { return }
         let rc = Glibc.close(fd)
         fd = -1
@@ -157,8 +157,8 @@ public final class OutputFile {
 }
 
 /// An output file that cannot be opened or written, with one line saying what to do.
-public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// The name is taken: another writer's file, or a name that keeps changing.
         case exists
         /// A regular file is there and replacing it was not asked for.
@@ -174,20 +174,20 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
         /// Any other failure of the kernel.
         case io
     }
-    public var path: String
-    public var kind: Kind
-    public var message: String
+    package var path: String
+    package var kind: Kind
+    package var message: String
     /// The kernel's reason, when the kernel refused.
-    public var errno: Int32?
+    package var errno: Int32?
 
-    public init(path: String, kind: Kind, message: String) {
+    package init(path: String, kind: Kind, message: String) {
         self.path = path; self.kind = kind; self.message = message
     }
 
     /// True when a write found the pipe's reader gone (a recording into /dev/stdout piped to `head`),
     /// or a reader that did not take the output before a requested stop: a normal end of the
     /// output, not an error.
-    public var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
+    package var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
 
     init(path: String, errno code: Int32, doing: String) {
         let reason = "\(String(cString: strerror(code))) (errno \(code))"
@@ -212,7 +212,7 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
         self.errno = code
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// Writes all of `bytes` to `fd`, again after EINTR and after a partial write; the errno of a
