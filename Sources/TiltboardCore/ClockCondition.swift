@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Used like a condition variable: take the lock, check the state, `wait`, check again.
 public protocol ClockCondition: AnyObject, Sendable {
+    /// Takes the condition's lock.
     func lock()
+    /// Releases the condition's lock.
     func unlock()
     /// With the lock held: releases it until `signal`/`broadcast`, until `deadline` (clock
     /// nanoseconds; nil waits without one) or spuriously, and takes it again.

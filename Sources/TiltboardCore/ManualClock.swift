@@ -8,10 +8,12 @@ import Synchronization
 public final class ManualClock: MonotonicClock {
     private let now: Atomic<UInt64>
 
+    /// A clock standing at `startNanoseconds` until advanced.
     public init(startNanoseconds: UInt64 = 0) {
         now = Atomic(startNanoseconds)
     }
 
+    /// The clock's current time in nanoseconds.
     public func nowNanoseconds() -> UInt64 { now.load(ordering: .acquiring) }
 
     public func sleep(untilNanoseconds deadline: UInt64) {

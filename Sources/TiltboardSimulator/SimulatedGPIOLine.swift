@@ -57,6 +57,7 @@ public final class SimulatedGPIOLine: GPIOOutputLine {
         }
     }
 
+    /// Records the change at the clock's time, unless the line was released.
     public func set(active: Bool) throws {
         try reporting.withLock { _ in try change(active: active) }
     }

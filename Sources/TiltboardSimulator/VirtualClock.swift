@@ -33,11 +33,13 @@ public final class VirtualClock: MonotonicClock, @unchecked Sendable {
         }
     }
 
+    /// A virtual clock standing at `startNanoseconds`.
     public init(startNanoseconds: UInt64 = 0) {
         now = Atomic(startNanoseconds)
         memberKey = "tiltboard.virtual-clock." + UUID().uuidString
     }
 
+    /// The clock's current time in nanoseconds.
     public func nowNanoseconds() -> UInt64 { now.load(ordering: .acquiring) }
 
     public func sleep(untilNanoseconds deadline: UInt64) {

@@ -8,16 +8,21 @@ import TiltboardSimulator
 /// Parsed and validated by `BoardDescription.load(path:)` / `parse(json:source:)`; every
 /// problem is reported as a `BoardFileError` naming the file, the key, the value and what is allowed.
 public struct BoardDescription: Sendable, Equatable {
+    /// The board's name (the file's `name`), shown in messages and used for its profile's file name.
     public var name: String
     /// Where the description came from (a path, or `built-in`), for messages.
     public var source: String
+    /// The motion sensor: chip, bus, address and the settings its driver is configured with.
     public var sensor: SensorSection
+    /// The vibration motor's GPIO line and haptic settings; nil on a board without a motor.
     public var motor: MotorSection?
     /// Maps sensor axes onto board axes (x right, y forward, z up): board = mount × sensor.
     public var mount: Matrix3
     /// Present when `sensor.bus` is `"simulated"`.
     package var simulation: SimulationSection?
+    /// Shake detector settings over the detector's defaults.
     public var shake: ShakeSection
+    /// The sensor's interrupt pin wired to a GPIO input, for wake-on-motion; nil when not wired.
     public var interrupt: InterruptSection?
 
     package init(name: String, source: String, sensor: SensorSection, motor: MotorSection? = nil,
@@ -30,22 +35,31 @@ public struct BoardDescription: Sendable, Equatable {
     package var isSimulated: Bool { sensor.bus == BoardDescription.simulatedBus }
     package static let simulatedBus = "simulated"
 
+    /// The board file's `sensor` section: which chip, where it answers, and how it is configured.
     public struct SensorSection: Sendable, Equatable {
+        /// The chip family (`"mpu6050"`, `"adxl345"`, …).
         public var chip: ChipKind
         /// `/dev/i2c-N` or `simulated`.
         public var bus: String
+        /// The chip's 7-bit I²C address.
         public var address: UInt8
+        /// Full-scale accelerometer range in g.
         public var accelRangeG: Int
+        /// Full-scale gyroscope range in °/s (ignored by a chip without a gyroscope).
         public var gyroRangeDps: Int
+        /// Output data rate in Hz, and the loop's rate.
         public var rateHz: Double
+        /// Whether the driver collects samples in the chip's FIFO.
         public var fifo: Bool
 
+        /// A sensor section with the board file's defaults for what is not given.
         public init(chip: ChipKind, bus: String, address: UInt8, accelRangeG: Int = 2,
                     gyroRangeDps: Int = 500, rateHz: Double = 100, fifo: Bool = false) {
             self.chip = chip; self.bus = bus; self.address = address; self.accelRangeG = accelRangeG
             self.gyroRangeDps = gyroRangeDps; self.rateHz = rateHz; self.fifo = fifo
         }
 
+        /// The settings the sensor's driver is configured with (`MotionSensor.configure`).
         public var configuration: SensorConfiguration {
             SensorConfiguration(accelRangeG: accelRangeG, gyroRangeDps: gyroRangeDps, rateHz: rateHz, useFIFO: fifo)
         }
@@ -54,13 +68,19 @@ public struct BoardDescription: Sendable, Equatable {
     /// A GPIO line: chip by label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; line by
     /// offset or name (`GPIO17`).
     public struct LineSelector: Sendable, Equatable {
+        /// The GPIO chip: a name under /dev (`gpiochip0`) or its label.
         public var chip: String
+        /// The line on that chip, by offset or by name.
         public var line: GPIOLineID
+        /// A line `line` on GPIO chip `chip`.
         public init(chip: String, line: GPIOLineID) { self.chip = chip; self.line = line }
     }
 
+    /// The board file's `motor` section: the vibration motor's line and its haptic settings.
     public struct MotorSection: Sendable, Equatable {
+        /// The GPIO output line that drives the motor.
         public var line: LineSelector
+        /// True when the line drives the motor at low level.
         public var activeLow: Bool
         /// Effect played on a shake, parsed from a preset name (`click`, `buzz`, …) or `pulse:150`.
         public var shakeEffect: HapticEffect
@@ -69,6 +89,7 @@ public struct BoardDescription: Sendable, Equatable {
         /// Off-time that ends a stretch, in seconds.
         public var minRestSeconds: Double
 
+        /// A motor section with the board file's defaults for what is not given.
         public init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(ms: 150),
                     maxOnSeconds: Double = 2, minRestSeconds: Double = 0.5) {
             self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect
@@ -140,10 +161,15 @@ public struct BoardDescription: Sendable, Equatable {
 
     /// Shake detector settings; nil fields take the detector's defaults.
     public struct ShakeSection: Sendable, Equatable {
+        /// Linear acceleration in g a stroke must exceed; nil keeps the detector's default.
         public var thresholdG: Double?
+        /// The fraction of a window's strokes that must be strong; nil keeps the default.
         public var minFraction: Double?
+        /// Direction reversals a shake needs; nil keeps the default.
         public var minReversals: Int?
+        /// Milliseconds after a shake before the next may start; nil keeps the default.
         public var cooldownMs: Double?
+        /// A shake section; every setting left nil keeps the detector's default.
         public init(thresholdG: Double? = nil, minFraction: Double? = nil, minReversals: Int? = nil,
                     cooldownMs: Double? = nil) {
             self.thresholdG = thresholdG; self.minFraction = minFraction
@@ -153,16 +179,20 @@ public struct BoardDescription: Sendable, Equatable {
 
     /// The sensor's interrupt pin wired to a GPIO input.
     public struct InterruptSection: Sendable, Equatable {
+        /// The GPIO input line the sensor's interrupt pin drives.
         public var line: LineSelector
+        /// An interrupt section wired to `line`.
         public init(line: LineSelector) { self.line = line }
     }
 }
 
 /// A board file that cannot be used; the CLI exits 65.
 public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The board file's path, or its source name for a built-in board.
     public var file: String
     /// Dotted key path, e.g. `sensor.address`; empty for whole-file problems.
     public var key: String
+    /// What is wrong with the key's value.
     public var message: String
     /// The kernel's reason when the file could not be read (EACCES: exit 77, not 65).
     public var errno: Int32?

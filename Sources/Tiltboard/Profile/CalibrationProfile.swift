@@ -9,7 +9,9 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     /// The schema this build writes; files with a higher version are refused, not guessed at.
     public static let currentSchemaVersion = 1
 
+    /// The profile format's version (`currentSchemaVersion` when written by this library).
     public var schemaVersion: Int
+    /// The board the profile was measured on; loading it for another board is refused.
     public var board: ProfileBoardIdentity
     /// When the profile was measured, ISO 8601 (`2026-11-21T08:30:00Z`).
     public var createdAt: String
@@ -19,6 +21,7 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     public var sampleCount: Int
     /// Standard deviation per axis while still, in mg.
     public var noiseMg: Vector3
+    /// The pose the board rests in when level, which the tilt is measured from.
     public var neutral: NeutralPose
     /// Absent until a sensor (offset and scale) calibration has been run.
     public var sensor: SensorCorrection?
@@ -70,15 +73,20 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     /// Per-axis correction of the accelerometer in the sensor frame, as `SensorCalibration` applies it:
     /// corrected = crossAxis × ((raw − offsetG) / scale), per axis; raw = scale × true + offsetG.
     public struct SensorCorrection: Codable, Sendable, Equatable {
+        /// Accelerometer zero-g offset in g, subtracted from each reading.
         public var offsetG: Vector3
+        /// Accelerometer scale per axis (1 is exact).
         public var scale: Vector3
+        /// Cross-axis correction from a six-face fit with cross-axis terms, if measured.
         public var crossAxis: Matrix3?
+        /// Gyroscope bias in °/s, subtracted from each reading, when measured.
         public var gyroBiasDps: Vector3?
         /// RMS error of the fit over the calibration poses, in mg.
         public var residualMg: Double
         /// True when the offsets were programmed into the chip's own offset registers.
         public var writtenToChip: Bool
 
+        /// A sensor correction as `tiltboard calibrate --sensor` measures it.
         public init(offsetG: Vector3, scale: Vector3, crossAxis: Matrix3? = nil, gyroBiasDps: Vector3? = nil,
                     residualMg: Double, writtenToChip: Bool) {
             self.offsetG = offsetG; self.scale = scale; self.crossAxis = crossAxis; self.gyroBiasDps = gyroBiasDps
@@ -167,8 +175,11 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
 public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
     /// The board file's `name`.
     public var name: String
+    /// The chip family the profile was measured with.
     public var chip: ChipKind
+    /// The I²C bus device the chip was on (`/dev/i2c-1`).
     public var bus: String
+    /// The chip's 7-bit I²C address.
     public var address: UInt8
     /// WHO_AM_I / DEVID read during calibration.
     public var chipID: UInt8

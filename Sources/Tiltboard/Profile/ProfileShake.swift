@@ -9,11 +9,16 @@ public struct ProfileShake: Codable, Sendable, Equatable {
     /// `gentle`, `normal` or `firm` (`ShakeSensitivity`); kept as text so that a wrong name is
     /// reported as the profile's problem, with the names allowed.
     public var level: String?
+    /// Linear acceleration in g a stroke must exceed; nil keeps the level's or the board's value.
     public var thresholdG: Double?
+    /// Direction reversals a shake needs; nil keeps the board's value.
     public var minReversals: Int?
+    /// The fraction of strokes that must be strong; nil keeps the board's value.
     public var minFraction: Double?
+    /// Milliseconds after a shake before the next may start; nil keeps the board's value.
     public var cooldownMs: Double?
 
+    /// Shake settings saved in a profile; nil fields leave the board's settings as they are.
     public init(level: ShakeSensitivity? = nil, thresholdG: Double? = nil, minReversals: Int? = nil,
                 minFraction: Double? = nil, cooldownMs: Double? = nil) {
         self.level = level?.rawValue; self.thresholdG = thresholdG; self.minReversals = minReversals

@@ -284,10 +284,12 @@ public enum ProfileStore {
 
 /// A profile that must not be used; the CLI exits 65, or as `FileProblem` says for a file problem.
 public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong with the profile file.
     public enum Kind: String, Sendable, Equatable {
         /// The path leads to no file it can read (a symlink loop, a name too long, a part of
         /// the path not a folder).
         case unreadable
+        /// The file or its folder may not be read or written by this user.
         case permissionDenied
         /// A folder, FIFO, socket or device (`FileProblem.notRegular`).
         case notRegularFile
@@ -295,6 +297,7 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         case tooLarge
         /// The kernel failed the read (`FileProblem.readFailed`).
         case readFailed
+        /// The file is not JSON, is from a newer version, holds invalid values, or belongs to another board.
         case corrupt, newerVersion, invalid, otherBoard
 
         /// The file problem this is, when it is one (`FileProblem`, the one table of their exits).
@@ -311,6 +314,7 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
     }
     /// The profile file.
     public var path: String
+    /// What went wrong.
     public var kind: Kind
     /// What is wrong.
     public var detail: String

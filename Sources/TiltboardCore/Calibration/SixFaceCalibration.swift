@@ -1,5 +1,6 @@
 /// Which board axis points up (its gravity reaction reads +1 g on that axis).
 public enum BoardFace: String, CaseIterable, Codable, Sendable {
+    /// The face pointing up: the axis and its sign (`+Z` is the board lying flat, face up).
     case xUp = "+X", xDown = "-X", yUp = "+Y", yDown = "-Y", zUp = "+Z", zDown = "-Z"
 
     /// Axis index, 0 = X.

@@ -160,6 +160,7 @@ public struct HapticWaveform: Sendable, Equatable {
     /// 0 < strength ≤ 1; below 1 the on-times are chopped at the PWM carrier with this duty.
     public var strength: Double
 
+    /// A waveform of alternating on and off segments in milliseconds, repeated `repeatCount` times (nil: until cancelled), at `strength` 0…1.
     public init(timingsMs: [Double], repeatCount: Int? = 1, strength: Double = 1) {
         self.timingsMs = timingsMs; self.repeatCount = repeatCount; self.strength = strength
     }
@@ -193,6 +194,7 @@ public struct HapticWaveform: Sendable, Equatable {
 public struct HapticEffectError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong and what to write instead.
     public var message: String
+    /// An error with what is wrong with the effect.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

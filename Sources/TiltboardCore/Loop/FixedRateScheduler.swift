@@ -13,6 +13,7 @@ public struct TickContext: Sendable, Equatable {
     /// Deadlines skipped just before this tick because the previous one overran.
     public var missedTicks: UInt64
 
+    /// A tick's context as the scheduler hands it to the loop.
     @inlinable public init(index: UInt64, deadline: UInt64, wakeTime: UInt64, dt: Double, missedTicks: UInt64) {
         self.index = index; self.deadline = deadline; self.wakeTime = wakeTime; self.dt = dt; self.missedTicks = missedTicks
     }

@@ -90,10 +90,14 @@ public struct LoopStatistics: Sendable, Equatable, CustomStringConvertible {
     public var overruns: UInt64
     /// Lateness percentiles, maximum and mean, in nanoseconds.
     public var latenessP50Nanoseconds: UInt64
+    /// Wake-up lateness at the 99th percentile, in nanoseconds.
     public var latenessP99Nanoseconds: UInt64
+    /// The largest wake-up lateness, in nanoseconds.
     public var latenessMaxNanoseconds: UInt64
+    /// The mean wake-up lateness, in nanoseconds.
     public var latenessMeanNanoseconds: Double
 
+    /// Statistics from their figures (all zero by default).
     public init(ticks: UInt64 = 0, missedTicks: UInt64 = 0, overruns: UInt64 = 0, latenessP50Nanoseconds: UInt64 = 0,
                 latenessP99Nanoseconds: UInt64 = 0, latenessMaxNanoseconds: UInt64 = 0, latenessMeanNanoseconds: Double = 0) {
         self.ticks = ticks; self.missedTicks = missedTicks; self.overruns = overruns

@@ -87,6 +87,7 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     /// which tells which way is down for the free-fall rule.
     public var gravityMs: Double
 
+    /// Settings with the detector's defaults for what is not given (spans in milliseconds).
     public init(thresholdG: Double = 0.8, minReversals: Int = 2, minFraction: Double = 0.6, cooldownMs: Double = 500,
                 minHalfCycleMs: Double = 60, maxHalfCycleMs: Double = 1000, minStrokeMs: Double = 30,
                 quickHalfCycleMs: Double = 200,

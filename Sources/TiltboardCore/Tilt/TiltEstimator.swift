@@ -76,11 +76,13 @@ public struct TiltEstimator: Sendable {
         /// Accelerometer only: | |a| − 1 g | beyond this and the direction cannot be gravity, g.
         public var trustBandG = 0.15
 
+        /// The defaults given with each setting above.
         public init() {}
     }
 
     /// The filter in use.
     public let mode: Mode
+    /// The rest-detection and trust settings; may be changed between updates.
     public var settings: Settings
 
     @usableFromInline var unitGravity: Vector3 = .unitZ

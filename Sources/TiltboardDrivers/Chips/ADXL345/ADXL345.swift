@@ -5,7 +5,9 @@ import TiltboardCore
 /// Full resolution, right-justified: 3.9 mg/LSB in every range. Each sample is one 6-byte burst
 /// from DATAX0, because any read of the data registers pops a FIFO entry (DS "FIFO").
 public final class ADXL345: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
     package var chipVariant: any ChipVariant { ADXL345Variant() }

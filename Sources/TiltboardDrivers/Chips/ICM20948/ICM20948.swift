@@ -11,7 +11,9 @@ import TiltboardCore
 ///
 /// Every sample is one 14-byte burst from ACCEL_XOUT_H (accel, gyro, temperature).
 public final class ICM20948: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
     public private(set) var fifoOverflows = 0

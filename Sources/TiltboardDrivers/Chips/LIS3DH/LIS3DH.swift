@@ -9,7 +9,9 @@ import TiltboardCore
 /// on the auxiliary ADC, 1 digit/°C, DS Table 5) has no specified offset, so it is not read and
 /// samples carry no temperature.
 public final class LIS3DH: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
     package var chipVariant: any ChipVariant { LIS3DHVariant() }

@@ -8,7 +8,9 @@ import TiltboardCore
 /// returns one coherent sample. Bursts rely on CTRL_REG8's IF_ADD_INC, which `configure` keeps
 /// set. The magnetometer (a separate device at 0x1C/0x1E) is not used.
 public final class LSM9DS1: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
     package var chipVariant: any ChipVariant { LSM9DS1Variant() }

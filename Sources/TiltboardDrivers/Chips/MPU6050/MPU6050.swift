@@ -5,7 +5,9 @@ import TiltboardCore
 /// Every sample is one 14-byte burst from ACCEL_XOUT_H, so accel, temperature and gyro belong to
 /// the same sample (the chip refreshes its shadow registers only while the bus is idle, RM Registers 59–72).
 public final class MPU6050: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
     public private(set) var fifoOverflows = 0
