@@ -32,8 +32,13 @@ public final class ManualClock: MonotonicClock {
         now.add(nanoseconds, ordering: .acquiringAndReleasing)
     }
 
+    /// Moves time forward by `duration` (rounded to the nanosecond; a negative one does nothing).
+    public func advance(by duration: Duration) {
+        advance(bySeconds: duration.inSeconds)
+    }
+
     /// Moves time forward by `seconds`.
-    public func advance(bySeconds seconds: Double) {
+    package func advance(bySeconds seconds: Double) {
         advance(byNanoseconds: Nanoseconds.span(seconds: seconds, rounded: .toNearestOrAwayFromZero))
     }
 

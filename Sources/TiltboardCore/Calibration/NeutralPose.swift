@@ -58,10 +58,11 @@ public struct NeutralCapture: Sendable {
         /// Passed to `NeutralPose.capture`.
         public var maxTiltDeg: Double
 
-        /// Defaults: 2 s still within 30 s, default stillness, 30° maximum neutral tilt.
-        public init(duration: Double = 2, timeout: Double = 30, criteria: StillnessCriteria = StillnessCriteria(),
-                    maxTiltDeg: Double = 30) {
-            still = StillCapture.Settings(duration: duration, timeout: timeout, criteria: criteria)
+        /// Still for `duration` within `timeout`, by `criteria`; the defaults are 2 s still within
+        /// 30 s, default stillness, 30° maximum neutral tilt.
+        public init(duration: Duration = .seconds(2), timeout: Duration = .seconds(30),
+                    criteria: StillnessCriteria = StillnessCriteria(), maxTiltDeg: Double = 30) {
+            still = StillCapture.Settings(duration: duration.inSeconds, timeout: timeout.inSeconds, criteria: criteria)
             self.maxTiltDeg = maxTiltDeg
         }
     }

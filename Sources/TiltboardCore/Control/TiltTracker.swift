@@ -22,7 +22,13 @@ public struct TiltTracker: Sendable {
     public var controller: TiltController
     /// Longest step handed to the controller, in seconds; after a stall the marker resumes
     /// instead of lurching by the whole gap.
-    public var maxStepSeconds: Double = 0.1
+    package var maxStepSeconds: Double = 0.1
+    /// Longest step handed to the controller (100 ms unless changed); after a stall the marker
+    /// resumes instead of lurching by the whole gap.
+    public var maxStep: Duration {
+        get { .seconds(maxStepSeconds) }
+        set { maxStepSeconds = newValue.inSeconds }
+    }
     /// Time of the previous sample, nil before the first.
     package private(set) var lastTime: Double?
     /// The last gravity estimate the estimator trusted (board frame): what the controller steers
