@@ -28,7 +28,7 @@ public final class ManualClock: MonotonicClock {
     }
 
     /// Moves time forward by `nanoseconds`.
-    public func advance(byNanoseconds nanoseconds: UInt64) {
+    package func advance(byNanoseconds nanoseconds: UInt64) {
         now.add(nanoseconds, ordering: .acquiringAndReleasing)
     }
 

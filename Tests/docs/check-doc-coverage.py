@@ -47,6 +47,9 @@ def build_graphs(root):
 
 def graph_files(folder):
     """The graphs of the library targets, their extensions of other modules' types included."""
+    if not os.path.isdir(folder):
+        sys.stderr.write(f"check-doc-coverage: no folder {folder}\n")
+        sys.exit(2)
     names = sorted(os.listdir(folder))
     for name in names:
         if not name.endswith(".symbols.json"):
@@ -81,7 +84,11 @@ def main():
     seen = set()
     missing = []   # (relative path, line, kind, name)
     total = 0
-    for path in graph_files(folder):
+    paths = list(graph_files(folder))
+    if not paths:
+        sys.stderr.write(f"check-doc-coverage: no symbol graph of {', '.join(LIBRARY_TARGETS)} in {folder}\n")
+        sys.exit(2)
+    for path in paths:
         with open(path) as f:
             graph = json.load(f)
         for symbol in graph.get("symbols", []):

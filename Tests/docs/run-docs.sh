@@ -40,5 +40,32 @@ for t in "${targets[@]}"; do
     fi
 done
 
+# The check itself must be able to fail: a graph with one undocumented public symbol in
+# Sources/ (and one documented, and one declared outside Sources/) fails it, naming that symbol.
+fake=$(mktemp -d)
+trap 'rm -f "$log"; rm -rf "$fake"' EXIT
+src="file://$PWD/Sources/TiltboardCore/Fake.swift"
+cat >"$fake/TiltboardCore.symbols.json" <<JSON
+{"symbols": [
+ {"kind": {"identifier": "swift.struct"}, "accessLevel": "public", "pathComponents": ["Undocumented"],
+  "location": {"uri": "$src", "position": {"line": 1, "character": 0}}},
+ {"kind": {"identifier": "swift.struct"}, "accessLevel": "public", "pathComponents": ["Documented"],
+  "location": {"uri": "$src", "position": {"line": 5, "character": 0}},
+  "docComment": {"lines": [{"text": "A documented type."}]}},
+ {"kind": {"identifier": "swift.property"}, "accessLevel": "public", "pathComponents": ["Elsewhere", "hashValue"]}
+]}
+JSON
+if fake_out=$(python3 Tests/docs/check-doc-coverage.py --graphs "$fake"); then
+    echo "$fake_out"
+    echo "docs: the coverage check passed a graph with an undocumented symbol" >&2
+    exit 1
+fi
+if ! grep -q 'Sources/TiltboardCore/Fake.swift:2: undocumented public struct Undocumented$' <<<"$fake_out" \
+        || grep -q 'Documented\|Elsewhere' <<<"$(grep undocumented <<<"$fake_out" | grep -v Undocumented)"; then
+    echo "$fake_out"
+    echo "docs: the coverage check did not name exactly the undocumented symbol" >&2
+    exit 1
+fi
+
 echo "docs: every public declaration of the library targets has a doc comment?"
 python3 Tests/docs/check-doc-coverage.py

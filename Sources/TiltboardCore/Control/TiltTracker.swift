@@ -26,7 +26,7 @@ public struct TiltTracker: Sendable {
     /// Longest step handed to the controller (100 ms unless changed); after a stall the marker
     /// resumes instead of lurching by the whole gap.
     public var maxStep: Duration {
-        get { .seconds(maxStepSeconds) }
+        get { .rounded(seconds: maxStepSeconds) }
         set { maxStepSeconds = newValue.inSeconds }
     }
     /// Time of the previous sample, nil before the first.

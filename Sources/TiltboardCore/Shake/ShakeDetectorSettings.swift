@@ -35,7 +35,7 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     package var cooldownMs: Double
     /// No new shake starts until this long after one ended.
     public var cooldown: Duration {
-        get { .milliseconds(cooldownMs) }
+        get { .rounded(milliseconds: cooldownMs) }
         set { cooldownMs = newValue.inMilliseconds }
     }
 
@@ -44,14 +44,14 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     package var minHalfCycleMs: Double
     /// The shortest time from one half-cycle's start to the next's (`minHalfCycleMs`).
     public var minHalfCycle: Duration {
-        get { .milliseconds(minHalfCycleMs) }
+        get { .rounded(milliseconds: minHalfCycleMs) }
         set { minHalfCycleMs = newValue.inMilliseconds }
     }
     /// …and at most this long after it (hand-held back-and-forth on BROAD reaches 750 ms at 0.7 Hz).
     package var maxHalfCycleMs: Double
     /// The longest time from one half-cycle's start to the next's (`maxHalfCycleMs`).
     public var maxHalfCycle: Duration {
-        get { .milliseconds(maxHalfCycleMs) }
+        get { .rounded(milliseconds: maxHalfCycleMs) }
         set { maxHalfCycleMs = newValue.inMilliseconds }
     }
     /// A half-cycle that lasts less than this is a knock, not a stroke, and ends the run: a tap's
@@ -60,7 +60,7 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     package var minStrokeMs: Double
     /// A half-cycle shorter than this is a knock and ends the run (`minStrokeMs`).
     public var minStroke: Duration {
-        get { .milliseconds(minStrokeMs) }
+        get { .rounded(milliseconds: minStrokeMs) }
         set { minStrokeMs = newValue.inMilliseconds }
     }
     /// A shake is taken on its `minReversals` + 1st half-cycle when that one began at most this
@@ -70,7 +70,7 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     package var quickHalfCycleMs: Double
     /// The gap under which a shake is taken on its `minReversals` + 1st half-cycle (`quickHalfCycleMs`).
     public var quickHalfCycle: Duration {
-        get { .milliseconds(quickHalfCycleMs) }
+        get { .rounded(milliseconds: quickHalfCycleMs) }
         set { quickHalfCycleMs = newValue.inMilliseconds }
     }
     /// …and once that half-cycle has reached this share of the strongest one before it: the
@@ -106,7 +106,7 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     package var endQuietMs: Double
     /// A shake ends after the signal stays under `releaseG` this long.
     public var endQuiet: Duration {
-        get { .milliseconds(endQuietMs) }
+        get { .rounded(milliseconds: endQuietMs) }
         set { endQuietMs = newValue.inMilliseconds }
     }
     /// Time constant of the high-pass that takes gravity — and the slow turns of a board being
@@ -115,7 +115,7 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     package var highPassMs: Double
     /// Time constant of the high-pass that takes gravity and slow turns out (`highPassMs`).
     public var highPass: Duration {
-        get { .milliseconds(highPassMs) }
+        get { .rounded(milliseconds: highPassMs) }
         set { highPassMs = newValue.inMilliseconds }
     }
     /// Time constant of the detector's own gravity estimate (where no estimator supplies one),
@@ -123,7 +123,7 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     package var gravityMs: Double
     /// Time constant of the detector's own gravity estimate (`gravityMs`).
     public var gravityTimeConstant: Duration {
-        get { .milliseconds(gravityMs) }
+        get { .rounded(milliseconds: gravityMs) }
         set { gravityMs = newValue.inMilliseconds }
     }
 

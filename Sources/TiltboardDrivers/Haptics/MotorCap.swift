@@ -13,12 +13,12 @@ public struct MotorCapSettings: Sendable, Equatable {
 
     /// Most on-time a stretch may hold; PWM counts by its duty (50 % strength, half).
     public var maxOn: Duration {
-        get { .seconds(maxOnSeconds) }
+        get { .rounded(seconds: maxOnSeconds) }
         set { maxOnSeconds = newValue.inSeconds }
     }
     /// Off-time that ends a stretch; shorter gaps do not reset the count.
     public var minRest: Duration {
-        get { .seconds(minRestSeconds) }
+        get { .rounded(seconds: minRestSeconds) }
         set { minRestSeconds = newValue.inSeconds }
     }
 
