@@ -41,4 +41,13 @@ final class DurationEdgeTests: XCTestCase {
         XCTAssertEqual(settings.still.duration, 1.5, accuracy: 1e-12)
         XCTAssertEqual(settings.still.timeout, 10, accuracy: 1e-12)
     }
+
+    func testLoopLatenessReadsAsDurations() {
+        let stats = LoopStatistics(ticks: 10, latenessP50Nanoseconds: 45_000, latenessP99Nanoseconds: 120_000,
+                                   latenessMaxNanoseconds: 300_000, latenessMeanNanoseconds: 50_500)
+        XCTAssertEqual(stats.latenessP50, .microseconds(45))
+        XCTAssertEqual(stats.latenessP99, .microseconds(120))
+        XCTAssertEqual(stats.latenessMax, .microseconds(300))
+        XCTAssertEqual(stats.latenessMean, .nanoseconds(50_500))
+    }
 }

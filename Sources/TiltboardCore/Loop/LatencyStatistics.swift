@@ -88,18 +88,27 @@ public struct LoopStatistics: Sendable, Equatable, CustomStringConvertible {
     public var missedTicks: UInt64
     /// Ticks whose work ran past one or more following deadlines.
     public var overruns: UInt64
-    /// Lateness percentiles, maximum and mean, in nanoseconds.
-    public var latenessP50Nanoseconds: UInt64
+    /// Wake-up lateness at the median, in nanoseconds.
+    package var latenessP50Nanoseconds: UInt64
     /// Wake-up lateness at the 99th percentile, in nanoseconds.
-    public var latenessP99Nanoseconds: UInt64
+    package var latenessP99Nanoseconds: UInt64
     /// The largest wake-up lateness, in nanoseconds.
-    public var latenessMaxNanoseconds: UInt64
+    package var latenessMaxNanoseconds: UInt64
     /// The mean wake-up lateness, in nanoseconds.
-    public var latenessMeanNanoseconds: Double
+    package var latenessMeanNanoseconds: Double
+
+    /// How late the loop woke for its deadlines: the median.
+    public var latenessP50: Duration { .nanoseconds(Int64(clamping: latenessP50Nanoseconds)) }
+    /// How late the loop woke for its deadlines: the 99th percentile.
+    public var latenessP99: Duration { .nanoseconds(Int64(clamping: latenessP99Nanoseconds)) }
+    /// How late the loop woke for its deadlines: the largest.
+    public var latenessMax: Duration { .nanoseconds(Int64(clamping: latenessMaxNanoseconds)) }
+    /// How late the loop woke for its deadlines: the mean.
+    public var latenessMean: Duration { .rounded(seconds: latenessMeanNanoseconds / 1e9) }
 
     /// Statistics from their figures (all zero by default).
-    public init(ticks: UInt64 = 0, missedTicks: UInt64 = 0, overruns: UInt64 = 0, latenessP50Nanoseconds: UInt64 = 0,
-                latenessP99Nanoseconds: UInt64 = 0, latenessMaxNanoseconds: UInt64 = 0, latenessMeanNanoseconds: Double = 0) {
+    package init(ticks: UInt64 = 0, missedTicks: UInt64 = 0, overruns: UInt64 = 0, latenessP50Nanoseconds: UInt64 = 0,
+                 latenessP99Nanoseconds: UInt64 = 0, latenessMaxNanoseconds: UInt64 = 0, latenessMeanNanoseconds: Double = 0) {
         self.ticks = ticks; self.missedTicks = missedTicks; self.overruns = overruns
         self.latenessP50Nanoseconds = latenessP50Nanoseconds; self.latenessP99Nanoseconds = latenessP99Nanoseconds
         self.latenessMaxNanoseconds = latenessMaxNanoseconds; self.latenessMeanNanoseconds = latenessMeanNanoseconds
