@@ -50,4 +50,12 @@ final class DurationEdgeTests: XCTestCase {
         XCTAssertEqual(stats.latenessMax, .microseconds(300))
         XCTAssertEqual(stats.latenessMean, .nanoseconds(50_500))
     }
+
+    func testAWaveformTakesDurationsAndPlaysMilliseconds() {
+        let w = HapticWaveform(timings: [.milliseconds(20), .milliseconds(60), .microseconds(20_500)], repeatCount: 2)
+        XCTAssertEqual(w.timingsMs, [20, 60, 20.5])
+        XCTAssertEqual(w.cycle, .microseconds(100_500))
+        XCTAssertEqual(w.timings, [.milliseconds(20), .milliseconds(60), .microseconds(20_500)])
+        XCTAssertEqual(HapticEffect.doubleClick, .waveform(HapticWaveform(timings: [.milliseconds(20), .milliseconds(60), .milliseconds(20)])))
+    }
 }

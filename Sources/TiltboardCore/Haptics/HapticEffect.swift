@@ -150,23 +150,37 @@ public enum HapticEffect: Sendable, Equatable {
     }
 }
 
-/// An on/off sequence: `timingsMs` alternates on and off durations in milliseconds, starting
-/// with on; a trailing on-time runs into the next repetition's first on-time.
+/// An on/off sequence: `timings` alternates on and off durations, starting with on; a trailing
+/// on-time runs into the next repetition's first on-time.
 public struct HapticWaveform: Sendable, Equatable {
     /// Milliseconds: on, off, on, …
-    public var timingsMs: [Double]
+    package var timingsMs: [Double]
+    /// The on and off durations: on, off, on, … (kept to the nanosecond).
+    public var timings: [Duration] {
+        get { timingsMs.map { .rounded(milliseconds: $0) } }
+        set { timingsMs = newValue.map(\.inMilliseconds) }
+    }
     /// How many times the sequence plays: 1 plays it once; nil repeats until cancelled.
     public var repeatCount: Int?
     /// 0 < strength ≤ 1; below 1 the on-times are chopped at the PWM carrier with this duty.
     public var strength: Double
 
-    /// A waveform of alternating on and off segments in milliseconds, repeated `repeatCount` times (nil: until cancelled), at `strength` 0…1.
-    public init(timingsMs: [Double], repeatCount: Int? = 1, strength: Double = 1) {
+    /// A waveform of alternating on and off `timings` (on first), repeated `repeatCount` times
+    /// (nil: until cancelled), at `strength` 0…1: `HapticWaveform(timings: [.milliseconds(20), .milliseconds(60), .milliseconds(20)])`.
+    public init(timings: [Duration], repeatCount: Int? = 1, strength: Double = 1) {
+        self.init(timingsMs: timings.map(\.inMilliseconds), repeatCount: repeatCount, strength: strength)
+    }
+
+    /// A waveform of alternating on and off segments in milliseconds.
+    package init(timingsMs: [Double], repeatCount: Int? = 1, strength: Double = 1) {
         self.timingsMs = timingsMs; self.repeatCount = repeatCount; self.strength = strength
     }
 
+    /// How long one pass of the sequence lasts.
+    public var cycle: Duration { .rounded(milliseconds: cycleMs) }
+
     /// Total length of one pass of the sequence, in milliseconds.
-    public var cycleMs: Double { timingsMs.reduce(0, +) }
+    package var cycleMs: Double { timingsMs.reduce(0, +) }
 
     /// Checks durations, count and strength; throws a message saying what to change.
     public func validate() throws {
