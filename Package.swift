@@ -25,6 +25,9 @@ let package = Package(
         // Sockets and their event loop for `tiltboard serve` (FlyingFox's FlyingSocks layer):
         // swift-tools 6.0, no dependencies of its own.
         .package(url: "https://github.com/swhitty/FlyingFox", .upToNextMinor(from: "0.27.1")),
+        // `swift package generate-documentation`: the DocC archives of the library products, built
+        // in CI (Tests/docs/run-docs.sh). A command plugin only: nothing of it is linked.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

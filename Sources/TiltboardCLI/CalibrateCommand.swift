@@ -168,7 +168,7 @@ struct CalibrateCommand: ParsableCommand {
         if !yes && !waitForEnter(prompt: "hold the board the way you want to play and keep it still") {
             throw CalibrationStopped()
         }
-        let settings = NeutralCapture.Settings(duration: duration ?? 2, timeout: timeout, maxTiltDeg: maxTilt)
+        let settings = NeutralCapture.Settings(duration: .seconds(duration ?? 2), timeout: .seconds(timeout), maxTiltDeg: maxTilt)
         var progress = CalibrateProgress()
         var lastRestartNote: UInt64?
         var unreported = 0

@@ -4,7 +4,9 @@ import Foundation
 ///
 /// Used like a condition variable: take the lock, check the state, `wait`, check again.
 public protocol ClockCondition: AnyObject, Sendable {
+    /// Takes the condition's lock.
     func lock()
+    /// Releases the condition's lock.
     func unlock()
     /// With the lock held: releases it until `signal`/`broadcast`, until `deadline` (clock
     /// nanoseconds; nil waits without one) or spuriously, and takes it again.
@@ -17,19 +19,19 @@ public protocol ClockCondition: AnyObject, Sendable {
 
 /// The condition of a clock that runs in real time: a timed wait lasts the clock's time left
 /// until the deadline, measured when the wait starts.
-public final class RelativeTimeCondition: ClockCondition, @unchecked Sendable {
+package final class RelativeTimeCondition: ClockCondition, @unchecked Sendable {
     // @unchecked: NSCondition is thread-safe; `clock` is immutable.
     private let condition = NSCondition()
     private let clock: MonotonicClock
 
-    public init(clock: MonotonicClock) { self.clock = clock }
+    package init(clock: MonotonicClock) { self.clock = clock }
 
-    public func lock() { condition.lock() }
-    public func unlock() { condition.unlock() }
-    public func signal() { condition.signal() }
-    public func broadcast() { condition.broadcast() }
+    package func lock() { condition.lock() }
+    package func unlock() { condition.unlock() }
+    package func signal() { condition.signal() }
+    package func broadcast() { condition.broadcast() }
 
-    public func wait(untilNanoseconds deadline: UInt64?) {
+    package func wait(untilNanoseconds deadline: UInt64?) {
         guard let deadline else { return condition.wait() }
         let now = clock.nowNanoseconds()
         guard deadline > now else { return }

@@ -22,10 +22,12 @@ public enum ErrorCategory: String, Sendable, CaseIterable {
 
 /// An error that names its `ErrorCategory`; its description says what failed and where.
 public protocol CategorizedError: Error, CustomStringConvertible {
+    /// Which kind of failure this is, for a caller to act on without reading the message.
     var category: ErrorCategory { get }
 }
 
 extension CalibrationError: CategorizedError {
+    /// A calibration that could not finish is worth trying again.
     public var category: ErrorCategory { .temporary }
 }
 

@@ -8,10 +8,12 @@ import Synchronization
 public final class ManualClock: MonotonicClock {
     private let now: Atomic<UInt64>
 
+    /// A clock standing at `startNanoseconds` until advanced.
     public init(startNanoseconds: UInt64 = 0) {
         now = Atomic(startNanoseconds)
     }
 
+    /// The clock's current time in nanoseconds.
     public func nowNanoseconds() -> UInt64 { now.load(ordering: .acquiring) }
 
     public func sleep(untilNanoseconds deadline: UInt64) {
@@ -26,17 +28,22 @@ public final class ManualClock: MonotonicClock {
     }
 
     /// Moves time forward by `nanoseconds`.
-    public func advance(byNanoseconds nanoseconds: UInt64) {
+    package func advance(byNanoseconds nanoseconds: UInt64) {
         now.add(nanoseconds, ordering: .acquiringAndReleasing)
     }
 
+    /// Moves time forward by `duration` (rounded to the nanosecond; a negative one does nothing).
+    public func advance(by duration: Duration) {
+        advance(bySeconds: duration.inSeconds)
+    }
+
     /// Moves time forward by `seconds`.
-    public func advance(bySeconds seconds: Double) {
+    package func advance(bySeconds seconds: Double) {
         advance(byNanoseconds: Nanoseconds.span(seconds: seconds, rounded: .toNearestOrAwayFromZero))
     }
 
     /// Sets the time (only forward).
-    public func set(nanoseconds: UInt64) { sleep(untilNanoseconds: nanoseconds) }
+    package func set(nanoseconds: UInt64) { sleep(untilNanoseconds: nanoseconds) }
 
     /// A condition whose timed wait moves the clock to its deadline and returns, as `sleep` does:
     /// nothing else moves a manual clock, so a wait for its time to pass would never end.

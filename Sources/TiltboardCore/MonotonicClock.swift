@@ -7,6 +7,7 @@
 /// Every timed wait of a component that owns a thread goes through its clock — `sleep` or a
 /// condition from `makeCondition()` — so a virtual clock knows when all its threads are waiting.
 public protocol MonotonicClock: AnyObject, Sendable {
+    /// Now, in nanoseconds since the clock's fixed origin; never goes back.
     func nowNanoseconds() -> UInt64
     /// Blocks the calling thread until `deadline`; returns at once if it has passed.
     func sleep(untilNanoseconds deadline: UInt64)

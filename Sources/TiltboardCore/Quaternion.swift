@@ -1,14 +1,20 @@
 /// A unit quaternion representing a rotation; `w` is the scalar part.
 public struct Quaternion: Hashable, Sendable, Codable {
+    /// The scalar part.
     public var w: Double
+    /// The vector part's x.
     public var x: Double
+    /// The vector part's y.
     public var y: Double
+    /// The vector part's z.
     public var z: Double
 
+    /// A quaternion from its four components (not normalized).
     @inlinable public init(w: Double, x: Double, y: Double, z: Double) {
         self.w = w; self.x = x; self.y = y; self.z = z
     }
 
+    /// No rotation.
     public static let identity = Quaternion(w: 1, x: 0, y: 0, z: 0)
 
     /// The rotation of `angle` radians about `axis` (need not be unit length).
@@ -34,11 +40,14 @@ public struct Quaternion: Hashable, Sendable, Codable {
         self = Quaternion(w: 1 + d, x: c.x, y: c.y, z: c.z).normalized
     }
 
+    /// The quaternion's length (1 for a rotation).
     @inlinable public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
+    /// The quaternion scaled to length 1.
     @inlinable public var normalized: Quaternion {
         let n = norm
         return n > 0 ? Quaternion(w: w / n, x: x / n, y: y / n, z: z / n) : .identity
     }
+    /// The conjugate: the inverse rotation of a unit quaternion.
     @inlinable public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
 
     /// The rotation angle in radians, 0…π.

@@ -14,9 +14,12 @@ import Darwin
 /// The gravity reaction for a pose is `(−sin r, −sin p·cos r, cos p·cos r)`; `init(gravity:)`
 /// inverts it. All six faces are reachable: face down is pitch 180°, right edge down is roll 90°.
 public struct TiltAngles: Hashable, Sendable, Codable {
+    /// Pitch in degrees, positive tilted forward (front edge, +y, down); −180…180.
     public var pitchDeg: Double
+    /// Roll in degrees, positive tilted right (right edge, +x, down); −90…90.
     public var rollDeg: Double
 
+    /// Angles from pitch and roll in degrees.
     @inlinable public init(pitchDeg: Double, rollDeg: Double) {
         self.pitchDeg = pitchDeg; self.rollDeg = rollDeg
     }

@@ -1,6 +1,7 @@
 import TiltboardCore
 
 extension I2CError: CategorizedError {
+    /// A missing bus or device is unavailable, a refused open is a permission problem, the rest is I/O.
     public var category: ErrorCategory {
         switch kind {
         case .noSuchBus, .noAcknowledgeAddress: return .unavailable
@@ -11,6 +12,7 @@ extension I2CError: CategorizedError {
 }
 
 extension GPIOError: CategorizedError {
+    /// A missing or busy line is unavailable, a refused one a permission problem, the rest I/O.
     public var category: ErrorCategory {
         switch kind {
         case .chipNotFound, .lineNotFound, .lineBusy: return .unavailable
@@ -21,6 +23,7 @@ extension GPIOError: CategorizedError {
 }
 
 extension SensorError: CategorizedError {
+    /// A wrong chip is unavailable, an unsupported setting an invalid request, the rest I/O.
     public var category: ErrorCategory {
         switch self {
         case .wrongChip: return .unavailable

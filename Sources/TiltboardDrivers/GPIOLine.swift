@@ -5,6 +5,7 @@
 public protocol GPIOOutputLine: AnyObject, Sendable {
     /// Names the line in messages: `pinctrl-bcm2711 line 17 (GPIO17)`.
     var name: String { get }
+    /// Drives the line active (true) or inactive (false), honouring its active-low setting.
     func set(active: Bool) throws
     /// Drives the line inactive and gives it back to the kernel. Safe to call more than once.
     func release()
@@ -15,6 +16,7 @@ public protocol GPIOOutputLine: AnyObject, Sendable {
 public struct GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The broad kind of failure, for a program that only needs to decide what to do.
     public enum Kind: String, Sendable, Equatable {
+        /// The chip or line does not exist, the line is held by another program, this user may not open it, or the kernel failed the request.
         case chipNotFound, lineNotFound, lineBusy, permissionDenied, io
     }
 
@@ -91,7 +93,9 @@ public enum GPIOStep: Sendable, Equatable {
 
 /// Names a GPIO line on its chip: by offset (`17`) or by line name (`"GPIO17"`).
 public enum GPIOLineID: Sendable, Equatable, CustomStringConvertible {
+    /// The line at this offset on its chip.
     case offset(Int)
+    /// The line with this name (`GPIO17`) on its chip.
     case name(String)
 
     public var description: String {

@@ -22,6 +22,7 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case other
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// The bus device path (`/dev/i2c-1`) or `simulated`.
     public var device: String
@@ -34,6 +35,7 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kernel's text for `errno`, or the simulator's reason.
     public var detail: String?
 
+    /// An error of `kind` on `device`, with what else is known.
     public init(kind: Kind, device: String, address: UInt8? = nil, register: UInt8? = nil,
                 errno: Int32? = nil, detail: String? = nil) {
         self.kind = kind; self.device = device; self.address = address

@@ -2,16 +2,20 @@ import TiltboardCore
 
 /// What a driver found when it identified the chip.
 public struct SensorIdentity: Sendable, Equatable, Codable {
+    /// The chip family.
     public var chip: ChipKind
     /// The part actually found, e.g. "MPU-6050" or "MPU-6500 (clone ID 0x70)".
     public var part: String
     /// WHO_AM_I / DEVID value read.
     public var chipID: UInt8
+    /// The bus device (`/dev/i2c-1`) or `simulated`.
     public var bus: String
+    /// The chip's 7-bit I²C address.
     public var address: UInt8
     /// Set when the ID is a known clone accepted with a warning.
     public var warning: String?
 
+    /// An identity as a driver reports it.
     public init(chip: ChipKind, part: String, chipID: UInt8, bus: String, address: UInt8, warning: String? = nil) {
         self.chip = chip; self.part = part; self.chipID = chipID; self.bus = bus; self.address = address; self.warning = warning
     }
@@ -28,6 +32,7 @@ public struct SensorConfiguration: Sendable, Equatable, Codable {
     /// Collect samples in the chip's FIFO (read them with `drainFIFO`).
     public var useFIFO: Bool
 
+    /// A configuration; the defaults are ±2 g, ±500 °/s, 100 Hz, no FIFO.
     public init(accelRangeG: Int = 2, gyroRangeDps: Int = 500, rateHz: Double = 100, useFIFO: Bool = false) {
         self.accelRangeG = accelRangeG; self.gyroRangeDps = gyroRangeDps; self.rateHz = rateHz; self.useFIFO = useFIFO
     }
@@ -65,10 +70,9 @@ public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// `read` and `drainFIFO` do one bus transaction per sample or per FIFO batch and allocate nothing.
 public protocol MotionSensor: AnyObject {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     var identity: SensorIdentity { get }
-    /// The accepted part found at `init`: its offset registers, FIFO, temperature formula and
-    /// motion registers (`ChipVariant`).
-    var chipVariant: any ChipVariant { get }
+    /// The settings of the last `configure` (the defaults before it).
     var configuration: SensorConfiguration { get }
     /// The output data rate actually programmed, in Hz.
     var actualRateHz: Double { get }
@@ -114,7 +118,17 @@ public protocol MotionSensor: AnyObject {
     func disarmMotionInterrupt() throws
 }
 
+/// A driver of this package: the accepted part found at `init`, its offset registers, FIFO,
+/// temperature formula and motion registers (`ChipVariant`).
+package protocol ChipVariantReporting: AnyObject {
+    var chipVariant: any ChipVariant { get }
+}
+
 extension MotionSensor {
+    /// The accepted part found at `init` (`ChipVariantReporting`; every driver of this package
+    /// reports one).
+    package var chipVariant: any ChipVariant { (self as! any ChipVariantReporting).chipVariant }
+
     /// Arming changed nothing in the sampling.
     public func disarmMotionInterrupt() throws {}
 }

@@ -31,6 +31,7 @@ public final class ClockWakeStop: WakeStop, @unchecked Sendable {
     private let condition: ClockCondition
     private var requested = false
 
+    /// A stop whose waits sleep on `clock`.
     public init(clock: MonotonicClock) {
         self.clock = clock
         condition = clock.makeCondition()

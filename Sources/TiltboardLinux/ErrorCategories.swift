@@ -5,11 +5,11 @@ import TiltboardCore
 
 extension UDPSenderError: CategorizedError {
     /// The destination given cannot be sent to.
-    public var category: ErrorCategory { .invalidRequest }
+    package var category: ErrorCategory { .invalidRequest }
 }
 
 extension UInputError: CategorizedError {
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch kind {
         case .missing: return .unavailable
         case .permissionDenied: return .permissionDenied
@@ -19,7 +19,7 @@ extension UInputError: CategorizedError {
 }
 
 extension OutputFileError: CategorizedError {
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch kind {
         case .exists, .overwriteNotAsked, .refused: return .cannotCreate
         case .permission: return .permissionDenied
@@ -29,7 +29,7 @@ extension OutputFileError: CategorizedError {
 }
 
 extension AtomicFileError: CategorizedError {
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch errno {
         case EACCES, EPERM, EROFS: return .permissionDenied
         default: return .io
@@ -39,20 +39,20 @@ extension AtomicFileError: CategorizedError {
 
 extension NotARegularFile: CategorizedError {
     /// A path that should name a regular file names a folder, a FIFO, a socket or a device.
-    public var category: ErrorCategory { FileProblem.notRegular.category }
+    package var category: ErrorCategory { FileProblem.notRegular.category }
 }
 
 extension TerminalError: CategorizedError {
     /// The terminal is not one, or failed on the way.
-    public var category: ErrorCategory { .io }
+    package var category: ErrorCategory { .io }
 }
 
 extension SignalWatcherError: CategorizedError {
     /// The process could not set up its own signal handling.
-    public var category: ErrorCategory { .internalFailure }
+    package var category: ErrorCategory { .internalFailure }
 }
 
 extension KernelDriverBoundError: CategorizedError {
     /// The device is there but a kernel driver holds it: unavailable to this program (69).
-    public var category: ErrorCategory { .unavailable }
+    package var category: ErrorCategory { .unavailable }
 }

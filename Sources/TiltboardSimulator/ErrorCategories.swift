@@ -7,5 +7,5 @@ extension MotionScriptError: CategorizedError {
 
 extension TraceLoadStopped: CategorizedError {
     /// Not a failure: a stop was requested while the trace loaded.
-    public var category: ErrorCategory { .temporary }
+    package var category: ErrorCategory { .temporary }
 }

@@ -5,9 +5,11 @@ import TiltboardCore
 public struct I2CTransaction: Equatable, Sendable, CustomStringConvertible {
     /// Direction of the data phase.
     public enum Kind: String, Equatable, Sendable {
+        /// Data read from the device, or written to it.
         case read, write
     }
 
+    /// The direction of the data phase.
     public var kind: Kind
     /// 7-bit device address.
     public var address: UInt8
@@ -18,6 +20,7 @@ public struct I2CTransaction: Equatable, Sendable, CustomStringConvertible {
     /// Set when the transaction failed.
     public var error: I2CError.Kind?
 
+    /// A transaction from its fields.
     public init(kind: Kind, address: UInt8, register: UInt8, bytes: [UInt8], error: I2CError.Kind? = nil) {
         self.kind = kind; self.address = address; self.register = register
         self.bytes = bytes; self.error = error

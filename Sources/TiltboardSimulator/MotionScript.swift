@@ -458,7 +458,9 @@ public struct MotionScript: MotionSource, Equatable {
 
 /// A script or trace that cannot be used, with the reason and where.
 public struct MotionScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the script, and where.
     public var message: String
+    /// An error described by `message`.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

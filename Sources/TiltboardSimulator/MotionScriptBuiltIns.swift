@@ -18,7 +18,7 @@ extension MotionScript {
 
     /// `lift-shake` with the front turned down by `turnDeg` instead of 90° (the recordings' turns:
     /// 48° median, p10 7°, p90 98°); the shake begins 1.8 s in.
-    public static func liftShake(turnDeg: Double) throws -> MotionScript {
+    package static func liftShake(turnDeg: Double) throws -> MotionScript {
         try MotionScript(segments: liftShakeSegments(turnDeg: turnDeg))
     }
 

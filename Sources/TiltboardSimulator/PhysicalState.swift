@@ -10,6 +10,7 @@ public struct PhysicalState: Sendable, Equatable {
     /// Die temperature in °C.
     public var tempC: Double
 
+    /// A state from its acceleration in g, rotation rate in °/s and temperature in °C.
     @inlinable public init(accelG: Vector3, gyroDps: Vector3 = .zero, tempC: Double = 25) {
         self.accelG = accelG; self.gyroDps = gyroDps; self.tempC = tempC
     }

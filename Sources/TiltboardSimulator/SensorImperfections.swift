@@ -12,35 +12,35 @@ import TiltboardDrivers
 ///
 /// Noise is drawn from a counter-based generator keyed by (`seed`, sample time), so reading the
 /// same sample twice yields identical bytes and equal seeds give identical runs.
-public struct SensorImperfections: Sendable, Equatable {
+package struct SensorImperfections: Sendable, Equatable {
     /// Zero-g output in g, added to every accelerometer reading.
-    public var zeroGOffsetG: Vector3
+    package var zeroGOffsetG: Vector3
     /// Sensitivity error per axis as a fraction: output = true · (1 + scaleError).
-    public var scaleError: Vector3
+    package var scaleError: Vector3
     /// Accelerometer noise density in µg/√Hz (X and Y; Z too unless `accelNoiseDensityZUgPerRootHz` is set).
-    public var accelNoiseDensityUgPerRootHz: Double
+    package var accelNoiseDensityUgPerRootHz: Double
     /// Z-axis noise density in µg/√Hz when it differs from X/Y (the ADXL345's does).
-    public var accelNoiseDensityZUgPerRootHz: Double?
+    package var accelNoiseDensityZUgPerRootHz: Double?
     /// Gyro zero-rate output in °/s.
-    public var gyroBiasDps: Vector3
+    package var gyroBiasDps: Vector3
     /// Gyro noise density in °/s/√Hz.
-    public var gyroNoiseDps: Double
+    package var gyroNoiseDps: Double
     /// Change of the zero-g output per °C of die temperature away from `referenceTempC`, in g/°C.
-    public var zeroGTempcoGPerC: Vector3
+    package var zeroGTempcoGPerC: Vector3
     /// Change of the gyro zero-rate output per °C away from `referenceTempC`, in °/s/°C.
-    public var gyroBiasTempcoDpsPerC: Vector3
+    package var gyroBiasTempcoDpsPerC: Vector3
     /// Die temperature rise after power-on, in °C: the die reaches the motion's temperature plus
     /// this, approached exponentially with `warmUpSeconds` as time constant.
-    public var warmUpC: Double
+    package var warmUpC: Double
     /// Time constant of the warm-up, in seconds.
-    public var warmUpSeconds: Double
+    package var warmUpSeconds: Double
     /// Seeds the noise stream.
-    public var seed: UInt64
+    package var seed: UInt64
 
     /// The temperature the offsets are given at (the data sheets' 25 °C).
-    public static let referenceTempC = 25.0
+    package static let referenceTempC = 25.0
 
-    public init(zeroGOffsetG: Vector3 = .zero, scaleError: Vector3 = .zero, accelNoiseDensityUgPerRootHz: Double = 0,
+    package init(zeroGOffsetG: Vector3 = .zero, scaleError: Vector3 = .zero, accelNoiseDensityUgPerRootHz: Double = 0,
                 accelNoiseDensityZUgPerRootHz: Double? = nil, gyroBiasDps: Vector3 = .zero, gyroNoiseDps: Double = 0,
                 zeroGTempcoGPerC: Vector3 = .zero, gyroBiasTempcoDpsPerC: Vector3 = .zero,
                 warmUpC: Double = 0, warmUpSeconds: Double = 60, seed: UInt64 = 0) {
@@ -53,17 +53,17 @@ public struct SensorImperfections: Sendable, Equatable {
     }
 
     /// The die temperature `secondsSincePowerOn` after power-on, where the surroundings are `ambientC`.
-    public func dieTempC(ambientC: Double, secondsSincePowerOn t: Double) -> Double {
+    package func dieTempC(ambientC: Double, secondsSincePowerOn t: Double) -> Double {
         guard warmUpC != 0 else { return ambientC }
         return ambientC + warmUpC * (1 - exp(-Swift.max(0, t) / Swift.max(warmUpSeconds, 1e-9)))
     }
 
     /// A perfect part: output equals the physical input, quantised.
-    public static let ideal = SensorImperfections()
+    package static let ideal = SensorImperfections()
 
     /// A typical part of `chip`, errors drawn reproducibly from `seed`, no temperature drift or
     /// warm-up (each simulated chip's `typicalPart`, which cites its figures).
-    public static func datasheet(chip: ChipKind, seed: UInt64) -> SensorImperfections {
+    package static func datasheet(chip: ChipKind, seed: UInt64) -> SensorImperfections {
         SimulatedChipRegistry.factory(for: chip).typicalPart(seed: seed)
     }
 
@@ -71,7 +71,7 @@ public struct SensorImperfections: Sendable, Equatable {
     /// largest allowed size, each with a sign drawn reproducibly from `seed`, and a die that
     /// warms up by `DatasheetLimits.warmUpC` after power-on. Sources next to each figure in
     /// `DatasheetLimits`.
-    public static func worstCase(chip: ChipKind, seed: UInt64) -> SensorImperfections {
+    package static func worstCase(chip: ChipKind, seed: UInt64) -> SensorImperfections {
         func sign(_ i: UInt64) -> Double { SplitMix64.symmetric(seed: seed ^ 0x0BAD_5EED, index: i) < 0 ? -1 : 1 }
         func signed(_ v: Vector3, _ first: UInt64) -> Vector3 { Vector3(v.x * sign(first), v.y * sign(first + 1), v.z * sign(first + 2)) }
         var part = datasheet(chip: chip, seed: seed)
@@ -121,21 +121,21 @@ public struct SensorImperfections: Sendable, Equatable {
 }
 
 /// The data sheets' limits for one chip, the figures `SensorImperfections.worstCase` draws at.
-public struct DatasheetLimits: Sendable, Equatable {
+package struct DatasheetLimits: Sendable, Equatable {
     /// Largest zero-g output at 25 °C per axis, g.
-    public var zeroGOffsetG: Vector3
+    package var zeroGOffsetG: Vector3
     /// Largest change of the zero-g output per °C per axis, g/°C.
-    public var zeroGTempcoGPerC: Vector3
+    package var zeroGTempcoGPerC: Vector3
     /// Largest sensitivity error, as a fraction.
-    public var scaleError: Double
+    package var scaleError: Double
     /// Largest gyro zero-rate output at 25 °C, °/s (0 without a gyro).
-    public var gyroBiasDps: Double
+    package var gyroBiasDps: Double
     /// Largest change of the zero-rate output per °C, °/s/°C (0 without a gyro).
-    public var gyroBiasTempcoDpsPerC: Double
+    package var gyroBiasTempcoDpsPerC: Double
 
     /// Die warm-up of a worst-case part after power-on, °C, and its time constant, s. Not a
     /// data-sheet figure (neither sheet gives one): a small board in still air; 10 °C is the
     /// warm-up the hold-still figures are stated for.
-    public static let warmUpC = 10.0
-    public static let warmUpSeconds = 60.0
+    package static let warmUpC = 10.0
+    package static let warmUpSeconds = 60.0
 }

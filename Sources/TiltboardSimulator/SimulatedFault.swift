@@ -2,8 +2,8 @@ import TiltboardCore
 
 /// A failure the simulated bus plays at a set time: what a loose jumper wire or a brown-out does
 /// to a real board, so the loop's recovery can be watched without hardware.
-public struct SimulatedFault: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
+package struct SimulatedFault: Sendable, Equatable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// Every transaction goes unacknowledged for `seconds` (EREMOTEIO, the "Remote I/O error"
         /// a Pi's adapter reports for a NACK); the chip keeps its state.
         case nack
@@ -17,12 +17,12 @@ public struct SimulatedFault: Sendable, Equatable {
     }
 
     /// Seconds after the plan started (the board opened).
-    public var at: Double
-    public var kind: Kind
+    package var at: Double
+    package var kind: Kind
     /// How long the bus fails (not used by `reset`).
-    public var seconds: Double
+    package var seconds: Double
 
-    public init(at: Double, kind: Kind, seconds: Double = 0) {
+    package init(at: Double, kind: Kind, seconds: Double = 0) {
         self.at = at; self.kind = kind; self.seconds = seconds
     }
 }

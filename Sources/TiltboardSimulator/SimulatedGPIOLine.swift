@@ -43,8 +43,11 @@ public final class SimulatedGPIOLine: GPIOOutputLine {
         set { state.withLock { $0.onChange = newValue } }
     }
 
+    /// How long the line has been active in total, counting an ongoing pulse up to now.
+    public var activeTime: Duration { .rounded(seconds: activeSeconds) }
+
     /// Seconds the line has been active in total, counting an ongoing pulse up to now.
-    public var activeSeconds: Double {
+    package var activeSeconds: Double {
         let now = clock.nowSeconds()
         return state.withLock { s in
             var total = 0.0
@@ -57,6 +60,7 @@ public final class SimulatedGPIOLine: GPIOOutputLine {
         }
     }
 
+    /// Records the change at the clock's time, unless the line was released.
     public func set(active: Bool) throws {
         try reporting.withLock { _ in try change(active: active) }
     }

@@ -14,9 +14,9 @@ public final class SimulatedI2CBus: I2CBus {
     /// Transactions attempted, including failed ones.
     public private(set) var transactionCount = 0
     /// Data bytes moved by successful transactions (register address bytes excluded).
-    public private(set) var bytesTransferred = 0
+    package private(set) var bytesTransferred = 0
     /// Estimated time the bus was busy: about 30 + 9·N clocks per transaction of N data bytes.
-    public private(set) var busTimeSeconds = 0.0
+    package private(set) var busTimeSeconds = 0.0
 
     /// When true, every transaction is appended to `trace` (this allocates; off by default).
     public var recordsTrace = false
@@ -24,7 +24,7 @@ public final class SimulatedI2CBus: I2CBus {
     public var trace: [I2CTransaction] = []
     /// True once `close()` was called. The simulated devices stay reachable after it (tests look
     /// at their registers once a session is closed).
-    public private(set) var isClosed = false
+    package private(set) var isClosed = false
 
     private var devices: [SimulatedI2CDevice?] = Array(repeating: nil, count: 128)
     private var pendingFaultKind: I2CError.Kind = .bus
@@ -65,14 +65,14 @@ public final class SimulatedI2CBus: I2CBus {
     /// Plays `faults` on the chip at `address`, their times counted from now on `clock`: failing
     /// transactions in their windows, and a power-on reset of the chip for each `reset` and
     /// `unplug` (applied before the first transaction after it, as nothing sees the chip before).
-    public func schedule(faults: [SimulatedFault], address: UInt8, clock: MonotonicClock) {
+    package func schedule(faults: [SimulatedFault], address: UInt8, clock: MonotonicClock) {
         faultPlan = faults.isEmpty ? nil : FaultPlan(faults: faults, address: address, clock: clock)
     }
 
     /// Makes the board's motor disturb the chip at `address` as `noise` says (`SimulatedMotorNoise`),
     /// its random draws seeded by `seed`. The returned coupling is told of each switch of the
     /// motor line; until then the motor counts as off.
-    public func couple(motorNoise noise: SimulatedMotorNoise, address: UInt8, clock: MonotonicClock,
+    package func couple(motorNoise noise: SimulatedMotorNoise, address: UInt8, clock: MonotonicClock,
                        seed: UInt64) -> SimulatedMotorCoupling {
         let coupling = SimulatedMotorCoupling(noise: noise, address: address, clock: clock, seed: seed)
         motorCoupling = coupling
@@ -80,14 +80,14 @@ public final class SimulatedI2CBus: I2CBus {
     }
 
     /// Each transaction fails with probability `rate` (0 turns it off), reproducibly for `seed`.
-    public func setRandomFaults(rate: Double, kind: I2CError.Kind = .bus, seed: UInt64 = 1) {
+    package func setRandomFaults(rate: Double, kind: I2CError.Kind = .bus, seed: UInt64 = 1) {
         randomFaultRate = min(max(rate, 0), 1)
         randomFaultKind = kind
         randomState = seed
     }
 
     /// Clears the counters and the trace.
-    public func resetStatistics() {
+    package func resetStatistics() {
         transactionCount = 0
         bytesTransferred = 0
         busTimeSeconds = 0
@@ -207,5 +207,18 @@ public final class SimulatedI2CBus: I2CBus {
         }
         return I2CError(kind: I2CFaultCodes.kind(errno: errno), device: bus, address: address, register: register,
                         errno: errno, detail: text + " (simulated)")
+    }
+}
+
+extension SimulatedI2CBus {
+    /// Attaches an ideal simulated `kind` chip (the registry's reference part, powered on) at
+    /// `address`, or at the chip's default address when nil, feeling `motion` as time passes on
+    /// `clock`. A test opens the chip's driver on this bus afterwards, as it would on a real one:
+    /// `try ChipKind.mpu6050.openSensor(bus: bus, address: 0x68, clock: clock)`.
+    public func attachChip(_ kind: ChipKind, at address: UInt8? = nil, clock: any MonotonicClock,
+                           motion: any MotionSource) {
+        let chip = SimulatedChipRegistry.factory(for: kind)
+            .makeChip(chipID: nil, clock: clock, motion: motion, imperfections: .ideal)
+        attach(chip, at: address ?? kind.addresses[0])
     }
 }

@@ -3,7 +3,7 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// A simulated chip that drives an interrupt pin and can bring its state up to the clock's now.
-public protocol SimulatedInterruptSource: AnyObject {
+package protocol SimulatedInterruptSource: AnyObject {
     /// Replays the chip's sample ticks up to now, so its pin shows what a free-running part would.
     func serviceInterruptPin()
     /// Clock time of the chip's first sample tick after `now`; nil while it takes no samples.
@@ -18,10 +18,10 @@ public protocol SimulatedInterruptSource: AnyObject {
 /// the system clock) and lets the chip catch up at each, up to the timeout. Wake-up latency is
 /// therefore exact to the sample tick, and a manual clock never hangs. Because waiting drives
 /// the chip, call it from the thread that uses the chip's bus.
-public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
-    public let name: String
+package final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
+    package let name: String
     /// The clock the wait sleeps on (the chip's).
-    public let clock: MonotonicClock
+    package let clock: MonotonicClock
     /// The chip driving the pin (weak: the chip owns its pin).
     weak var source: SimulatedInterruptSource?
 
@@ -37,22 +37,22 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
     static let idleStepNanoseconds: UInt64 = 10_000_000
 
     /// A low pin named `name`, timed on `clock`.
-    public init(name: String, clock: MonotonicClock) {
+    package init(name: String, clock: MonotonicClock) {
         self.name = name
         self.clock = clock
     }
 
     /// The pin's physical level as of the chip's last update.
-    public var isHigh: Bool { state.withLock { $0.high } }
+    package var isHigh: Bool { state.withLock { $0.high } }
 
     /// Rising edges since the pin was created.
-    public var risingEdges: Int { state.withLock { $0.risingEdges } }
+    package var risingEdges: Int { state.withLock { $0.risingEdges } }
 
     /// True once `release()` has been called.
-    public var isReleased: Bool { state.withLock { $0.released } }
+    package var isReleased: Bool { state.withLock { $0.released } }
 
     /// Sets the level; low → high queues an edge. Called by the chip.
-    public func drive(high: Bool) {
+    package func drive(high: Bool) {
         state.withLock { s in
             if high && !s.high { s.queuedEdges += 1; s.risingEdges += 1 }
             s.high = high
@@ -60,17 +60,17 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
     }
 
     /// A short pulse (the MPU-6050's unlatched 50 µs pulse): an edge, the level unchanged.
-    public func pulse() {
+    package func pulse() {
         state.withLock { s in s.queuedEdges += 1; s.risingEdges += 1 }
     }
 
     /// A stop that wakes a sleep on the pin's clock (its condition) at once.
-    public func makeWakeStop() -> WakeStop { ClockWakeStop(clock: clock) }
+    package func makeWakeStop() -> WakeStop { ClockWakeStop(clock: clock) }
 
     /// Steps the clock from sample tick to sample tick (see the type's note), sleeping on `stop`
     /// (a `ClockWakeStop` on the pin's clock), so a request ends the wait at its own instant.
     /// `clock` is the pin's: a simulated pin runs on its chip's clock.
-    public func waitForEdge(until deadline: UInt64?, on _: MonotonicClock, stop: WakeStop) throws -> EdgeWait {
+    package func waitForEdge(until deadline: UInt64?, on _: MonotonicClock, stop: WakeStop) throws -> EdgeWait {
         if isReleased {
             throw GPIOError(.simulatedReleased(line: name, waiting: true))
         }
@@ -93,7 +93,7 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
 
     /// Brings the chip up to now and drops every edge queued so far.
     @discardableResult
-    public func discardQueuedEdges() throws -> Int {
+    package func discardQueuedEdges() throws -> Int {
         if isReleased {
             throw GPIOError(.simulatedReleased(line: name, waiting: true))
         }
@@ -104,7 +104,7 @@ public final class SimulatedInterruptPin: GPIOInputLine, @unchecked Sendable {
         }
     }
 
-    public func release() {
+    package func release() {
         state.withLock { $0.released = true }
     }
 

@@ -9,40 +9,40 @@ import TiltboardDrivers
 ///
 /// Errors are the ones the Linux adapter reports (`I2CFaultCodes`); a failed transaction never
 /// reaches the chip. Random draws are seeded, so a run repeats exactly on a virtual clock.
-public struct SimulatedMotorNoise: Sendable, Equatable {
+package struct SimulatedMotorNoise: Sendable, Equatable {
     /// Chance (0…1) that a transaction fails with errno 121 while the motor runs: noise the
     /// running motor puts on SDA and SCL.
-    public var errorRate: Double
+    package var errorRate: Double
     /// For this long after each switch of the motor (on or off), every transaction fails with
     /// errno 121: the coil's voltage spike when no flyback diode takes it.
-    public var switchSeconds: Double
+    package var switchSeconds: Double
     /// When the motor switches on, nothing answers at the chip's address for this long (ENXIO),
     /// then the chip is in its power-on state: its supply sagged under the motor's start current.
-    public var brownOutSeconds: Double
+    package var brownOutSeconds: Double
     /// Chance (0…1) that a sample burst (a read of 6 bytes or more) while the motor runs comes
     /// back corrupted, with bit 6 of every byte inverted (noise coupled into a long data line): a
     /// jump of about 1 g or more on an axis of any supported chip at any range. Single-register
     /// reads are left alone, so a corrupted configuration read never passes for a chip reset.
-    public var glitchRate: Double
+    package var glitchRate: Double
     /// Chance (0…1) that a transaction fails with errno 121 whatever the motor does: a marginal
     /// bus (missing or weak pull-ups).
-    public var idleErrorRate: Double
+    package var idleErrorRate: Double
 
-    public init(errorRate: Double = 0, switchSeconds: Double = 0, brownOutSeconds: Double = 0,
+    package init(errorRate: Double = 0, switchSeconds: Double = 0, brownOutSeconds: Double = 0,
                 glitchRate: Double = 0, idleErrorRate: Double = 0) {
         self.errorRate = errorRate; self.switchSeconds = switchSeconds; self.brownOutSeconds = brownOutSeconds
         self.glitchRate = glitchRate; self.idleErrorRate = idleErrorRate
     }
 
     /// True when no knob is set: the motor does nothing to the bus.
-    public var isQuiet: Bool {
+    package var isQuiet: Bool {
         errorRate == 0 && switchSeconds == 0 && brownOutSeconds == 0 && glitchRate == 0 && idleErrorRate == 0
     }
 }
 
 /// The motor's side of `SimulatedMotorNoise`: the motor line reports each switch here (from
 /// whichever thread drives it), and the bus asks on each transaction.
-public final class SimulatedMotorCoupling: Sendable {
+package final class SimulatedMotorCoupling: Sendable {
     let noise: SimulatedMotorNoise
     let address: UInt8
     let clock: MonotonicClock
@@ -68,7 +68,7 @@ public final class SimulatedMotorCoupling: Sendable {
     }
 
     /// The motor line switched to `active`, now.
-    public func motorSwitched(active: Bool) {
+    package func motorSwitched(active: Bool) {
         let now = clock.nowNanoseconds()
         state.withLock { s in
             guard s.active != active else { return }

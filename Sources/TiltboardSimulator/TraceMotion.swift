@@ -4,17 +4,17 @@ import TiltboardCore
 ///
 /// CSV, one sample per line: `t,ax,ay,az` or `t,ax,ay,az,gx,gy,gz` (seconds, g, °/s). An
 /// optional header line, blank lines and `#` comments are allowed; `t` must not decrease.
-public struct TraceMotion: MotionSource {
-    public let times: [Double]
-    public let accel: [Vector3]
-    public let gyro: [Vector3]
+package struct TraceMotion: MotionSource {
+    package let times: [Double]
+    package let accel: [Vector3]
+    package let gyro: [Vector3]
     /// Die temperature reported throughout.
-    public var tempC: Double = 25
+    package var tempC: Double = 25
 
     /// Parses `csv`; errors give the line number and what to fix. A long trace (a million lines
     /// take seconds) asks `shouldStop` every 10,000 lines and throws `TraceLoadStopped` when it
     /// says so, so Ctrl-C during the load stops at once.
-    public init(csv: String, shouldStop: () -> Bool = { false }) throws {
+    package init(csv: String, shouldStop: () -> Bool = { false }) throws {
         var times: [Double] = [], accel: [Vector3] = [], gyro: [Vector3] = []
         var lineNumber = 0
         var sawData = false
@@ -58,9 +58,9 @@ public struct TraceMotion: MotionSource {
         self.times = times; self.accel = accel; self.gyro = gyro
     }
 
-    public var duration: Double? { times[times.count - 1] }
+    package var duration: Double? { times[times.count - 1] }
 
-    public func state(at t: Double) -> PhysicalState {
+    package func state(at t: Double) -> PhysicalState {
         let n = times.count
         if !(t > times[0]) { return PhysicalState(accelG: accel[0], gyroDps: gyro[0], tempC: tempC) }
         if t >= times[n - 1] { return PhysicalState(accelG: accel[n - 1], gyroDps: gyro[n - 1], tempC: tempC) }
@@ -85,9 +85,9 @@ public struct TraceMotion: MotionSource {
 }
 
 /// Loading a trace was given up because a stop was requested.
-public struct TraceLoadStopped: Error, Sendable, CustomStringConvertible {
+package struct TraceLoadStopped: Error, Sendable, CustomStringConvertible {
     /// The stop of a load.
-    public init() {}
+    package init() {}
     /// The kind, for a log; a program words it for people.
-    public var description: String { "TraceLoadStopped" }
+    package var description: String { "TraceLoadStopped" }
 }

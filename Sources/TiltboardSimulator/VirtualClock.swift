@@ -33,11 +33,13 @@ public final class VirtualClock: MonotonicClock, @unchecked Sendable {
         }
     }
 
+    /// A virtual clock standing at `startNanoseconds`.
     public init(startNanoseconds: UInt64 = 0) {
         now = Atomic(startNanoseconds)
         memberKey = "tiltboard.virtual-clock." + UUID().uuidString
     }
 
+    /// The clock's current time in nanoseconds.
     public func nowNanoseconds() -> UInt64 { now.load(ordering: .acquiring) }
 
     public func sleep(untilNanoseconds deadline: UInt64) {
@@ -82,13 +84,13 @@ public final class VirtualClock: MonotonicClock, @unchecked Sendable {
     }
 
     /// Threads taking part that are not waiting on the clock; for tests.
-    public var runningThreads: Int {
+    package var runningThreads: Int {
         monitor.lock(); defer { monitor.unlock() }
         return running
     }
 
     /// Threads waiting on the clock (in a sleep or a condition); for tests.
-    public var waitingThreads: Int {
+    package var waitingThreads: Int {
         monitor.lock(); defer { monitor.unlock() }
         return waiters.count
     }

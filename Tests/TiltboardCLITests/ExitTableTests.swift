@@ -132,13 +132,13 @@ final class ExitTableTests: XCTestCase {
     }
 
     func testEveryPublicErrorTypeNamesItsCategory() throws {
-        // Every public type of the package that conforms to Error, by its declaration, and every
+        // Every public or package type of the package that conforms to Error, by its declaration, and every
         // type declared or extended as CategorizedError: a public error without a category would
         // leave the tool through ArgumentParser with exit 1.
         let sources = packageRoot + "/Sources"
         let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") }
-        let declaration = try NSRegularExpression(pattern: #"public (?:final )?(?:struct|enum|class) (\w+)\s*:\s*([^{]*)\{"#)
+        let declaration = try NSRegularExpression(pattern: #"(?:public|package) (?:final )?(?:struct|enum|class) (\w+)\s*:\s*([^{]*)\{"#)
         let extensionLine = try NSRegularExpression(pattern: #"extension (\w+)\s*:\s*[^{]*\bCategorizedError\b"#)
         var errors: Set<String> = [], categorized: Set<String> = []
         for file in files {

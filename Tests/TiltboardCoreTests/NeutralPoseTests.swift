@@ -68,7 +68,7 @@ final class NeutralPoseTests: XCTestCase {
     }
 
     func testProgressRunsOverTheDuration() {
-        var capture = NeutralCapture(settings: .init(duration: 1))
+        var capture = NeutralCapture(settings: .init(duration: .seconds(1)))
         var last = -1.0
         var rng = NoiseSource(seed: 12)
         for i in 0...50 {
@@ -110,7 +110,7 @@ final class NeutralPoseTests: XCTestCase {
     }
 
     func testNeverStillTimesOut() {
-        var capture = NeutralCapture(settings: .init(duration: 2, timeout: 5))
+        var capture = NeutralCapture(settings: .init(duration: .seconds(2), timeout: .seconds(5)))
         var rng = NoiseSource(seed: 14)
         var final: NeutralCapture.Status?
         for i in 0..<2000 {

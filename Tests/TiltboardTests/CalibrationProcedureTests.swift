@@ -282,7 +282,7 @@ final class CalibrationProcedureTests: XCTestCase {
         defer { session.close() }
         let start = clock.nowSeconds()
         var restarts = 0
-        let settings = NeutralCapture.Settings(duration: 2, timeout: 8)
+        let settings = NeutralCapture.Settings(duration: .seconds(2), timeout: .seconds(8))
         XCTAssertThrowsError(try NeutralCalibration(settings: settings).run(on: session, events: { event in
             if case .restarted = event { restarts += 1 }
         })) { error in

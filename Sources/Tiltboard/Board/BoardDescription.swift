@@ -8,44 +8,58 @@ import TiltboardSimulator
 /// Parsed and validated by `BoardDescription.load(path:)` / `parse(json:source:)`; every
 /// problem is reported as a `BoardFileError` naming the file, the key, the value and what is allowed.
 public struct BoardDescription: Sendable, Equatable {
+    /// The board's name (the file's `name`), shown in messages and used for its profile's file name.
     public var name: String
     /// Where the description came from (a path, or `built-in`), for messages.
     public var source: String
+    /// The motion sensor: chip, bus, address and the settings its driver is configured with.
     public var sensor: SensorSection
+    /// The vibration motor's GPIO line and haptic settings; nil on a board without a motor.
     public var motor: MotorSection?
     /// Maps sensor axes onto board axes (x right, y forward, z up): board = mount × sensor.
     public var mount: Matrix3
     /// Present when `sensor.bus` is `"simulated"`.
-    public var simulation: SimulationSection?
+    package var simulation: SimulationSection?
+    /// Shake detector settings over the detector's defaults.
     public var shake: ShakeSection
+    /// The sensor's interrupt pin wired to a GPIO input, for wake-on-motion; nil when not wired.
     public var interrupt: InterruptSection?
 
-    public init(name: String, source: String, sensor: SensorSection, motor: MotorSection? = nil,
+    package init(name: String, source: String, sensor: SensorSection, motor: MotorSection? = nil,
                 mount: Matrix3 = .identity, simulation: SimulationSection? = nil,
                 shake: ShakeSection = ShakeSection(), interrupt: InterruptSection? = nil) {
         self.name = name; self.source = source; self.sensor = sensor; self.motor = motor
         self.mount = mount; self.simulation = simulation; self.shake = shake; self.interrupt = interrupt
     }
 
-    public var isSimulated: Bool { sensor.bus == BoardDescription.simulatedBus }
-    public static let simulatedBus = "simulated"
+    package var isSimulated: Bool { sensor.bus == BoardDescription.simulatedBus }
+    package static let simulatedBus = "simulated"
 
+    /// The board file's `sensor` section: which chip, where it answers, and how it is configured.
     public struct SensorSection: Sendable, Equatable {
+        /// The chip family (`"mpu6050"`, `"adxl345"`, …).
         public var chip: ChipKind
         /// `/dev/i2c-N` or `simulated`.
         public var bus: String
+        /// The chip's 7-bit I²C address.
         public var address: UInt8
+        /// Full-scale accelerometer range in g.
         public var accelRangeG: Int
+        /// Full-scale gyroscope range in °/s (ignored by a chip without a gyroscope).
         public var gyroRangeDps: Int
+        /// Output data rate in Hz, and the loop's rate.
         public var rateHz: Double
+        /// Whether the driver collects samples in the chip's FIFO.
         public var fifo: Bool
 
+        /// A sensor section with the board file's defaults for what is not given.
         public init(chip: ChipKind, bus: String, address: UInt8, accelRangeG: Int = 2,
                     gyroRangeDps: Int = 500, rateHz: Double = 100, fifo: Bool = false) {
             self.chip = chip; self.bus = bus; self.address = address; self.accelRangeG = accelRangeG
             self.gyroRangeDps = gyroRangeDps; self.rateHz = rateHz; self.fifo = fifo
         }
 
+        /// The settings the sensor's driver is configured with (`MotionSensor.configure`).
         public var configuration: SensorConfiguration {
             SensorConfiguration(accelRangeG: accelRangeG, gyroRangeDps: gyroRangeDps, rateHz: rateHz, useFIFO: fifo)
         }
@@ -54,13 +68,19 @@ public struct BoardDescription: Sendable, Equatable {
     /// A GPIO line: chip by label (`pinctrl-bcm2711`), name (`gpiochip0`) or path; line by
     /// offset or name (`GPIO17`).
     public struct LineSelector: Sendable, Equatable {
+        /// The GPIO chip: a name under /dev (`gpiochip0`) or its label.
         public var chip: String
+        /// The line on that chip, by offset or by name.
         public var line: GPIOLineID
+        /// A line `line` on GPIO chip `chip`.
         public init(chip: String, line: GPIOLineID) { self.chip = chip; self.line = line }
     }
 
+    /// The board file's `motor` section: the vibration motor's line and its haptic settings.
     public struct MotorSection: Sendable, Equatable {
+        /// The GPIO output line that drives the motor.
         public var line: LineSelector
+        /// True when the line drives the motor at low level.
         public var activeLow: Bool
         /// Effect played on a shake, parsed from a preset name (`click`, `buzz`, …) or `pulse:150`.
         public var shakeEffect: HapticEffect
@@ -69,6 +89,7 @@ public struct BoardDescription: Sendable, Equatable {
         /// Off-time that ends a stretch, in seconds.
         public var minRestSeconds: Double
 
+        /// A motor section with the board file's defaults for what is not given.
         public init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(ms: 150),
                     maxOnSeconds: Double = 2, minRestSeconds: Double = 0.5) {
             self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect
@@ -79,31 +100,31 @@ public struct BoardDescription: Sendable, Equatable {
         public var cap: MotorCapSettings { MotorCapSettings(maxOnSeconds: maxOnSeconds, minRestSeconds: minRestSeconds) }
     }
 
-    public struct SimulationSection: Sendable, Equatable {
+    package struct SimulationSection: Sendable, Equatable {
         /// A built-in motion script name (`flat`, `demo`, `six-faces`, …) or a path to a script JSON file.
-        public var script: String?
+        package var script: String?
         /// A recorded CSV trace (`t,ax,ay,az[,gx,gy,gz]`) to replay instead of a script.
-        public var trace: String?
+        package var trace: String?
         /// Noise, zero-g offset and scale error at data-sheet magnitudes (false: an ideal chip).
-        public var noise: Bool
-        public var seed: UInt64
+        package var noise: Bool
+        package var seed: UInt64
         /// WHO_AM_I the simulated MPU-6050 answers with (clones: 0x70, 0x72, 0x98).
-        public var whoAmI: UInt8?
+        package var whoAmI: UInt8?
         /// Injected zero-g offset in mg, overriding the seeded one.
-        public var zeroGOffsetMg: Vector3?
+        package var zeroGOffsetMg: Vector3?
         /// Injected scale error as fractions (0.02 = +2 %), overriding the seeded one.
-        public var scaleError: Vector3?
+        package var scaleError: Vector3?
         /// Appends every motor line change (`<seconds> <0|1>`) to this file.
-        public var motorLog: String?
+        package var motorLog: String?
         /// Bus failures and chip resets to play, at seconds since the board opened.
-        public var faults: [SimulatedFault]
+        package var faults: [SimulatedFault]
         /// How far from ideal the simulated part is (with `noise`).
-        public var part: Part = .typical
+        package var part: Part = .typical
         /// What the motor does to the sensor's bus (`simulation.motorNoise`); nil: nothing.
-        public var motorNoise: SimulatedMotorNoise?
+        package var motorNoise: SimulatedMotorNoise?
 
         /// `simulation.part`: a typical part, one at the data sheets' limits, or given values.
-        public enum Part: Sendable, Equatable {
+        package enum Part: Sendable, Equatable {
             /// Errors drawn well inside the limits, no temperature drift, no warm-up.
             case typical
             /// Every offset and temperature coefficient at its data-sheet limit, a 10 °C warm-up.
@@ -113,15 +134,15 @@ public struct BoardDescription: Sendable, Equatable {
         }
 
         /// Explicit part values; nil keeps the typical part's.
-        public struct PartValues: Sendable, Equatable {
-            public var gyroBiasDps: Vector3?
-            public var gyroBiasTempcoDpsPerC: Vector3?
-            public var zeroGOffsetMg: Vector3?
-            public var zeroGTempcoMgPerC: Vector3?
-            public var warmUpC: Double?
-            public var warmUpSeconds: Double?
+        package struct PartValues: Sendable, Equatable {
+            package var gyroBiasDps: Vector3?
+            package var gyroBiasTempcoDpsPerC: Vector3?
+            package var zeroGOffsetMg: Vector3?
+            package var zeroGTempcoMgPerC: Vector3?
+            package var warmUpC: Double?
+            package var warmUpSeconds: Double?
 
-            public init(gyroBiasDps: Vector3? = nil, gyroBiasTempcoDpsPerC: Vector3? = nil, zeroGOffsetMg: Vector3? = nil,
+            package init(gyroBiasDps: Vector3? = nil, gyroBiasTempcoDpsPerC: Vector3? = nil, zeroGOffsetMg: Vector3? = nil,
                         zeroGTempcoMgPerC: Vector3? = nil, warmUpC: Double? = nil, warmUpSeconds: Double? = nil) {
                 self.gyroBiasDps = gyroBiasDps; self.gyroBiasTempcoDpsPerC = gyroBiasTempcoDpsPerC
                 self.zeroGOffsetMg = zeroGOffsetMg; self.zeroGTempcoMgPerC = zeroGTempcoMgPerC
@@ -129,7 +150,7 @@ public struct BoardDescription: Sendable, Equatable {
             }
         }
 
-        public init(script: String? = nil, trace: String? = nil, noise: Bool = true, seed: UInt64 = 1,
+        package init(script: String? = nil, trace: String? = nil, noise: Bool = true, seed: UInt64 = 1,
                     whoAmI: UInt8? = nil, zeroGOffsetMg: Vector3? = nil, scaleError: Vector3? = nil,
                     motorLog: String? = nil, faults: [SimulatedFault] = []) {
             self.script = script; self.trace = trace; self.noise = noise; self.seed = seed; self.whoAmI = whoAmI
@@ -140,10 +161,15 @@ public struct BoardDescription: Sendable, Equatable {
 
     /// Shake detector settings; nil fields take the detector's defaults.
     public struct ShakeSection: Sendable, Equatable {
+        /// Linear acceleration in g a stroke must exceed; nil keeps the detector's default.
         public var thresholdG: Double?
+        /// The fraction of a window's strokes that must be strong; nil keeps the default.
         public var minFraction: Double?
+        /// Direction reversals a shake needs; nil keeps the default.
         public var minReversals: Int?
+        /// Milliseconds after a shake before the next may start; nil keeps the default.
         public var cooldownMs: Double?
+        /// A shake section; every setting left nil keeps the detector's default.
         public init(thresholdG: Double? = nil, minFraction: Double? = nil, minReversals: Int? = nil,
                     cooldownMs: Double? = nil) {
             self.thresholdG = thresholdG; self.minFraction = minFraction
@@ -153,24 +179,28 @@ public struct BoardDescription: Sendable, Equatable {
 
     /// The sensor's interrupt pin wired to a GPIO input.
     public struct InterruptSection: Sendable, Equatable {
+        /// The GPIO input line the sensor's interrupt pin drives.
         public var line: LineSelector
+        /// An interrupt section wired to `line`.
         public init(line: LineSelector) { self.line = line }
     }
 }
 
 /// A board file that cannot be used; the CLI exits 65.
 public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The board file's path, or its source name for a built-in board.
     public var file: String
     /// Dotted key path, e.g. `sensor.address`; empty for whole-file problems.
     public var key: String
+    /// What is wrong with the key's value.
     public var message: String
     /// The kernel's reason when the file could not be read (EACCES: exit 77, not 65).
     public var errno: Int32?
     /// What was wrong with the file itself (or the file at `key`), when that was the problem: its
     /// exit status is the one `FileProblem` gives.
-    public var fileProblem: FileProblem?
+    package var fileProblem: FileProblem?
 
-    public init(file: String, key: String, message: String, errno: Int32? = nil, fileProblem: FileProblem? = nil) {
+    package init(file: String, key: String, message: String, errno: Int32? = nil, fileProblem: FileProblem? = nil) {
         self.file = file; self.key = key; self.message = message; self.errno = errno
         self.fileProblem = fileProblem ?? errno.map { FileProblem(errno: $0) }
     }

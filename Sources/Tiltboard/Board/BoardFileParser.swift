@@ -57,7 +57,7 @@ extension BoardDescription {
     }
 
     /// The board used when no board file is given: a simulated chip and a simulated motor line.
-    public static func builtInSimulated(chip: ChipKind = .mpu6050, script: String = "flat") -> BoardDescription {
+    package static func builtInSimulated(chip: ChipKind = .mpu6050, script: String = "flat") -> BoardDescription {
         BoardDescription(
             name: "simulated \(chip.partName) board",
             source: "built-in",
@@ -582,8 +582,8 @@ struct BoardFileParser {
 /// before `}` or `]`, and a key twice in one object (§4: names SHOULD be unique; which one wins is
 /// undefined, so a board file with one is refused). A single pass over the bytes of a document
 /// already parsed, with its own stack (no recursion), so any input is safe.
-public enum StrictJSON {
-    public struct Problem: Equatable, Sendable { public var key: String; public var message: String }
+package enum StrictJSON {
+    package struct Problem: Equatable, Sendable { public var key: String; public var message: String }
 
     private struct Frame {
         var isObject: Bool
@@ -593,7 +593,7 @@ public enum StrictJSON {
         var index = 0
     }
 
-    public static func problem(_ bytes: [UInt8]) -> Problem? {
+    package static func problem(_ bytes: [UInt8]) -> Problem? {
         var stack: [Frame] = []
         var afterComma = false
         var i = 0

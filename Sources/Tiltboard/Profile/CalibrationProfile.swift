@@ -9,7 +9,9 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     /// The schema this build writes; files with a higher version are refused, not guessed at.
     public static let currentSchemaVersion = 1
 
+    /// The profile format's version (`currentSchemaVersion` when written by this library).
     public var schemaVersion: Int
+    /// The board the profile was measured on; loading it for another board is refused.
     public var board: ProfileBoardIdentity
     /// When the profile was measured, ISO 8601 (`2026-11-21T08:30:00Z`).
     public var createdAt: String
@@ -19,6 +21,7 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     public var sampleCount: Int
     /// Standard deviation per axis while still, in mg.
     public var noiseMg: Vector3
+    /// The pose the board rests in when level, which the tilt is measured from.
     public var neutral: NeutralPose
     /// Absent until a sensor (offset and scale) calibration has been run.
     public var sensor: SensorCorrection?
@@ -31,12 +34,12 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     /// and a sensor calibration captured in either order read the same at the neutral pose.
     /// Absent in profiles written before it existed, and after the neutral pose is reset to zero: `neutral` is then used
     /// as stored.
-    public var neutralSource: NeutralSource?
+    package var neutralSource: NeutralSource?
     /// The player's shake sensitivity (`tiltboard profile shake`, the page); absent: the board
     /// file's `shake` section applies.
     public var shake: ProfileShake?
 
-    public init(schemaVersion: Int = CalibrationProfile.currentSchemaVersion, board: ProfileBoardIdentity,
+    package init(schemaVersion: Int = CalibrationProfile.currentSchemaVersion, board: ProfileBoardIdentity,
                 createdAt: String, temperatureC: Double? = nil, sampleCount: Int, noiseMg: Vector3,
                 neutral: NeutralPose, sensor: SensorCorrection? = nil, gyroBiasDps: Vector3? = nil,
                 neutralSource: NeutralSource? = nil, shake: ProfileShake? = nil) {
@@ -47,14 +50,14 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     }
 
     /// A neutral capture in raw sensor terms.
-    public struct NeutralSource: Codable, Sendable, Equatable {
+    package struct NeutralSource: Codable, Sendable, Equatable {
         /// The mean acceleration while still at neutral as the chip reads it with nothing in its
         /// offset registers: sensor frame, g, before the sensor calibration and the mount.
-        public var sensorMeanG: Vector3
+        package var sensorMeanG: Vector3
         /// The steepest neutral pose compensated (the calibration's tilt limit), degrees.
-        public var maxTiltDeg: Double
+        package var maxTiltDeg: Double
 
-        public init(sensorMeanG: Vector3, maxTiltDeg: Double) {
+        package init(sensorMeanG: Vector3, maxTiltDeg: Double) {
             self.sensorMeanG = sensorMeanG; self.maxTiltDeg = maxTiltDeg
         }
     }
@@ -70,15 +73,20 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     /// Per-axis correction of the accelerometer in the sensor frame, as `SensorCalibration` applies it:
     /// corrected = crossAxis × ((raw − offsetG) / scale), per axis; raw = scale × true + offsetG.
     public struct SensorCorrection: Codable, Sendable, Equatable {
+        /// Accelerometer zero-g offset in g, subtracted from each reading.
         public var offsetG: Vector3
+        /// Accelerometer scale per axis (1 is exact).
         public var scale: Vector3
+        /// Cross-axis correction from a six-face fit with cross-axis terms, if measured.
         public var crossAxis: Matrix3?
+        /// Gyroscope bias in °/s, subtracted from each reading, when measured.
         public var gyroBiasDps: Vector3?
         /// RMS error of the fit over the calibration poses, in mg.
         public var residualMg: Double
         /// True when the offsets were programmed into the chip's own offset registers.
         public var writtenToChip: Bool
 
+        /// A sensor correction as `tiltboard calibrate --sensor` measures it.
         public init(offsetG: Vector3, scale: Vector3, crossAxis: Matrix3? = nil, gyroBiasDps: Vector3? = nil,
                     residualMg: Double, writtenToChip: Bool) {
             self.offsetG = offsetG; self.scale = scale; self.crossAxis = crossAxis; self.gyroBiasDps = gyroBiasDps
@@ -87,7 +95,7 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     }
 
     /// The first thing wrong with the values, or nil when the profile can be applied.
-    public var problem: String? {
+    package var problem: String? {
         if schemaVersion < 1 { return "schemaVersion \(schemaVersion) is not valid (must be 1 or more)" }
         if let p = board.problem { return p }
         if CalibrationProfile.date(fromTimestamp: createdAt) == nil {
@@ -145,14 +153,14 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     }
 
     /// `date` in the form `createdAt` takes: ISO 8601 in UTC, whole seconds.
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         return formatter.string(from: date)
     }
 
     /// Parses a `createdAt` value, with or without fractional seconds; nil when it is not ISO 8601.
-    public static func date(fromTimestamp text: String) -> Date? {
+    package static func date(fromTimestamp text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         if let d = formatter.date(from: text) { return d }
@@ -167,13 +175,16 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
 public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
     /// The board file's `name`.
     public var name: String
+    /// The chip family the profile was measured with.
     public var chip: ChipKind
+    /// The I²C bus device the chip was on (`/dev/i2c-1`).
     public var bus: String
+    /// The chip's 7-bit I²C address.
     public var address: UInt8
     /// WHO_AM_I / DEVID read during calibration.
     public var chipID: UInt8
 
-    public init(name: String, chip: ChipKind, bus: String, address: UInt8, chipID: UInt8) {
+    package init(name: String, chip: ChipKind, bus: String, address: UInt8, chipID: UInt8) {
         self.name = name; self.chip = chip; self.bus = bus; self.address = address; self.chipID = chipID
     }
 
@@ -184,14 +195,14 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
     }
 
     /// How this identity differs from `other`, or nil when they name the same board.
-    public func mismatch(with other: ProfileBoardIdentity) -> String? {
+    package func mismatch(with other: ProfileBoardIdentity) -> String? {
         if let m = mismatch(withBoard: other.name, chip: other.chip, bus: other.bus, address: other.address) { return m }
         if chipID != other.chipID { return "the chip ID is \(chipID.hex(uppercase: true)), this board's chip answers \(other.chipID.hex(uppercase: true))" }
         return nil
     }
 
     /// How this identity differs from a board description (chip ID aside, which needs the hardware).
-    public func mismatch(with board: BoardDescription) -> String? {
+    package func mismatch(with board: BoardDescription) -> String? {
         mismatch(withBoard: board.name, chip: board.sensor.chip, bus: board.sensor.bus, address: board.sensor.address)
     }
 

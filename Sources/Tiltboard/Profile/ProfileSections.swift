@@ -4,10 +4,10 @@ import Foundation
 /// it owns (`ProfileWriter`) and `ProfileStore.save(_:path:sections:)` changes only those: every
 /// other member of the file on disk, a section a newer tiltboard added included, is kept byte
 /// for byte.
-public enum ProfileSection: String, CaseIterable, Sendable, Comparable {
+package enum ProfileSection: String, CaseIterable, Sendable, Comparable {
     case board, createdAt, gyroBiasDps, neutral, neutralSource, noiseMg, sampleCount, schemaVersion, sensor, shake, temperatureC
 
-    public static func < (a: ProfileSection, b: ProfileSection) -> Bool { a.rawValue < b.rawValue }
+    package static func < (a: ProfileSection, b: ProfileSection) -> Bool { a.rawValue < b.rawValue }
 }
 
 /// Every path that writes a profile, and the sections each one owns.
@@ -25,11 +25,11 @@ public enum ProfileSection: String, CaseIterable, Sendable, Comparable {
 ///
 /// `schemaVersion` and `board` are written only with a new profile. The profile watch of a
 /// running loop reads the file and never writes it.
-public enum ProfileWriter: String, CaseIterable, Sendable {
+package enum ProfileWriter: String, CaseIterable, Sendable {
     case neutralCapture, zero, sensorCalibration, shake
 
     /// The sections this writer may change.
-    public var sections: Set<ProfileSection> {
+    package var sections: Set<ProfileSection> {
         switch self {
         case .neutralCapture: return [.neutral, .neutralSource, .sampleCount, .noiseMg, .gyroBiasDps, .createdAt, .temperatureC]
         case .zero: return [.neutral, .neutralSource, .createdAt]

@@ -9,11 +9,16 @@ public struct ProfileShake: Codable, Sendable, Equatable {
     /// `gentle`, `normal` or `firm` (`ShakeSensitivity`); kept as text so that a wrong name is
     /// reported as the profile's problem, with the names allowed.
     public var level: String?
+    /// Linear acceleration in g a stroke must exceed; nil keeps the level's or the board's value.
     public var thresholdG: Double?
+    /// Direction reversals a shake needs; nil keeps the board's value.
     public var minReversals: Int?
+    /// The fraction of strokes that must be strong; nil keeps the board's value.
     public var minFraction: Double?
+    /// Milliseconds after a shake before the next may start; nil keeps the board's value.
     public var cooldownMs: Double?
 
+    /// Shake settings saved in a profile; nil fields leave the board's settings as they are.
     public init(level: ShakeSensitivity? = nil, thresholdG: Double? = nil, minReversals: Int? = nil,
                 minFraction: Double? = nil, cooldownMs: Double? = nil) {
         self.level = level?.rawValue; self.thresholdG = thresholdG; self.minReversals = minReversals
@@ -21,7 +26,7 @@ public struct ProfileShake: Codable, Sendable, Equatable {
     }
 
     /// The keys a profile's `shake` section may hold.
-    public static let keys: Set<String> = ["level", "thresholdG", "minReversals", "minFraction", "cooldownMs"]
+    package static let keys: Set<String> = ["level", "thresholdG", "minReversals", "minFraction", "cooldownMs"]
 
     /// The named level, when one is set and valid.
     public var sensitivity: ShakeSensitivity? { level.flatMap(ShakeSensitivity.init(rawValue:)) }
@@ -43,7 +48,7 @@ public struct ProfileShake: Codable, Sendable, Equatable {
     }
 
     /// The first thing wrong, as `shake.KEY …`, or nil.
-    public var problem: String? {
+    package var problem: String? {
         if let level, ShakeSensitivity(rawValue: level) == nil {
             return "shake.level \"\(level)\" is not a sensitivity: use one of \(ShakeSensitivity.namesList)"
         }
@@ -58,13 +63,13 @@ public struct ProfileShake: Codable, Sendable, Equatable {
 
     /// How `settings` reads for a player: `normal (0.8 g)`, or `custom (1.0 g)` when the
     /// threshold is not one of the levels'.
-    public static func describe(_ settings: ShakeDetectorSettings) -> String {
+    package static func describe(_ settings: ShakeDetectorSettings) -> String {
         let name = ShakeSensitivity(thresholdG: settings.thresholdG)?.rawValue ?? "custom"
         return "\(name) (\(gText(settings.thresholdG)) g)"
     }
 
     /// `0.8`, `1.2`, `1.25`: at most two decimals, at least one.
-    public static func gText(_ g: Double) -> String {
+    package static func gText(_ g: Double) -> String {
         var text = String(format: "%.2f", g)
         if text.hasSuffix("0") { text.removeLast() }
         return text

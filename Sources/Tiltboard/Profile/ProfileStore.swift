@@ -40,7 +40,7 @@ public enum ProfileStore {
     /// The file-name form of a board name: lowercase ASCII letters and digits, each run of other
     /// characters → `-`. A name with characters beyond ASCII (Cyrillic, Japanese, emoji, …) also
     /// gets a stable hash of the whole name, so two such names never share a profile.
-    public static func slug(_ name: String) -> String {
+    package static func slug(_ name: String) -> String {
         guard name.unicodeScalars.contains(where: { !$0.isASCII }) else { return asciiSlug(name) }
         // Canonically composed, so the same name typed either way is the same board.
         let composed = name.precomposedStringWithCanonicalMapping
@@ -68,7 +68,7 @@ public enum ProfileStore {
     }
 
     /// The largest profile read: far above any this program writes (about 2 kB).
-    public static let maxProfileBytes = 1 << 20
+    package static let maxProfileBytes = 1 << 20
 
     /// The profile at `path`, or nil when there is no file there.
     ///
@@ -102,7 +102,7 @@ public enum ProfileStore {
     }
 
     /// Decodes and checks profile file contents; `path` names the file in messages.
-    public static func decode(_ bytes: [UInt8], path: String) throws -> CalibrationProfile {
+    package static func decode(_ bytes: [UInt8], path: String) throws -> CalibrationProfile {
         if bytes.isEmpty {
             throw ProfileError(path: path, kind: .corrupt, detail: "the file is empty", remedy: .recalibrateOrRestore)
         }
@@ -172,13 +172,13 @@ public enum ProfileStore {
     /// symlink names (the link is kept); cooperating writers of the folder take turns. Returns the
     /// profile as written.
     @discardableResult
-    public static func save(_ profile: CalibrationProfile, path: String, writer: ProfileWriter) throws -> CalibrationProfile {
+    package static func save(_ profile: CalibrationProfile, path: String, writer: ProfileWriter) throws -> CalibrationProfile {
         try save(profile, path: path, sections: writer.sections)
     }
 
     /// `save(_:path:writer:)` for any set of sections.
     @discardableResult
-    public static func save(_ profile: CalibrationProfile, path: String, sections: Set<ProfileSection>) throws -> CalibrationProfile {
+    package static func save(_ profile: CalibrationProfile, path: String, sections: Set<ProfileSection>) throws -> CalibrationProfile {
         if let problem = profile.problem {
             throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
         }
@@ -212,7 +212,7 @@ public enum ProfileStore {
 
     /// Fails as `save` would for a reason other than the profile itself (the folder, the file in
     /// the way), before a capture whose result would be lost.
-    public static func checkWritable(path: String) throws {
+    package static func checkWritable(path: String) throws {
         // Where a symlinked profile is written: the folder of the file it names.
         let target = try writableTarget(path)
         try naming(path, target) { try AtomicFile.checkWritable(target) }
@@ -230,7 +230,7 @@ public enum ProfileStore {
     }
 
     /// The exact bytes `save` writes: pretty-printed JSON with sorted keys and a final newline.
-    public static func encode(_ profile: CalibrationProfile) throws -> [UInt8] {
+    package static func encode(_ profile: CalibrationProfile) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(profile)) + [UInt8(ascii: "\n")]
@@ -284,10 +284,12 @@ public enum ProfileStore {
 
 /// A profile that must not be used; the CLI exits 65, or as `FileProblem` says for a file problem.
 public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong with the profile file.
     public enum Kind: String, Sendable, Equatable {
         /// The path leads to no file it can read (a symlink loop, a name too long, a part of
         /// the path not a folder).
         case unreadable
+        /// The file or its folder may not be read or written by this user.
         case permissionDenied
         /// A folder, FIFO, socket or device (`FileProblem.notRegular`).
         case notRegularFile
@@ -295,10 +297,11 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         case tooLarge
         /// The kernel failed the read (`FileProblem.readFailed`).
         case readFailed
+        /// The file is not JSON, is from a newer version, holds invalid values, or belongs to another board.
         case corrupt, newerVersion, invalid, otherBoard
 
         /// The file problem this is, when it is one (`FileProblem`, the one table of their exits).
-        public var fileProblem: FileProblem? {
+        package var fileProblem: FileProblem? {
             switch self {
             case .unreadable: return .missing
             case .permissionDenied: return .permissionDenied
@@ -311,15 +314,16 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
     }
     /// The profile file.
     public var path: String
+    /// What went wrong.
     public var kind: Kind
     /// What is wrong.
     public var detail: String
     /// What would put it right, for the program to word for its user; nil when nothing but the
     /// detail applies.
-    public var remedy: Remedy?
+    package var remedy: Remedy?
 
     /// Ways out of a profile that cannot be used.
-    public enum Remedy: Sendable, Equatable {
+    package enum Remedy: Sendable, Equatable {
         /// Measure a new profile, or restore the backup the writer kept (`path`.bak).
         case recalibrateOrRestore
         /// Calibrate the board in use, or name that board's own profile.
@@ -328,7 +332,7 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         case nameAProfileFile
     }
 
-    public init(path: String, kind: Kind, detail: String, remedy: Remedy? = nil) {
+    package init(path: String, kind: Kind, detail: String, remedy: Remedy? = nil) {
         self.path = path; self.kind = kind; self.detail = detail; self.remedy = remedy
     }
 

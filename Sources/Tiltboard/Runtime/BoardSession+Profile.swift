@@ -12,7 +12,7 @@ public struct CaptureSummary: Sendable, Equatable {
     /// Mean gyro output while still, sensor frame, °/s: the gyro bias (nil without a gyro).
     public var gyroBiasDps: Vector3?
     /// A neutral capture's mean in raw sensor terms (`BoardSession.neutralSource`); nil for other captures.
-    public var neutralSource: CalibrationProfile.NeutralSource?
+    package var neutralSource: CalibrationProfile.NeutralSource?
 
     /// A summary of a capture of `sampleCount` samples.
     package init(sampleCount: Int, noiseMg: Vector3, temperatureC: Double?, gyroBiasDps: Vector3? = nil,

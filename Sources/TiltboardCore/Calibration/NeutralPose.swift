@@ -54,14 +54,15 @@ public struct NeutralCapture: Sendable {
     /// Durations in seconds, stillness limits and the steepest neutral accepted.
     public struct Settings: Sendable, Equatable {
         /// Duration, timeout and stillness limits.
-        public var still: StillCapture.Settings
+        package var still: StillCapture.Settings
         /// Passed to `NeutralPose.capture`.
         public var maxTiltDeg: Double
 
-        /// Defaults: 2 s still within 30 s, default stillness, 30° maximum neutral tilt.
-        public init(duration: Double = 2, timeout: Double = 30, criteria: StillnessCriteria = StillnessCriteria(),
-                    maxTiltDeg: Double = 30) {
-            still = StillCapture.Settings(duration: duration, timeout: timeout, criteria: criteria)
+        /// Still for `duration` within `timeout`, by `criteria`; the defaults are 2 s still within
+        /// 30 s, default stillness, 30° maximum neutral tilt.
+        public init(duration: Duration = .seconds(2), timeout: Duration = .seconds(30),
+                    criteria: StillnessCriteria = StillnessCriteria(), maxTiltDeg: Double = 30) {
+            still = StillCapture.Settings(duration: duration.inSeconds, timeout: timeout.inSeconds, criteria: criteria)
             self.maxTiltDeg = maxTiltDeg
         }
     }
@@ -81,7 +82,7 @@ public struct NeutralCapture: Sendable {
     /// The settings in use.
     public let settings: Settings
     /// The underlying capture (statistics, restarts, last failure).
-    public private(set) var capture: StillCapture
+    package private(set) var capture: StillCapture
     /// The captured pose once done.
     public private(set) var result: NeutralPose?
 

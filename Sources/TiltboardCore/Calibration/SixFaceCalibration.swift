@@ -1,9 +1,10 @@
 /// Which board axis points up (its gravity reaction reads +1 g on that axis).
 public enum BoardFace: String, CaseIterable, Codable, Sendable {
+    /// The face pointing up: the axis and its sign (`+Z` is the board lying flat, face up).
     case xUp = "+X", xDown = "-X", yUp = "+Y", yDown = "-Y", zUp = "+Z", zDown = "-Z"
 
     /// Axis index, 0 = X.
-    public var axis: Int {
+    package var axis: Int {
         switch self {
         case .xUp, .xDown: return 0
         case .yUp, .yDown: return 1
@@ -12,7 +13,7 @@ public enum BoardFace: String, CaseIterable, Codable, Sendable {
     }
 
     /// +1 for the `Up` faces, −1 for the `Down` faces.
-    public var sign: Double {
+    package var sign: Double {
         switch self {
         case .xUp, .yUp, .zUp: return 1
         case .xDown, .yDown, .zDown: return -1
@@ -89,15 +90,15 @@ public struct SixFaceCalibrator: Sendable {
     }
 
     /// One accepted orientation.
-    public struct FaceCapture: Sendable, Equatable {
+    package struct FaceCapture: Sendable, Equatable {
         /// Mean acceleration, in g.
-        public var meanG: Vector3
+        package var meanG: Vector3
         /// Samples behind the mean.
-        public var samples: Int
+        package var samples: Int
         /// Mean gyro rate, in °/s, when the chip has a gyro.
-        public var gyroMeanDps: Vector3?
+        package var gyroMeanDps: Vector3?
         /// Samples behind the gyro mean.
-        public var gyroSamples: Int
+        package var gyroSamples: Int
     }
 
     /// Stillness required of each capture passed as statistics.
@@ -105,7 +106,7 @@ public struct SixFaceCalibrator: Sendable {
     /// Acceptance limits for `fit`.
     public var limits: Limits
     /// The faces captured so far.
-    public private(set) var faces: [BoardFace: FaceCapture] = [:]
+    package private(set) var faces: [BoardFace: FaceCapture] = [:]
 
     /// An empty calibrator.
     public init(criteria: StillnessCriteria = StillnessCriteria(), limits: Limits = Limits()) {
@@ -118,7 +119,7 @@ public struct SixFaceCalibrator: Sendable {
     public var missingFaces: [BoardFace] { BoardFace.allCases.filter { faces[$0] == nil } }
 
     /// Adds a capture that should lie on `face`; checks stillness and orientation.
-    public mutating func add(face: BoardFace, stats: RunningStats3, gyro: RunningStats3? = nil) throws {
+    package mutating func add(face: BoardFace, stats: RunningStats3, gyro: RunningStats3? = nil) throws {
         if let failure = criteria.check(accel: stats, gyro: gyro) { throw CalibrationError.notStill(failure) }
         let gyroStats = (gyro?.count ?? 0) > 0 ? gyro : nil
         try add(face: face, meanG: stats.mean, samples: stats.count,
@@ -127,7 +128,7 @@ public struct SixFaceCalibrator: Sendable {
 
     /// Adds a capture on whichever face it lies on and returns that face.
     @discardableResult
-    public mutating func add(stats: RunningStats3, gyro: RunningStats3? = nil) throws -> BoardFace {
+    package mutating func add(stats: RunningStats3, gyro: RunningStats3? = nil) throws -> BoardFace {
         guard let face = BoardFace.classify(meanG: stats.mean) else {
             throw CalibrationError.ambiguousOrientation(meanG: stats.mean)
         }
@@ -148,7 +149,7 @@ public struct SixFaceCalibrator: Sendable {
     }
 
     /// Forgets one face so it can be captured again.
-    public mutating func remove(face: BoardFace) { faces[face] = nil }
+    package mutating func remove(face: BoardFace) { faces[face] = nil }
 
     /// Fits the calibration and checks it against `limits`; throws with the figures if it fails.
     public func fit(withCrossAxis: Bool = false) throws -> SixFaceResult {

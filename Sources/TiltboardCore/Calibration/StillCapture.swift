@@ -3,24 +3,24 @@
 /// Feed samples in time order; it reads no clock, so the caller (CLI or test) decides what time
 /// is. An attempt restarts whenever the samples since its start stop being still, and finishes
 /// once it has been still for `duration`. Used for each of the six faces and for the neutral pose.
-public struct StillCapture: Sendable {
+package struct StillCapture: Sendable {
     /// Durations in seconds and the stillness limits.
-    public struct Settings: Sendable, Equatable, Codable {
+    package struct Settings: Sendable, Equatable, Codable {
         /// How long the board must be still.
-        public var duration: Double
+        package var duration: Double
         /// Give up this long after the first sample.
-        public var timeout: Double
+        package var timeout: Double
         /// Limits for stillness.
-        public var criteria: StillnessCriteria
+        package var criteria: StillnessCriteria
 
         /// Defaults: 2 s still within 30 s, default stillness.
-        public init(duration: Double = 2, timeout: Double = 30, criteria: StillnessCriteria = StillnessCriteria()) {
+        package init(duration: Double = 2, timeout: Double = 30, criteria: StillnessCriteria = StillnessCriteria()) {
             self.duration = duration; self.timeout = timeout; self.criteria = criteria
         }
     }
 
     /// What a sample did to the capture.
-    public enum Status: Sendable, Equatable {
+    package enum Status: Sendable, Equatable {
         /// Still so far; `progress` runs 0…1 over the duration.
         case capturing(progress: Double)
         /// Movement seen; the attempt starts again from this sample.
@@ -32,17 +32,17 @@ public struct StillCapture: Sendable {
     }
 
     /// The settings in use.
-    public let settings: Settings
+    package let settings: Settings
     /// Accelerometer statistics of the current attempt, in g.
-    public private(set) var accel = RunningStats3()
+    package private(set) var accel = RunningStats3()
     /// Gyro statistics of the current attempt in °/s; empty without gyro data.
-    public private(set) var gyroStats = RunningStats3()
+    package private(set) var gyroStats = RunningStats3()
     /// Fraction of the duration captured in the current attempt, 0…1.
-    public private(set) var progress: Double = 0
+    package private(set) var progress: Double = 0
     /// The most recent reason for a restart.
-    public private(set) var lastFailure: StillnessFailure?
+    package private(set) var lastFailure: StillnessFailure?
     /// How many times the capture restarted.
-    public private(set) var restarts = 0
+    package private(set) var restarts = 0
     private var tempSum = 0.0, tempCount = 0
     private var firstTime: Double?
     private var attemptStart = 0.0
@@ -51,21 +51,21 @@ public struct StillCapture: Sendable {
     private var lastInterval: Double?
 
     /// A capture waiting for its first sample.
-    public init(settings: Settings = Settings()) { self.settings = settings }
+    package init(settings: Settings = Settings()) { self.settings = settings }
 
     /// The shortest hole between two samples that restarts an attempt (`StillnessFailure.gap`);
     /// a longer one restarts it only beyond four usual sample intervals, so slow rates are not hit.
-    public static let minGapSeconds = 0.05
+    package static let minGapSeconds = 0.05
 
     /// Gyro statistics when the samples carried gyro data.
-    public var gyro: RunningStats3? { gyroStats.count > 0 ? gyroStats : nil }
+    package var gyro: RunningStats3? { gyroStats.count > 0 ? gyroStats : nil }
     /// Mean die temperature of the current attempt, when the samples carried one.
-    public var meanTempC: Double? { tempCount > 0 ? tempSum / Double(tempCount) : nil }
+    package var meanTempC: Double? { tempCount > 0 ? tempSum / Double(tempCount) : nil }
     /// True once `done`.
-    public var isDone: Bool { finished == .done }
+    package var isDone: Bool { finished == .done }
 
     /// Adds one sample (accel in g, gyro in °/s); after `done` or `timedOut`, repeats that status.
-    public mutating func feed(_ sample: Sample) -> Status {
+    package mutating func feed(_ sample: Sample) -> Status {
         if let finished { return finished }
         let first: Double
         if let f = firstTime { first = f } else { first = sample.t; firstTime = first; attemptStart = first }

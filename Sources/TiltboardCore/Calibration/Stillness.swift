@@ -1,21 +1,21 @@
 /// Running mean, variance, minimum and maximum per axis (Welford), without storing samples.
-public struct RunningStats3: Sendable, Equatable {
+package struct RunningStats3: Sendable, Equatable {
     /// Number of samples added.
-    public private(set) var count: Int = 0
+    package private(set) var count: Int = 0
     /// Mean per axis.
-    public private(set) var mean: Vector3 = .zero
+    package private(set) var mean: Vector3 = .zero
     /// Smallest value seen per axis.
-    public private(set) var min: Vector3 = .zero
+    package private(set) var min: Vector3 = .zero
     /// Largest value seen per axis.
-    public private(set) var max: Vector3 = .zero
+    package private(set) var max: Vector3 = .zero
     // Sum of squared deviations from the running mean (Welford's M2).
     @usableFromInline var m2: Vector3 = .zero
 
     /// An empty accumulator.
-    public init() {}
+    package init() {}
 
     /// Adds one sample.
-    public mutating func add(_ v: Vector3) {
+    package mutating func add(_ v: Vector3) {
         count += 1
         if count == 1 {
             mean = v; min = v; max = v; m2 = .zero
@@ -29,17 +29,17 @@ public struct RunningStats3: Sendable, Equatable {
     }
 
     /// Forgets everything added so far.
-    public mutating func reset() { self = RunningStats3() }
+    package mutating func reset() { self = RunningStats3() }
 
     /// Sample variance per axis (n − 1 denominator); zero below two samples.
-    @inlinable public var variance: Vector3 { count > 1 ? m2 / Double(count - 1) : .zero }
+    @inlinable package var variance: Vector3 { count > 1 ? m2 / Double(count - 1) : .zero }
     /// Sample standard deviation per axis.
-    @inlinable public var stdDev: Vector3 {
+    @inlinable package var stdDev: Vector3 {
         let v = variance
         return Vector3(v.x.squareRoot(), v.y.squareRoot(), v.z.squareRoot())
     }
     /// Peak-to-peak range per axis.
-    @inlinable public var span: Vector3 { max - min }
+    @inlinable package var span: Vector3 { max - min }
 }
 
 /// Why a capture did not count as still.
@@ -107,7 +107,7 @@ public struct StillnessCriteria: Sendable, Equatable, Codable {
     }
 
     /// nil when the capture is still; otherwise the first reason it is not (worst axis).
-    public func check(accel: RunningStats3, gyro: RunningStats3? = nil) -> StillnessFailure? {
+    package func check(accel: RunningStats3, gyro: RunningStats3? = nil) -> StillnessFailure? {
         guard accel.count >= minSamples else { return .tooFewSamples(count: accel.count, needed: minSamples) }
         let sd = accel.stdDev
         let worst = Self.worstAxis(sd)

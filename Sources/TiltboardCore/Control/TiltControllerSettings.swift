@@ -36,7 +36,7 @@ public struct TiltControllerSettings: Sendable, Equatable, Codable {
     public var pixelsPerUnit: Double
 
     /// The frame rate the `damped` model's per-frame figures refer to.
-    public static let referenceFrameRate = 60.0
+    package static let referenceFrameRate = 60.0
 
     /// Settings with the seed programs' defaults.
     public init(model: Model = .damped(), boundary: Boundary = .edgeStop, deadZoneDeg: Double = 0,

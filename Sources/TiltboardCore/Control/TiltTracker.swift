@@ -7,7 +7,7 @@ public struct TiltTracker: Sendable {
     /// Maps sensor axes onto board axes: board = mount × sensor.
     public var mount: Matrix3
     /// Gyro bias tracking and thermal-drift hold while still, ahead of the estimator.
-    public var holdStill: HoldStill
+    package var holdStill: HoldStill
     /// Gravity direction filter.
     public var estimator: TiltEstimator
     /// The player's neutral pose. A new one is also the hold-still stage's reference, at an
@@ -22,9 +22,15 @@ public struct TiltTracker: Sendable {
     public var controller: TiltController
     /// Longest step handed to the controller, in seconds; after a stall the marker resumes
     /// instead of lurching by the whole gap.
-    public var maxStepSeconds: Double = 0.1
+    package var maxStepSeconds: Double = 0.1
+    /// Longest step handed to the controller (100 ms unless changed); after a stall the marker
+    /// resumes instead of lurching by the whole gap.
+    public var maxStep: Duration {
+        get { .rounded(seconds: maxStepSeconds) }
+        set { maxStepSeconds = newValue.inSeconds }
+    }
     /// Time of the previous sample, nil before the first.
-    public private(set) var lastTime: Double?
+    package private(set) var lastTime: Double?
     /// The last gravity estimate the estimator trusted (board frame): what the controller steers
     /// by while the estimate cannot be trusted, so the marker holds instead of flying to an edge.
     public private(set) var trustedGravity: Vector3?
@@ -35,7 +41,15 @@ public struct TiltTracker: Sendable {
     /// A chain from its parts; the defaults estimate from the accelerometer alone.
     public init(calibration: SensorCalibration = .identity, mount: Matrix3 = .identity,
                 estimator: TiltEstimator = TiltEstimator(mode: .accelerometerOnly), neutral: NeutralPose = .level,
-                controller: TiltController = TiltController(), holdStill: HoldStill? = nil) {
+                controller: TiltController = TiltController()) {
+        self.init(calibration: calibration, mount: mount, estimator: estimator, neutral: neutral,
+                  controller: controller, holdStill: nil)
+    }
+
+    /// A chain from its parts with a hold-still stage of its own (nil: the default one).
+    package init(calibration: SensorCalibration = .identity, mount: Matrix3 = .identity,
+                 estimator: TiltEstimator = TiltEstimator(mode: .accelerometerOnly), neutral: NeutralPose = .level,
+                 controller: TiltController = TiltController(), holdStill: HoldStill?) {
         self.calibration = calibration; self.mount = mount; self.estimator = estimator
         var hold = holdStill ?? HoldStill(biasKnown: calibration.gyroBiasDps != nil)
         // The data sheet's drift is per sensor axis; the stage sees board axes.

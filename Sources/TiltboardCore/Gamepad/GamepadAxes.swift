@@ -10,23 +10,23 @@ import Darwin
 /// Each axis takes its own angle (roll for `x`, pitch for `y`, from the neutral pose): nothing
 /// inside the dead zone, full deflection at `fullScaleDeg`, and in between
 /// `((angle − deadZone) / (fullScale − deadZone)) ^ responseExponent`.
-public struct GamepadAxes: Sendable, Equatable {
+package struct GamepadAxes: Sendable, Equatable {
     /// The stick's range each side of centre: the full `int16` range without its lone extra negative.
-    public static let maxValue: Int32 = 32767
+    package static let maxValue: Int32 = 32767
 
     /// Tilt ignored around the neutral pose, degrees.
-    public var deadZoneDeg: Double
+    package var deadZoneDeg: Double
     /// 1 is linear; larger gives finer control near neutral.
-    public var responseExponent: Double
+    package var responseExponent: Double
     /// Tilt giving full deflection, degrees.
-    public var fullScaleDeg: Double
+    package var fullScaleDeg: Double
 
-    public init(deadZoneDeg: Double = 0, responseExponent: Double = 1, fullScaleDeg: Double = 25) {
+    package init(deadZoneDeg: Double = 0, responseExponent: Double = 1, fullScaleDeg: Double = 25) {
         self.deadZoneDeg = deadZoneDeg; self.responseExponent = responseExponent; self.fullScaleDeg = fullScaleDeg
     }
 
     /// `ABS_X` and `ABS_Y` for a tilt from the neutral pose.
-    public func values(_ tilt: TiltAngles) -> (x: Int32, y: Int32) {
+    package func values(_ tilt: TiltAngles) -> (x: Int32, y: Int32) {
         (axis(tilt.rollDeg), -axis(tilt.pitchDeg))
     }
 
@@ -39,7 +39,7 @@ public struct GamepadAxes: Sendable, Equatable {
     }
 
     /// A setting out of its range.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// `fullScaleDeg` is not above 0 and at most 90.
         case fullScale(Double)
         /// `deadZoneDeg` is not at least 0 and below `fullScaleDeg`.
@@ -49,7 +49,7 @@ public struct GamepadAxes: Sendable, Equatable {
     }
 
     /// What is wrong with the settings, or nil.
-    public var problem: Problem? {
+    package var problem: Problem? {
         guard fullScaleDeg > 0, fullScaleDeg <= 90 else { return .fullScale(fullScaleDeg) }
         guard deadZoneDeg >= 0, deadZoneDeg < fullScaleDeg else { return .deadZone(deadZoneDeg, fullScaleDeg: fullScaleDeg) }
         guard responseExponent > 0, responseExponent <= 10 else { return .response(responseExponent) }
@@ -59,14 +59,14 @@ public struct GamepadAxes: Sendable, Equatable {
 
 /// A shake as a button: pressed while the shake lasts, and at least `minPressSeconds` so a game
 /// polling at its frame rate cannot miss it.
-public struct ShakeButton: Sendable, Equatable {
-    public var minPressSeconds: Double
+package struct ShakeButton: Sendable, Equatable {
+    package var minPressSeconds: Double
     private var pressedAt: Double?
 
-    public init(minPressSeconds: Double = 0.1) { self.minPressSeconds = minPressSeconds }
+    package init(minPressSeconds: Double = 0.1) { self.minPressSeconds = minPressSeconds }
 
     /// Whether the button is down at `t` with the detector reporting `shaking`.
-    public mutating func update(t: Double, shaking: Bool) -> Bool {
+    package mutating func update(t: Double, shaking: Bool) -> Bool {
         if shaking {
             if pressedAt == nil { pressedAt = t }
             return true

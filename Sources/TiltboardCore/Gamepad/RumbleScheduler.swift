@@ -1,14 +1,14 @@
 /// A force-feedback effect as the one motor renders it: a strength and its replay timing
 /// (Linux `struct ff_effect`, Documentation/input/ff.rst).
-public struct RumbleEffect: Sendable, Equatable {
+package struct RumbleEffect: Sendable, Equatable {
     /// 0…1 before the device gain.
-    public var strength: Double
+    package var strength: Double
     /// How long one play lasts; 0 plays until stopped (`replay.length` 0, as ff-memless treats it).
-    public var lengthSeconds: Double
+    package var lengthSeconds: Double
     /// Wait before each play (`replay.delay`).
-    public var delaySeconds: Double
+    package var delaySeconds: Double
 
-    public init(strength: Double, lengthSeconds: Double, delaySeconds: Double = 0) {
+    package init(strength: Double, lengthSeconds: Double, delaySeconds: Double = 0) {
         self.strength = Swift.min(1, Swift.max(0, strength))
         self.lengthSeconds = Swift.max(0, lengthSeconds)
         self.delaySeconds = Swift.max(0, delaySeconds)
@@ -17,14 +17,14 @@ public struct RumbleEffect: Sendable, Equatable {
     /// `FF_RUMBLE`: a dual-motor request on one motor. The strong (heavy, low-frequency) motor
     /// counts fully and the weak (light, high-frequency) one half, since a single eccentric-mass
     /// motor cannot render the difference in frequency; the sum is capped at full strength.
-    public static func rumble(strong: UInt16, weak: UInt16, lengthMs: UInt16, delayMs: UInt16) -> RumbleEffect {
+    package static func rumble(strong: UInt16, weak: UInt16, lengthMs: UInt16, delayMs: UInt16) -> RumbleEffect {
         RumbleEffect(strength: (Double(strong) + Double(weak) / 2) / Double(UInt16.max),
                      lengthSeconds: Double(lengthMs) / 1000, delaySeconds: Double(delayMs) / 1000)
     }
 
     /// `FF_CONSTANT` (`level`) or `FF_PERIODIC` (`magnitude`): the size of the signed force, the
     /// direction and waveform being beyond a vibration motor.
-    public static func level(_ level: Int16, lengthMs: UInt16, delayMs: UInt16) -> RumbleEffect {
+    package static func level(_ level: Int16, lengthMs: UInt16, delayMs: UInt16) -> RumbleEffect {
         RumbleEffect(strength: Swift.abs(Double(level)) / Double(Int16.max),
                      lengthSeconds: Double(lengthMs) / 1000, delaySeconds: Double(delayMs) / 1000)
     }
@@ -36,9 +36,9 @@ public struct RumbleEffect: Sendable, Equatable {
 /// core (drivers/input/ff-memless.c): each play of an effect waits its delay then lasts its
 /// length, `count` times over; effects playing together add up (capped at full strength); the
 /// device gain scales the sum. Nothing allocates after `init`.
-public struct RumbleScheduler: Sendable {
+package struct RumbleScheduler: Sendable {
     /// Effect slots offered to the kernel (`ff_effects_max`); ids run 0..<maxEffects.
-    public static let maxEffects = 16
+    package static let maxEffects = 16
 
     private struct Slot: Sendable {
         var effect: RumbleEffect
@@ -49,15 +49,15 @@ public struct RumbleScheduler: Sendable {
 
     private var slots: [Slot?] = Array(repeating: nil, count: maxEffects)
     /// 0…1, from `FF_GAIN` (0…0xFFFF); full until the game sets it.
-    public private(set) var gain = 1.0
+    package private(set) var gain = 1.0
 
-    public init() {}
+    package init() {}
 
     /// Stores effect `id`; replacing an effect whose plays have not all ended restarts them with
     /// the new settings, as ff-memless does; any other stays stopped until played. Returns false
     /// for an id outside 0..<maxEffects.
     @discardableResult
-    public mutating func upload(id: Int, _ effect: RumbleEffect, at t: Double) -> Bool {
+    package mutating func upload(id: Int, _ effect: RumbleEffect, at t: Double) -> Bool {
         guard slots.indices.contains(id) else { return false }
         if var slot = slots[id] {
             let running = Self.isRunning(slot, at: t)
@@ -71,12 +71,12 @@ public struct RumbleScheduler: Sendable {
     }
 
     /// Forgets effect `id`, stopping it.
-    public mutating func erase(id: Int) {
+    package mutating func erase(id: Int) {
         if slots.indices.contains(id) { slots[id] = nil }
     }
 
     /// The `EV_FF` play event: `count` plays from `t`, or a stop when `count` is 0.
-    public mutating func play(id: Int, count: Int32, at t: Double) {
+    package mutating func play(id: Int, count: Int32, at t: Double) {
         guard slots.indices.contains(id), var slot = slots[id] else { return }
         slot.startedAt = count > 0 ? t : nil
         slot.count = Int(Swift.max(0, count))
@@ -84,24 +84,24 @@ public struct RumbleScheduler: Sendable {
     }
 
     /// The `FF_GAIN` event: 0…0xFFFF.
-    public mutating func setGain(_ value: Int32) {
+    package mutating func setGain(_ value: Int32) {
         gain = Double(Swift.min(Int32(UInt16.max), Swift.max(0, value))) / Double(UInt16.max)
     }
 
     /// Stops every effect (the device is closing).
-    public mutating func stopAll() {
+    package mutating func stopAll() {
         for i in slots.indices { slots[i]?.startedAt = nil }
     }
 
     /// The motor strength at `t`, 0…1.
-    public func strength(at t: Double) -> Double {
+    package func strength(at t: Double) -> Double {
         var sum = 0.0
         for case let slot? in slots where Self.isOn(slot, at: t) { sum += slot.effect.strength }
         return Swift.min(1, sum) * gain
     }
 
     /// The first time at or after `t` when the strength is 0; nil when effects play until stopped.
-    public func silence(from t: Double) -> Double? {
+    package func silence(from t: Double) -> Double? {
         var now = t
         // Each step moves to the next start or end of a play; plays are finite in number.
         while strength(at: now) > 0 {
@@ -112,7 +112,7 @@ public struct RumbleScheduler: Sendable {
     }
 
     /// The next time after `t` when some effect starts or ends a play; nil if none will.
-    public func nextChange(after t: Double) -> Double? {
+    package func nextChange(after t: Double) -> Double? {
         var best: Double?
         for case let slot? in slots {
             if let c = Self.nextChange(slot, after: t), c < (best ?? .infinity) { best = c }

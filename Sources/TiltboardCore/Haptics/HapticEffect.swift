@@ -20,10 +20,10 @@ public enum HapticEffect: Sendable, Equatable {
     public static let alarm = HapticEffect.waveform(HapticWaveform(timingsMs: [200, 200], repeatCount: 5))
 
     /// Preset names accepted by `parse(name:)`, in the order they are listed to users.
-    public static let presetNames = ["tick", "click", "double-click", "buzz", "alarm"]
+    package static let presetNames = ["tick", "click", "double-click", "buzz", "alarm"]
 
     /// The preset called `name`, or nil.
-    public static func preset(named name: String) -> HapticEffect? {
+    package static func preset(named name: String) -> HapticEffect? {
         switch name {
         case "tick": return .tick
         case "click": return .click
@@ -35,10 +35,10 @@ public enum HapticEffect: Sendable, Equatable {
     }
 
     /// Longest single segment accepted from text; longer on-times are cut by the on-time limit anyway.
-    public static let maxSegmentMs = 60_000.0
+    package static let maxSegmentMs = 60_000.0
 
     /// Parses a preset name (`tick`, `click`, `double-click`, `buzz`, `alarm`) or `pulse:MS`.
-    public static func parse(name: String) throws -> HapticEffect {
+    package static func parse(name: String) throws -> HapticEffect {
         let text = trimmed(Substring(name))
         if let preset = preset(named: String(text)) { return preset }
         if text.hasPrefix("pulse:") {
@@ -50,7 +50,7 @@ public enum HapticEffect: Sendable, Equatable {
 
     /// Parses `"on,off,on,…"` in milliseconds, starting with an on-time. `repeat` is how many times
     /// the sequence plays (nil: until cancelled); `strength` is 0 < s ≤ 1.
-    public static func pattern(_ text: String, repeat count: Int? = 1, strength: Double = 1) throws -> HapticEffect {
+    package static func pattern(_ text: String, repeat count: Int? = 1, strength: Double = 1) throws -> HapticEffect {
         var timings: [Double] = []
         for (i, field) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
             let what = i % 2 == 0 ? "on-time #\(i / 2 + 1)" : "off-time #\(i / 2 + 1)"
@@ -108,7 +108,7 @@ public enum HapticEffect: Sendable, Equatable {
         }
     }
     /// True when `validate()` would not throw; checked without building messages.
-    public var isValid: Bool {
+    package var isValid: Bool {
         switch self {
         case let .pulse(ms, strength):
             return ms.isFinite && ms > 0 && strength.isFinite && strength > 0 && strength <= 1
@@ -150,22 +150,37 @@ public enum HapticEffect: Sendable, Equatable {
     }
 }
 
-/// An on/off sequence: `timingsMs` alternates on and off durations in milliseconds, starting
-/// with on; a trailing on-time runs into the next repetition's first on-time.
+/// An on/off sequence: `timings` alternates on and off durations, starting with on; a trailing
+/// on-time runs into the next repetition's first on-time.
 public struct HapticWaveform: Sendable, Equatable {
     /// Milliseconds: on, off, on, …
-    public var timingsMs: [Double]
+    package var timingsMs: [Double]
+    /// The on and off durations: on, off, on, … (kept to the nanosecond).
+    public var timings: [Duration] {
+        get { timingsMs.map { .rounded(milliseconds: $0) } }
+        set { timingsMs = newValue.map(\.inMilliseconds) }
+    }
     /// How many times the sequence plays: 1 plays it once; nil repeats until cancelled.
     public var repeatCount: Int?
     /// 0 < strength ≤ 1; below 1 the on-times are chopped at the PWM carrier with this duty.
     public var strength: Double
 
-    public init(timingsMs: [Double], repeatCount: Int? = 1, strength: Double = 1) {
+    /// A waveform of alternating on and off `timings` (on first), repeated `repeatCount` times
+    /// (nil: until cancelled), at `strength` 0…1: `HapticWaveform(timings: [.milliseconds(20), .milliseconds(60), .milliseconds(20)])`.
+    public init(timings: [Duration], repeatCount: Int? = 1, strength: Double = 1) {
+        self.init(timingsMs: timings.map(\.inMilliseconds), repeatCount: repeatCount, strength: strength)
+    }
+
+    /// A waveform of alternating on and off segments in milliseconds.
+    package init(timingsMs: [Double], repeatCount: Int? = 1, strength: Double = 1) {
         self.timingsMs = timingsMs; self.repeatCount = repeatCount; self.strength = strength
     }
 
+    /// How long one pass of the sequence lasts.
+    public var cycle: Duration { .rounded(milliseconds: cycleMs) }
+
     /// Total length of one pass of the sequence, in milliseconds.
-    public var cycleMs: Double { timingsMs.reduce(0, +) }
+    package var cycleMs: Double { timingsMs.reduce(0, +) }
 
     /// Checks durations, count and strength; throws a message saying what to change.
     public func validate() throws {
@@ -193,6 +208,7 @@ public struct HapticWaveform: Sendable, Equatable {
 public struct HapticEffectError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong and what to write instead.
     public var message: String
+    /// An error with what is wrong with the effect.
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }

@@ -3,9 +3,9 @@
 ///
 /// It plays what it is given, however long: the motor's on-time cap sits in the motor output
 /// (`HapticEngine`), which every effect goes through.
-public struct HapticPlayer: Sendable {
+package struct HapticPlayer: Sendable {
     /// Software PWM carrier frequency for strengths below 1, in hertz.
-    public var carrierHz: Double
+    package var carrierHz: Double
 
     /// Times closer than this count as equal, so a wake-up at a computed change time (rounded
     /// to clock ticks) sees the change and never spins on it.
@@ -17,20 +17,20 @@ public struct HapticPlayer: Sendable {
     private var stopT = 0.0
 
     /// True from `play` until `cancel`, or until `advance(to:)` reaches the effect's end.
-    public private(set) var isPlaying = false
+    package private(set) var isPlaying = false
     /// When the current effect ends by itself or by cancellation (nil: never).
-    public var endTime: Double? {
+    package var endTime: Double? {
         effect == nil || stopT == .infinity ? nil : stopT
     }
 
     /// An idle player with the given PWM carrier.
-    public init(carrierHz: Double = 200) {
+    package init(carrierHz: Double = 200) {
         self.carrierHz = carrierHz
     }
 
     /// Starts `effect` at `t`, replacing whatever was playing. An invalid effect (see
     /// `HapticEffect.validate()`) just stops playback.
-    public mutating func play(_ effect: HapticEffect, at t: Double) {
+    package mutating func play(_ effect: HapticEffect, at t: Double) {
         guard effect.isValid else {
             cancel(at: t)
             return
@@ -44,26 +44,26 @@ public struct HapticPlayer: Sendable {
     }
 
     /// Stops at `t`: the line is off from then on.
-    public mutating func cancel(at t: Double) {
+    package mutating func cancel(at t: Double) {
         guard effect != nil else { return }
         stopT = Swift.min(stopT, t)
         advance(to: t)
     }
 
     /// Lets the player notice that its effect has ended by `t` (clears `isPlaying`).
-    public mutating func advance(to t: Double) {
+    package mutating func advance(to t: Double) {
         guard effect != nil, t + Self.epsilon >= stopT else { return }
         effect = nil
         isPlaying = false
     }
 
     /// Whether the effect is still running at `t`.
-    public func isPlaying(at t: Double) -> Bool {
+    package func isPlaying(at t: Double) -> Bool {
         effect != nil && t + Self.epsilon < stopT
     }
 
     /// The line level the effect asks for at `t` (true = motor on).
-    public func level(at t: Double) -> Bool {
+    package func level(at t: Double) -> Bool {
         guard let effect, t + Self.epsilon < stopT else { return false }
         let r = t - startT + Self.epsilon
         guard r >= 0 else { return false }
@@ -76,7 +76,7 @@ public struct HapticPlayer: Sendable {
     /// The first time after `t` at which the level may change; nil when nothing is playing or
     /// the level never changes again (a continuous effect repeated until cancelled).
     /// At the returned time the effect may also simply end.
-    public func nextChange(after t: Double) -> Double? {
+    package func nextChange(after t: Double) -> Double? {
         guard let effect, t + Self.epsilon < stopT else { return nil }
         let r = t - startT + Self.epsilon
         if r < 0 { return startT }

@@ -13,6 +13,7 @@ public struct TickContext: Sendable, Equatable {
     /// Deadlines skipped just before this tick because the previous one overran.
     public var missedTicks: UInt64
 
+    /// A tick's context as the scheduler hands it to the loop.
     @inlinable public init(index: UInt64, deadline: UInt64, wakeTime: UInt64, dt: Double, missedTicks: UInt64) {
         self.index = index; self.deadline = deadline; self.wakeTime = wakeTime; self.dt = dt; self.missedTicks = missedTicks
     }
@@ -27,13 +28,13 @@ public struct TickContext: Sendable, Equatable {
 ///
 /// Lateness is kept in a preallocated histogram; `statistics` can be read from any thread while
 /// the loop runs. Nothing is allocated per tick.
-public final class FixedRateScheduler: Sendable {
+package final class FixedRateScheduler: Sendable {
     /// Ticks per second.
-    public let rateHz: Double
+    package let rateHz: Double
     /// The clock deadlines are taken from and slept on.
-    public let clock: MonotonicClock
+    package let clock: MonotonicClock
     /// The period in nanoseconds (fractional: deadlines are rounded individually, not accumulated).
-    public let periodNanoseconds: Double
+    package let periodNanoseconds: Double
 
     private struct State {
         var lateness = LatencyHistogram()
@@ -46,7 +47,7 @@ public final class FixedRateScheduler: Sendable {
     private let state = Mutex(State())
 
     /// `rateHz` must be positive and finite (check user input before).
-    public init(rateHz: Double, clock: MonotonicClock) {
+    package init(rateHz: Double, clock: MonotonicClock) {
         precondition(rateHz > 0 && rateHz.isFinite, "rateHz must be positive")
         self.rateHz = rateHz
         self.clock = clock
@@ -55,7 +56,7 @@ public final class FixedRateScheduler: Sendable {
 
     /// Runs `tick` at each deadline until `stop()` is called or `shouldStop` returns true (checked
     /// before each tick). The first deadline is now. Rethrows what `tick` throws, ending the loop.
-    public func run(shouldStop: () -> Bool = { false }, tick: (TickContext) throws -> Void) rethrows {
+    package func run(shouldStop: () -> Bool = { false }, tick: (TickContext) throws -> Void) rethrows {
         let start = clock.nowNanoseconds()
         var k: UInt64 = 0
         var index: UInt64 = 0
@@ -96,12 +97,12 @@ public final class FixedRateScheduler: Sendable {
     }
 
     /// Asks the loop to end; it returns before running another tick. Callable from any thread.
-    public func stop() {
+    package func stop() {
         stopRequested.store(true, ordering: .releasing)
     }
 
     /// A snapshot of the loop's counters and lateness so far.
-    public var statistics: LoopStatistics {
+    package var statistics: LoopStatistics {
         state.withLock {
             LoopStatistics(ticks: $0.ticks, missedTicks: $0.missed, overruns: $0.overruns, lateness: $0.lateness)
         }

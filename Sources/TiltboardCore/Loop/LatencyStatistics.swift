@@ -3,7 +3,7 @@
 ///
 /// The storage is allocated once in `init`; `record` never allocates, as long as the histogram
 /// is not copied while recording (keep it in one place, e.g. behind a `Mutex`).
-public struct LatencyHistogram: Sendable {
+package struct LatencyHistogram: Sendable {
     @usableFromInline static let subBits = 5
     @usableFromInline static let sub = 1 << subBits
     /// 32 exact buckets, then 32 per octave from 2⁵ to 2⁶³.
@@ -11,16 +11,16 @@ public struct LatencyHistogram: Sendable {
 
     @usableFromInline var buckets: [UInt64]
     /// Number of values recorded.
-    public private(set) var count: UInt64 = 0
+    package private(set) var count: UInt64 = 0
     /// Largest value recorded (0 when empty).
-    public private(set) var max: UInt64 = 0
+    package private(set) var max: UInt64 = 0
     /// Smallest value recorded (0 when empty).
-    public private(set) var min: UInt64 = 0
+    package private(set) var min: UInt64 = 0
     /// Sum of all values, saturating.
-    public private(set) var sum: UInt64 = 0
+    package private(set) var sum: UInt64 = 0
 
     /// An empty histogram, its storage allocated now.
-    public init() {
+    package init() {
         buckets = [UInt64](repeating: 0, count: Self.bucketCount)
     }
 
@@ -42,7 +42,7 @@ public struct LatencyHistogram: Sendable {
     }
 
     /// Adds one value.
-    public mutating func record(_ value: UInt64) {
+    package mutating func record(_ value: UInt64) {
         buckets[Self.index(of: value)] &+= 1
         if count == 0 || value < min { min = value }
         if value > max { max = value }
@@ -53,7 +53,7 @@ public struct LatencyHistogram: Sendable {
 
     /// The value under which a share `p` (0…1) of the recorded values fall, rounded up to its
     /// bucket's upper edge and clamped to the recorded range; 0 when empty.
-    public func percentile(_ p: Double) -> UInt64 {
+    package func percentile(_ p: Double) -> UInt64 {
         guard count > 0 else { return 0 }
         let rank = Swift.max(1, UInt64((p * Double(count)).rounded(.up)))
         // Indexing, not iterators: a live snapshot taken every tick must not allocate either.
@@ -70,10 +70,10 @@ public struct LatencyHistogram: Sendable {
     }
 
     /// Mean value, 0 when empty.
-    public var mean: Double { count == 0 ? 0 : Double(sum) / Double(count) }
+    package var mean: Double { count == 0 ? 0 : Double(sum) / Double(count) }
 
     /// Forgets every value, keeping the storage.
-    public mutating func reset() {
+    package mutating func reset() {
         buckets.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         count = 0; max = 0; min = 0; sum = 0
     }
@@ -88,21 +88,34 @@ public struct LoopStatistics: Sendable, Equatable, CustomStringConvertible {
     public var missedTicks: UInt64
     /// Ticks whose work ran past one or more following deadlines.
     public var overruns: UInt64
-    /// Lateness percentiles, maximum and mean, in nanoseconds.
-    public var latenessP50Nanoseconds: UInt64
-    public var latenessP99Nanoseconds: UInt64
-    public var latenessMaxNanoseconds: UInt64
-    public var latenessMeanNanoseconds: Double
+    /// Wake-up lateness at the median, in nanoseconds.
+    package var latenessP50Nanoseconds: UInt64
+    /// Wake-up lateness at the 99th percentile, in nanoseconds.
+    package var latenessP99Nanoseconds: UInt64
+    /// The largest wake-up lateness, in nanoseconds.
+    package var latenessMaxNanoseconds: UInt64
+    /// The mean wake-up lateness, in nanoseconds.
+    package var latenessMeanNanoseconds: Double
 
-    public init(ticks: UInt64 = 0, missedTicks: UInt64 = 0, overruns: UInt64 = 0, latenessP50Nanoseconds: UInt64 = 0,
-                latenessP99Nanoseconds: UInt64 = 0, latenessMaxNanoseconds: UInt64 = 0, latenessMeanNanoseconds: Double = 0) {
+    /// How late the loop woke for its deadlines: the median.
+    public var latenessP50: Duration { .nanoseconds(Int64(clamping: latenessP50Nanoseconds)) }
+    /// How late the loop woke for its deadlines: the 99th percentile.
+    public var latenessP99: Duration { .nanoseconds(Int64(clamping: latenessP99Nanoseconds)) }
+    /// How late the loop woke for its deadlines: the largest.
+    public var latenessMax: Duration { .nanoseconds(Int64(clamping: latenessMaxNanoseconds)) }
+    /// How late the loop woke for its deadlines: the mean.
+    public var latenessMean: Duration { .rounded(seconds: latenessMeanNanoseconds / 1e9) }
+
+    /// Statistics from their figures (all zero by default).
+    package init(ticks: UInt64 = 0, missedTicks: UInt64 = 0, overruns: UInt64 = 0, latenessP50Nanoseconds: UInt64 = 0,
+                 latenessP99Nanoseconds: UInt64 = 0, latenessMaxNanoseconds: UInt64 = 0, latenessMeanNanoseconds: Double = 0) {
         self.ticks = ticks; self.missedTicks = missedTicks; self.overruns = overruns
         self.latenessP50Nanoseconds = latenessP50Nanoseconds; self.latenessP99Nanoseconds = latenessP99Nanoseconds
         self.latenessMaxNanoseconds = latenessMaxNanoseconds; self.latenessMeanNanoseconds = latenessMeanNanoseconds
     }
 
     /// The statistics of `histogram` plus the loop's counters.
-    public init(ticks: UInt64, missedTicks: UInt64, overruns: UInt64, lateness histogram: LatencyHistogram) {
+    package init(ticks: UInt64, missedTicks: UInt64, overruns: UInt64, lateness histogram: LatencyHistogram) {
         self.init(ticks: ticks, missedTicks: missedTicks, overruns: overruns,
                   latenessP50Nanoseconds: histogram.percentile(0.5), latenessP99Nanoseconds: histogram.percentile(0.99),
                   latenessMaxNanoseconds: histogram.max, latenessMeanNanoseconds: histogram.mean)

@@ -27,16 +27,16 @@ public struct ShakeDetector: Sendable {
     /// True between a `.started` and the following `.ended` event.
     public private(set) var isShaking = false
     /// Peak acceleration, in g, of the current shake, or of the last one once it ended.
-    public private(set) var lastPeakG = 0.0
+    package private(set) var lastPeakG = 0.0
     /// Which way is up, in g: the gravity supplied with the last sample, or the detector's own
     /// low-pass estimate (nil before the first sample).
-    public private(set) var gravityEstimate: Vector3?
+    package private(set) var gravityEstimate: Vector3?
     /// Magnitude, in g, of the high-passed acceleration of the last sample: what each half-cycle's
     /// start is compared with `settings.thresholdG` (0 before the first sample).
-    public private(set) var lastLinearG = 0.0
+    package private(set) var lastLinearG = 0.0
     /// Called with each decision about a half-cycle or a run of them, for explaining a recording.
     /// Nil (the default) costs one comparison per decision and nothing per sample.
-    public var onNote: (@Sendable (ShakeNote) -> Void)?
+    package var onNote: (@Sendable (ShakeNote) -> Void)?
 
     private var lastT: Double?
     /// Low-pass of the acceleration: what the high-pass takes away.
@@ -344,7 +344,7 @@ public struct ShakeDetector: Sendable {
 }
 
 /// Why `ShakeDetector` did what it did with a burst of acceleration: what `shake --explain` prints.
-public enum ShakeNote: Sendable, Equatable {
+package enum ShakeNote: Sendable, Equatable {
     /// A half-cycle joined the run (number 1 begins one): when it began, its strongest sample, its
     /// direction in the board frame, how long after the previous one it began, and which way was
     /// up (g) at the time.
@@ -359,7 +359,7 @@ public enum ShakeNote: Sendable, Equatable {
     case taken(halfCycles: Int, t: Double, sideways: Double, turning: Double, busy: Double)
 
     /// What ended a run.
-    public enum RunEnd: Sendable, Equatable {
+    package enum RunEnd: Sendable, Equatable {
         /// The next burst, once its direction formed, did not point back along the run (the cosine
         /// between it and the last half-cycle); it begins a run of its own.
         case notReversed(cosine: Double)
@@ -374,7 +374,7 @@ public enum ShakeNote: Sendable, Equatable {
     }
 
     /// Why a long enough run is not a shake yet.
-    public enum Hold: Sendable, Equatable {
+    package enum Hold: Sendable, Equatable {
         /// Its last half-cycle came later than `quickHalfCycleMs`: a slow shake needs one more.
         case slow(gapMs: Double)
         /// Its last half-cycle came quickly but ended weaker than `quickPeakRatio` of the

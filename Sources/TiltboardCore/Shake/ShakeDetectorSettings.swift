@@ -32,22 +32,47 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     /// time (a sine is above half its peak two thirds of the time); footsteps are brief spikes.
     public var minFraction: Double
     /// No new shake starts until this long after one ended.
-    public var cooldownMs: Double
+    package var cooldownMs: Double
+    /// No new shake starts until this long after one ended.
+    public var cooldown: Duration {
+        get { .rounded(milliseconds: cooldownMs) }
+        set { cooldownMs = newValue.inMilliseconds }
+    }
 
     /// Each half-cycle must begin at least this long after the previous one (a 6 Hz shake's are 83 ms
     /// apart): faster reversals are ringing after a knock, not a hand.
-    public var minHalfCycleMs: Double
+    package var minHalfCycleMs: Double
+    /// The shortest time from one half-cycle's start to the next's (`minHalfCycleMs`).
+    public var minHalfCycle: Duration {
+        get { .rounded(milliseconds: minHalfCycleMs) }
+        set { minHalfCycleMs = newValue.inMilliseconds }
+    }
     /// …and at most this long after it (hand-held back-and-forth on BROAD reaches 750 ms at 0.7 Hz).
-    public var maxHalfCycleMs: Double
+    package var maxHalfCycleMs: Double
+    /// The longest time from one half-cycle's start to the next's (`maxHalfCycleMs`).
+    public var maxHalfCycle: Duration {
+        get { .rounded(milliseconds: maxHalfCycleMs) }
+        set { maxHalfCycleMs = newValue.inMilliseconds }
+    }
     /// A half-cycle that lasts less than this is a knock, not a stroke, and ends the run: a tap's
     /// spike is 15–33 ms wide at half height on BROAD's tapping trial, a stroke of a 6 Hz shake
     /// lasts over 60 ms above the hold level.
-    public var minStrokeMs: Double
+    package var minStrokeMs: Double
+    /// A half-cycle shorter than this is a knock and ends the run (`minStrokeMs`).
+    public var minStroke: Duration {
+        get { .rounded(milliseconds: minStrokeMs) }
+        set { minStrokeMs = newValue.inMilliseconds }
+    }
     /// A shake is taken on its `minReversals` + 1st half-cycle when that one began at most this
     /// long after the previous one (a shake faster than 2.5 Hz); otherwise on the next. On the
     /// Wiimote gestures the third lobe of a single move, circle or push follows the second 190–410 ms
     /// later (p10–p90, median 260 ms), the third half-cycle of a shake 120–280 ms later (median 180 ms).
-    public var quickHalfCycleMs: Double
+    package var quickHalfCycleMs: Double
+    /// The gap under which a shake is taken on its `minReversals` + 1st half-cycle (`quickHalfCycleMs`).
+    public var quickHalfCycle: Duration {
+        get { .rounded(milliseconds: quickHalfCycleMs) }
+        set { quickHalfCycleMs = newValue.inMilliseconds }
+    }
     /// …and once that half-cycle has reached this share of the strongest one before it: the
     /// rebound after a push's sharp stop is weaker (0.31 × the stop, median, on the Wiimote
     /// recordings' pushes that rebound), while a shake keeps its strength.
@@ -78,26 +103,44 @@ public struct ShakeDetectorSettings: Sendable, Equatable, Codable {
     /// Acceleration, in g, under which the signal counts as quiet for ending a shake.
     public var releaseG: Double
     /// A shake ends after the signal stays under `releaseG` this long.
-    public var endQuietMs: Double
+    package var endQuietMs: Double
+    /// A shake ends after the signal stays under `releaseG` this long.
+    public var endQuiet: Duration {
+        get { .rounded(milliseconds: endQuietMs) }
+        set { endQuietMs = newValue.inMilliseconds }
+    }
     /// Time constant of the high-pass that takes gravity — and the slow turns of a board being
     /// lifted or tilted — out of the acceleration the half-cycles are found in. 200 ms passes a
     /// 2 Hz swing at 93 % and turns a 90° turn in half a second into at most 0.6 g.
-    public var highPassMs: Double
+    package var highPassMs: Double
+    /// Time constant of the high-pass that takes gravity and slow turns out (`highPassMs`).
+    public var highPass: Duration {
+        get { .rounded(milliseconds: highPassMs) }
+        set { highPassMs = newValue.inMilliseconds }
+    }
     /// Time constant of the detector's own gravity estimate (where no estimator supplies one),
     /// which tells which way is down for the free-fall rule.
-    public var gravityMs: Double
+    package var gravityMs: Double
+    /// Time constant of the detector's own gravity estimate (`gravityMs`).
+    public var gravityTimeConstant: Duration {
+        get { .rounded(milliseconds: gravityMs) }
+        set { gravityMs = newValue.inMilliseconds }
+    }
 
-    public init(thresholdG: Double = 0.8, minReversals: Int = 2, minFraction: Double = 0.6, cooldownMs: Double = 500,
-                minHalfCycleMs: Double = 60, maxHalfCycleMs: Double = 1000, minStrokeMs: Double = 30,
-                quickHalfCycleMs: Double = 200,
+    /// Settings with the detector's defaults for what is not given.
+    public init(thresholdG: Double = 0.8, minReversals: Int = 2, minFraction: Double = 0.6, cooldown: Duration = .milliseconds(500),
+                minHalfCycle: Duration = .milliseconds(60), maxHalfCycle: Duration = .milliseconds(1000),
+                minStroke: Duration = .milliseconds(30), quickHalfCycle: Duration = .milliseconds(200),
                 quickPeakRatio: Double = 0.5, holdRatio: Double = 0.3, minAxisCosine: Double = 0.7, minPeakRatio: Double = 0.4, maxSidewaysRatio: Double = 0.3,
-                maxTurning: Double = 0.55, freeFallG: Double = 1.05, releaseG: Double = 0.5, endQuietMs: Double = 500,
-                highPassMs: Double = 200, gravityMs: Double = 500) {
+                maxTurning: Double = 0.55, freeFallG: Double = 1.05, releaseG: Double = 0.5, endQuiet: Duration = .milliseconds(500),
+                highPass: Duration = .milliseconds(200), gravityTimeConstant: Duration = .milliseconds(500)) {
         self.thresholdG = thresholdG; self.minReversals = minReversals; self.minFraction = minFraction
-        self.cooldownMs = cooldownMs; self.minHalfCycleMs = minHalfCycleMs; self.maxHalfCycleMs = maxHalfCycleMs
-        self.minStrokeMs = minStrokeMs; self.quickHalfCycleMs = quickHalfCycleMs; self.quickPeakRatio = quickPeakRatio; self.holdRatio = holdRatio; self.minAxisCosine = minAxisCosine; self.minPeakRatio = minPeakRatio
+        self.cooldownMs = cooldown.inMilliseconds; self.minHalfCycleMs = minHalfCycle.inMilliseconds
+        self.maxHalfCycleMs = maxHalfCycle.inMilliseconds
+        self.minStrokeMs = minStroke.inMilliseconds; self.quickHalfCycleMs = quickHalfCycle.inMilliseconds; self.quickPeakRatio = quickPeakRatio; self.holdRatio = holdRatio; self.minAxisCosine = minAxisCosine; self.minPeakRatio = minPeakRatio
         self.maxSidewaysRatio = maxSidewaysRatio; self.maxTurning = maxTurning; self.freeFallG = freeFallG
-        self.releaseG = releaseG; self.endQuietMs = endQuietMs; self.highPassMs = highPassMs; self.gravityMs = gravityMs
+        self.releaseG = releaseG; self.endQuietMs = endQuiet.inMilliseconds; self.highPassMs = highPass.inMilliseconds
+        self.gravityMs = gravityTimeConstant.inMilliseconds
     }
 
     /// The defaults: a back-and-forth of 0.8 g or more (1.1 g if vertical) starts a shake on its

@@ -2,6 +2,7 @@
 public struct ShakeEvent: Sendable, Equatable {
     /// Whether the shake began or finished.
     public enum Phase: Sendable, Equatable {
+        /// A shake began (`started`) or ended (`ended`).
         case started, ended
     }
     /// Which change this is.
@@ -13,6 +14,7 @@ public struct ShakeEvent: Sendable, Equatable {
     /// Sample time, in seconds, of the first active sample of the shake.
     public var startT: Double
 
+    /// An event from its fields.
     @inlinable public init(phase: Phase, t: Double, peakG: Double, startT: Double) {
         self.phase = phase; self.t = t; self.peakG = peakG; self.startT = startT
     }

@@ -28,5 +28,5 @@ public enum ShakeSensitivity: String, CaseIterable, Sendable, Codable {
     }
 
     /// The names, for messages: "gentle, normal, firm".
-    public static var namesList: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var namesList: String { allCases.map(\.rawValue).joined(separator: ", ") }
 }

@@ -40,71 +40,71 @@ import Darwin
 ///   while otherwise still is absorbed too, up to the bound. The absorbed offset is kept while
 ///   the board moves (a warm die stays warm) but decays with `driftDecaySeconds`, so anything
 ///   absorbed wrongly is given back over minutes; a new neutral pose clears it.
-public struct HoldStill: Sendable {
+package struct HoldStill: Sendable {
     /// Limits and time constants; defaults suit the MPU-6050 at 100 Hz and more (the drift
     /// absorber's, the ADXL345).
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// Time constant of the bias estimate while still, s.
-        public var biasTimeConstant = 2.0
+        package var biasTimeConstant = 2.0
         /// Still this long before the bias is learnt and the reference set, s.
-        public var settleSeconds = 1.5
+        package var settleSeconds = 1.5
         /// While no bias is known, the gyro's mean over this much of a settled spell is taken as
         /// the bias, s: at the MPU-6050's 0.05 °/s rms noise (PS §6.1) a second of samples at
         /// 100 Hz pins it to 0.005 °/s.
-        public var acquisitionSeconds = 1.0
+        package var acquisitionSeconds = 1.0
         /// Time constant of the short acceleration average stillness is judged against, s.
-        public var averageSeconds = 0.2
+        package var averageSeconds = 0.2
         /// Largest rotation rate (after the bias estimate) a still board shows, °/s: about 20
         /// times the MPU-6050's 0.05 °/s rms noise (PS §6.1).
-        public var gyroGateDps = 1.0
+        package var gyroGateDps = 1.0
         /// The gate while no bias is known: the ±20 °/s initial and ±20 °/s thermal limits of
         /// PS §6.1, with a margin.
-        public var unknownBiasGateDps = 45.0
+        package var unknownBiasGateDps = 45.0
         /// How far the learnt bias may move at an unchanged temperature, °/s.
-        public var biasNoiseDps = 0.02
+        package var biasNoiseDps = 0.02
         /// How far a sample may stray from the short average and still count as still, g.
-        public var accelBandG = 0.02
+        package var accelBandG = 0.02
         /// Largest bias change per °C: PS §6.1, ±20 °/s over the 60 °C from 25 °C to 85 °C.
-        public var gyroTempcoDpsPerC = 20.0 / 60
+        package var gyroTempcoDpsPerC = 20.0 / 60
         /// Largest zero-g change per °C: PS §6.2, ±60 mg over the 45 °C from 25 °C to 70 °C (Z,
         /// the larger of the axes).
-        public var accelTempcoGPerC = 0.060 / 45
+        package var accelTempcoGPerC = 0.060 / 45
         /// Held back on top of the thermal allowance, g (≈ 0.1°): four times the noise of the
         /// 0.2 s average at the MPU-6050's 400 µg/√Hz (PS §6.2) sampled at 100 Hz.
-        public var snapG = 0.002
+        package var snapG = 0.002
         /// A departure from the spell's reference beyond the drift allowance by this much ends
         /// the spell, g (≈ 0.3°).
-        public var departureG = 0.005
+        package var departureG = 0.005
         /// Accelerometer-only parts (no gyro, no temperature in the samples): the zero-g change
         /// per °C per board axis (`TiltTracker` turns the sensor's axes into the board's), g/°C,
         /// the chip's data-sheet figure (`ChipDescription.zeroGDrift`); `.zero`, the default,
         /// turns the drift absorber off.
-        public var driftGPerC = Vector3.zero
+        package var driftGPerC = Vector3.zero
         /// The fastest die warm-up the absorber follows, °C/s: 10 °C with a 20 s time constant
         /// starts at 0.5 °C/s (a bare board in still air warms by a few °C over minutes).
-        public var warmUpRateCPerS = 0.5
+        package var warmUpRateCPerS = 0.5
         /// The part's operating range, °C (the chip's, with `driftGPerC`). `driftGPerC` over it
         /// is the most the absorber ever takes for drift.
-        public var temperatureRangeC = 0.0
+        package var temperatureRangeC = 0.0
         /// Time constant with which the absorbed drift is given back while the board moves, s.
-        public var driftDecaySeconds = 600.0
+        package var driftDecaySeconds = 600.0
 
         /// Fastest drift absorbed, g/s per axis.
-        public var driftRateGPerS: Vector3 { driftGPerC * warmUpRateCPerS }
+        package var driftRateGPerS: Vector3 { driftGPerC * warmUpRateCPerS }
         /// Most drift absorbed, g per axis.
-        public var driftLimitG: Vector3 { driftGPerC * temperatureRangeC }
+        package var driftLimitG: Vector3 { driftGPerC * temperatureRangeC }
 
-        public init() {}
+        package init() {}
     }
 
-    public var settings: Settings
+    package var settings: Settings
     /// The zero-g drift absorbed so far on an accelerometer-only part, g per board axis; it is
     /// subtracted from every sample.
-    public private(set) var absorbedG: Vector3 = .zero
+    package private(set) var absorbedG: Vector3 = .zero
     /// The learnt residual gyro bias in the board frame, °/s (what the profile's bias missed).
-    public private(set) var biasDps: Vector3 = .zero
+    package private(set) var biasDps: Vector3 = .zero
     /// True once a bias is known: measured at calibration or learnt in a still spell.
-    public private(set) var biasKnown: Bool
+    package private(set) var biasKnown: Bool
     /// The bias as last measured outright (calibration, or the first spell without one) and its
     /// temperature: the bias may move from it only as far as the temperature since explains.
     private var anchor: (bias: Vector3, tempC: Double?)
@@ -117,15 +117,15 @@ public struct HoldStill: Sendable {
     private var reference: (accel: Vector3, tempC: Double?, samples: RunningStats3?)?
     /// The neutral capture's mean acceleration (board frame, calibrated), nil when the pose was
     /// not captured (level), and the die temperature it was captured at, when known.
-    public var neutralMeanG: Vector3? {
+    package var neutralMeanG: Vector3? {
         didSet { absorbedG = .zero }
     }
-    public var neutralTempC: Double?
+    package var neutralTempC: Double?
 
     /// A tracker; `biasKnown` says whether the calibration already removed the gyro bias, and
     /// `calibratedTempC` at what die temperature the bias and the neutral pose were measured.
     /// `TiltTracker` sets `neutralMeanG` from its neutral pose.
-    public init(biasKnown: Bool, calibratedTempC: Double? = nil, settings: Settings = Settings()) {
+    package init(biasKnown: Bool, calibratedTempC: Double? = nil, settings: Settings = Settings()) {
         self.biasKnown = biasKnown
         anchor = (.zero, calibratedTempC)
         neutralTempC = calibratedTempC
@@ -133,11 +133,11 @@ public struct HoldStill: Sendable {
     }
 
     /// True while in a settled still spell (the reference is set).
-    public var isHolding: Bool { reference != nil }
+    package var isHolding: Bool { reference != nil }
 
     /// The sample with the gyro bias removed and, in a still spell, the rate zeroed and the
     /// accelerometer's thermal drift held back; `dt` is the step the estimator will take.
-    public mutating func correct(_ s: Sample, dt: Double) -> Sample {
+    package mutating func correct(_ s: Sample, dt: Double) -> Sample {
         var out = s
         let lp = 1 - exp(-Swift.max(0, dt) / settings.averageSeconds)
         // Everything below works on the sample less the drift absorbed so far (on an
@@ -225,7 +225,7 @@ public struct HoldStill: Sendable {
     }
 
     /// Forgets the spell in progress (after a gap in sampling); the bias is kept.
-    public mutating func resumeAfterGap() {
+    package mutating func resumeAfterGap() {
         accelAverage = nil
         endSpell()
     }

@@ -48,40 +48,42 @@ public struct TiltEstimator: Sendable {
     }
 
     /// Rest detection and the accelerometer-only trust band.
-    public struct Settings: Sendable, Equatable {
+    package struct Settings: Sendable, Equatable {
         /// Time constant of the low-pass that rest is judged against, s.
-        public var restFilterSeconds = 0.3
+        package var restFilterSeconds = 0.3
         /// Steady this long before the board counts as resting, s.
-        public var restMinSeconds = 0.7
+        package var restMinSeconds = 0.7
         /// Largest departure of the rotation rate from its low-pass while resting, °/s.
-        public var restGyroDps = 2.0
+        package var restGyroDps = 2.0
         /// Largest low-passed rate while resting, °/s (the hold-still stage's own still gate): at
         /// rest it is taken for bias not yet learnt, so a steady turn faster than this is never
         /// mistaken for rest, and a slower one lags by at most this × `restMeanSeconds` / 2.
-        public var restRateDps = 1.0
+        package var restRateDps = 1.0
         /// The same while nobody has measured the bias yet (`biasKnown` false): the MPU-6050's
         /// ±20 °/s initial and ±20 °/s thermal zero-rate limits (PS rev 3.4 §6.1), with a margin,
         /// so a still board's rate is taken for bias from the start.
-        public var unknownBiasRestRateDps = 45.0
+        package var unknownBiasRestRateDps = 45.0
         /// Largest departure of the acceleration from its low-pass while resting, g (0.5 m/s²).
-        public var restAccelG = 0.051
+        package var restAccelG = 0.051
         /// Weight, in samples, of the short low-pass the rest mean starts from.
-        public var restSeedSamples = 30.0
+        package var restSeedSamples = 30.0
         /// The rest mean spans at most this long, s: long enough to average the noise, short
         /// enough that a turn too slow to end the rest, or a residual gyro bias, moves it little.
-        public var restMeanSeconds = 3.0
+        package var restMeanSeconds = 3.0
         /// Accelerometer only: at rest, a departure of the short low-pass from the rest mean beyond
         /// this ends the rest (a slow tilt), g (≈ 0.17°: several times the low-pass's noise).
-        public var restDepartureG = 0.003
+        package var restDepartureG = 0.003
         /// Accelerometer only: | |a| − 1 g | beyond this and the direction cannot be gravity, g.
-        public var trustBandG = 0.15
+        package var trustBandG = 0.15
 
-        public init() {}
+        /// The defaults given with each setting above.
+        package init() {}
     }
 
     /// The filter in use.
     public let mode: Mode
-    public var settings: Settings
+    /// The rest-detection and trust settings; may be changed between updates.
+    package var settings: Settings
 
     @usableFromInline var unitGravity: Vector3 = .unitZ
     @usableFromInline var initialised = false
@@ -91,14 +93,14 @@ public struct TiltEstimator: Sendable {
     public private(set) var isResting = false
     /// False while nobody has measured the gyro bias (no calibration, no still spell yet): a
     /// steady rate of a still board is then taken for bias at rest, however large.
-    public var biasKnown = true
+    package var biasKnown = true
 
     /// The gyro bias the estimator still finds in the rates it is given, °/s (board frame).
-    public var residualBiasDps: Vector3 { bias.dps }
+    package var residualBiasDps: Vector3 { bias.dps }
 
     /// The rates handed in carry no bias any more: whoever removes it upstream has just measured
     /// it at rest. Forgets the residual estimate so the two never count the same bias twice.
-    public mutating func clearResidualBias() { bias.clear() }
+    package mutating func clearResidualBias() { bias.clear() }
 
     // Gyro-aided state: board → I, and I → earth (vertical +Z).
     private var gyroOrientation = Quaternion.identity
@@ -113,7 +115,10 @@ public struct TiltEstimator: Sendable {
     private var bias = GyroBiasFilter()
 
     /// A filter that initialises from its first sample.
-    public init(mode: Mode, settings: Settings = Settings()) {
+    public init(mode: Mode) { self.init(mode: mode, settings: Settings()) }
+
+    /// An estimator in `mode` with rest-detection and trust settings of its own.
+    package init(mode: Mode, settings: Settings) {
         self.mode = mode
         self.settings = settings
     }

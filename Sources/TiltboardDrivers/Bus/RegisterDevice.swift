@@ -3,23 +3,23 @@
 /// ports, volatile registers), with configuration writes remembered and read back.
 ///
 /// Reads and plain writes of up to `scratchCapacity − 1` bytes allocate nothing.
-public final class RegisterDevice {
-    public let bus: any I2CBus
+package final class RegisterDevice {
+    package let bus: any I2CBus
     /// The chip's 7-bit address.
-    public let address: UInt8
+    package let address: UInt8
     /// The map in force: drivers set it to the identified variant's.
-    public var map: RegisterMap {
+    package var map: RegisterMap {
         didSet { active = map.map(bank: bank ?? 0) }
     }
     /// The bank every transaction addresses, for a banked map (`RegisterMap.banks`): 0 for a
     /// flat one; nil while unknown: before the first `selectBank`, and after any transaction
     /// that failed (the part may have reset to bank 0 while this side thought otherwise, or a
     /// select write may not have landed). `selectBank` then writes the select register again.
-    public private(set) var bank: Int?
+    package private(set) var bank: Int?
     /// The map of `bank` (of bank 0 while the bank is unknown).
     private var active: RegisterMap
     /// Bytes the write scratch holds (sub-address included).
-    public static let scratchCapacity = 64
+    package static let scratchCapacity = 64
 
     private let scratch: UnsafeMutableRawBufferPointer
     /// Configuration writes not yet read back, by register: the value last written, and whether
@@ -27,7 +27,7 @@ public final class RegisterDevice {
     private let written: UnsafeMutableBufferPointer<UInt8>
     private let pending: UnsafeMutableBufferPointer<Bool>
 
-    public init(bus: any I2CBus, address: UInt8, map: RegisterMap) {
+    package init(bus: any I2CBus, address: UInt8, map: RegisterMap) {
         self.bus = bus; self.address = address; self.map = map; active = map
         bank = map.banks == nil ? 0 : nil
         scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.scratchCapacity, alignment: 8)
@@ -48,12 +48,12 @@ public final class RegisterDevice {
 
     /// Reads `buffer.count` registers from `register` in one transaction (a data port fills the
     /// buffer from itself).
-    public func read(_ register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
+    package func read(_ register: UInt8, into buffer: UnsafeMutableRawBufferPointer) throws {
         try transfer(register, into: buffer, pattern: active.isPort(register) ? .repeating(period: 1) : .incrementing)
     }
 
     /// Reads one register.
-    public func readByte(_ register: UInt8) throws -> UInt8 {
+    package func readByte(_ register: UInt8) throws -> UInt8 {
         let one = UnsafeMutableRawBufferPointer(rebasing: scratch[0..<1])
         try read(register, into: one)
         return one[0]
@@ -88,7 +88,7 @@ public final class RegisterDevice {
     /// part is known to be in it already (so it costs nothing on the sampling path). Pending
     /// configuration writes belong to the bank they were made in, so they are read back
     /// (`verifyConfiguration`) before the switch. A flat map has only bank 0.
-    public func selectBank(_ bank: Int) throws {
+    package func selectBank(_ bank: Int) throws {
         guard let banks = map.banks else {
             precondition(bank == 0, "a flat register map has no bank \(bank)")
             return
@@ -106,7 +106,7 @@ public final class RegisterDevice {
 
     /// After a reset the part is back in its power-on bank, 0 (ICM-20948 DEVICE_RESET returns
     /// REG_BANK_SEL to 0): nothing to write, and the configuration pending in another bank is gone.
-    public func resetToPowerOnBank() {
+    package func resetToPowerOnBank() {
         guard map.banks != nil else { return }
         pending.update(repeating: false)
         bank = 0
@@ -116,13 +116,13 @@ public final class RegisterDevice {
     // MARK: Writes
 
     /// Writes one register, not read back (resets, FIFO resets and other actions).
-    public func write(_ register: UInt8, _ value: UInt8) throws {
+    package func write(_ register: UInt8, _ value: UInt8) throws {
         scratch[1] = value
         try send(register, count: 1)
     }
 
     /// Writes consecutive registers from `register` in one transaction, not read back.
-    public func write(_ register: UInt8, bytes: UnsafeRawBufferPointer) throws {
+    package func write(_ register: UInt8, bytes: UnsafeRawBufferPointer) throws {
         precondition(bytes.count < Self.scratchCapacity, "register write longer than the scratch buffer")
         for i in 0..<bytes.count { scratch[i + 1] = bytes[i] }
         try send(register, count: bytes.count)
@@ -130,14 +130,14 @@ public final class RegisterDevice {
 
     /// Writes one configuration register and remembers it for `verifyConfiguration`
     /// (a volatile register is written but never read back).
-    public func configure(_ register: UInt8, _ value: UInt8) throws {
+    package func configure(_ register: UInt8, _ value: UInt8) throws {
         try write(register, value)
         remember(register, value)
     }
 
     /// Writes consecutive configuration registers (offsets) in one transaction and remembers
     /// each for `verifyConfiguration`.
-    public func configure(_ register: UInt8, bytes: UnsafeRawBufferPointer) throws {
+    package func configure(_ register: UInt8, bytes: UnsafeRawBufferPointer) throws {
         try write(register, bytes: bytes)
         for i in 0..<bytes.count { remember(register &+ UInt8(i), bytes[i]) }
     }
@@ -146,7 +146,7 @@ public final class RegisterDevice {
     /// of consecutive registers, and compares each under the map's read-back mask. Throws
     /// `SensorError.verifyFailed` naming the first that differs: a chip that does not keep its
     /// configuration is reported instead of silently producing wrong data.
-    public func verifyConfiguration() throws {
+    package func verifyConfiguration() throws {
         defer { pending.update(repeating: false) }
         var first = 0
         while first < 256 {
@@ -169,7 +169,7 @@ public final class RegisterDevice {
 
     /// Reads `register` (one byte, one transaction); throws `SensorError.configurationLost`
     /// unless it still holds `configured` under the map's read-back mask.
-    public func checkHeld(_ register: UInt8, configured: UInt8) throws {
+    package func checkHeld(_ register: UInt8, configured: UInt8) throws {
         let value = try readByte(register)
         let mask = active.readBackMask(register)
         guard value & mask == configured & mask else {

@@ -1,8 +1,8 @@
 /// A chip's register file as the bus sees it, declared once per part and used by both its
 /// driver (through `RegisterDevice`) and its simulated part.
-public struct RegisterMap: Sendable {
+package struct RegisterMap: Sendable {
     /// How a burst walks the register file.
-    public enum AutoIncrement: Sendable, Equatable {
+    package enum AutoIncrement: Sendable, Equatable {
         /// The pointer advances after every byte of a burst (InvenSense, Analog Devices).
         case always
         /// The pointer advances only when the sub-address has `bit` set, and the register is the
@@ -11,30 +11,30 @@ public struct RegisterMap: Sendable {
     }
 
     /// The auto-increment convention.
-    public var autoIncrement: AutoIncrement
+    package var autoIncrement: AutoIncrement
     /// Registers a write changes; writes anywhere else are ignored by the part (read-only,
     /// reserved or absent registers).
-    public var writable: [ClosedRange<UInt8>]
+    package var writable: [ClosedRange<UInt8>]
     /// Registers whose content changes without a write (status, data, FIFO count and port): never
     /// read back after a write, never cached.
-    public var volatile: [ClosedRange<UInt8>]
+    package var volatile: [ClosedRange<UInt8>]
     /// Data ports: a burst starting here keeps reading this one register (a FIFO pops a byte per read).
-    public var ports: [UInt8]
+    package var ports: [UInt8]
     /// Registers that power on (or soft-reset) at something other than 0x00; the ID register is
     /// each variant's own and is not listed.
-    public var powerOnValues: [(register: UInt8, value: UInt8)]
+    package var powerOnValues: [(register: UInt8, value: UInt8)]
     /// Bits of a register that read back as written (self-clearing and reserved bits excluded);
     /// registers not listed read back whole.
-    public var readBackMasks: [(register: UInt8, mask: UInt8)]
+    package var readBackMasks: [(register: UInt8, mask: UInt8)]
     /// Bits of a register that a write leaves alone (reserved bits keeping their factory value,
     /// e.g. bit 0 of the MPU accel offsets' low bytes); registers not listed take every bit.
-    public var keptBits: [(register: UInt8, mask: UInt8)]
+    package var keptBits: [(register: UInt8, mask: UInt8)]
     /// The other banks of a banked register file (ICM-20948: REG_BANK_SEL switches four banks
     /// of 128 registers); nil for a flat file. This map is then bank 0, the bank the part powers
     /// on (and resets) in, and `RegisterDevice` knows which bank every transaction addresses.
-    public var banks: RegisterBanks?
+    package var banks: RegisterBanks?
 
-    public init(autoIncrement: AutoIncrement = .always, writable: [ClosedRange<UInt8>],
+    package init(autoIncrement: AutoIncrement = .always, writable: [ClosedRange<UInt8>],
                 volatile: [ClosedRange<UInt8>], ports: [UInt8] = [],
                 powerOnValues: [(register: UInt8, value: UInt8)] = [],
                 readBackMasks: [(register: UInt8, mask: UInt8)] = [],
@@ -46,20 +46,20 @@ public struct RegisterMap: Sendable {
     }
 
     /// Banks in the file: 1 for a flat one.
-    public var bankCount: Int { 1 + (banks?.others.count ?? 0) }
+    package var bankCount: Int { 1 + (banks?.others.count ?? 0) }
 
     /// The map of `bank` (0: this one).
-    public func map(bank: Int) -> RegisterMap { bank == 0 ? self : banks!.others[bank - 1] }
+    package func map(bank: Int) -> RegisterMap { bank == 0 ? self : banks!.others[bank - 1] }
 
     // Index loops: the per-sample path must not allocate, and in a debug build even a `for-in`
     // over an array or a `contains(where:)` can (unspecialised generic iteration boxes).
 
     /// True when a write to `register` changes it.
-    public func isWritable(_ register: UInt8) -> Bool { Self.any(writable, holds: register) }
+    package func isWritable(_ register: UInt8) -> Bool { Self.any(writable, holds: register) }
     /// True when `register` changes without a write.
-    public func isVolatile(_ register: UInt8) -> Bool { Self.any(volatile, holds: register) }
+    package func isVolatile(_ register: UInt8) -> Bool { Self.any(volatile, holds: register) }
     /// True when `register` is a data port (a burst does not advance from it).
-    public func isPort(_ register: UInt8) -> Bool {
+    package func isPort(_ register: UInt8) -> Bool {
         var i = 0
         while i < ports.count {
             if ports[i] == register { return true }
@@ -68,9 +68,9 @@ public struct RegisterMap: Sendable {
         return false
     }
     /// The bits of `register` that read back as written.
-    public func readBackMask(_ register: UInt8) -> UInt8 { Self.mask(readBackMasks, register) ?? 0xFF }
+    package func readBackMask(_ register: UInt8) -> UInt8 { Self.mask(readBackMasks, register) ?? 0xFF }
     /// The bits of `register` a write leaves alone.
-    public func keptMask(_ register: UInt8) -> UInt8 { Self.mask(keptBits, register) ?? 0 }
+    package func keptMask(_ register: UInt8) -> UInt8 { Self.mask(keptBits, register) ?? 0 }
 
     private static func any(_ ranges: [ClosedRange<UInt8>], holds register: UInt8) -> Bool {
         var i = 0
@@ -91,7 +91,7 @@ public struct RegisterMap: Sendable {
     }
 
     /// The sub-address byte that starts a transfer of `count` bytes at `register`.
-    @inlinable public func subAddress(_ register: UInt8, count: Int) -> UInt8 {
+    @inlinable package func subAddress(_ register: UInt8, count: Int) -> UInt8 {
         switch autoIncrement {
         case .always: return register
         case let .whenSubAddressBit(bit): return count > 1 ? register | bit : register
@@ -99,7 +99,7 @@ public struct RegisterMap: Sendable {
     }
 
     /// What a part makes of a sub-address byte: the register, and whether a burst advances.
-    @inlinable public func decode(subAddress: UInt8) -> (register: UInt8, increments: Bool) {
+    @inlinable package func decode(subAddress: UInt8) -> (register: UInt8, increments: Bool) {
         switch autoIncrement {
         case .always: return (subAddress, !isPort(subAddress))
         case let .whenSubAddressBit(bit):
@@ -111,25 +111,25 @@ public struct RegisterMap: Sendable {
 
 /// How a banked register file switches banks: one select register present at the same address
 /// in every bank, the bank number in a field of it.
-public struct RegisterBanks: Sendable {
+package struct RegisterBanks: Sendable {
     /// The select register (ICM-20948 REG_BANK_SEL 0x7F), readable and writable in every bank.
-    public var selectRegister: UInt8
+    package var selectRegister: UInt8
     /// The field's lowest bit (ICM-20948 USER_BANK [5:4]: 4).
-    public var shift: UInt8
+    package var shift: UInt8
     /// Banks 1, 2, …: each one's own map (which registers a write changes, which are volatile,
     /// their power-on values and read-back masks).
-    public var others: [RegisterMap]
+    package var others: [RegisterMap]
 
-    public init(selectRegister: UInt8, shift: UInt8, others: [RegisterMap]) {
+    package init(selectRegister: UInt8, shift: UInt8, others: [RegisterMap]) {
         self.selectRegister = selectRegister; self.shift = shift; self.others = others
     }
 
     /// The select register's value for `bank`.
-    @inlinable public func selectValue(_ bank: Int) -> UInt8 { UInt8(bank) << shift }
+    @inlinable package func selectValue(_ bank: Int) -> UInt8 { UInt8(bank) << shift }
 
     /// The bank a select register value names, nil when it names none (reserved bits set, or
     /// past the last bank).
-    public func bank(selectValue value: UInt8) -> Int? {
+    package func bank(selectValue value: UInt8) -> Int? {
         let bank = Int(value >> shift)
         guard value & ~(0xFF << shift) == 0, bank <= others.count else { return nil }
         return bank

@@ -22,7 +22,7 @@ public struct ChipKind: RawRepresentable, Hashable, Sendable, Codable, CaseItera
     public static var allCases: [ChipKind] { ChipRegistry.all.map(\.kind) }
 
     /// What the registry knows about this chip.
-    public var details: any ChipDescription { ChipRegistry.description(of: self) }
+    package var details: any ChipDescription { ChipRegistry.description(of: self) }
 
     public var description: String { rawValue }
     /// The reference part's name (`ChipDescription.partName`).
@@ -56,7 +56,7 @@ public struct ChipKind: RawRepresentable, Hashable, Sendable, Codable, CaseItera
 /// the simulated chips (`TiltboardSimulator`) are built from the same `variants` and
 /// `ChipVariant.registerMap`, so a wrong map entry fails a round trip instead of agreeing with
 /// a private copy.
-public protocol ChipDescription: Sendable {
+package protocol ChipDescription: Sendable {
     /// The family's accepted parts; differences between them are fields, not branches.
     associatedtype Variant: ChipVariant
 
@@ -114,7 +114,7 @@ public protocol ChipDescription: Sendable {
 /// One accepted part of a family: the ID it answers with and everything in which it differs
 /// from its siblings. Families add fields of their own (filter registers, motion engines) in
 /// their own variant type.
-public protocol ChipVariant: Sendable {
+package protocol ChipVariant: Sendable {
     /// The ID register's value for this part.
     var chipID: UInt8 { get }
     /// Part name for messages: `"MPU-6500"`, `"ICM-20689"`.
@@ -137,45 +137,45 @@ public protocol ChipVariant: Sendable {
 }
 
 /// An accelerometer's zero-g change with temperature, as its data sheet bounds it.
-public struct ZeroGDrift: Sendable, Equatable {
+package struct ZeroGDrift: Sendable, Equatable {
     /// Largest zero-g change per °C, per sensor axis, g/°C.
-    public var tempcoGPerC: Vector3
+    package var tempcoGPerC: Vector3
     /// The operating temperature range, °C: the tempco over it is the most drift there can be.
-    public var operatingRangeC: Double
+    package var operatingRangeC: Double
 
-    public init(tempcoGPerC: Vector3, operatingRangeC: Double) {
+    package init(tempcoGPerC: Vector3, operatingRangeC: Double) {
         self.tempcoGPerC = tempcoGPerC; self.operatingRangeC = operatingRangeC
     }
 }
 
 /// What a gyroscope can be set to.
-public struct GyroscopeDescription: Sendable, Equatable {
+package struct GyroscopeDescription: Sendable, Equatable {
     /// Full-scale ranges the board file may ask for, °/s.
-    public var rangesDps: [Int]
-    public init(rangesDps: [Int]) { self.rangesDps = rangesDps }
+    package var rangesDps: [Int]
+    package init(rangesDps: [Int]) { self.rangesDps = rangesDps }
 }
 
 /// Offset registers that the chip adds to (or subtracts from) its output, per axis.
-public struct OffsetRegisters: Sendable, Equatable {
+package struct OffsetRegisters: Sendable, Equatable {
     /// First register of X, Y and Z (the high byte for big-endian words).
-    public var x: UInt8, y: UInt8, z: UInt8
+    package var x: UInt8, y: UInt8, z: UInt8
     /// Bytes per axis: 1 (a signed byte) or 2 (a signed word).
-    public var bytesPerAxis: Int
+    package var bytesPerAxis: Int
     /// Word byte order for `bytesPerAxis == 2`.
-    public var bigEndian: Bool
+    package var bigEndian: Bool
     /// Physical value of one LSB: g for accelerometer offsets, °/s for gyro offsets.
-    public var unitPerLSB: Double
+    package var unitPerLSB: Double
     /// Bits of each axis's word that are reserved and must be kept as read (MPU accel offsets:
     /// bit 0 of the low byte); 0 when none.
-    public var reservedMask: UInt16
+    package var reservedMask: UInt16
     /// True when the three axes sit in consecutive registers (one burst reads them all).
-    public var contiguous: Bool { y == x &+ UInt8(bytesPerAxis) && z == y &+ UInt8(bytesPerAxis) }
+    package var contiguous: Bool { y == x &+ UInt8(bytesPerAxis) && z == y &+ UInt8(bytesPerAxis) }
     /// The smallest change the registers can make, in the unit of `unitPerLSB` (reserved bits skipped).
-    public var step: Double { unitPerLSB * Double(reservedMask & 1 != 0 ? 2 : 1) }
+    package var step: Double { unitPerLSB * Double(reservedMask & 1 != 0 ? 2 : 1) }
     /// The first register of `axis` (0 X, 1 Y, 2 Z).
-    @inlinable public func register(axis: Int) -> UInt8 { axis == 0 ? x : axis == 1 ? y : z }
+    @inlinable package func register(axis: Int) -> UInt8 { axis == 0 ? x : axis == 1 ? y : z }
 
-    public init(x: UInt8, y: UInt8, z: UInt8, bytesPerAxis: Int, bigEndian: Bool = true, unitPerLSB: Double,
+    package init(x: UInt8, y: UInt8, z: UInt8, bytesPerAxis: Int, bigEndian: Bool = true, unitPerLSB: Double,
                 reservedMask: UInt16 = 0) {
         self.x = x; self.y = y; self.z = z; self.bytesPerAxis = bytesPerAxis; self.bigEndian = bigEndian
         self.unitPerLSB = unitPerLSB; self.reservedMask = reservedMask
@@ -183,62 +183,62 @@ public struct OffsetRegisters: Sendable, Equatable {
 }
 
 /// The hardware FIFO's size and shape.
-public struct FIFOGeometry: Sendable, Equatable {
+package struct FIFOGeometry: Sendable, Equatable {
     /// Bytes the FIFO stores.
-    public var capacityBytes: Int
+    package var capacityBytes: Int
     /// Bytes of one frame (one sample) as the driver enables it.
-    public var frameBytes: Int
+    package var frameBytes: Int
     /// Frames held outside the FIFO proper and read out with it (the ADXL345's output
     /// registers hold a 33rd sample, DS "FIFO"); 0 for most chips.
-    public var extraFramesInOutputRegisters: Int
+    package var extraFramesInOutputRegisters: Int
     /// Whole frames the FIFO holds, the extra ones included.
-    public var capacityFrames: Int { capacityBytes / frameBytes + extraFramesInOutputRegisters }
+    package var capacityFrames: Int { capacityBytes / frameBytes + extraFramesInOutputRegisters }
 
-    public init(capacityBytes: Int, frameBytes: Int, extraFramesInOutputRegisters: Int = 0) {
+    package init(capacityBytes: Int, frameBytes: Int, extraFramesInOutputRegisters: Int = 0) {
         self.capacityBytes = capacityBytes; self.frameBytes = frameBytes
         self.extraFramesInOutputRegisters = extraFramesInOutputRegisters
     }
 }
 
 /// A temperature sensor's transfer function: °C = raw / lsbPerC + offsetC.
-public struct TemperatureFormula: Sendable, Equatable {
+package struct TemperatureFormula: Sendable, Equatable {
     /// LSB per °C.
-    public var lsbPerC: Double
+    package var lsbPerC: Double
     /// °C at raw 0.
-    public var offsetC: Double
+    package var offsetC: Double
     /// °C for a raw reading.
-    @inlinable public func celsius(raw: Int16) -> Double { Double(raw) / lsbPerC + offsetC }
+    @inlinable package func celsius(raw: Int16) -> Double { Double(raw) / lsbPerC + offsetC }
     /// The raw reading for `celsius` (what a simulated part puts in its registers), unclamped.
-    @inlinable public func raw(celsius: Double) -> Double { (celsius - offsetC) * lsbPerC }
+    @inlinable package func raw(celsius: Double) -> Double { (celsius - offsetC) * lsbPerC }
 
-    public init(lsbPerC: Double, offsetC: Double) { self.lsbPerC = lsbPerC; self.offsetC = offsetC }
+    package init(lsbPerC: Double, offsetC: Double) { self.lsbPerC = lsbPerC; self.offsetC = offsetC }
 }
 
 /// The registers of a chip's motion interrupt, as `armMotionInterrupt` and the simulated part use them.
-public struct MotionInterruptRegisters: Sendable, Equatable {
+package struct MotionInterruptRegisters: Sendable, Equatable {
     /// The (first) threshold register.
-    public var thresholdRegister: UInt8
+    package var thresholdRegister: UInt8
     /// Threshold registers in a row holding the same code (one per axis on some parts), usually 1.
-    public var thresholdRegisterCount: Int
+    package var thresholdRegisterCount: Int
     /// g per threshold LSB, as the part compares.
-    public var thresholdGPerLSB: Double
+    package var thresholdGPerLSB: Double
     /// g of `armMotionInterrupt`'s threshold per LSB: `thresholdGPerLSB`, unless the part
     /// compares consecutive samples and the threshold is spread over a window (MPU-6500 family).
-    public var thresholdStepG: Double
+    package var thresholdStepG: Double
     /// The interrupt enable register and the bit(s) that enable the motion event in it.
-    public var enableRegister: UInt8
-    public var enableMask: UInt8
+    package var enableRegister: UInt8
+    package var enableMask: UInt8
     /// The status register (reading it clears the latch) and the motion bit(s) in it.
-    public var statusRegister: UInt8
-    public var statusMask: UInt8
+    package var statusRegister: UInt8
+    package var statusMask: UInt8
 
     /// What a motion threshold means on every chip: a change of acceleration within about this
     /// window, s, the time constant of the MPU-6050 detector's 0.63 Hz high-pass (ACCEL_HPF 4).
     /// A part with a high-pass of its own sets it no faster than 1 / (2π × window); a part that
     /// compares consecutive samples spreads the threshold over the window.
-    public static let thresholdWindowSeconds = 1 / (2 * Double.pi * 0.63)
+    package static let thresholdWindowSeconds = 1 / (2 * Double.pi * 0.63)
 
-    public init(thresholdRegister: UInt8, thresholdGPerLSB: Double, enableRegister: UInt8, enableMask: UInt8,
+    package init(thresholdRegister: UInt8, thresholdGPerLSB: Double, enableRegister: UInt8, enableMask: UInt8,
                 statusRegister: UInt8, statusMask: UInt8, thresholdRegisterCount: Int = 1,
                 thresholdStepG: Double? = nil) {
         self.thresholdRegister = thresholdRegister; self.thresholdGPerLSB = thresholdGPerLSB
@@ -250,38 +250,38 @@ public struct MotionInterruptRegisters: Sendable, Equatable {
 }
 
 /// A device at a fixed address beside a chip on the boards that carry it.
-public struct CompanionDevice: Sendable, Equatable {
+package struct CompanionDevice: Sendable, Equatable {
     /// Its 7-bit address.
-    public var address: UInt8
+    package var address: UInt8
     /// What it is, for probe's listing.
-    public var name: String
+    package var name: String
 
-    public init(address: UInt8, name: String) { self.address = address; self.name = name }
+    package init(address: UInt8, name: String) { self.address = address; self.name = name }
 }
 
 extension ChipDescription {
     /// No data-sheet figure given: the hold-still stage absorbs no drift.
-    public var zeroGDrift: ZeroGDrift? { nil }
+    package var zeroGDrift: ZeroGDrift? { nil }
 
     /// None.
-    public var companions: [CompanionDevice] { [] }
+    package var companions: [CompanionDevice] { [] }
 
-    public var offersWakeOnMotion: Bool { true }
+    package var offersWakeOnMotion: Bool { true }
 
     /// The accepted part answering with `chipID`, if any.
-    public func variant(chipID: UInt8) -> Variant? { variants.first { $0.chipID == chipID } }
+    package func variant(chipID: UInt8) -> Variant? { variants.first { $0.chipID == chipID } }
 
     /// The accepted part answering with `chipID`, type-erased (for code holding `any ChipDescription`).
-    public func anyVariant(chipID: UInt8) -> (any ChipVariant)? { variant(chipID: chipID) }
+    package func anyVariant(chipID: UInt8) -> (any ChipVariant)? { variant(chipID: chipID) }
 
     /// The reference part (the first variant).
-    public var referenceVariant: Variant { variants[0] }
+    package var referenceVariant: Variant { variants[0] }
 
     /// Every accepted ID, reference part first.
-    public var acceptedIDs: [UInt8] { variants.map(\.chipID) }
+    package var acceptedIDs: [UInt8] { variants.map(\.chipID) }
 
     /// What `SensorError.wrongChip` says was expected: "0x68 (MPU-6050) or a compatible ID (0x70, …)".
-    public var expectedIDDescription: String {
+    package var expectedIDDescription: String {
         let first = "\(variants[0].chipID.hex) (\(partName))"
         guard variants.count > 1 else { return first }
         return first + " or a known compatible ID (" + variants.dropFirst().map { $0.chipID.hex }.joined(separator: ", ") + ")"
@@ -290,7 +290,7 @@ extension ChipDescription {
     /// Reads `idRegister` at `address` and returns the accepted variant with the identity a
     /// driver reports (its warning set for a non-reference part). Throws `SensorError.wrongChip`
     /// for an ID not accepted.
-    public func identify(_ device: RegisterDevice) throws -> (Variant, SensorIdentity) {
+    package func identify(_ device: RegisterDevice) throws -> (Variant, SensorIdentity) {
         let id = try device.readByte(idRegister)
         guard let v = variant(chipID: id) else {
             throw SensorError.wrongChip(found: id, address: device.address, bus: device.bus.name,

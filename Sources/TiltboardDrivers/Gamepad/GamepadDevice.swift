@@ -1,7 +1,7 @@
 import TiltboardCore
 
 /// What a game sent to the gamepad's force-feedback side, already answered to the kernel.
-public enum ForceFeedbackRequest: Sendable, Equatable {
+package enum ForceFeedbackRequest: Sendable, Equatable {
     /// Effect `id` uploaded (new or replaced).
     case upload(id: Int, RumbleEffect)
     /// Effect `id` erased.
@@ -13,7 +13,7 @@ public enum ForceFeedbackRequest: Sendable, Equatable {
 }
 
 /// A virtual gamepad games can open: a stick, a button and force feedback.
-public protocol GamepadDevice: AnyObject {
+package protocol GamepadDevice: AnyObject {
     /// Reports the stick and the shake button, then a sync; values outside the stick's range are clamped.
     func report(x: Int32, y: Int32, button: Bool) throws
     /// Handles everything games sent since the last call, without blocking, passing each

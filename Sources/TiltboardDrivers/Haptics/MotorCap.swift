@@ -7,16 +7,32 @@ import TiltboardCore
 /// rumble, a script) from heating the motor or draining a battery.
 public struct MotorCapSettings: Sendable, Equatable {
     /// Most on-time a stretch may hold, in seconds; PWM counts by its duty (50 % strength, half).
-    public var maxOnSeconds: Double
+    package var maxOnSeconds: Double
     /// Off-time that ends a stretch, in seconds; shorter gaps do not reset the count.
-    public var minRestSeconds: Double
+    package var minRestSeconds: Double
+
+    /// Most on-time a stretch may hold; PWM counts by its duty (50 % strength, half).
+    public var maxOn: Duration {
+        get { .rounded(seconds: maxOnSeconds) }
+        set { maxOnSeconds = newValue.inSeconds }
+    }
+    /// Off-time that ends a stretch; shorter gaps do not reset the count.
+    public var minRest: Duration {
+        get { .rounded(seconds: minRestSeconds) }
+        set { minRestSeconds = newValue.inSeconds }
+    }
 
     /// The allowed range of both values, in seconds: below 50 ms no effect could play, above a
     /// minute the cap would no longer protect anything.
-    public static let allowedSeconds = 0.05...60.0
+    package static let allowedSeconds = 0.05...60.0
 
-    /// 2 s on, 0.5 s rest: the board file's defaults.
-    public init(maxOnSeconds: Double = 2, minRestSeconds: Double = 0.5) {
+    /// 2 s on, 0.5 s rest: the board file's defaults. Both within 50 ms…60 s.
+    public init(maxOn: Duration = .seconds(2), minRest: Duration = .milliseconds(500)) {
+        self.init(maxOnSeconds: maxOn.inSeconds, minRestSeconds: minRest.inSeconds)
+    }
+
+    /// The cap from spans in seconds (the board file's units).
+    package init(maxOnSeconds: Double, minRestSeconds: Double = 0.5) {
         self.maxOnSeconds = maxOnSeconds
         self.minRestSeconds = minRestSeconds
     }

@@ -8,6 +8,7 @@ import TiltboardCore
 /// `CLOCK_MONOTONIC`: never jumps with wall-clock changes; sleeps to absolute deadlines with
 /// `clock_nanosleep(TIMER_ABSTIME)`, so a late wake-up does not push later deadlines back.
 public final class LinuxMonotonicClock: MonotonicClock {
+    /// The system's monotonic clock (`CLOCK_MONOTONIC`).
     public init() {}
 
     /// Nanoseconds since boot (CLOCK_MONOTONIC).

@@ -6,7 +6,7 @@ import Musl
 import CLinuxSupport
 
 /// Real-time scheduling for the control loop, when the system allows it.
-public enum Realtime {
+package enum Realtime {
     /// sched(7), `SCHED_RESET_ON_FORK` (<linux/sched.h>): a thread (or process) created by a
     /// thread with this flag starts under `SCHED_OTHER`, whatever its creator's policy.
     static let resetOnFork: Int32 = 0x4000_0000
@@ -18,7 +18,7 @@ public enum Realtime {
     /// thread before it starts.
     /// Returns nil on success, or what could not be done and the kernel's errno; the program
     /// keeps running with normal scheduling either way.
-    public static func enable(priority: Int32 = 50) -> RealtimeShortfall? {
+    package static func enable(priority: Int32 = 50) -> RealtimeShortfall? {
         var shortfall = RealtimeShortfall()
         let low = sched_get_priority_min(SCHED_FIFO), high = sched_get_priority_max(SCHED_FIFO)
         var param = sched_param()
@@ -40,7 +40,7 @@ public enum Realtime {
     /// default timer slack, which it uses to batch wakeups). Needs no privilege; halves the
     /// loop's median lateness where measured. Returns false if the kernel refused.
     @discardableResult
-    public static func tightenTimerSlack() -> Bool {
+    package static func tightenTimerSlack() -> Bool {
         tiltboard_set_timer_slack(1) == 0
     }
 
@@ -48,17 +48,17 @@ public enum Realtime {
     /// at 0), so the kernel lets the loop run first whenever both are ready. Needs no privilege.
     /// Returns false if the kernel refused.
     @discardableResult
-    public static func lowerCallingThread(nice value: Int32) -> Bool {
+    package static func lowerCallingThread(nice value: Int32) -> Bool {
         tiltboard_set_thread_nice(value) == 0
     }
 
     /// Names the calling thread for `top -H`, `ps -L` and debuggers (15 bytes at most are kept).
-    public static func nameCallingThread(_ name: String) {
+    package static func nameCallingThread(_ name: String) {
         _ = tiltboard_set_thread_name(name)
     }
 
     /// Returns the calling thread to normal scheduling and unlocks memory.
-    public static func disable() {
+    package static func disable() {
         var param = sched_param()
         param.sched_priority = 0
         _ = sched_setscheduler(0, SCHED_OTHER, &param)
@@ -66,7 +66,7 @@ public enum Realtime {
     }
 
     /// The calling thread's scheduling policy (without `SCHED_RESET_ON_FORK`) and priority.
-    public static func currentPolicy() -> (policy: Int32, priority: Int32) {
+    package static func currentPolicy() -> (policy: Int32, priority: Int32) {
         var param = sched_param()
         _ = sched_getparam(0, &param)
         return (sched_getscheduler(0) & ~resetOnFork, param.sched_priority)

@@ -6,19 +6,19 @@ import TiltboardDrivers
 /// Reads what `tiltboard doctor` needs to know about this machine: device nodes, kernel modules,
 /// the device tree, udev rules, groups and limits. Every path is taken below `root`, so tests
 /// point it at a staged folder (a fake /dev, /proc/device-tree, /sys and /etc); "" is the real system.
-public struct SystemInspector: Sendable {
+package struct SystemInspector: Sendable {
     /// Prefix of every path read; "" for this machine.
-    public var root: String
+    package var root: String
 
-    public init(root: String = "") { self.root = root }
+    package init(root: String = "") { self.root = root }
 
     /// `root + path`.
-    public func path(_ path: String) -> String { root + path }
+    package func path(_ path: String) -> String { root + path }
 
-    public func exists(_ p: String) -> Bool { access(path(p), F_OK) == 0 }
+    package func exists(_ p: String) -> Bool { access(path(p), F_OK) == 0 }
 
     /// A small text file's contents, or nil.
-    public func text(_ p: String) -> String? {
+    package func text(_ p: String) -> String? {
         guard let bytes = bytes(p) else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -40,7 +40,7 @@ public struct SystemInspector: Sendable {
     // MARK: - I²C
 
     /// The adapter number of `/dev/i2c-N`, nil for any other path.
-    public static func busNumber(_ device: String) -> Int? {
+    package static func busNumber(_ device: String) -> Int? {
         guard let slash = device.lastIndex(of: "/") else { return nil }
         let name = device[device.index(after: slash)...]
         guard name.hasPrefix("i2c-") else { return nil }
@@ -48,18 +48,18 @@ public struct SystemInspector: Sendable {
     }
 
     /// `/dev/i2c-N` nodes present, in numeric order (paths without the root prefix).
-    public func i2cDevices() -> [String] {
+    package func i2cDevices() -> [String] {
         LinuxI2CBus.availableBuses(in: path("/dev")).map { String($0.dropFirst(root.count)) }
     }
 
     /// The kernel has adapter N (whether or not i2c-dev gives it a /dev node).
-    public func adapterPresent(_ n: Int) -> Bool {
+    package func adapterPresent(_ n: Int) -> Bool {
         exists("/sys/bus/i2c/devices/i2c-\(n)") || exists("/sys/class/i2c-adapter/i2c-\(n)")
     }
 
     /// The kernel driver bound to `address` on the bus device `device` (`/dev/i2c-N`), read
     /// from `/sys` below the root; nil when none is.
-    public func i2cDriverBinding(bus device: String, address: UInt8) -> I2CDriverBinding? {
+    package func i2cDriverBinding(bus device: String, address: UInt8) -> I2CDriverBinding? {
         guard let n = Self.busNumber(device) else { return nil }
         guard var binding = I2CKernelDriver.binding(bus: "/dev/i2c-\(n)", address: address, sysfsRoot: path("/sys")) else {
             return nil
@@ -69,11 +69,11 @@ public struct SystemInspector: Sendable {
     }
 
     /// The i2c-dev module (or built-in driver) is there.
-    public var i2cDevLoaded: Bool { exists("/sys/module/i2c_dev") || exists("/sys/class/i2c-dev") }
+    package var i2cDevLoaded: Bool { exists("/sys/module/i2c_dev") || exists("/sys/class/i2c-dev") }
 
     /// Where the Raspberry Pi firmware's config.txt is, and whether it turns the ARM I²C bus on
     /// (`dtparam=i2c_arm=on`, or `dtparam=i2c=on`, outside a comment); nil when there is no config.txt.
-    public func bootConfigEnablesI2C() -> (file: String, enabled: Bool)? {
+    package func bootConfigEnablesI2C() -> (file: String, enabled: Bool)? {
         for file in ["/boot/firmware/config.txt", "/boot/config.txt"] {
             guard let text = text(file) else { continue }
             let enabled = text.split(whereSeparator: \.isNewline).contains { raw in
@@ -91,7 +91,7 @@ public struct SystemInspector: Sendable {
     /// The bus clock of adapter N from the device tree, in Hz, and the file it came from: the
     /// adapter's `of_node` (sysfs), else the `/proc/device-tree/aliases/i2cN` node. A big-endian
     /// u32 (devicetree specification §2.2.4); nil when neither says.
-    public func busClockHz(_ n: Int) -> (hz: Int, file: String)? {
+    package func busClockHz(_ n: Int) -> (hz: Int, file: String)? {
         var candidates = ["/sys/bus/i2c/devices/i2c-\(n)/of_node/clock-frequency",
                           "/sys/class/i2c-adapter/i2c-\(n)/of_node/clock-frequency"]
         if let alias = text("/proc/device-tree/aliases/i2c\(n)") {
@@ -108,16 +108,16 @@ public struct SystemInspector: Sendable {
     // MARK: - Access
 
     /// Why this process cannot open a device node for reading and writing.
-    public struct OpenFailure: Sendable, Equatable {
-        public var errno: Int32
+    package struct OpenFailure: Sendable, Equatable {
+        package var errno: Int32
         /// The kernel's reason (strerror).
-        public var reason: String
+        package var reason: String
         /// EACCES or EPERM: a matter of groups and udev rules, not of the node.
-        public var isPermission: Bool { errno == EACCES || errno == EPERM }
+        package var isPermission: Bool { errno == EACCES || errno == EPERM }
     }
 
     /// Nil when this process can open `p` for reading and writing.
-    public func openFailure(_ p: String) -> OpenFailure? {
+    package func openFailure(_ p: String) -> OpenFailure? {
         let fd = open(path(p), O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
         if fd < 0 {
             let e = errno
@@ -129,13 +129,13 @@ public struct SystemInspector: Sendable {
 
     /// Who may use a device node: its group's name (from the staged /etc/group) and whether
     /// this user belongs to it in /etc/group and in this login.
-    public struct Access: Sendable, Equatable {
-        public var group: String
-        public var userInGroup: Bool
-        public var processHasGroup: Bool
+    package struct Access: Sendable, Equatable {
+        package var group: String
+        package var userInGroup: Bool
+        package var processHasGroup: Bool
     }
 
-    public func deviceAccess(of p: String) -> Access? {
+    package func deviceAccess(of p: String) -> Access? {
         var st = stat()
         guard stat(path(p), &st) == 0 else { return nil }
         let gid = st.st_gid
@@ -151,7 +151,7 @@ public struct SystemInspector: Sendable {
     }
 
     /// Where the package's udev rule is installed, if it is.
-    public func udevRule(named name: String = "60-tiltboard.rules") -> String? {
+    package func udevRule(named name: String = "60-tiltboard.rules") -> String? {
         ["/etc/udev/rules.d/", "/usr/lib/udev/rules.d/", "/lib/udev/rules.d/"].map { $0 + name }.first { exists($0) }
     }
 
@@ -176,20 +176,20 @@ public struct SystemInspector: Sendable {
     // MARK: - GPIO
 
     /// A GPIO line as `doctor` reports it.
-    public struct LineState: Sendable, Equatable {
+    package struct LineState: Sendable, Equatable {
         /// `pinctrl-bcm2835 line 17 (GPIO17)`.
-        public var name: String
-        public var used: Bool
-        public var consumer: String?
+        package var name: String
+        package var used: Bool
+        package var consumer: String?
 
-        public init(name: String, used: Bool, consumer: String?) {
+        package init(name: String, used: Bool, consumer: String?) {
             self.name = name; self.used = used; self.consumer = consumer
         }
     }
 
     /// Finds the line the board file names (chip by label, name or path, under `root`/dev) and
     /// says whether someone holds it. Throws the `GPIOError` the other commands would.
-    public func gpioLine(chip: String, line: GPIOLineID) throws -> LineState {
+    package func gpioLine(chip: String, line: GPIOLineID) throws -> LineState {
         let spec = chip.hasPrefix("/") ? path(chip) : chip
         let found = try GPIOLineFinder.find(chip: spec, line: line, directory: path("/dev"))
         switch Gpiod.lineInfo(path: found.info.path, offset: found.offset) {
@@ -201,7 +201,7 @@ public struct SystemInspector: Sendable {
     }
 
     /// The failure of a line someone else holds, for the commands to word.
-    public static func busyError(_ line: LineState) -> GPIOError {
+    package static func busyError(_ line: LineState) -> GPIOError {
         GPIOError.lineBusy(line.name, consumer: line.consumer)
     }
 
@@ -209,19 +209,19 @@ public struct SystemInspector: Sendable {
 
     /// Whether a program that asks for real-time scheduling can have SCHED_FIFO and locked
     /// memory: root, or RLIMIT_RTPRIO > 0, and the memlock limit.
-    public struct RealtimeLimits: Sendable, Equatable {
-        public var isRoot: Bool
-        public var rtprio: UInt64
+    package struct RealtimeLimits: Sendable, Equatable {
+        package var isRoot: Bool
+        package var rtprio: UInt64
         /// nil: unlimited.
-        public var memlockBytes: UInt64?
-        public var allowed: Bool { isRoot || rtprio > 0 }
+        package var memlockBytes: UInt64?
+        package var allowed: Bool { isRoot || rtprio > 0 }
 
-        public init(isRoot: Bool, rtprio: UInt64, memlockBytes: UInt64?) {
+        package init(isRoot: Bool, rtprio: UInt64, memlockBytes: UInt64?) {
             self.isRoot = isRoot; self.rtprio = rtprio; self.memlockBytes = memlockBytes
         }
     }
 
-    public static func realtimeLimits() -> RealtimeLimits {
+    package static func realtimeLimits() -> RealtimeLimits {
         var rt = rlimit(), mem = rlimit()
         getrlimit(__rlimit_resource_t(__RLIMIT_RTPRIO.rawValue), &rt)
         getrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &mem)

@@ -10,14 +10,14 @@ import Glibc
 /// symlink is refused rather than written through), fsyncs it and renames it over the target,
 /// then fsyncs the folder. If the target is itself a symlink, the link is replaced by a
 /// regular file; the file it pointed to is left alone.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Replaces the file at `path` with `bytes`, creating missing parent folders (0755).
     ///
     /// With `keepBackup`, the previous contents stay as `<path>.bak`; the backup is made by
     /// hard-linking the old file under a temporary name and renaming that over `<path>.bak`,
     /// so `<path>` itself is never missing. Temporary files left by writers that were killed
     /// are removed on the next write; at most one temporary file exists per live writer.
-    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644,
+    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o644,
                              keepBackup: Bool = true) throws {
         try write(bytes, to: path, permissions: permissions, keepBackup: keepBackup, temporarySuffix: nil)
     }
@@ -69,7 +69,7 @@ public enum AtomicFile {
     /// Fails as `write` would, without touching `path`: a target that is not a regular file (or
     /// a symlink), a folder that cannot be made or written. Call it before work whose result
     /// `write` will save, so the work is not lost.
-    public static func checkWritable(_ path: String) throws {
+    package static func checkWritable(_ path: String) throws {
         let (folder, name) = split(path)
         try refuseNonRegular(path)
         try makeFolders(folder, for: path)
@@ -94,7 +94,7 @@ public enum AtomicFile {
     /// a symlink to one) of at most `maxBytes` is read: a FIFO, a device or a folder throws
     /// `NotARegularFile` at once, without waiting on it or reading it forever; a larger file
     /// throws `FileTooLarge`.
-    public static func read(path: String, maxBytes: Int = 16 << 20) throws -> [UInt8]? {
+    package static func read(path: String, maxBytes: Int = 16 << 20) throws -> [UInt8]? {
         // Non-blocking, so opening a FIFO nobody writes to returns at once.
         // The bytes of the command line when the path came from an argument that was not UTF-8.
         let fd = RawArguments.withCPath(path) { cPath in retryingEINTR { open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } }
@@ -122,7 +122,7 @@ public enum AtomicFile {
     /// Runs `body` holding an exclusive `flock` on the folder `path` is in, so that cooperating
     /// read-change-write cycles on the files of one folder (profile writers of several processes)
     /// take turns. A folder not made yet is not locked: there is nothing in it to change.
-    public static func withFolderLock<R>(of path: String, _ body: () throws -> R) throws -> R {
+    package static func withFolderLock<R>(of path: String, _ body: () throws -> R) throws -> R {
         let (folder, _) = split(path)
         let fd = RawArguments.withCPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard fd >= 0 else { return try body() }
@@ -132,7 +132,7 @@ public enum AtomicFile {
     }
 
     /// The prefix every temporary file for `name` starts with; exposed so tests can look for leftovers.
-    public static func temporaryPrefix(forFileNamed name: String) -> String { ".\(name).tmp." }
+    package static func temporaryPrefix(forFileNamed name: String) -> String { ".\(name).tmp." }
 
     // MARK: - Steps
 
@@ -242,38 +242,38 @@ private func unlinkPath(_ path: String) -> Int32 { RawArguments.withCPath(path) 
 
 
 /// A file operation that failed, with the path, the step and the kernel's reason.
-public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file being written or read.
-    public var path: String
+    package var path: String
     /// The step that failed, e.g. `rename /x/.p.json.tmp.1.a to /x/p.json`.
-    public var operation: String
-    public var errno: Int32
+    package var operation: String
+    package var errno: Int32
 
-    public init(path: String, operation: String, errno: Int32) {
+    package init(path: String, operation: String, errno: Int32) {
         self.path = path; self.operation = operation; self.errno = errno
     }
 
     /// The kernel's reason: `Permission denied (errno 13)`.
-    public var reason: String { "\(String(cString: strerror(errno))) (errno \(errno))" }
+    package var reason: String { "\(String(cString: strerror(errno))) (errno \(errno))" }
 
     /// True when this user may not open the file (EACCES, EPERM).
-    public var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
+    package var isPermissionDenied: Bool { errno == EACCES || errno == EPERM }
 
     /// The step, the path and the errno, for a log; a program words it for people.
-    public var description: String {
+    package var description: String {
         "AtomicFileError(\(escapingControls(operation)), path: \(shownPath(path)), errno: \(errno))"
     }
 }
 
 /// A path that had to be a regular file (or a symlink to one) and is something else.
-public struct NotARegularFile: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
+package struct NotARegularFile: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
     /// `a FIFO`, `a folder`, `a character device`, …
-    public var kind: String
+    package var kind: String
 
-    public init(path: String, kind: String) { self.path = path; self.kind = kind }
+    package init(path: String, kind: String) { self.path = path; self.kind = kind }
 
-    public var description: String { "\(shownPath(path)) is \(kind), not a regular file" }
+    package var description: String { "\(shownPath(path)) is \(kind), not a regular file" }
 
     /// What `mode` is, when it is not a regular file.
     static func kind(_ mode: mode_t) -> String? {
@@ -282,7 +282,7 @@ public struct NotARegularFile: Error, Sendable, Equatable, CustomStringConvertib
 
     /// `path` itself, or the file its symlinks lead to, to be replaced by a regular file:
     /// throws when that exists and is not a regular file. A missing file is fine.
-    public static func writableTarget(_ path: String) throws -> String {
+    package static func writableTarget(_ path: String) throws -> String {
         var st = stat()
         guard lstat(path, &st) == 0 else { return path }
         var target = path

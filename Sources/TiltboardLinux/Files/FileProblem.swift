@@ -7,7 +7,7 @@ import TiltboardCore
 /// trace, motion script, motor log, token file, the service's settings): each problem has its own
 /// words and its own exit status. This is the one table of them; README.md's table of file
 /// problems is tested against it.
-public enum FileProblem: String, CaseIterable, Sendable {
+package enum FileProblem: String, CaseIterable, Sendable {
     /// Nothing at the path, or a path that leads to no file (a part of it is not a folder, a
     /// symlink loop, a name too long).
     case missing
@@ -21,7 +21,7 @@ public enum FileProblem: String, CaseIterable, Sendable {
     case readFailed
 
     /// The category, and so the exit status (`SysExit`), of the problem.
-    public var category: ErrorCategory {
+    package var category: ErrorCategory {
         switch self {
         case .missing, .tooLarge: return .invalidData       // 65
         case .notRegular: return .cannotCreate              // 73
@@ -31,7 +31,7 @@ public enum FileProblem: String, CaseIterable, Sendable {
     }
 
     /// What the problem is and how the error line words it, as README.md's table has it.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .missing: return "missing, or its path leads to no file | `no such file`, or `cannot read it:` and the kernel's reason (a symlink loop, a name too long, a part of the path not a folder)"
         case .tooLarge: return "larger than its kind of file can be | `a file of N bytes, more than the M bytes it may have`"
@@ -42,7 +42,7 @@ public enum FileProblem: String, CaseIterable, Sendable {
     }
 
     /// The problem an `open`, `stat` or `read` failing with `code` stands for.
-    public init(errno code: Int32) {
+    package init(errno code: Int32) {
         switch code {
         case ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG: self = .missing
         case EACCES, EPERM: self = .permissionDenied
@@ -53,19 +53,19 @@ public enum FileProblem: String, CaseIterable, Sendable {
 }
 
 /// A regular file larger than its kind of file can be, refused before reading it.
-public struct FileTooLarge: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var size: Int64
-    public var limit: Int
+package struct FileTooLarge: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var size: Int64
+    package var limit: Int
 
-    public init(path: String, size: Int64, limit: Int) { self.path = path; self.size = size; self.limit = limit }
+    package init(path: String, size: Int64, limit: Int) { self.path = path; self.size = size; self.limit = limit }
 
     /// `a file of 20000000 bytes, more than the 16777216 bytes it may have`.
-    public var reason: String { "a file of \(size) bytes, more than the \(limit) bytes it may have" }
+    package var reason: String { "a file of \(size) bytes, more than the \(limit) bytes it may have" }
 
-    public var description: String { "\(shownPath(path)) is \(reason)" }
+    package var description: String { "\(shownPath(path)) is \(reason)" }
 }
 
 extension FileTooLarge: CategorizedError {
-    public var category: ErrorCategory { FileProblem.tooLarge.category }
+    package var category: ErrorCategory { FileProblem.tooLarge.category }
 }

@@ -6,16 +6,16 @@ import Glibc
 /// and modification time of the file a path names, following symlinks (an atomic save at the
 /// target is a new inode there, and the link itself does not change), and of the link itself
 /// (a link pointed elsewhere is a change too).
-public struct FileStamp: Equatable, Sendable {
-    public var device: UInt64
-    public var inode: UInt64
-    public var size: Int64
-    public var modifiedNs: Int64
+package struct FileStamp: Equatable, Sendable {
+    package var device: UInt64
+    package var inode: UInt64
+    package var size: Int64
+    package var modifiedNs: Int64
     /// The symlink's own inode and modification time, when `path` is one.
-    public var link: [Int64]?
+    package var link: [Int64]?
 
     /// The stamp of what `path` names; nil when it names nothing (or a dangling link).
-    public init?(path: String) {
+    package init?(path: String) {
         var st = stat()
         guard RawArguments.withCPath(path, { stat($0, &st) }) == 0 else { return nil }
         device = UInt64(st.st_dev)
@@ -30,10 +30,10 @@ public struct FileStamp: Equatable, Sendable {
 }
 
 /// Where a symlink leads.
-public enum SymlinkTarget {
+package enum SymlinkTarget {
     /// The file `path` names when `path` itself is a symlink (followed to its end, as the kernel
     /// does), else `path` unchanged; also unchanged when the link leads nowhere.
-    public static func resolved(_ path: String) -> String {
+    package static func resolved(_ path: String) -> String {
         var own = stat()
         guard RawArguments.withCPath(path, { lstat($0, &own) }) == 0, own.st_mode & S_IFMT == S_IFLNK,
               let real = RawArguments.withCPath(path, { realpath($0, nil) }) else { return path }

@@ -19,9 +19,9 @@ import Glibc
 ///
 /// Regular files are locked (`flock`) while written: a second writer of the same file, even
 /// with `overwrite`, fails with `.exists` instead of mixing its lines into the first one's.
-public final class OutputFile {
+package final class OutputFile {
     /// The path as the user gave it.
-    public let path: String
+    package let path: String
     private var fd: Int32
 
     private init(path: String, fd: Int32) {
@@ -34,7 +34,7 @@ public final class OutputFile {
     /// Opens `path` for writing as described above. `waitingForReader` is called once when `path`
     /// is a FIFO nobody reads yet; the wait ends when a reader opens it or `shouldStop` returns true
     /// (then `.interrupted`).
-    public static func open(path: String, overwrite: Bool,
+    package static func open(path: String, overwrite: Bool,
                             closedStandardDescriptors: Set<Int32> = StandardDescriptors.closedAtStart,
                             waitingForReader: () -> Void = {},
                             shouldStop: () -> Bool = { false }) throws -> OutputFile {
@@ -124,12 +124,12 @@ public final class OutputFile {
     }
 
     /// Writes all of `bytes`; a failure carries the kernel's reason.
-    public func write(_ bytes: [UInt8]) throws {
+    package func write(_ bytes: [UInt8]) throws {
         if let code = writeFully(fd, bytes) { throw OutputFileError(path: path, errno: code, step: .write) }
     }
 
     /// Closes the file (and releases its lock); later calls do nothing.
-    public func close() throws {
+    package func close() throws {
         guard fd >= 0 else { return }
         let rc = Glibc.close(fd)
         fd = -1
@@ -152,9 +152,9 @@ public final class OutputFile {
 
 /// An output file that cannot be opened or written: what went wrong (`problem`, with its fields)
 /// and where. It carries no sentence: the program that shows it words it.
-public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The broad kind of failure, for a program that only needs to decide what to do.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// The name is taken: another writer's file, or a name that keeps changing.
         case exists
         /// A regular file is there and replacing it was not asked for.
@@ -172,7 +172,7 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// Exactly what went wrong, with the fields a message needs.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// The path names standard descriptor N (`/dev/stdout`, `/dev/fd/N`), which was closed
         /// when the program started.
         case closedDescriptor(Int32)
@@ -199,31 +199,31 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// The step of opening or writing that the kernel refused.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// Duplicating standard descriptor N.
         case useDescriptor(Int32)
         case lookAt, create, open, empty, write, close
     }
 
     /// The path as the user gave it.
-    public var path: String
+    package var path: String
     /// What went wrong.
-    public var problem: Problem
+    package var problem: Problem
     /// The kernel's reason, when the kernel refused.
-    public var errno: Int32?
+    package var errno: Int32?
 
     /// A failure of `problem` at `path`, with the kernel's `errno` when it refused.
-    public init(path: String, problem: Problem, errno: Int32? = nil) {
+    package init(path: String, problem: Problem, errno: Int32? = nil) {
         self.path = path; self.problem = problem; self.errno = errno
     }
 
     /// A step the kernel refused with `errno`.
-    public init(path: String, errno code: Int32, step: Step) {
+    package init(path: String, errno code: Int32, step: Step) {
         self.init(path: path, problem: .failed(step), errno: code)
     }
 
     /// The broad kind of `problem`.
-    public var kind: Kind {
+    package var kind: Kind {
         switch problem {
         case .closedDescriptor: return .closedDescriptor
         case .danglingSymlink, .notWritable, .neverReplaced, .replacedWhileOpening: return .refused
@@ -243,7 +243,7 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
     /// True when a write found the pipe's reader gone (a recording into /dev/stdout piped to `head`),
     /// or a reader that did not take the output before a requested stop: a normal end of the
     /// output, not an error.
-    public var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
+    package var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
 
     /// The problem and the path, for a log; a program words it for people.
     public var description: String {
@@ -252,11 +252,11 @@ public struct OutputFileError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 /// What is at a path, from the `S_IFMT` bits of its mode.
-public enum FileType: Sendable, Equatable {
+package enum FileType: Sendable, Equatable {
     case regular, folder, characterDevice, blockDevice, fifo, socket, symlink, other
 
     /// The type of the `S_IFMT` bits of `mode`.
-    public init(mode: mode_t) {
+    package init(mode: mode_t) {
         switch mode & S_IFMT {
         case S_IFREG: self = .regular
         case S_IFDIR: self = .folder

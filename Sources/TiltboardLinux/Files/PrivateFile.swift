@@ -9,9 +9,9 @@ import Musl
 /// could write it could choose its contents, and anyone who could read it could use them. A
 /// symlink is followed, as ssh follows one, and the file it names is checked; the link itself
 /// must be this user's (or root's), so no one else can point it at a file of their choosing.
-public enum PrivateFile {
+package enum PrivateFile {
     /// Why a file that exists is not used.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// Owned by the first uid, not by this process's effective uid (the second).
         case owner(uid_t, uid_t)
         /// These permission bits let others read or change it.
@@ -23,7 +23,7 @@ public enum PrivateFile {
     }
 
     /// What is at the path.
-    public enum Contents: Sendable, Equatable {
+    package enum Contents: Sendable, Equatable {
         case missing
         case refused(Problem)
         case bytes([UInt8])
@@ -31,7 +31,7 @@ public enum PrivateFile {
 
     /// Reads at most `maxBytes` of `path` when it is private; a failure of another kind (no
     /// permission, a folder on the way missing) throws as `AtomicFile.read` would.
-    public static func read(path: String, maxBytes: Int = 4096) throws -> Contents {
+    package static func read(path: String, maxBytes: Int = 4096) throws -> Contents {
         var link = stat()
         if RawArguments.withCPath(path, { lstat($0, &link) }) == 0, link.st_mode & S_IFMT == S_IFLNK,
            link.st_uid != geteuid(), link.st_uid != 0 {

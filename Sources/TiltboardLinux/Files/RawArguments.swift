@@ -9,7 +9,7 @@ import Glibc
 /// could not be opened from the command line. Every argument that did not decode is kept here by
 /// its decoded text (and, for an option joined to its value by `=`, by the value's), and a path given as that text
 /// opens the file the bytes name.
-public enum RawArguments {
+package enum RawArguments {
     /// Decoded text → the bytes it came from, for arguments that were not UTF-8.
     private static let undecodable: [String: [CChar]] = {
         var table: [String: [CChar]] = [:]
@@ -31,7 +31,7 @@ public enum RawArguments {
     /// Calls `body` with the C path for `path`: the argument's own bytes when `path` is the
     /// decoded text of one that was not UTF-8 (or a path made from it, see `rawBytes`), else
     /// `path` itself.
-    public static func withCPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
+    package static func withCPath<R>(_ path: String, _ body: (UnsafePointer<CChar>) throws -> R) rethrows -> R {
         if let raw = rawBytes(path) {
             return try raw.withUnsafeBufferPointer { try body($0.baseAddress!) }
         }
@@ -77,13 +77,13 @@ extension RawArguments {
 
 /// A path as an error line shows it: at most 80 characters (its end, the file's name, kept) and
 /// every control character escaped (`\x01`), so a path typed by anyone stays one short line.
-public func shownPath(_ path: String, limit: Int = 80) -> String {
+package func shownPath(_ path: String, limit: Int = 80) -> String {
     let clipped: String = path.count > limit ? "…" + String(path.suffix(limit - 1)) : path
     return escapingControls(clipped)
 }
 
 /// `text` with C0 and C1 control characters and DEL written as `\xNN` (a newline as `\n`).
-public func escapingControls(_ text: String) -> String {
+package func escapingControls(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {

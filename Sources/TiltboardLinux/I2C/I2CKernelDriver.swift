@@ -5,20 +5,20 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// A kernel driver bound to an I²C device, as sysfs shows it: the facts, not the fix.
-public struct I2CDriverBinding: Sendable, Equatable {
+package struct I2CDriverBinding: Sendable, Equatable {
     /// The driver's name, e.g. `st-accel-i2c`, `inv-mpu6050-i2c`, `adxl345_i2c`.
-    public var driver: String
+    package var driver: String
     /// The device's sysfs name, e.g. `1-0068` (what the driver's `unbind` file takes).
-    public var device: String
+    package var device: String
     /// The device's `name` attribute (the device-tree compatible without its vendor, or what
     /// `new_device` was given), e.g. `mpu6050`, `lis3dh`; nil when unreadable.
-    public var deviceName: String?
+    package var deviceName: String?
     /// The bus device path the program was given, e.g. `/dev/i2c-1`.
-    public var bus: String
+    package var bus: String
     /// The 7-bit address.
-    public var address: UInt8
+    package var address: UInt8
 
-    public init(driver: String, device: String, deviceName: String?, bus: String, address: UInt8) {
+    package init(driver: String, device: String, deviceName: String?, bus: String, address: UInt8) {
         self.driver = driver; self.device = device; self.deviceName = deviceName
         self.bus = bus; self.address = address
     }
@@ -28,36 +28,36 @@ public struct I2CDriverBinding: Sendable, Equatable {
 /// `i2c-sensor,mpu6050`, or `new_device`). i2c-dev would refuse SMBus transfers to it
 /// (`I2C_SLAVE` returns EBUSY) but let `I2C_RDWR` through, so both would configure one chip.
 /// It carries the binding; the program that shows it words it.
-public struct KernelDriverBoundError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct KernelDriverBoundError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The driver, the device and where it is.
-    public var binding: I2CDriverBinding
+    package var binding: I2CDriverBinding
 
     /// The device at `binding` is claimed by its driver.
-    public init(binding: I2CDriverBinding) { self.binding = binding }
+    package init(binding: I2CDriverBinding) { self.binding = binding }
 
     /// The driver and the address, for a log; a program words it for people.
-    public var description: String {
+    package var description: String {
         "KernelDriverBoundError(driver: \(binding.driver), address: \(binding.address.hex), bus: \(binding.bus))"
     }
 }
 
 /// Which kernel driver, if any, is bound to an I²C address: read from sysfs, so it works the
 /// same whether a device-tree overlay declared the device or `new_device` did.
-public enum I2CKernelDriver {
+package enum I2CKernelDriver {
     /// Where sysfs is mounted.
-    public static let defaultSysfsRoot = "/sys"
+    package static let defaultSysfsRoot = "/sys"
 
     /// The sysfs name of the client at `address` on adapter `adapter`: `"%d-%04x"` of the adapter
     /// number and the address (Linux drivers/i2c/i2c-core-base.c, `i2c_dev_set_name`; 7-bit
     /// clients carry no flag offset there). Devices named by ACPI or board info (`i2c-NAME`)
     /// are not found this way; a Raspberry Pi's device tree does not name them so.
-    public static func sysfsName(adapter: Int, address: UInt8) -> String {
+    package static func sysfsName(adapter: Int, address: UInt8) -> String {
         let hex = String(address, radix: 16)
         return "\(adapter)-" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// The adapter number of a bus device: `/dev/i2c-N`, or what a symlink to one resolves to.
-    public static func adapterNumber(of bus: String) -> Int? {
+    package static func adapterNumber(of bus: String) -> Int? {
         func number(_ path: String) -> Int? {
             let name = path.split(separator: "/").last.map(String.init) ?? path
             guard name.hasPrefix("i2c-") else { return nil }
@@ -71,7 +71,7 @@ public enum I2CKernelDriver {
 
     /// The driver bound to `address` on `bus`, nil when there is no such device in sysfs or no
     /// driver is bound to it (the `driver` symlink of `<sysfs>/bus/i2c/devices/<n>-00<aa>`).
-    public static func binding(bus: String, address: UInt8, sysfsRoot: String = defaultSysfsRoot) -> I2CDriverBinding? {
+    package static func binding(bus: String, address: UInt8, sysfsRoot: String = defaultSysfsRoot) -> I2CDriverBinding? {
         guard let adapter = adapterNumber(of: bus) else { return nil }
         let device = sysfsName(adapter: adapter, address: address)
         let folder = sysfsRoot + "/bus/i2c/devices/" + device
@@ -82,7 +82,7 @@ public enum I2CKernelDriver {
     }
 
     /// Throws `KernelDriverBoundError` when a kernel driver owns `address` on `bus`.
-    public static func requireNoDriver(bus: String, address: UInt8, sysfsRoot: String = defaultSysfsRoot) throws {
+    package static func requireNoDriver(bus: String, address: UInt8, sysfsRoot: String = defaultSysfsRoot) throws {
         if let binding = binding(bus: bus, address: address, sysfsRoot: sysfsRoot) {
             throw KernelDriverBoundError(binding: binding)
         }

@@ -7,18 +7,18 @@ import TiltboardDrivers
 
 /// Why the gamepad could not be created or used: the step, the device and the errno; the
 /// program that shows it words it.
-public struct UInputError: Error, Sendable, CustomStringConvertible {
+package struct UInputError: Error, Sendable, CustomStringConvertible {
     /// The broad kind of failure.
-    public enum Kind: Sendable { case missing, permissionDenied, io }
+    package enum Kind: Sendable { case missing, permissionDenied, io }
     /// The step on the uinput device that failed.
-    public enum Step: Sendable, Equatable { case open, createGamepad, writeEvents, readForceFeedback }
+    package enum Step: Sendable, Equatable { case open, createGamepad, writeEvents, readForceFeedback }
 
     /// The uinput device, `/dev/uinput`.
-    public var path: String
+    package var path: String
     /// What failed.
-    public var step: Step
+    package var step: Step
     /// The errno of the failed call.
-    public var errno: Int32
+    package var errno: Int32
 
     /// The error for `errno` from `step` on `path`.
     public init(path: String, step: Step, errno code: Int32) {
@@ -40,17 +40,17 @@ public struct UInputError: Error, Sendable, CustomStringConvertible {
 
 /// A gamepad made through `/dev/uinput` (include/uapi/linux/uinput.h): what games see as
 /// `/dev/input/eventN`, removed again by `close()`.
-public final class UInputGamepad: GamepadDevice {
+package final class UInputGamepad: GamepadDevice {
     /// Where the kernel's uinput node lives.
-    public static let defaultPath = "/dev/uinput"
+    package static let defaultPath = "/dev/uinput"
 
     private var fd: Int32
-    public let path: String
+    package let path: String
     private var last: (x: Int32, y: Int32, button: Bool)?
 
     /// Opens `path` and creates a gamepad called `name` with `effectSlots` force-feedback slots;
     /// with 0 the device offers no force feedback at all (a board without a motor).
-    public init(name: String, path: String = defaultPath, effectSlots: Int = RumbleScheduler.maxEffects) throws {
+    package init(name: String, path: String = defaultPath, effectSlots: Int = RumbleScheduler.maxEffects) throws {
         self.path = path
         fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw UInputError(path: path, step: .open, errno: errno) }
@@ -64,7 +64,7 @@ public final class UInputGamepad: GamepadDevice {
 
     deinit { close() }
 
-    public func report(x: Int32, y: Int32, button: Bool) throws {
+    package func report(x: Int32, y: Int32, button: Bool) throws {
         let limit = GamepadAxes.maxValue
         let x = Swift.min(limit, Swift.max(-limit, x)), y = Swift.min(limit, Swift.max(-limit, y))
         if let last, last == (x, y, button) { return }
@@ -73,7 +73,7 @@ public final class UInputGamepad: GamepadDevice {
         last = (x, y, button)
     }
 
-    public func pollRequests(_ handle: (ForceFeedbackRequest) -> Void) throws {
+    package func pollRequests(_ handle: (ForceFeedbackRequest) -> Void) throws {
         var request = tiltboard_ff_request()
         while true {
             let rc = tiltboard_uinput_next(fd, &request)
@@ -94,7 +94,7 @@ public final class UInputGamepad: GamepadDevice {
         }
     }
 
-    public func close() {
+    package func close() {
         guard fd >= 0 else { return }
         _ = tiltboard_uinput_destroy(fd)
         Glibc.close(fd)

@@ -3,29 +3,29 @@ import Glibc
 #endif
 
 /// One address of one of the machine's network interfaces, as getifaddrs lists it.
-public struct InterfaceAddress: Sendable, Equatable {
+package struct InterfaceAddress: Sendable, Equatable {
     /// `eth0`, `wlan0`, `lo`.
-    public var interface: String
+    package var interface: String
     /// Numeric: `192.168.1.20`, `fd00::20` (without brackets or a zone).
-    public var address: String
-    public var isIPv6: Bool
+    package var address: String
+    package var isIPv6: Bool
     /// The interface is the loopback one.
-    public var isLoopback: Bool
+    package var isLoopback: Bool
 
-    public init(interface: String, address: String, isIPv6: Bool, isLoopback: Bool = false) {
+    package init(interface: String, address: String, isIPv6: Bool, isLoopback: Bool = false) {
         self.interface = interface; self.address = address; self.isIPv6 = isIPv6; self.isLoopback = isLoopback
     }
 
     /// 169.254.0.0/16 or fe80::/10: valid on one link only, and not in a URL a phone can open
     /// (an IPv6 one would need its zone).
-    public var isLinkLocal: Bool {
+    package var isLinkLocal: Bool {
         if !isIPv6 { return address.hasPrefix("169.254.") }
         let lower = address.lowercased()
         return ["fe8", "fe9", "fea", "feb"].contains { lower.hasPrefix($0) }
     }
 
     /// The IPv4 and IPv6 addresses of every interface that is up, in the order the kernel lists them.
-    public static func current() -> [InterfaceAddress] {
+    package static func current() -> [InterfaceAddress] {
         var first: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&first) == 0 else { return [] }
         defer { freeifaddrs(first) }

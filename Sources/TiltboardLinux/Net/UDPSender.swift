@@ -4,21 +4,21 @@ import Glibc
 import TiltboardDrivers
 
 /// Sends datagrams to one `HOST:PORT` over UDP (IPv4 or IPv6), for a game to consume the stream.
-public final class UDPSender {
+package final class UDPSender {
     private let fd: Int32
     private var address: sockaddr_storage
     private let addressLength: socklen_t
     /// `HOST:PORT` as given.
-    public let destination: String
+    package let destination: String
     /// Datagrams the kernel refused (e.g. nobody listening yet): counted, never fatal.
-    public private(set) var failedSends = 0
+    package private(set) var failedSends = 0
     /// The `errno` of the first refused datagram.
-    public private(set) var firstFailure: Int32?
+    package private(set) var firstFailure: Int32?
     /// The kernel's text for `firstFailure`, e.g. `Connection refused`.
-    public var firstFailureReason: String? { firstFailure.map { String(cString: strerror($0)) } }
+    package var firstFailureReason: String? { firstFailure.map { String(cString: strerror($0)) } }
 
     /// Resolves `destination` (`host:port`, `[v6]:port`) and opens a socket.
-    public init(destination: String) throws {
+    package init(destination: String) throws {
         self.destination = destination
         guard let colon = destination.lastIndex(of: ":"),
               let port = UInt16(destination[destination.index(after: colon)...]) else {
@@ -88,7 +88,7 @@ public final class UDPSender {
     /// Sends one datagram; failures are counted, not thrown, so a missing listener never stops
     /// the loop. Returns true for the first failure, so it can be reported once.
     @discardableResult
-    public func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT)) < 0 else { return false }
         let code = errno
         failedSends += 1
@@ -100,9 +100,9 @@ public final class UDPSender {
 
 /// A UDP destination that cannot be used: `HOST:PORT` as given, and why (`problem`). It carries
 /// no sentence: the program that shows it words it.
-public struct UDPSenderError: Error, CustomStringConvertible, Sendable {
+package struct UDPSenderError: Error, CustomStringConvertible, Sendable {
     /// Why the destination cannot be used.
-    public enum Problem: Sendable, Equatable {
+    package enum Problem: Sendable, Equatable {
         /// Not `HOST:PORT` with a port of 0…65535.
         case notHostAndPort
         /// The resolver's failure (a `getaddrinfo` code; 0 when it gave no address).
@@ -122,16 +122,16 @@ public struct UDPSenderError: Error, CustomStringConvertible, Sendable {
     }
 
     /// The destination as given.
-    public var destination: String
+    package var destination: String
     /// Why it cannot be used.
-    public var problem: Problem
+    package var problem: Problem
 
     /// `destination` cannot be used because of `problem`.
-    public init(destination: String, problem: Problem) {
+    package init(destination: String, problem: Problem) {
         self.destination = destination
         self.problem = problem
     }
 
     /// The problem and the destination (quoted short), for a log; a program words it for people.
-    public var description: String { "UDPSenderError(\(problem), destination: \(UDPSender.quoted(destination)))" }
+    package var description: String { "UDPSenderError(\(problem), destination: \(UDPSender.quoted(destination)))" }
 }

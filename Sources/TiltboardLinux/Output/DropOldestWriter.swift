@@ -13,11 +13,11 @@ import TiltboardCore
 /// With `whenFull: .wait` (a loop on a virtual clock, where no deadline is real) nothing is
 /// dropped: a full queue makes `push` wait for the reader, and `finish` waits for every line,
 /// until `stopWaiting()` turns the queue back into a dropping one (on a stop request).
-public final class DropOldestWriter: @unchecked Sendable {
+package final class DropOldestWriter: @unchecked Sendable {
     // @unchecked: the ring and the flags are guarded by `condition`.
 
     /// What `push` does when every slot is taken.
-    public enum FullPolicy: Sendable {
+    package enum FullPolicy: Sendable {
         /// Drop the oldest waiting line and return at once.
         case dropOldest
         /// Wait until the writer has taken a line (or `stopWaiting()` is called).
@@ -25,9 +25,9 @@ public final class DropOldestWriter: @unchecked Sendable {
     }
 
     /// Lines that can wait at once.
-    public let capacity: Int
+    package let capacity: Int
     /// What `push` does when every slot is taken.
-    public let whenFull: FullPolicy
+    package let whenFull: FullPolicy
     private let sink: (UnsafeRawBufferPointer) -> Void
     private let condition = NSCondition()
     private var slots: [[UInt8]]
@@ -48,7 +48,7 @@ public final class DropOldestWriter: @unchecked Sendable {
 
     /// Starts the writer thread. `lineCapacity`: bytes reserved per slot (longer lines still fit,
     /// at the cost of an allocation).
-    public init(capacity: Int = 256, lineCapacity: Int = 512, name: String, whenFull: FullPolicy = .dropOldest,
+    package init(capacity: Int = 256, lineCapacity: Int = 512, name: String, whenFull: FullPolicy = .dropOldest,
                 sink: @escaping (UnsafeRawBufferPointer) -> Void) {
         precondition(capacity > 0)
         self.capacity = capacity
@@ -67,15 +67,15 @@ public final class DropOldestWriter: @unchecked Sendable {
     }
 
     /// Lines dropped so far because the reader fell behind (or was still behind at `finish`).
-    public var dropped: UInt64 { droppedCount.load(ordering: .relaxed) }
+    package var dropped: UInt64 { droppedCount.load(ordering: .relaxed) }
 
     /// Lines handed to the sink so far.
-    public var written: UInt64 { writtenCount.load(ordering: .relaxed) }
+    package var written: UInt64 { writtenCount.load(ordering: .relaxed) }
 
     /// Queues a copy of `bytes`; when the queue is full, drops the oldest waiting line
     /// (`.dropOldest`: never blocks on the reader) or waits for a free slot (`.wait`). Ignored
     /// after `finish`.
-    public func push(_ bytes: UnsafeRawBufferPointer) {
+    package func push(_ bytes: UnsafeRawBufferPointer) {
         condition.lock()
         defer { condition.unlock() }
         if whenFull == .wait {
@@ -98,7 +98,7 @@ public final class DropOldestWriter: @unchecked Sendable {
     /// A `.wait` queue stops waiting for the reader: a blocked `push` returns, later ones drop
     /// the oldest line, and `finish` waits no longer than its timeout. For a stop request; a
     /// `.dropOldest` queue is unchanged.
-    public func stopWaiting() {
+    package func stopWaiting() {
         condition.lock()
         gaveUpWaiting = true
         condition.broadcast()
@@ -111,7 +111,7 @@ public final class DropOldestWriter: @unchecked Sendable {
     /// (before or during the wait), then for up to `timeout` from that moment. A sink
     /// blocked on a reader that never reads is left behind (the process may exit).
     @discardableResult
-    public func finish(timeout: Duration) -> Bool {
+    package func finish(timeout: Duration) -> Bool {
         let timeoutSeconds = Nanoseconds.seconds(timeout)
         condition.lock()
         defer { condition.unlock() }

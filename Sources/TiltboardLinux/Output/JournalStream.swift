@@ -11,25 +11,25 @@ import Musl
 /// descriptor (the variable is inherited by children whose descriptors may point elsewhere).
 /// sd-daemon(3): a line starting `<N>` is logged with syslog priority N (3 error, 4 warning,
 /// 6 info) when the unit keeps `SyslogLevelPrefix=yes`, the default.
-public enum JournalStream {
+package enum JournalStream {
     /// Syslog priorities (syslog(3), sd-daemon(3)) of the lines tiltboard writes.
-    public enum Priority: Int, Sendable {
+    package enum Priority: Int, Sendable {
         case error = 3
         case warning = 4
         case info = 6
 
         /// The sd-daemon(3) prefix: `<3>`, `<4>`, `<6>`.
-        public var prefix: String { "<\(rawValue)>" }
+        package var prefix: String { "<\(rawValue)>" }
     }
 
     /// True when `fd` is the journal stream this process's $JOURNAL_STREAM names.
-    public static func isConnected(fd: Int32) -> Bool {
+    package static func isConnected(fd: Int32) -> Bool {
         isConnected(fd: fd, journalStream: getenv("JOURNAL_STREAM").map { String(cString: $0) })
     }
 
     /// True when `fd` is the journal stream `value` ($JOURNAL_STREAM) names. A missing, malformed
     /// or stale value is false.
-    public static func isConnected(fd: Int32, journalStream value: String?) -> Bool {
+    package static func isConnected(fd: Int32, journalStream value: String?) -> Bool {
         guard let value, value.utf8.count <= 64 else { return false }
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
@@ -39,7 +39,7 @@ public enum JournalStream {
     }
 
     /// `text` with each line prefixed by `priority`'s marker; a trailing newline stays last.
-    public static func prefixed(_ text: String, _ priority: Priority) -> String {
+    package static func prefixed(_ text: String, _ priority: Priority) -> String {
         var out = ""
         var atLineStart = true
         for character in text {

@@ -15,39 +15,39 @@ import Synchronization
 /// stop's eventfd (`SignalWatcher.stopDescriptor`), and from the stop on waits no longer than
 /// `SignalWatcher.outputGrace`; what the reader has not taken by then is abandoned
 /// (`abandonedAtStop`), which is no error either.
-public enum OutputFailure {
+package enum OutputFailure {
     /// The "errno" of a write abandoned because a stop was requested and its reader did not take
     /// it within `SignalWatcher.outputGrace` (ECANCELED): a normal end of the output.
-    public static let abandonedAtStop: Int32 = ECANCELED
+    package static let abandonedAtStop: Int32 = ECANCELED
 
     /// The most one write(2) is given: PIPE_BUF (pipe(7)), so a pipe with room for anything takes a
     /// whole chunk at once instead of blocking halfway, and lines up to this long stay whole.
     static let chunkBytes = Int(PIPE_BUF)
 
     /// One failed write: what was being written and the kernel's reason.
-    public struct Failure: Sendable, Equatable, CustomStringConvertible {
+    package struct Failure: Sendable, Equatable, CustomStringConvertible {
         /// `standard output`, `motor log /tmp/m.log`, …
-        public var what: String
-        public var errno: Int32
+        package var what: String
+        package var errno: Int32
 
-        public init(what: String, errno: Int32) { self.what = what; self.errno = errno }
+        package init(what: String, errno: Int32) { self.what = what; self.errno = errno }
 
         /// True when the reader of a pipe or socket went away, or never took the output before a
         /// requested stop: a normal stop, not an error.
-        public var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
+        package var readerWentAway: Bool { errno == EPIPE || errno == OutputFailure.abandonedAtStop }
 
         /// What was written and the errno, for a log; a program words it for people.
-        public var description: String { "OutputFailure(\(what), errno: \(errno))" }
+        package var description: String { "OutputFailure(\(what), errno: \(errno))" }
     }
 
     private static let recorded = Mutex<Failure?>(nil)
 
     /// The first failed write of this process, if any.
-    public static var first: Failure? { recorded.withLock { $0 } }
+    package static var first: Failure? { recorded.withLock { $0 } }
 
     /// Records a failed write of `what` and, for the first one, requests a stop on a thread of its
     /// own (the caller may be the motor's or the loop's thread, which the stop handlers join).
-    public static func report(_ what: String, errno code: Int32) {
+    package static func report(_ what: String, errno code: Int32) {
         // The stop that abandoned the write is already under way, and says why on its own.
         guard code != abandonedAtStop else { return }
         let isFirst = recorded.withLock { failure -> Bool in
@@ -61,7 +61,7 @@ public enum OutputFailure {
 
     /// Makes a write to a closed pipe return `EPIPE` instead of killing the process, so the motor
     /// can be switched off first. Call at start, before any thread exists.
-    public static func ignoreBrokenPipeSignal() {
+    package static func ignoreBrokenPipeSignal() {
         signal(SIGPIPE, SIG_IGN)
     }
 
@@ -70,7 +70,7 @@ public enum OutputFailure {
     /// until a stop is requested, then for `SignalWatcher.outputGrace` at most. Retries `EINTR`.
     /// A socket is written with MSG_DONTWAIT, so a blocking one (systemd's journal stream) never
     /// blocks in send(2) either.
-    public static func write(fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
+    package static func write(fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32? {
         guard var p = bytes.baseAddress else { return nil }
         var left = bytes.count
         var socket = SocketHint.mayBeSocket(fd)
@@ -97,7 +97,7 @@ public enum OutputFailure {
 
     /// Writes `text` to `fd` only as far as it takes it without waiting (a last word before the
     /// process ends, where nothing may block).
-    public static func writeIfReady(fd: Int32, _ text: String) {
+    package static func writeIfReady(fd: Int32, _ text: String) {
         var text = text
         text.withUTF8 { bytes in
             var waiter = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

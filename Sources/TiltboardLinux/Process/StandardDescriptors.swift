@@ -9,12 +9,12 @@ import Synchronization
 /// opens, and its output or messages would land in that file. `reopenClosed()` puts `/dev/null`
 /// on each closed one before anything else is opened, and remembers which they were, so a
 /// command whose output was meant for one of them can refuse to run instead of writing nowhere.
-public enum StandardDescriptors {
+package enum StandardDescriptors {
     private static let closed = Mutex<Set<Int32>>([])
 
     /// Reopens each closed standard descriptor on `/dev/null` and remembers which they were;
     /// call it first thing in `main`.
-    public static func reopenClosed() {
+    package static func reopenClosed() {
         var found: Set<Int32> = []
         for n: Int32 in 0...2 where fcntl(n, F_GETFD) < 0 && errno == EBADF {
             // open returns the lowest free number, which is n: the lower ones are open by now.
@@ -29,5 +29,5 @@ public enum StandardDescriptors {
     }
 
     /// The standard descriptors that were closed when `reopenClosed()` ran.
-    public static var closedAtStart: Set<Int32> { closed.withLock { $0 } }
+    package static var closedAtStart: Set<Int32> { closed.withLock { $0 } }
 }

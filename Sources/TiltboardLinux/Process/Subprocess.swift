@@ -5,13 +5,13 @@ import Musl
 #endif
 
 /// Another program run to its end: `systemctl`, or this program again under another user.
-public enum Subprocess {
+package enum Subprocess {
     /// A running child.
-    public struct Child: Sendable {
-        public let pid: pid_t
+    package struct Child: Sendable {
+        package let pid: pid_t
 
         /// Waits for the child's end: its exit status, or 128 + the signal that ended it.
-        public func wait() -> Int32 {
+        package func wait() -> Int32 {
             var status: Int32 = 0
             guard retryingEINTR({ waitpid(pid, &status, 0) }) >= 0 else { return 127 }
             let signal = status & 0x7f
@@ -19,14 +19,14 @@ public enum Subprocess {
         }
 
         /// Sends `signal` to the child.
-        public func send(_ signal: Int32) { _ = kill(pid, signal) }
+        package func send(_ signal: Int32) { _ = kill(pid, signal) }
     }
 
     /// Starts `arguments[0]` (looked up in PATH unless it holds a slash) with `arguments` as its
     /// argv and `environment` as its environment (the process's own when nil). The child starts
     /// with every signal at its default action and none blocked, whatever this process set up.
     /// `quiet`: its stdout and stderr go to /dev/null. Returns nil when it cannot be started.
-    public static func start(_ arguments: [String], environment: [String: String]? = nil, quiet: Bool = false) -> Child? {
+    package static func start(_ arguments: [String], environment: [String: String]? = nil, quiet: Bool = false) -> Child? {
         guard !arguments.isEmpty else { return nil }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -57,12 +57,12 @@ public enum Subprocess {
 
     /// Runs `arguments` to its end: its exit status (128 + signal when killed), or nil when it
     /// cannot be started (not installed).
-    public static func run(_ arguments: [String], environment: [String: String]? = nil, quiet: Bool = false) -> Int32? {
+    package static func run(_ arguments: [String], environment: [String: String]? = nil, quiet: Bool = false) -> Int32? {
         start(arguments, environment: environment, quiet: quiet)?.wait()
     }
 
     /// The absolute path of this program's executable (/proc/self/exe), nil if unreadable.
-    public static func ownExecutable() -> String? {
+    package static func ownExecutable() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard n > 0 else { return nil }
@@ -70,21 +70,21 @@ public enum Subprocess {
     }
 
     /// The owner (uid, gid) of `path`, nil when it does not exist.
-    public static func owner(of path: String) -> (uid: uid_t, gid: gid_t)? {
+    package static func owner(of path: String) -> (uid: uid_t, gid: gid_t)? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return (info.st_uid, info.st_gid)
     }
 
     /// The name of user `uid` in the password database, nil when it has no entry there.
-    public static func userName(of uid: uid_t) -> String? {
+    package static func userName(of uid: uid_t) -> String? {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
         return String(cString: name)
     }
 
     /// Where `name` is found on the PATH (or `name` itself when it holds a slash), nil when it is
     /// not there as an executable file.
-    public static func executablePath(of name: String, path: String? = nil) -> String? {
+    package static func executablePath(of name: String, path: String? = nil) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
         let folders = (path ?? getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin").split(separator: ":")
         for folder in folders where !folder.isEmpty {
@@ -96,5 +96,5 @@ public enum Subprocess {
     }
 
     /// The effective user id of this process.
-    public static var effectiveUser: uid_t { geteuid() }
+    package static var effectiveUser: uid_t { geteuid() }
 }

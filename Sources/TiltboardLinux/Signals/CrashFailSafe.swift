@@ -16,12 +16,12 @@ import Musl
 /// action: a fault runs again and ends the process, a signal sent by a process or the terminal
 /// (kill, abort, Ctrl-\) is raised again. Either way the process dies by that signal, with a core
 /// dump where the system keeps them. Once tripped, the lines refuse to be driven active again.
-public enum CrashFailSafe {
+package enum CrashFailSafe {
     /// The crash signals: their default action dumps core, and no clean stop can follow them.
-    public static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGSYS, SIGQUIT]
+    package static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGSYS, SIGQUIT]
 
     /// Installs the crash handler (after the Swift runtime's own, which it chains to). Idempotent.
-    public static func install() throws {
+    package static func install() throws {
         let rc = crashSignals.withUnsafeBufferPointer { tb_failsafe_install($0.baseAddress, Int32($0.count)) }
         if rc != 0 { throw SignalWatcherError(.installCrashHandler, errno: -rc) }
     }
@@ -29,10 +29,10 @@ public enum CrashFailSafe {
     /// What the crash handler does first, for a process that must end at once without a crash
     /// (a stop whose deadline passed): every registered motor line driven inactive, and the lines
     /// refuse to be driven active again.
-    public static func trip() { tb_failsafe_trip() }
+    package static func trip() { tb_failsafe_trip() }
 
     /// True once a crash handler started: motor lines must stay inactive from then on.
-    public static var tripped: Bool { tb_failsafe_tripped() != 0 }
+    package static var tripped: Bool { tb_failsafe_tripped() != 0 }
 
     /// Registers `action(context)` for the crash handler; nil when all slots are taken.
     static func add(_ action: tb_failsafe_action, context: UnsafeMutableRawPointer) -> Int32? {
@@ -47,7 +47,7 @@ public enum CrashFailSafe {
 /// What a crash appends to a simulated motor's log file while the motor is on: `<seconds> 0`,
 /// the seconds read from CLOCK_MONOTONIC (`monotonic`, the real-time clock of
 /// `LinuxMonotonicClock`) or else the time of the last recorded change (a virtual clock).
-public final class CrashLogRecord: @unchecked Sendable {
+package final class CrashLogRecord: @unchecked Sendable {
     private let raw: OpaquePointer
     /// Holds `fd` open for as long as the handler may write to it.
     private let file: AppendOnlyFile
@@ -60,7 +60,7 @@ public final class CrashLogRecord: @unchecked Sendable {
     }
 
     /// The motor's level from the change at `t` seconds on.
-    public func record(active: Bool, t: Double) {
+    package func record(active: Bool, t: Double) {
         tb_failsafe_log_state(raw, active ? 1 : 0, Int64((t * 1e6).rounded()))
     }
 

@@ -38,29 +38,29 @@ import TiltboardCore
 /// by sending itself SIGSTOP; on SIGCONT the `onResume` handlers run. While these signals are
 /// blocked the kernel lets a background job write to its terminal and fails its reads with EIO
 /// instead of stopping it: code that reads the terminal calls `waitForForeground` first.
-public final class SignalWatcher: Sendable {
+package final class SignalWatcher: Sendable {
     /// The process's watcher, with the stop deadline.
-    public static let shared = SignalWatcher(stopDeadline: defaultStopDeadline)
+    package static let shared = SignalWatcher(stopDeadline: defaultStopDeadline)
 
     /// How long after a stop request a write may still wait for its reader before it is abandoned.
-    public static let outputGrace: Duration = .milliseconds(150)
+    package static let outputGrace: Duration = .milliseconds(150)
 
     /// How long after a stop signal the process may take to wind down before the watcher ends it.
     /// The user's Ctrl-C, SIGTERM or SIGHUP ends the process within half a second: this leaves
     /// 200 ms after `outputGrace` for the wind-down and 150 ms for the exit itself.
-    public static let defaultStopDeadline: Duration = .milliseconds(350)
+    package static let defaultStopDeadline: Duration = .milliseconds(350)
 
     /// The signals of a requested stop, which ends with exit status 0: SIGINT, SIGTERM, SIGHUP.
-    public static let requestSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    package static let requestSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// The other signals whose default action ends the process (core dump for SIGXCPU and
     /// SIGXFSZ): the same stop, then exit status 128 + the signal.
-    public static let otherTerminationSignals: [Int32] =
+    package static let otherTerminationSignals: [Int32] =
         [SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSTKFLT, SIGXCPU, SIGXFSZ]
         + Array(tb_sigrtmin()...tb_sigrtmax())
 
     /// Every signal taken as a stop.
-    public static let terminationSignals: [Int32] = requestSignals + otherTerminationSignals
+    package static let terminationSignals: [Int32] = requestSignals + otherTerminationSignals
 
     /// glibc's reserved signals (SIGCANCEL, SIGSETXID), which glibc will not let a program block or
     /// handle; forwarded like `forwardedSignals` while glibc has no handler of its own for them.
@@ -74,16 +74,16 @@ public final class SignalWatcher: Sendable {
     /// The exit status after a clean stop by `signal`: 128 + `signal` for one of
     /// `otherTerminationSignals`, else 0 (SIGINT, SIGTERM, SIGHUP, no signal, and the SIGPIPE a
     /// reader that went away stands for).
-    public static func exitStatus(afterStopBy signal: Int32?) -> Int32 {
+    package static func exitStatus(afterStopBy signal: Int32?) -> Int32 {
         guard let signal, otherTerminationSignals.contains(signal) || reservedSignals.contains(signal) else { return 0 }
         return 128 + signal
     }
 
     /// The job-control signals that stop the process once the suspend handlers ran.
-    public static let stopSignals: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU]
+    package static let stopSignals: [Int32] = [SIGTSTP, SIGTTIN, SIGTTOU]
 
     /// Exit status after a second signal: the shell's status for an interrupted program.
-    public static let forcedExitStatus: Int32 = 130
+    package static let forcedExitStatus: Int32 = 130
 
     private struct State {
         var handlers: [@Sendable (Int32) -> Void] = []
@@ -137,7 +137,7 @@ public final class SignalWatcher: Sendable {
 
     /// Blocks the termination and job-control signals in the calling thread, installs the crash
     /// handler (`CrashFailSafe`) and starts the watching thread. Does nothing when already started.
-    public func start() throws {
+    package func start() throws {
         let already = state.withLock { s -> Bool in
             defer { s.started = true }
             return s.started
@@ -172,22 +172,22 @@ public final class SignalWatcher: Sendable {
     }
 
     /// True once a termination signal arrived (or `requestStop` was called).
-    public var stopRequested: Bool { stop.load(ordering: .acquiring) }
+    package var stopRequested: Bool { stop.load(ordering: .acquiring) }
 
     /// An eventfd(2) that polls readable from the stop request on (-1 if none could be made), so
     /// a thread waiting for its output's reader wakes at the stop.
-    public var stopDescriptor: Int32 { event }
+    package var stopDescriptor: Int32 { event }
 
     /// CLOCK_MONOTONIC nanoseconds after which a write still waiting for its reader is abandoned:
     /// `outputGrace` after the stop request; nil before it.
-    public var outputDeadlineNanoseconds: UInt64? {
+    package var outputDeadlineNanoseconds: UInt64? {
         let started = stopStarted.load(ordering: .acquiring)
         return started == 0 ? nil : started &+ Nanoseconds.span(Self.outputGrace)
     }
 
     /// `wait`, or less once a stop was requested: what is left until `outputGrace` after it (for
     /// a server's goodbye to its clients, a queue's last lines).
-    public func boundedByStop(_ wait: Duration) -> Duration {
+    package func boundedByStop(_ wait: Duration) -> Duration {
         guard let deadline = outputDeadlineNanoseconds else { return wait }
         let now = Self.monotonicNow()
         let left = deadline > now ? Nanoseconds.duration(deadline - now) : .zero
@@ -195,41 +195,41 @@ public final class SignalWatcher: Sendable {
     }
 
     /// The signal that requested the stop, or nil.
-    public var signal: Int32? {
+    package var signal: Int32? {
         let s = received.load(ordering: .acquiring)
         return s == 0 ? nil : s
     }
 
     /// Registers a shutdown handler, called with the signal number. Registered after a stop was
     /// requested, it runs at once.
-    public func onStop(_ handler: @escaping @Sendable (Int32) -> Void) {
+    package func onStop(_ handler: @escaping @Sendable (Int32) -> Void) {
         state.withLock { $0.handlers.append(handler) }
         if stopRequested { handler(received.load(ordering: .acquiring)) }
     }
 
     /// Registers a handler run on SIGTSTP, SIGTTIN and SIGTTOU before the process stops (newest
     /// first, on the watching thread: it must be quick and must not wait for the main thread).
-    public func onSuspend(_ handler: @escaping @Sendable () -> Void) {
+    package func onSuspend(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.suspendHandlers.append(handler) }
     }
 
     /// Registers a handler run when the process continues (SIGCONT), in registration order.
-    public func onResume(_ handler: @escaping @Sendable () -> Void) {
+    package func onResume(_ handler: @escaping @Sendable () -> Void) {
         state.withLock { $0.resumeHandlers.append(handler) }
     }
 
     /// How many times the process was continued (SIGCONT) so far.
-    public var resumeCount: UInt64 { resumes.load(ordering: .acquiring) }
+    package var resumeCount: UInt64 { resumes.load(ordering: .acquiring) }
 
     /// Total time the process spent stopped by job control, on CLOCK_MONOTONIC: what a timeout
     /// that measures the program's own waiting (not the user's pause) takes off.
-    public var stoppedNanoseconds: UInt64 { stopped.load(ordering: .acquiring) }
+    package var stoppedNanoseconds: UInt64 { stopped.load(ordering: .acquiring) }
 
     /// Stops the process as Ctrl-Z would (SIGTSTP, so the suspend handlers run first); for a
     /// terminal in raw mode, where the key arrives as a byte. Returns once the process has been
     /// continued (or a stop is requested), so the caller cannot undo a handler's work, such as
     /// taking the terminal back, before the stop lands.
-    public func suspend() {
+    package func suspend() {
         let seen = resumeCount
         _ = kill(getpid(), SIGTSTP)
         var none = pollfd()
@@ -239,7 +239,7 @@ public final class SignalWatcher: Sendable {
     /// Stops the process, as the kernel's SIGTTIN would, until it is the foreground job of the
     /// terminal `fd` (or a stop is requested). Returns at once when `fd` is not a terminal or the
     /// process is in the foreground already.
-    public func waitForForeground(of fd: Int32) {
+    package func waitForForeground(of fd: Int32) {
         // tcgetpgrp fails on a terminal that is not this process's controlling one: no job control there.
         while isatty(fd) == 1, case let group = tcgetpgrp(fd), group > 0, group != getpgrp(), !stopRequested {
             let seen = resumeCount
@@ -252,7 +252,7 @@ public final class SignalWatcher: Sendable {
 
     /// Requests a stop as a signal would (e.g. from a key press), running the handlers on the
     /// calling thread. Later calls do nothing.
-    public func requestStop(signal: Int32 = SIGTERM) {
+    package func requestStop(signal: Int32 = SIGTERM) {
         guard !stop.exchange(true, ordering: .acquiringAndReleasing) else { return }
         received.store(signal, ordering: .releasing)
         markStopped()
@@ -374,9 +374,9 @@ func spawnDetached(_ body: @escaping @Sendable () -> Void) {
 
 /// The signal watcher (or the crash handler) could not be set up: the step and the errno; the
 /// program that shows it words it.
-public struct SignalWatcherError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SignalWatcherError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The step that failed.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// Installing the handlers of the stop signals.
         case installHandlers
         /// Blocking the termination signals.
@@ -388,13 +388,13 @@ public struct SignalWatcherError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// What failed.
-    public var step: Step
+    package var step: Step
     /// The errno of the failed call.
-    public var errno: Int32
+    package var errno: Int32
 
     /// A failure of `step` with `errno`.
-    public init(_ step: Step, errno: Int32) { self.step = step; self.errno = errno }
+    package init(_ step: Step, errno: Int32) { self.step = step; self.errno = errno }
 
     /// The step and the errno, for a log; a program words it for people.
-    public var description: String { "SignalWatcherError(\(step), errno: \(errno))" }
+    package var description: String { "SignalWatcherError(\(step), errno: \(errno))" }
 }

@@ -4,19 +4,19 @@ import Glibc
 
 /// A pseudo-terminal pair: a program given `slave` as its terminal is driven and watched
 /// through `master` (scripted sessions, tests of full-screen commands).
-public final class PseudoTerminal {
+package final class PseudoTerminal {
     /// The controlling side: what is written here is typed into the program, what the program
     /// draws is read here.
-    public let master: Int32
+    package let master: Int32
     /// The terminal side the program uses as stdin/stdout/stderr.
-    public let slave: Int32
+    package let slave: Int32
     /// `/dev/pts/N`.
-    public let slavePath: String
+    package let slavePath: String
 
     /// Opens a new pair through `/dev/ptmx` (what posix_openpt does on Linux; glibc's
     /// declaration of it is hidden from Swift); neither side becomes this process's controlling
     /// terminal.
-    public init() throws {
+    package init() throws {
         let m = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard m >= 0 else { throw Self.failure(.openPseudoTerminalMaster) }
         var unlock: Int32 = 0
@@ -49,13 +49,13 @@ public final class PseudoTerminal {
     }
 
     /// Sets the window size the program will see (TIOCSWINSZ).
-    public func setSize(_ size: TerminalSize) throws {
+    package func setSize(_ size: TerminalSize) throws {
         var w = winsize(ws_row: UInt16(size.rows), ws_col: UInt16(size.columns), ws_xpixel: 0, ws_ypixel: 0)
         guard ioctl(master, UInt(TIOCSWINSZ), &w) == 0 else { throw Self.failure(.setWindowSize) }
     }
 
     /// Types `bytes` into the program.
-    public func send(_ bytes: [UInt8]) throws {
+    package func send(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { buffer in retryingEINTR { write(master, buffer.baseAddress! + offset, bytes.count - offset) } }
@@ -66,7 +66,7 @@ public final class PseudoTerminal {
 
     /// What the program wrote, waiting up to `timeoutMilliseconds`; empty on timeout, nil once
     /// the program's side is closed.
-    public func read(timeoutMilliseconds: Int32) -> [UInt8]? {
+    package func read(timeoutMilliseconds: Int32) -> [UInt8]? {
         var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
         let ready = poll(&p, 1, timeoutMilliseconds)
         if ready <= 0 { return [] }

@@ -11,11 +11,11 @@ import Synchronization
 /// it; it is idempotent and callable from any thread, so the normal exit, an error path and a
 /// signal handler can all call it. Frames written with `write` after `restore()` are dropped,
 /// so a late frame cannot land on the restored screen.
-public final class RawTerminal: Sendable {
+package final class RawTerminal: Sendable {
     /// Where keys are read from (stdin).
-    public let input: Int32
+    package let input: Int32
     /// Where the screen is drawn (stdout).
-    public let output: Int32
+    package let output: Int32
 
     private struct State {
         var saved: termios
@@ -26,7 +26,7 @@ public final class RawTerminal: Sendable {
     private let state: Mutex<State>
 
     /// Checks that `input` and `output` are terminals and saves `input`'s settings.
-    public init(input: Int32 = 0, output: Int32 = 1) throws {
+    package init(input: Int32 = 0, output: Int32 = 1) throws {
         for fd in [input, output] where isatty(fd) == 0 {
             throw TerminalError(.notATerminal(descriptor: fd), errno: errno)
         }
@@ -41,10 +41,10 @@ public final class RawTerminal: Sendable {
     }
 
     /// True between `enter()` and `restore()`.
-    public var isActive: Bool { state.withLock { $0.active } }
+    package var isActive: Bool { state.withLock { $0.active } }
 
     /// Raw mode, hidden cursor, and (optionally) the alternate screen, cleared once.
-    public func enter(alternateScreen: Bool = true) throws {
+    package func enter(alternateScreen: Bool = true) throws {
         try state.withLock { s in
             guard !s.active else { return }
             var raw = s.saved
@@ -65,7 +65,7 @@ public final class RawTerminal: Sendable {
     }
 
     /// The saved settings back, attributes reset, cursor shown, alternate screen left.
-    public func restore() {
+    package func restore() {
         state.withLock { s in
             guard s.active else { return }
             s.active = false
@@ -78,7 +78,7 @@ public final class RawTerminal: Sendable {
     /// Writes `bytes` in one `write` call (more only if the kernel takes part of it) while the
     /// terminal is raw; returns false, writing nothing, once it has been restored.
     @discardableResult
-    public func write(_ bytes: [UInt8]) -> Bool {
+    package func write(_ bytes: [UInt8]) -> Bool {
         state.withLock { s in
             guard s.active else { return false }
             bytes.withUnsafeBytes { writeAll(output, $0) }
@@ -88,7 +88,7 @@ public final class RawTerminal: Sendable {
 
     /// Waits up to `timeoutMilliseconds` for input and returns the keys it carried; empty on
     /// timeout. `.endOfInput` when the terminal hung up.
-    public func readKeys(timeoutMilliseconds: Int32) throws -> [TerminalKey] {
+    package func readKeys(timeoutMilliseconds: Int32) throws -> [TerminalKey] {
         var p = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
         let ready = poll(&p, 1, timeoutMilliseconds)
         if ready < 0 {
@@ -111,7 +111,7 @@ public final class RawTerminal: Sendable {
     }
 
     /// What one wait for a byte on a descriptor gave.
-    public enum ByteRead: Equatable, Sendable {
+    package enum ByteRead: Equatable, Sendable {
         case byte(UInt8)
         /// Nothing within the timeout, or a signal arrived meanwhile.
         case nothingYet
@@ -120,7 +120,7 @@ public final class RawTerminal: Sendable {
     }
 
     /// Waits up to `timeoutMilliseconds` for one byte on `fd` (standard input: a prompt's answer).
-    public static func readByte(from fd: Int32, timeoutMilliseconds: Int32) -> ByteRead {
+    package static func readByte(from fd: Int32, timeoutMilliseconds: Int32) -> ByteRead {
         var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&waiter, 1, timeoutMilliseconds)
         if ready < 0 { return errno == EINTR ? .nothingYet : .endOfInput }
@@ -132,10 +132,10 @@ public final class RawTerminal: Sendable {
     }
 
     /// True when `fd` is a terminal.
-    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+    package static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
     /// The terminal's size: the kernel's window size, else `COLUMNS`/`LINES`.
-    public func size() -> TerminalSize? {
+    package func size() -> TerminalSize? {
         TerminalSize.of(fd: output) ?? TerminalSize.of(fd: input) ?? TerminalSize.fromEnvironment()
     }
 }

@@ -1,8 +1,8 @@
 /// A terminal could not be used: not a terminal, or a termios/ioctl call failed. It carries the
 /// step and the errno; the program that shows it words it.
-public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The step that failed.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// `isatty` said the descriptor is no terminal.
         case notATerminal(descriptor: Int32)
         /// `tcgetattr` refused the descriptor: no terminal (the errno says why).
@@ -28,15 +28,15 @@ public struct TerminalError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// What failed.
-    public var step: Step
+    package var step: Step
     /// The errno of the failed call, 0 when none.
-    public var errno: Int32
+    package var errno: Int32
 
     /// A failure of `step` with `errno`.
-    public init(_ step: Step, errno: Int32 = 0) {
+    package init(_ step: Step, errno: Int32 = 0) {
         self.step = step; self.errno = errno
     }
 
     /// The step and the errno, for a log; a program words it for people.
-    public var description: String { "TerminalError(\(step), errno: \(errno))" }
+    package var description: String { "TerminalError(\(step), errno: \(errno))" }
 }

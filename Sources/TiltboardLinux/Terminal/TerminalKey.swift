@@ -1,5 +1,5 @@
 /// A key press read from a terminal in raw mode.
-public enum TerminalKey: Sendable, Equatable {
+package enum TerminalKey: Sendable, Equatable {
     /// A printable or control byte not named below.
     case character(UInt8)
     /// Esc on its own (not the start of an arrow or function key sequence).
@@ -13,7 +13,7 @@ public enum TerminalKey: Sendable, Equatable {
 
     /// Splits what one `read` returned into keys. An Esc followed by `[` or `O` starts a
     /// sequence running to its final byte (0x40–0x7E); a lone Esc is the Esc key.
-    public static func decode<Bytes: Collection>(_ bytes: Bytes) -> [TerminalKey] where Bytes.Element == UInt8 {
+    package static func decode<Bytes: Collection>(_ bytes: Bytes) -> [TerminalKey] where Bytes.Element == UInt8 {
         let b = Array(bytes)
         var keys: [TerminalKey] = []
         var i = 0

@@ -3,18 +3,18 @@ import Glibc
 #endif
 
 /// The termios flags of a terminal, compared before and after a program used it.
-public struct TerminalModes: Sendable, Equatable {
+package struct TerminalModes: Sendable, Equatable {
     /// c_iflag, c_oflag, c_cflag and c_lflag as the kernel holds them.
-    public var inputFlags: UInt32
-    public var outputFlags: UInt32
-    public var controlFlags: UInt32
-    public var localFlags: UInt32
+    package var inputFlags: UInt32
+    package var outputFlags: UInt32
+    package var controlFlags: UInt32
+    package var localFlags: UInt32
     /// VMIN and VTIME: how a non-canonical read waits.
-    public var minimumBytes: UInt8
-    public var timeoutDeciseconds: UInt8
+    package var minimumBytes: UInt8
+    package var timeoutDeciseconds: UInt8
 
     /// The modes of the terminal on `fd` (tcgetattr).
-    public static func of(fd: Int32) throws -> TerminalModes {
+    package static func of(fd: Int32) throws -> TerminalModes {
         var t = termios()
         guard tcgetattr(fd, &t) == 0 else {
             let e = errno
@@ -31,9 +31,9 @@ public struct TerminalModes: Sendable, Equatable {
     }
 
     /// Line editing on: input arrives a line at a time.
-    public var isCanonical: Bool { localFlags & UInt32(ICANON) != 0 }
+    package var isCanonical: Bool { localFlags & UInt32(ICANON) != 0 }
     /// Typed characters are echoed.
-    public var echoes: Bool { localFlags & UInt32(ECHO) != 0 }
+    package var echoes: Bool { localFlags & UInt32(ECHO) != 0 }
     /// Ctrl-C, Ctrl-\ and Ctrl-Z raise signals.
-    public var generatesSignals: Bool { localFlags & UInt32(ISIG) != 0 }
+    package var generatesSignals: Bool { localFlags & UInt32(ISIG) != 0 }
 }

@@ -3,23 +3,23 @@ import Glibc
 #endif
 
 /// A terminal's size in character cells.
-public struct TerminalSize: Sendable, Equatable, CustomStringConvertible {
+package struct TerminalSize: Sendable, Equatable, CustomStringConvertible {
     /// Width in character cells.
-    public var columns: Int
+    package var columns: Int
     /// Height in lines.
-    public var rows: Int
+    package var rows: Int
 
     /// A size of `columns`×`rows` cells.
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = columns; self.rows = rows
     }
 
     /// `80×24`.
-    public var description: String { "\(columns)×\(rows)" }
+    package var description: String { "\(columns)×\(rows)" }
 
     /// The window size the kernel holds for the terminal on `fd` (TIOCGWINSZ); nil when `fd` is
     /// not a terminal or the size was never set (0×0, e.g. a bare serial line).
-    public static func of(fd: Int32) -> TerminalSize? {
+    package static func of(fd: Int32) -> TerminalSize? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
         return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
@@ -27,7 +27,7 @@ public struct TerminalSize: Sendable, Equatable, CustomStringConvertible {
 
     /// `COLUMNS` and `LINES` from the environment, when both are integers of 1…9999 (the most a
     /// `winsize` field of a real terminal comes near); anything else is ignored, as if unset.
-    public static func fromEnvironment() -> TerminalSize? {
+    package static func fromEnvironment() -> TerminalSize? {
         guard let c = getenv("COLUMNS").flatMap({ Int(String(cString: $0)) }),
               let r = getenv("LINES").flatMap({ Int(String(cString: $0)) }),
               (1...9999).contains(c), (1...9999).contains(r) else { return nil }

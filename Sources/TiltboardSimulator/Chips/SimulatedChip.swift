@@ -3,7 +3,7 @@ import TiltboardDrivers
 
 /// A simulated part on the simulated bus: a register file with side effects that samples on
 /// its own clock and drives an INT pin.
-public protocol SimulatedChip: SimulatedI2CDevice, SimulatedInterruptSource {
+package protocol SimulatedChip: SimulatedI2CDevice, SimulatedInterruptSource {
     /// What the part feels; may be replaced at any time.
     var motion: MotionSource { get set }
     /// How far the part is from ideal; may be replaced at any time.
@@ -18,7 +18,7 @@ public protocol SimulatedChip: SimulatedI2CDevice, SimulatedInterruptSource {
 
 /// How to build the simulated part of one registered chip family, and the data-sheet figures
 /// its seeded imperfect parts are drawn from. One value per family, listed in `SimulatedChipRegistry`.
-public protocol SimulatedChipFactory: Sendable {
+package protocol SimulatedChipFactory: Sendable {
     /// The chip this simulates (its `ChipDescription` is `kind.chip`).
     var kind: ChipKind { get }
     /// The data sheet's limits, what `SensorImperfections.worstCase` draws at.
@@ -53,12 +53,12 @@ struct TypicalPartDraws {
 }
 
 /// The simulated parts, one per entry of `ChipRegistry.all`.
-public enum SimulatedChipRegistry {
+package enum SimulatedChipRegistry {
     /// Every simulated chip family.
-    public static let all: [any SimulatedChipFactory] = [SimulatedMPU6050Chip(), SimulatedADXL345Chip(), SimulatedLIS3DHChip(), SimulatedLSM9DS1Chip(), SimulatedICM20948Chip()]
+    package static let all: [any SimulatedChipFactory] = [SimulatedMPU6050Chip(), SimulatedADXL345Chip(), SimulatedLIS3DHChip(), SimulatedLSM9DS1Chip(), SimulatedICM20948Chip()]
 
     /// The factory for `kind`.
-    public static func factory(for kind: ChipKind) -> any SimulatedChipFactory {
+    package static func factory(for kind: ChipKind) -> any SimulatedChipFactory {
         guard let f = all.first(where: { $0.kind == kind }) else {
             preconditionFailure("no simulated part registered for chip \(kind)")
         }

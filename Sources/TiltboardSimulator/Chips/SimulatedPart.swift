@@ -5,20 +5,20 @@ import TiltboardDrivers
 /// motion it feels, its imperfections, its INT pin, and the lazy sample-tick bookkeeping (each
 /// bus transaction first replays the ticks since the previous one). A chip subclasses it and
 /// overrides `resetRegisters`, `catchUp`, `updateInterruptPin` and `samplePeriodNs`.
-public class SimulatedPart: SimulatedInterruptSource {
+package class SimulatedPart: SimulatedInterruptSource {
     /// The clock the part samples on.
-    public let clock: MonotonicClock
+    package let clock: MonotonicClock
     /// What the part feels; may be replaced at any time.
-    public var motion: MotionSource
+    package var motion: MotionSource
     /// Clock time at which the motion starts (its t = 0): when the chip was created, so a
     /// script plays from the start whatever the clock's origin, and resets don't restart it.
-    public var motionStartNanoseconds: UInt64
+    package var motionStartNanoseconds: UInt64
     /// How far the part is from ideal; may be replaced at any time.
-    public var imperfections: SensorImperfections
+    package var imperfections: SensorImperfections
     /// The INT pin, for a board whose `interrupt` section wires it to a GPIO input.
-    public let interruptPin: SimulatedInterruptPin
+    package let interruptPin: SimulatedInterruptPin
     /// Sample ticks taken since power-on (ticks skipped in a long catch-up included).
-    public private(set) var samplesTaken: UInt64 = 0
+    package private(set) var samplesTaken: UInt64 = 0
 
     /// Clock time of sample tick 0 (starting to sample, or the last rate change).
     private(set) var originNs: UInt64 = 0
@@ -52,17 +52,17 @@ public class SimulatedPart: SimulatedInterruptSource {
 
     // MARK: Shared behaviour
 
-    public func powerOnReset() {
+    package func powerOnReset() {
         resetRegisters()
         updateInterruptPin()
     }
 
-    public func serviceInterruptPin() {
+    package func serviceInterruptPin() {
         catchUp()
         updateInterruptPin()
     }
 
-    public func nextSampleNanoseconds(after now: UInt64) -> UInt64? {
+    package func nextSampleNanoseconds(after now: UInt64) -> UInt64? {
         guard let period = samplePeriodNs else { return nil }
         guard now >= originNs else { return originNs }
         return originNs &+ ((now - originNs) / period + 1) &* period

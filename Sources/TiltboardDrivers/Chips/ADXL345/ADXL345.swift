@@ -4,17 +4,19 @@ import TiltboardCore
 ///
 /// Full resolution, right-justified: 3.9 mg/LSB in every range. Each sample is one 6-byte burst
 /// from DATAX0, because any read of the data registers pops a FIFO entry (DS "FIFO").
-public final class ADXL345: MotionSensor {
+public final class ADXL345: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
-    public var chipVariant: any ChipVariant { ADXL345Variant() }
+    package var chipVariant: any ChipVariant { ADXL345Variant() }
     /// Stream mode keeps the newest 32 samples: the FIFO never needs a reset.
     public var fifoOverflows: Int { 0 }
     public var fifoFramesSkipped: Int { 0 }
 
     /// DEVID of every ADXL345.
-    public static let deviceID: UInt8 = 0xE5
+    package static let deviceID: UInt8 = 0xE5
 
     private let device: RegisterDevice
     private let clock: MonotonicClock

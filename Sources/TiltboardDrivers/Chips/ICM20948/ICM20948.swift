@@ -10,18 +10,20 @@ import TiltboardCore
 /// device's record of it) back in bank 0, as a power-on does.
 ///
 /// Every sample is one 14-byte burst from ACCEL_XOUT_H (accel, gyro, temperature).
-public final class ICM20948: MotionSensor {
+public final class ICM20948: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
     public private(set) var fifoOverflows = 0
     public var fifoFramesSkipped: Int { 0 }
-    public var chipVariant: any ChipVariant { ICM20948Variant() }
+    package var chipVariant: any ChipVariant { ICM20948Variant() }
 
     /// WHO_AM_I (bank 0 register 0x00, DS §8).
-    public static let deviceID: UInt8 = 0xEA
+    package static let deviceID: UInt8 = 0xEA
     /// The part's data sheet name.
-    public static let partName = "ICM-20948"
+    package static let partName = "ICM-20948"
 
     private let device: RegisterDevice
     private let clock: MonotonicClock

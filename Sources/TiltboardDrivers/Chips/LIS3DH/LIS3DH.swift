@@ -8,19 +8,21 @@ import TiltboardCore
 /// flag; single-byte ones leave it clear. No gyroscope; the part's temperature output (TEMP_EN
 /// on the auxiliary ADC, 1 digit/°C, DS Table 5) has no specified offset, so it is not read and
 /// samples carry no temperature.
-public final class LIS3DH: MotionSensor {
+public final class LIS3DH: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
-    public var chipVariant: any ChipVariant { LIS3DHVariant() }
+    package var chipVariant: any ChipVariant { LIS3DHVariant() }
     /// Stream mode keeps the newest 32 samples: the FIFO never needs a reset.
     public var fifoOverflows: Int { 0 }
     public var fifoFramesSkipped: Int { 0 }
 
     /// WHO_AM_I of every LIS3DH (DS WHO_AM_I description; the kernel's st_accel_core.c; ST's lis3dh_reg.h).
-    public static let deviceID: UInt8 = 0x33
+    package static let deviceID: UInt8 = 0x33
     /// The part's data sheet name.
-    public static let partName = "LIS3DH"
+    package static let partName = "LIS3DH"
 
     private let device: RegisterDevice
     private let clock: MonotonicClock

@@ -7,21 +7,23 @@ import TiltboardCore
 /// gyro, accelerometer: the registers between them are read and ignored), so one transaction
 /// returns one coherent sample. Bursts rely on CTRL_REG8's IF_ADD_INC, which `configure` keeps
 /// set. The magnetometer (a separate device at 0x1C/0x1E) is not used.
-public final class LSM9DS1: MotionSensor {
+public final class LSM9DS1: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
-    public var chipVariant: any ChipVariant { LSM9DS1Variant() }
+    package var chipVariant: any ChipVariant { LSM9DS1Variant() }
     /// Continuous mode keeps the newest 32 samples: the FIFO never needs a reset.
     public var fifoOverflows: Int { 0 }
     public var fifoFramesSkipped: Int { 0 }
 
     /// WHO_AM_I of the accelerometer and gyroscope (DS §7, WHO_AM_I; the kernel's st_lsm6dsx_core.c).
-    public static let deviceID: UInt8 = 0x68
+    package static let deviceID: UInt8 = 0x68
     /// The part's data sheet name.
-    public static let partName = "LSM9DS1"
+    package static let partName = "LSM9DS1"
     /// OUT_TEMP_L (0x15) through OUT_Z_H_XL (0x2D).
-    public static let burstBytes = Int(LSM9DS1Register.outXLXL) + 6 - Int(LSM9DS1Register.outTempL)
+    package static let burstBytes = Int(LSM9DS1Register.outXLXL) + 6 - Int(LSM9DS1Register.outTempL)
 
     private let device: RegisterDevice
     private let clock: MonotonicClock

@@ -4,18 +4,20 @@ import TiltboardCore
 ///
 /// Every sample is one 14-byte burst from ACCEL_XOUT_H, so accel, temperature and gyro belong to
 /// the same sample (the chip refreshes its shadow registers only while the bus is idle, RM Registers 59–72).
-public final class MPU6050: MotionSensor {
+public final class MPU6050: MotionSensor, ChipVariantReporting {
+    /// The part found at `init`: chip, part name, ID, bus and address.
     public let identity: SensorIdentity
+    /// The settings of the last `configure` (the defaults before it).
     public private(set) var configuration = SensorConfiguration()
     public private(set) var actualRateHz: Double
     public private(set) var fifoOverflows = 0
     public private(set) var fifoFramesSkipped = 0
     /// What the WHO_AM_I value says about the part.
-    public let variant: MPU6050Variant
-    public var chipVariant: any ChipVariant { variant }
+    package let variant: MPU6050Variant
+    package var chipVariant: any ChipVariant { variant }
 
     /// Bytes per FIFO frame: accel (6), temperature (2), gyro (6), the burst layout of 0x3B.
-    public static let fifoFrameBytes = 14
+    package static let fifoFrameBytes = 14
 
     private let device: RegisterDevice
     private let clock: MonotonicClock

@@ -5,9 +5,9 @@
 /// Boards sold as MPU-6050 often carry an MPU-6500-family die or an ICM-20689; Linux accepts
 /// any known ID with a warning, and so does this driver, programming each part as its own
 /// register map says. The simulated part is built from the same values.
-public struct MPU6050Variant: ChipVariant, Equatable {
+package struct MPU6050Variant: ChipVariant, Equatable {
     /// How the part's motion interrupt is armed.
-    public enum MotionEngine: Sendable, Equatable {
+    package enum MotionEngine: Sendable, Equatable {
         /// MPU-6050: MOT_THR/MOT_DUR/MOT_DETECT_CTRL behind the accel high-pass (ACCEL_CONFIG[2:0]).
         case motionDetect
         /// MPU-6500 family and ICM-20689: wake-on-motion, ACCEL_INTEL_CTRL (0x69) with
@@ -15,29 +15,29 @@ public struct MPU6050Variant: ChipVariant, Equatable {
         case wakeOnMotion
     }
 
-    public var chipID: UInt8
-    public var part: String
-    public var compatibilityNote: String?
-    public var registerMap: RegisterMap
-    public var accelOffsets: OffsetRegisters?
-    public var gyroOffsets: OffsetRegisters?
-    public var fifo: FIFOGeometry?
-    public var temperature: TemperatureFormula?
-    public var motion: MotionInterruptRegisters
+    package var chipID: UInt8
+    package var part: String
+    package var compatibilityNote: String?
+    package var registerMap: RegisterMap
+    package var accelOffsets: OffsetRegisters?
+    package var gyroOffsets: OffsetRegisters?
+    package var fifo: FIFOGeometry?
+    package var temperature: TemperatureFormula?
+    package var motion: MotionInterruptRegisters
     /// How `motion` is armed.
-    public var motionEngine: MotionEngine
+    package var motionEngine: MotionEngine
     /// ACCEL_CONFIG2 (0x1D, the accelerometer's own low-pass), nil where the register does not
     /// exist (MPU-6050: 0x1D is the undocumented FF_THR).
-    public var accelFilterRegister: UInt8?
+    package var accelFilterRegister: UInt8?
     /// Bits `configure` sets in ACCEL_CONFIG2 besides the filter: the ICM-20689's FIFO_SIZE
     /// [7:6] = 3, 4 KiB (its FIFO is 512 bytes otherwise; DS20689 Register 29; the kernel's
     /// `inv_mpu6050_set_lpf_regs` ORs in `INV_ICM20689_BITS_FIFO_SIZE_MAX` 0xC0); 0 elsewhere.
-    public var fifoSizeBits: UInt8
+    package var fifoSizeBits: UInt8
     /// Gyro start-up time after wake, ns (K `INV_MPU6050_GYRO_STARTUP_TIME` 60 ms,
     /// `INV_MPU6500_GYRO_STARTUP_TIME` 70 ms).
-    public var gyroStartUpNanoseconds: UInt64
+    package var gyroStartUpNanoseconds: UInt64
 
-    public static func == (a: Self, b: Self) -> Bool { a.chipID == b.chipID && a.part == b.part }
+    package static func == (a: Self, b: Self) -> Bool { a.chipID == b.chipID && a.part == b.part }
 }
 
 extension MPU6050Variant {
@@ -109,7 +109,7 @@ extension MPU6050Variant {
 
     /// The genuine part: FIFO 1024 B (K hw_info `fifo_size = 1024`), raw/340 + 36.53 °C (RM;
     /// K offset 12420, scale 2.941176 m°C/LSB).
-    public static let mpu6050 = MPU6050Variant(
+    package static let mpu6050 = MPU6050Variant(
         chipID: 0x68, part: "MPU-6050", compatibilityNote: nil, registerMap: mpu6050Map,
         accelOffsets: mpu6050AccelOffsets, gyroOffsets: gyroOffsets,
         fifo: FIFOGeometry(capacityBytes: 1024, frameBytes: MPU6050.fifoFrameBytes),
@@ -149,7 +149,7 @@ extension MPU6050Variant {
     }
 
     /// Every accepted WHO_AM_I, genuine part first.
-    public static let accepted: [MPU6050Variant] = [
+    package static let accepted: [MPU6050Variant] = [
         mpu6050,
         mpu6500Family(0x70, "MPU-6500"),
         mpu6500Family(0x71, "MPU-9250"),

@@ -20,7 +20,7 @@ import TiltboardDrivers
 /// the axes in ACT_TAP_STATUS) until INT_SOURCE is read. `interruptPin` is INT1: high while an
 /// event enabled in INT_ENABLE and mapped to INT1 is set (low with INT_INVERT).
 /// Not modelled: tap, inactivity, free-fall, Link, Sleep/AUTO_SLEEP, INT2, self-test.
-public final class SimulatedADXL345: SimulatedPart, SimulatedChip {
+package final class SimulatedADXL345: SimulatedPart, SimulatedChip {
     /// Register addresses the simulation gives meaning to (data sheet rev E, Table 19).
     enum Reg {
         static let devid: UInt8 = 0x00
@@ -41,12 +41,12 @@ public final class SimulatedADXL345: SimulatedPart, SimulatedChip {
     }
 
     /// The DEVID value it answers with.
-    public let deviceID: UInt8
+    package let deviceID: UInt8
     /// The part: the driver's description, whose register map this simulation follows.
     static let variant = ADXL345Variant()
     /// FIFO depth in samples (DS "FIFO"; the driver's `FIFOGeometry`); one more can wait at the
     /// output filter (DS Register 0x39).
-    public static let fifoDepth = variant.fifo!.capacityBytes / variant.fifo!.frameBytes
+    package static let fifoDepth = variant.fifo!.capacityBytes / variant.fifo!.frameBytes
 
     private var regs = [UInt8](repeating: 0, count: 256)
     /// The FIFO's 32 entries, then the slot of the sample waiting at the output filter.
@@ -64,7 +64,7 @@ public final class SimulatedADXL345: SimulatedPart, SimulatedChip {
 
     /// A part in standby answering DEVID `deviceID` (another value than 0xE5 only to exercise
     /// how drivers reject a wrong chip).
-    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
+    package init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 deviceID: UInt8 = ADXL345.deviceID) {
         self.deviceID = deviceID
         super.init(clock: clock, motion: motion, imperfections: imperfections, pinName: "simulated ADXL345 INT1")
@@ -83,18 +83,18 @@ public final class SimulatedADXL345: SimulatedPart, SimulatedChip {
     }
 
     /// True while Measure is clear.
-    public var isInStandby: Bool { !measuring }
+    package var isInStandby: Bool { !measuring }
 
     /// The output data rate selected by BW_RATE, in Hz: 3200 / 2^(15 − code).
-    public var outputRateHz: Double { Nanoseconds.rateHz(period: ratePeriodNs) }
+    package var outputRateHz: Double { Nanoseconds.rateHz(period: ratePeriodNs) }
 
     /// Unread samples as of the last bus transaction: the FIFO's entries and the one waiting.
-    public var fifoEntries: Int { fifoCount + (waiting ? 1 : 0) }
-    public var queuedFIFOFrames: Int { fifoEntries }
+    package var fifoEntries: Int { fifoCount + (waiting ? 1 : 0) }
+    package var queuedFIFOFrames: Int { fifoEntries }
 
     // MARK: Bus side
 
-    public func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
+    package func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
         catchUp()
         var r = register
         var popped = false
@@ -110,7 +110,7 @@ public final class SimulatedADXL345: SimulatedPart, SimulatedChip {
         updateInterruptPin()
     }
 
-    public func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
+    package func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
         catchUp()
         var r = register
         for byte in bytes {

@@ -2,12 +2,12 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// The ADXL345's simulated part.
-public struct SimulatedADXL345Chip: SimulatedChipFactory {
-    public init() {}
-    public var kind: ChipKind { .adxl345 }
-    public var limits: DatasheetLimits { .adxl345 }
+package struct SimulatedADXL345Chip: SimulatedChipFactory {
+    package init() {}
+    package var kind: ChipKind { .adxl345 }
+    package var limits: DatasheetLimits { .adxl345 }
 
-    public func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
+    package func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
                          imperfections: SensorImperfections) -> any SimulatedChip {
         SimulatedADXL345(clock: clock, motion: motion, imperfections: imperfections,
                          deviceID: chipID ?? ADXL345Chip().referenceVariant.chipID)
@@ -15,7 +15,7 @@ public struct SimulatedADXL345Chip: SimulatedChipFactory {
 
     /// Data sheet rev E Table 1: zero-g within the typical ±40 mg X/Y, ±80 mg Z; scale ±3 % (`limits.scaleError`);
     /// 290 µg/√Hz X/Y, 430 µg/√Hz Z.
-    public func typicalPart(seed: UInt64) -> SensorImperfections {
+    package func typicalPart(seed: UInt64) -> SensorImperfections {
         let draws = TypicalPartDraws(seed: seed)
         return SensorImperfections(
             zeroGOffsetG: draws.zeroGOffsetG(within: Vector3(0.040, 0.040, 0.080)),
@@ -35,7 +35,7 @@ extension DatasheetLimits {
     ///   bounded by);
     /// - sensitivity 230…282 LSB/g at ±2 g around 256: −10 %…+10 %; ±3 % is used, as the
     ///   neutral pose and the hold-still figures do not depend on scale.
-    public static let adxl345 = DatasheetLimits(
+    package static let adxl345 = DatasheetLimits(
         zeroGOffsetG: Vector3(0.150, 0.150, 0.250),
         zeroGTempcoGPerC: ADXL345Chip().zeroGDrift!.tempcoGPerC,
         scaleError: 0.03, gyroBiasDps: 0, gyroBiasTempcoDpsPerC: 0)

@@ -25,9 +25,9 @@ import TiltboardDrivers
 ///   when INT_ENABLE_1 routes it, active low with INT1_ACTL.
 /// Not modelled: wake-on-motion, the DMP, the auxiliary I²C master and magnetometer, offsets
 /// and self-test (banks 1 and 3 are plain registers), low-power cycling.
-public final class SimulatedICM20948: SimulatedPart, SimulatedChip {
+package final class SimulatedICM20948: SimulatedPart, SimulatedChip {
     /// The WHO_AM_I value it answers with.
-    public let whoAmI: UInt8
+    package let whoAmI: UInt8
     private static let map = ICM20948Map.registerMap
     private typealias B0 = ICM20948Bank0
     private typealias B2 = ICM20948Bank2
@@ -43,9 +43,9 @@ public final class SimulatedICM20948: SimulatedPart, SimulatedChip {
     private var periodNs: UInt64 = 0
     private var dataReady = false
     /// Every REG_BANK_SEL write, for tests that follow the bank a driver leaves selected.
-    public private(set) var bankSelectWrites = 0
+    package private(set) var bankSelectWrites = 0
 
-    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
+    package init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = ICM20948.deviceID) {
         self.whoAmI = whoAmI
         super.init(clock: clock, motion: motion, imperfections: imperfections, pinName: "simulated ICM-20948 INT1")
@@ -64,14 +64,14 @@ public final class SimulatedICM20948: SimulatedPart, SimulatedChip {
     }
 
     /// The bank REG_BANK_SEL selects.
-    public var selectedBank: Int { Int(bankSelect >> ICM20948Map.bankShift) }
+    package var selectedBank: Int { Int(bankSelect >> ICM20948Map.bankShift) }
 
     private var awake: Bool { regs[0][Int(B0.powerManagement1)] & ICM20948Bits.sleep == 0 }
     private var gyroOn: Bool { regs[0][Int(B0.powerManagement2)] & 0x07 != 0x07 }
     private var accelOn: Bool { regs[0][Int(B0.powerManagement2)] & 0x38 != 0x38 }
 
     /// The output rate, Hz; nil while asleep or with both sensors disabled.
-    public var outputRateHz: Double? {
+    package var outputRateHz: Double? {
         guard awake else { return nil }
         if gyroOn { return ICM20948Scale.baseRateHz / (1 + Double(regs[2][Int(B2.gyroSampleRateDivider)])) }
         guard accelOn else { return nil }
@@ -85,14 +85,14 @@ public final class SimulatedICM20948: SimulatedPart, SimulatedChip {
         return (enable & 0x10 != 0 ? 6 : 0) + (enable & 0x08 != 0 ? 2 : 0) + (enable & 0x04 != 0 ? 2 : 0)
             + (enable & 0x02 != 0 ? 2 : 0) + (enable & 0x01 != 0 ? 2 : 0)
     }
-    public var queuedFIFOFrames: Int {
+    package var queuedFIFOFrames: Int {
         let bytes = fifoFrameBytes
         return fifoOn && bytes > 0 ? fifoCount / bytes : 0
     }
 
     // MARK: Bus side
 
-    public func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
+    package func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
         catchUp()
         let bank = selectedBank
         var r = register & 0x7F
@@ -104,7 +104,7 @@ public final class SimulatedICM20948: SimulatedPart, SimulatedChip {
         updateInterruptPin()
     }
 
-    public func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
+    package func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
         catchUp()
         var r = register & 0x7F
         for byte in bytes {

@@ -29,9 +29,9 @@ import TiltboardDrivers
 ///   new data, watermark and overrun to it, active high unless INT_POLARITY.
 /// Not modelled: the auxiliary ADC and temperature sensor (OUT_ADC1…3 read 0), self-test,
 /// click, 6D/4D, interrupt generator 2, INT2, the reference and autoreset high-pass modes.
-public final class SimulatedLIS3DH: SimulatedPart, SimulatedChip {
+package final class SimulatedLIS3DH: SimulatedPart, SimulatedChip {
     /// The WHO_AM_I value it answers with.
-    public let whoAmI: UInt8
+    package let whoAmI: UInt8
     /// The part's register map, the driver's.
     private static let map = LIS3DHVariant().registerMap
 
@@ -56,7 +56,7 @@ public final class SimulatedLIS3DH: SimulatedPart, SimulatedChip {
     private var int1Source: UInt8 = 0
 
     /// A powered part in power-down, registers at their power-on values, answering `whoAmI`.
-    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
+    package init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = LIS3DH.deviceID) {
         self.whoAmI = whoAmI
         super.init(clock: clock, motion: motion, imperfections: imperfections, pinName: "simulated LIS3DH INT1")
@@ -73,19 +73,19 @@ public final class SimulatedLIS3DH: SimulatedPart, SimulatedChip {
     }
 
     /// The operating mode CTRL_REG1 and CTRL_REG4 select.
-    public var mode: LIS3DHMode { LIS3DHMode(control1: regs[Int(R.control1)], control4: regs[Int(R.control4)]) }
+    package var mode: LIS3DHMode { LIS3DHMode(control1: regs[Int(R.control1)], control4: regs[Int(R.control4)]) }
 
     /// The output data rate, Hz; nil in power-down (or with an ODR code the mode lacks).
-    public var outputRateHz: Double? {
+    package var outputRateHz: Double? {
         LIS3DHScale.rateHz(code: regs[Int(R.control1)] >> 4, mode: mode)
     }
 
     /// Unread FIFO samples as of the last bus transaction.
-    public var queuedFIFOFrames: Int { fifoCount }
+    package var queuedFIFOFrames: Int { fifoCount }
 
     // MARK: Bus side
 
-    public func read(register subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
+    package func read(register subAddress: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
         catchUp()
         var (r, increments) = Self.map.decode(subAddress: subAddress)
         var popped = false
@@ -100,7 +100,7 @@ public final class SimulatedLIS3DH: SimulatedPart, SimulatedChip {
         updateInterruptPin()
     }
 
-    public func write(register subAddress: UInt8, bytes: UnsafeRawBufferPointer) {
+    package func write(register subAddress: UInt8, bytes: UnsafeRawBufferPointer) {
         catchUp()
         var (r, increments) = Self.map.decode(subAddress: subAddress)
         for byte in bytes {

@@ -2,12 +2,12 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// The LIS3DH's simulated part.
-public struct SimulatedLIS3DHChip: SimulatedChipFactory {
-    public init() {}
-    public var kind: ChipKind { .lis3dh }
-    public var limits: DatasheetLimits { .lis3dh }
+package struct SimulatedLIS3DHChip: SimulatedChipFactory {
+    package init() {}
+    package var kind: ChipKind { .lis3dh }
+    package var limits: DatasheetLimits { .lis3dh }
 
-    public func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
+    package func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
                          imperfections: SensorImperfections) -> any SimulatedChip {
         SimulatedLIS3DH(clock: clock, motion: motion, imperfections: imperfections,
                         whoAmI: chipID ?? LIS3DHChip().referenceVariant.chipID)
@@ -15,7 +15,7 @@ public struct SimulatedLIS3DHChip: SimulatedChipFactory {
 
     /// Zero-g drawn within the typical ±40 mg (DS Table 4), scale ±3 % (`limits.scaleError`),
     /// and the noise density of `DatasheetLimits.lis3dhNoiseDensityUgPerRootHz`.
-    public func typicalPart(seed: UInt64) -> SensorImperfections {
+    package func typicalPart(seed: UInt64) -> SensorImperfections {
         let draws = TypicalPartDraws(seed: seed)
         return SensorImperfections(
             zeroGOffsetG: draws.zeroGOffsetG(within: limits.zeroGOffsetG),
@@ -31,12 +31,12 @@ extension DatasheetLimits {
     ///   no limit, so it is the largest the data sheet names;
     /// - "Zero-g level change vs. temperature" ±0.5 mg/°C (maximum delta from 25 °C);
     /// - sensitivity: typical values only; ±3 % as for the other parts.
-    public static let lis3dh = DatasheetLimits(
+    package static let lis3dh = DatasheetLimits(
         zeroGOffsetG: Vector3(0.040, 0.040, 0.040),
         zeroGTempcoGPerC: LIS3DHChip().zeroGDrift!.tempcoGPerC,
         scaleError: 0.03, gyroBiasDps: 0, gyroBiasTempcoDpsPerC: 0)
 
     /// LIS3DH noise density, µg/√Hz: the data sheet as read here names none; 220 µg/√Hz is
     /// ST's figure for the same-family LIS2DH12 in high-resolution mode.
-    public static let lis3dhNoiseDensityUgPerRootHz = 220.0
+    package static let lis3dhNoiseDensityUgPerRootHz = 220.0
 }

@@ -25,9 +25,9 @@ import TiltboardDrivers
 ///   and full flags; active high unless H_LACTIVE.
 /// Not modelled: the interrupt generators and activity detection, decimation, self-test,
 /// sleep mode, the high-pass and low-pass filter chains (the noise bandwidth is half the rate).
-public final class SimulatedLSM9DS1: SimulatedPart, SimulatedChip {
+package final class SimulatedLSM9DS1: SimulatedPart, SimulatedChip {
     /// The WHO_AM_I value it answers with.
-    public let whoAmI: UInt8
+    package let whoAmI: UInt8
     private static let map = LSM9DS1Variant().registerMap
     private typealias R = LSM9DS1Register
     /// Accelerometer-only rates by ODR_XL code 1…6, Hz (DS §7, CTRL_REG6_XL).
@@ -45,7 +45,7 @@ public final class SimulatedLSM9DS1: SimulatedPart, SimulatedChip {
     /// BDU: words (bit 0–2 gyro X–Z, 3–5 accelerometer X–Z) with one byte read.
     private var halfRead: UInt8 = 0
 
-    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
+    package init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = LSM9DS1.deviceID) {
         self.whoAmI = whoAmI
         super.init(clock: clock, motion: motion, imperfections: imperfections, pinName: "simulated LSM9DS1 INT1_A/G")
@@ -61,7 +61,7 @@ public final class SimulatedLSM9DS1: SimulatedPart, SimulatedChip {
     }
 
     /// The output rate, Hz; nil in power-down.
-    public var outputRateHz: Double? {
+    package var outputRateHz: Double? {
         if let g = LSM9DS1Scale.rateHz(code: regs[Int(R.control1G)] >> 5) { return g }
         let xl = Int(regs[Int(R.control6XL)] >> 5)
         return xl >= 1 && xl <= 6 ? Self.accelOnlyRatesHz[xl - 1] : nil
@@ -71,11 +71,11 @@ public final class SimulatedLSM9DS1: SimulatedPart, SimulatedChip {
     private var fifoOn: Bool {
         regs[Int(R.control9)] & LSM9DS1Control9.fifoEnable != 0 && regs[Int(R.fifoControl)] & 0xE0 != 0
     }
-    public var queuedFIFOFrames: Int { fifoOn ? fifoCount : 0 }
+    package var queuedFIFOFrames: Int { fifoOn ? fifoCount : 0 }
 
     // MARK: Bus side
 
-    public func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
+    package func read(register: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
         catchUp()
         var r = register & 0x7F
         let increments = regs[Int(R.control8)] & LSM9DS1Control8.autoIncrement != 0
@@ -93,7 +93,7 @@ public final class SimulatedLSM9DS1: SimulatedPart, SimulatedChip {
         updateInterruptPin()
     }
 
-    public func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
+    package func write(register: UInt8, bytes: UnsafeRawBufferPointer) {
         catchUp()
         var r = register & 0x7F
         let increments = regs[Int(R.control8)] & LSM9DS1Control8.autoIncrement != 0

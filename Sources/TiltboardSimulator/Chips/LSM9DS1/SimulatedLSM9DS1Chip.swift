@@ -2,12 +2,12 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// The LSM9DS1's simulated part (accelerometer and gyroscope).
-public struct SimulatedLSM9DS1Chip: SimulatedChipFactory {
-    public init() {}
-    public var kind: ChipKind { .lsm9ds1 }
-    public var limits: DatasheetLimits { .lsm9ds1 }
+package struct SimulatedLSM9DS1Chip: SimulatedChipFactory {
+    package init() {}
+    package var kind: ChipKind { .lsm9ds1 }
+    package var limits: DatasheetLimits { .lsm9ds1 }
 
-    public func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
+    package func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
                          imperfections: SensorImperfections) -> any SimulatedChip {
         SimulatedLSM9DS1(clock: clock, motion: motion, imperfections: imperfections,
                          whoAmI: chipID ?? LSM9DS1Chip().referenceVariant.chipID)
@@ -15,7 +15,7 @@ public struct SimulatedLSM9DS1Chip: SimulatedChipFactory {
 
     /// Zero-g drawn within ±90 mg and gyro zero-rate within ±3 °/s (inside the ±30 °/s of
     /// `limits`), scale ±3 %; noise `DatasheetLimits.lsm9ds1NoiseDensity…`.
-    public func typicalPart(seed: UInt64) -> SensorImperfections {
+    package func typicalPart(seed: UInt64) -> SensorImperfections {
         let draws = TypicalPartDraws(seed: seed)
         return SensorImperfections(
             zeroGOffsetG: draws.zeroGOffsetG(within: limits.zeroGOffsetG),
@@ -33,12 +33,12 @@ extension DatasheetLimits {
     /// - G_TyOff, angular rate typical zero-rate level, ±30 °/s;
     /// - the table as read here gives no zero-g or zero-rate change with temperature (0 here) and
     ///   typical sensitivities only (±3 % as for the other parts).
-    public static let lsm9ds1 = DatasheetLimits(
+    package static let lsm9ds1 = DatasheetLimits(
         zeroGOffsetG: Vector3(0.090, 0.090, 0.090), zeroGTempcoGPerC: .zero,
         scaleError: 0.03, gyroBiasDps: 30, gyroBiasTempcoDpsPerC: 0)
 
     /// Noise: the data sheet as read here gives no noise density; these are ST's figures for
     /// the same-generation LSM6DS3 (accelerometer 90 µg/√Hz, gyro 7 m°/s/√Hz), rounded up.
-    public static let lsm9ds1AccelNoiseDensityUgPerRootHz = 100.0
-    public static let lsm9ds1GyroNoiseDpsPerRootHz = 0.008
+    package static let lsm9ds1AccelNoiseDensityUgPerRootHz = 100.0
+    package static let lsm9ds1GyroNoiseDpsPerRootHz = 0.008
 }

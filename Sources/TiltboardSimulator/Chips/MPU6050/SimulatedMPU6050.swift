@@ -30,31 +30,31 @@ import TiltboardDrivers
 /// WHO_AM_I, so the driver and this part share one register map.
 /// Not modelled: CYCLE mode, self-test, free-fall and zero-motion, MOT_DETECT_STATUS,
 /// the auxiliary I²C master, the DMP, LP_ACCEL_ODR.
-public final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
+package final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
     /// The drivers' register map (Register Map rev 4.2 §3): one declaration for driver and part.
     private typealias Reg = MPU6050Register
 
     /// Factory-trimmed registers of this simulated part besides its accel offsets (non-zero on
     /// real silicon, §1.2): gyro TC with OTP_BNK_VLD (bit 0 of 0x00) set, fine gain, self-test codes.
-    public static let factoryRegisters: [(register: UInt8, value: UInt8)] = [
+    package static let factoryRegisters: [(register: UInt8, value: UInt8)] = [
         (0x00, 0x81), (0x01, 0x03), (0x02, 0x85), (0x03, 0x00), (0x04, 0x00), (0x05, 0x00),
         (0x0D, 0x6E), (0x0E, 0x70), (0x0F, 0x8D), (0x10, 0x55),
     ]
     /// The factory accel trim, X Y Z, in whichever registers the variant keeps its accel offsets
     /// (0x06–0x0B on the 6050, 0x77/0x7A/0x7D on the 6500 family).
-    public static let factoryAccelOffsets: [UInt16] = [0xF86B, 0x0512, 0x138D]
+    package static let factoryAccelOffsets: [UInt16] = [0xF86B, 0x0512, 0x138D]
 
     /// FIFO capacity in bytes: the variant's (1024 on the 6050, PS 7.17), or on a part with
     /// ACCEL_CONFIG2 FIFO_SIZE (ICM-20689, DS20689 Register 29) 512 B << FIFO_SIZE.
-    public var fifoCapacity: Int {
+    package var fifoCapacity: Int {
         variant.fifoSizeBits == 0 ? variant.fifo!.capacityBytes
             : 512 << Int((regs[Int(MPU6500Register.accelConfig2)] & variant.fifoSizeBits) >> 6)
     }
     /// The part this simulates: the driver's description of its WHO_AM_I.
-    public let variant: MPU6050Variant
+    package let variant: MPU6050Variant
 
     /// The WHO_AM_I value (0x68 genuine; clones answer 0x70, 0x72, 0x98…).
-    public let whoAmI: UInt8
+    package let whoAmI: UInt8
     /// The temperature sensor's transfer function (the variant's).
     private let temperature: TemperatureFormula
     /// The accel and gyro offset registers (the variant's).
@@ -86,7 +86,7 @@ public final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
 
     /// A part answering `whoAmI`: an accepted ID simulates that variant; any other ID (for
     /// testing how drivers reject it) an MPU-6050 answering with it.
-    public init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
+    package init(clock: MonotonicClock, motion: MotionSource, imperfections: SensorImperfections = .ideal,
                 whoAmI: UInt8 = 0x68) {
         self.whoAmI = whoAmI
         variant = MPU6050Chip().variant(chipID: whoAmI) ?? .mpu6050
@@ -99,23 +99,23 @@ public final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
     }
 
     /// True while SLEEP is set (or the clock is stopped): no samples are taken.
-    public var isAsleep: Bool { !awake }
+    package var isAsleep: Bool { !awake }
 
     /// The current sample rate in Hz: base / (1 + SMPLRT_DIV).
-    public var sampleRateHz: Double { Nanoseconds.rateHz(period: ratePeriodNs) }
+    package var sampleRateHz: Double { Nanoseconds.rateHz(period: ratePeriodNs) }
 
     /// Bytes waiting in the FIFO as of the last bus transaction.
-    public var fifoByteCount: Int { fifoCount }
+    package var fifoByteCount: Int { fifoCount }
 
     /// Whole frames of the enabled groups waiting in the FIFO.
-    public var queuedFIFOFrames: Int {
+    package var queuedFIFOFrames: Int {
         let frame = fifoFrameSize
         return frame > 0 ? fifoCount / frame : 0
     }
 
     // MARK: Bus side
 
-    public func read(register sub: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
+    package func read(register sub: UInt8, into buffer: UnsafeMutableRawBufferPointer) {
         catchUp()
         // The FIFO port does not advance: a burst keeps popping the FIFO.
         var (r, increments) = variant.registerMap.decode(subAddress: sub)
@@ -127,7 +127,7 @@ public final class SimulatedMPU6050: SimulatedPart, SimulatedChip {
         updateInterruptPin()
     }
 
-    public func write(register sub: UInt8, bytes: UnsafeRawBufferPointer) {
+    package func write(register sub: UInt8, bytes: UnsafeRawBufferPointer) {
         catchUp()
         var (r, increments) = variant.registerMap.decode(subAddress: sub)
         for byte in bytes {

@@ -2,12 +2,12 @@ import TiltboardCore
 import TiltboardDrivers
 
 /// The MPU-6050 family's simulated parts: `SimulatedMPU6050` for any accepted WHO_AM_I.
-public struct SimulatedMPU6050Chip: SimulatedChipFactory {
-    public init() {}
-    public var kind: ChipKind { .mpu6050 }
-    public var limits: DatasheetLimits { .mpu6050 }
+package struct SimulatedMPU6050Chip: SimulatedChipFactory {
+    package init() {}
+    package var kind: ChipKind { .mpu6050 }
+    package var limits: DatasheetLimits { .mpu6050 }
 
-    public func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
+    package func makeChip(chipID: UInt8?, clock: any MonotonicClock, motion: MotionSource,
                          imperfections: SensorImperfections) -> any SimulatedChip {
         SimulatedMPU6050(clock: clock, motion: motion, imperfections: imperfections,
                          whoAmI: chipID ?? MPU6050Chip().referenceVariant.chipID)
@@ -16,7 +16,7 @@ public struct SimulatedMPU6050Chip: SimulatedChipFactory {
     /// Zero-g within ±50 mg X/Y, ±80 mg Z and scale ±3 % (`limits`, PS rev 3.4 §6.2); 400 µg/√Hz (§6.2);
     /// gyro bias within ±3 °/s (well inside the ±20 °/s limit of §6.1, which `worstCase`
     /// uses); 0.005 °/s/√Hz (§6.1).
-    public func typicalPart(seed: UInt64) -> SensorImperfections {
+    package func typicalPart(seed: UInt64) -> SensorImperfections {
         let draws = TypicalPartDraws(seed: seed)
         return SensorImperfections(
             zeroGOffsetG: draws.zeroGOffsetG(within: limits.zeroGOffsetG),
@@ -37,7 +37,7 @@ extension DatasheetLimits {
     /// - §6.2 "Zero-G Level Change vs. Temperature" ±35 mg X/Y, ±60 mg Z over 0…70 °C; the
     ///   farthest end lies 45 °C from 25 °C: 35/45 and 60/45 mg/°C;
     /// - §6.2 sensitivity "Initial Calibration Tolerance" ±3 %.
-    public static let mpu6050 = DatasheetLimits(
+    package static let mpu6050 = DatasheetLimits(
         zeroGOffsetG: Vector3(0.050, 0.050, 0.080),
         zeroGTempcoGPerC: Vector3(0.035 / 45, 0.035 / 45, 0.060 / 45),
         scaleError: 0.03, gyroBiasDps: 20, gyroBiasTempcoDpsPerC: 20.0 / 60)
