@@ -88,7 +88,24 @@ public struct GPIOChipSummary: Sendable, Equatable {
 
 /// A step on a GPIO line or chip that can fail.
 public enum GPIOStep: Sendable, Equatable {
-    case openChip, readLine(Int), lookUpLine(String), requestOutput, requestEdgeEvents, setLevel, readLevel, waitForEdge, discardEdges
+    /// Opening the GPIO chip.
+    case openChip
+    /// Reading the information of the line at this offset.
+    case readLine(Int)
+    /// Finding the line with this name on the chip.
+    case lookUpLine(String)
+    /// Requesting the line as an output.
+    case requestOutput
+    /// Requesting the line as an input with edge events.
+    case requestEdgeEvents
+    /// Driving the output's level.
+    case setLevel
+    /// Reading the input's level.
+    case readLevel
+    /// Waiting for an edge on the input.
+    case waitForEdge
+    /// Discarding edges already queued on the input.
+    case discardEdges
 }
 
 /// Names a GPIO line on its chip: by offset (`17`) or by line name (`"GPIO17"`).
