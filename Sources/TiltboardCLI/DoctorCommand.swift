@@ -208,7 +208,7 @@ struct DoctorCommand: ParsableCommand {
         case let .busFailed(error):
             return "sensor: \(error.description)"
         case let .sensorFailed(error):
-            return "sensor: \(error.description)"
+            return "sensor: \(describe(error))"
         case let .sensorOther(text):
             return "sensor: \(text)"
         case let .lineSimulated(role):

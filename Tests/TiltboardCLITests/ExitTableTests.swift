@@ -48,7 +48,7 @@ final class ExitTableTests: XCTestCase {
             (I2CError(kind: .noAcknowledgeData, device: "/dev/i2c-1", address: 0x68), 74, wiring),
             (SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68"), 69, "check the board file's chip and address, or run `tiltboard probe`"),
             (SensorError.configurationLost(register: 0x6B, configured: 1, read: 0x40, bus: "simulated", address: 0x68), 74, nil),
-            (SensorError.unsupportedSetting(setting: "a sample rate of", value: "0.0 Hz", chip: "MPU-6050", allowed: "give a positive rate in Hz"), 64, nil),
+            (SensorError.unsupportedSetting(.sampleRate(hz: 0), chip: "MPU-6050", allowed: .positiveRate), 64, nil),
             (GPIOError(.lineBusy(line: "17", consumer: nil)), 69, nil),
             (CalibrationError.singularFit, 75, nil),
             (CalibrationProcedureError(problem: "m"), 75, nil),
@@ -172,7 +172,7 @@ final class ExitTableTests: XCTestCase {
             (SensorError.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68 (MPU-6050)"),
              "found 0x42 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050): check the board file's chip and address, or run `tiltboard probe`"),
             // Errors whose own line says what to do get nothing added.
-            (SensorError.unsupportedSetting(setting: "a sample rate of", value: "0.0 Hz", chip: "MPU-6050", allowed: "give a positive rate in Hz"),
+            (SensorError.unsupportedSetting(.sampleRate(hz: 0), chip: "MPU-6050", allowed: .positiveRate),
              "MPU-6050 cannot use a sample rate of 0.0 Hz: give a positive rate in Hz"),
             (BoardFileError(file: "b.json", key: "sensor.address", message: "0x20 is not an address of the MPU-6050"),
              "board file b.json: sensor.address: 0x20 is not an address of the MPU-6050"),

@@ -12,6 +12,7 @@ import TiltboardSimulator
 /// An error without an entry is shown as it describes itself.
 package func describe(_ error: Error) -> String {
     if let line = ErrorWording.core(error) { return line }
+    if let line = ErrorWording.drivers(error) { return line }
     switch error {
     case let error as OutputFileError: return ErrorWording.outputFile(error)
     case let error as GPIOError: return ErrorWording.gpio(error)

@@ -1,0 +1,43 @@
+import XCTest
+import TiltboardCommands
+import TiltboardDrivers
+
+/// The sentences of TiltboardDrivers' sensor errors in the one table (a lost sensor, which quotes
+/// one, is pinned by the bus-fault command tests). The drivers' own tests assert kinds and fields.
+final class ErrorWordingDriversTests: XCTestCase {
+    func testEverySensorErrorHasItsSentence() {
+        let cases: [(SensorError, String)] = [
+            (.wrongChip(found: 0x68, address: 0x53, bus: "/dev/i2c-1", expected: "0xe5 (ADXL345)"),
+             "found 0x68 at 0x53 on /dev/i2c-1, expected 0xe5 (ADXL345)"),
+            (.wrongChip(found: 0x00, address: 0x68, bus: "/dev/i2c-1",
+                        expected: "0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)"),
+             "found 0x00 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)"),
+            (.verifyFailed(register: 0x1B, wrote: 0x08, read: 0x00, bus: "/dev/i2c-1", address: 0x68),
+             "register 0x1b of the chip at 0x68 on /dev/i2c-1 reads back 0x00 after writing 0x08: the chip is not keeping its configuration (power, wiring or a clone part)"),
+            (.configurationLost(register: 0x6B, configured: 0x01, read: 0x40, bus: "/dev/i2c-1", address: 0x68),
+             "register 0x6b of the chip at 0x68 on /dev/i2c-1 reads 0x40, not the configured 0x01: the chip reset (a power glitch or brown-out) and lost its configuration"),
+            (.unsupportedSetting(.accelerometerRange(g: 6), chip: "LIS3DH", allowed: .oneOf([2, 4, 8, 16])),
+             "LIS3DH cannot use accelerometer range 6 g: choose one of 2, 4, 8, 16 g"),
+            (.unsupportedSetting(.gyroRange(degreesPerSecond: 1000), chip: "LSM9DS1", allowed: .oneOf([245, 500, 2000])),
+             "LSM9DS1 cannot use gyro range 1000 °/s: choose one of 245, 500, 2000 °/s"),
+            (.unsupportedSetting(.sampleRate(hz: 0), chip: "MPU-6050", allowed: .positiveRate),
+             "MPU-6050 cannot use a sample rate of 0.0 Hz: give a positive rate in Hz"),
+            (.unsupportedSetting(.motionThreshold(g: 9), chip: "MPU-6050", allowed: .upToG(255 * 0.032)),
+             "MPU-6050 cannot use a motion threshold of 9.0 g: give more than 0 and at most 8.16 g"),
+            (.unsupportedSetting(.offsetRegisters, chip: "LIS3DH", allowed: .noOffsetRegisters),
+             "LIS3DH cannot use offset registers: it has none; the profile corrects in software"),
+            (.unsupportedSetting(.offsetRegisters, chip: "ICM-20948", allowed: .offsetRegistersNotProgrammed),
+             "ICM-20948 cannot use offset registers: this driver does not program them; the profile corrects in software"),
+            (.unsupportedSetting(.wakeOnMotion, chip: "LSM9DS1", allowed: .interruptGeneratorNotArmed),
+             "LSM9DS1 cannot use wake-on-motion: this driver does not arm its interrupt generator; run without wake-on-motion"),
+            (.unsupportedSetting(.wakeOnMotion, chip: "ICM-20948", allowed: .wakeOnMotionNotArmed),
+             "ICM-20948 cannot use wake-on-motion: this driver does not arm its wake-on-motion yet; run without wake-on-motion"),
+        ]
+        for (error, sentence) in cases { XCTAssertEqual(describe(error), sentence) }
+    }
+
+    func testTheLogFormNamesTheKindAndItsFields() {
+        XCTAssertEqual("\(SensorError.unsupportedSetting(.sampleRate(hz: 0), chip: "MPU-6050", allowed: .positiveRate))",
+                       "SensorError.unsupportedSetting(sampleRate(hz: 0.0), chip: MPU-6050, allowed: positiveRate)")
+    }
+}
