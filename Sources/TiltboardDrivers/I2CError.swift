@@ -42,27 +42,15 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         self.register = register; self.errno = errno; self.detail = detail
     }
 
-    /// One line: what failed and where. What to do about it is the program's to say (the
-    /// command-line tool names the wiring, the udev rule, `tiltboard probe`).
+    /// The kind and the fields that are known, for a log:
+    /// `I2CError(bus, device: /dev/i2c-1, address: 0x68, register: 0x3b, errno: 5)`. A program
+    /// words it for people, and says what to do about it.
     public var description: String {
-        var what = "I²C "
-        switch kind {
-        case .noSuchBus: what += "bus \(device) does not exist"
-        case .permissionDenied: what += "bus \(device): permission denied"
-        case .noAcknowledgeAddress: what += "no device answers at \(address.map(\.hex) ?? "?") on \(device)"
-        case .noAcknowledgeData: what += "device \(address.map(\.hex) ?? "?") on \(device) stopped acknowledging"
-        case .bus: what += "bus error on \(device)"
-        case .arbitrationLost: what += "arbitration lost on \(device)"
-        case .timeout: what += "timeout on \(device)"
-        case .unsupported: what += "transfer not supported by the adapter of \(device)"
-        case .other: what += "failure on \(device)"
-        }
-        var context: [String] = []
-        if let address, kind != .noAcknowledgeAddress, kind != .noAcknowledgeData { context.append("address \(address.hex)") }
-        if let register { context.append("register \(register.hex)") }
-        if let errno { context.append("errno \(errno)" + (detail.map { " \($0)" } ?? "")) }
-        else if let detail { context.append(detail) }
-        if !context.isEmpty { what += " (" + context.joined(separator: ", ") + ")" }
-        return what
+        var fields = ["\(kind.rawValue)", "device: \(device)"]
+        if let address { fields.append("address: \(address.hex)") }
+        if let register { fields.append("register: \(register.hex)") }
+        if let errno { fields.append("errno: \(errno)") }
+        if let detail { fields.append("detail: \(detail)") }
+        return "I2CError(" + fields.joined(separator: ", ") + ")"
     }
 }

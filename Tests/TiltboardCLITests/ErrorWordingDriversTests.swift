@@ -36,8 +36,34 @@ final class ErrorWordingDriversTests: XCTestCase {
         for (error, sentence) in cases { XCTAssertEqual(describe(error), sentence) }
     }
 
+    func testEveryI2CErrorKindHasItsSentence() {
+        let cases: [(I2CError, String)] = [
+            (I2CError(kind: .noSuchBus, device: "/dev/i2c-7", errno: 2, detail: "No such file or directory"),
+             "I²C bus /dev/i2c-7 does not exist (errno 2 No such file or directory)"),
+            (I2CError(kind: .permissionDenied, device: "/dev/i2c-1", errno: 13, detail: "Permission denied"),
+             "I²C bus /dev/i2c-1: permission denied (errno 13 Permission denied)"),
+            (I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1", address: 0x53, register: 0x32, errno: 6, detail: "No such device or address"),
+             "I²C no device answers at 0x53 on /dev/i2c-1 (register 0x32, errno 6 No such device or address)"),
+            (I2CError(kind: .noAcknowledgeAddress, device: "simulated", address: 0x68, register: 0x75, detail: "simulated: unplugged"),
+             "I²C no device answers at 0x68 on simulated (register 0x75, simulated: unplugged)"),
+            (I2CError(kind: .noAcknowledgeData, device: "/dev/i2c-1", address: 0x68),
+             "I²C device 0x68 on /dev/i2c-1 stopped acknowledging"),
+            (I2CError(kind: .noAcknowledgeAddress, device: "/dev/i2c-1"), "I²C no device answers at ? on /dev/i2c-1"),
+            (I2CError(kind: .bus, device: "/dev/i2c-1", address: 0x68, register: 0x3B, errno: 5, detail: "Input/output error"),
+             "I²C bus error on /dev/i2c-1 (address 0x68, register 0x3b, errno 5 Input/output error)"),
+            (I2CError(kind: .arbitrationLost, device: "/dev/i2c-1", errno: 11), "I²C arbitration lost on /dev/i2c-1 (errno 11)"),
+            (I2CError(kind: .timeout, device: "/dev/i2c-1", address: 0x68), "I²C timeout on /dev/i2c-1 (address 0x68)"),
+            (I2CError(kind: .unsupported, device: "/dev/i2c-1", detail: "transfer of 9000 bytes exceeds the 8192-byte message limit"),
+             "I²C transfer not supported by the adapter of /dev/i2c-1 (transfer of 9000 bytes exceeds the 8192-byte message limit)"),
+            (I2CError(kind: .other, device: "simulated"), "I²C failure on simulated"),
+        ]
+        for (error, sentence) in cases { XCTAssertEqual(describe(error), sentence) }
+    }
+
     func testTheLogFormNamesTheKindAndItsFields() {
         XCTAssertEqual("\(SensorError.unsupportedSetting(.sampleRate(hz: 0), chip: "MPU-6050", allowed: .positiveRate))",
                        "SensorError.unsupportedSetting(sampleRate(hz: 0.0), chip: MPU-6050, allowed: positiveRate)")
+        XCTAssertEqual("\(I2CError(kind: .bus, device: "/dev/i2c-1", address: 0x68, register: 0x3B, errno: 5))",
+                       "I2CError(bus, device: /dev/i2c-1, address: 0x68, register: 0x3b, errno: 5)")
     }
 }

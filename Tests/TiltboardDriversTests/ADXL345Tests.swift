@@ -159,8 +159,6 @@ final class ADXL345Tests: XCTestCase {
                             errno: 6, detail: "No such device or address")
         bus.expect(.readFails(addr, DATAX0, count: 6, nack), .read(addr, DATAX0, le(0, 0, 256)))
         assertThrows(nack) { _ = try sensor.read(at: 0) }
-        XCTAssertEqual(nack.description,
-                       "I²C no device answers at 0x53 on /dev/i2c-1 (register 0x32, errno 6 No such device or address)")
         XCTAssertEqual(try sensor.read(at: 0.01).accel, Vector3(0, 0, 1))
         bus.assertDone()
     }

@@ -201,11 +201,8 @@ final class MPU6050Tests: XCTestCase {
                    .readFails(addr, ACCEL_XOUT_H, count: 14, nack),
                    .read(addr, ACCEL_XOUT_H, be(0, 16384, 0, 0, 0, 0, 0)))
         assertThrows(eio) { _ = try sensor.read(at: 0) }
-        XCTAssertEqual(eio.description,
-                       "I²C bus error on /dev/i2c-1 (address 0x68, register 0x3b, errno 5 Input/output error)")
         XCTAssertEqual(try sensor.read(at: 0.01).accel, Vector3(1, 0, 0))
         assertThrows(nack) { _ = try sensor.read(at: 0.02) }
-        XCTAssertEqual(nack.description, "I²C no device answers at 0x68 on /dev/i2c-1 (register 0x3b, errno 121 Remote I/O error)")
         XCTAssertEqual(try sensor.read(at: 0.03).accel, Vector3(0, 1, 0))
         bus.assertDone()
     }

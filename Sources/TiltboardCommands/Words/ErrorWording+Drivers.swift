@@ -2,17 +2,45 @@ import Tiltboard
 import TiltboardCore
 import TiltboardDrivers
 
-// The sentences for TiltboardDrivers' sensor errors, and for the loop's lost sensor, which
+// The sentences for TiltboardDrivers' bus and sensor errors, and for the loop's lost sensor, which
 // quotes its last error.
 
 extension ErrorWording {
     /// The sentence for a sensor error (or a lost sensor), or nil when `error` is neither.
     package static func drivers(_ error: Error) -> String? {
         switch error {
+        case let error as I2CError: return i2c(error)
         case let error as SensorError: return sensor(error)
         case let error as SensorLostError: return sensorLost(error)
         default: return nil
         }
+    }
+
+    /// One line: what failed on the bus and where, with the kernel's errno and text. What to do
+    /// about it is the command line's advice.
+    package static func i2c(_ error: I2CError) -> String {
+        let device = error.device
+        var what = "I²C "
+        switch error.kind {
+        case .noSuchBus: what += "bus \(device) does not exist"
+        case .permissionDenied: what += "bus \(device): permission denied"
+        case .noAcknowledgeAddress: what += "no device answers at \(error.address.map(\.hex) ?? "?") on \(device)"
+        case .noAcknowledgeData: what += "device \(error.address.map(\.hex) ?? "?") on \(device) stopped acknowledging"
+        case .bus: what += "bus error on \(device)"
+        case .arbitrationLost: what += "arbitration lost on \(device)"
+        case .timeout: what += "timeout on \(device)"
+        case .unsupported: what += "transfer not supported by the adapter of \(device)"
+        case .other: what += "failure on \(device)"
+        }
+        var context: [String] = []
+        if let address = error.address, error.kind != .noAcknowledgeAddress, error.kind != .noAcknowledgeData {
+            context.append("address \(address.hex)")
+        }
+        if let register = error.register { context.append("register \(register.hex)") }
+        if let errno = error.errno { context.append("errno \(errno)" + (error.detail.map { " \($0)" } ?? "")) }
+        else if let detail = error.detail { context.append(detail) }
+        if !context.isEmpty { what += " (" + context.joined(separator: ", ") + ")" }
+        return what
     }
 
     /// A chip that is not the one expected, does not keep its configuration, or cannot take a setting.
