@@ -22,6 +22,18 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case other
     }
 
+    /// Why an adapter cannot do a transfer asked of it (`Kind.unsupported`).
+    public enum Refusal: Sendable, Equatable {
+        /// The adapter offers neither plain I²C nor SMBus byte-data transfers: its functionality mask.
+        case noUsableTransfers(functionality: UInt32)
+        /// An SMBus-only adapter was asked to send `bytes` bytes before a read (SMBus sends one, the sub-address).
+        case smbusWriteBeforeRead(bytes: Int)
+        /// A transfer of `bytes` bytes, longer than the kernel's 8192-byte `I2C_RDWR` message.
+        case messageTooLong(bytes: Int)
+        /// The simulated bus was asked to send `dataBytes` data bytes after the sub-address, before a repeated-start read.
+        case simulatedDataBeforeRead(dataBytes: Int)
+    }
+
     /// What went wrong.
     public var kind: Kind
     /// The bus device path (`/dev/i2c-1`) or `simulated`.
@@ -32,14 +44,16 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     public var register: UInt8?
     /// The errno the kernel returned, when there was one.
     public var errno: Int32?
-    /// The kernel's text for `errno`, or the simulator's reason.
+    /// The kernel's text for `errno`, or the simulated fault's name.
     public var detail: String?
+    /// Why the adapter refused the transfer, for `Kind.unsupported`.
+    public var refusal: Refusal?
 
     /// An error of `kind` on `device`, with what else is known.
     public init(kind: Kind, device: String, address: UInt8? = nil, register: UInt8? = nil,
-                errno: Int32? = nil, detail: String? = nil) {
+                errno: Int32? = nil, detail: String? = nil, refusal: Refusal? = nil) {
         self.kind = kind; self.device = device; self.address = address
-        self.register = register; self.errno = errno; self.detail = detail
+        self.register = register; self.errno = errno; self.detail = detail; self.refusal = refusal
     }
 
     /// The kind and the fields that are known, for a log:
@@ -51,6 +65,7 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         if let register { fields.append("register: \(register.hex)") }
         if let errno { fields.append("errno: \(errno)") }
         if let detail { fields.append("detail: \(detail)") }
+        if let refusal { fields.append("refusal: \(refusal)") }
         return "I2CError(" + fields.joined(separator: ", ") + ")"
     }
 }

@@ -53,8 +53,14 @@ final class ErrorWordingDriversTests: XCTestCase {
              "I²C bus error on /dev/i2c-1 (address 0x68, register 0x3b, errno 5 Input/output error)"),
             (I2CError(kind: .arbitrationLost, device: "/dev/i2c-1", errno: 11), "I²C arbitration lost on /dev/i2c-1 (errno 11)"),
             (I2CError(kind: .timeout, device: "/dev/i2c-1", address: 0x68), "I²C timeout on /dev/i2c-1 (address 0x68)"),
-            (I2CError(kind: .unsupported, device: "/dev/i2c-1", detail: "transfer of 9000 bytes exceeds the 8192-byte message limit"),
-             "I²C transfer not supported by the adapter of /dev/i2c-1 (transfer of 9000 bytes exceeds the 8192-byte message limit)"),
+            (I2CError(kind: .unsupported, device: "/dev/i2c-1", address: 0x68, register: 0x3B, refusal: .messageTooLong(bytes: 9000)),
+             "I²C transfer not supported by the adapter of /dev/i2c-1 (address 0x68, register 0x3b, transfer of 9000 bytes exceeds the 8192-byte message limit)"),
+            (I2CError(kind: .unsupported, device: "/dev/i2c-3", refusal: .noUsableTransfers(functionality: 0x1)),
+             "I²C transfer not supported by the adapter of /dev/i2c-3 (adapter offers neither plain I²C nor SMBus byte-data transfers (functionality 0x00000001))"),
+            (I2CError(kind: .unsupported, device: "/dev/i2c-0", address: 0x68, register: 0x3B, refusal: .smbusWriteBeforeRead(bytes: 3)),
+             "I²C transfer not supported by the adapter of /dev/i2c-0 (address 0x68, register 0x3b, the adapter only does SMBus transfers, which cannot send 3 bytes before a read)"),
+            (I2CError(kind: .unsupported, device: "simulated", address: 0x68, register: 0x3B, refusal: .simulatedDataBeforeRead(dataBytes: 2)),
+             "I²C transfer not supported by the adapter of simulated (address 0x68, register 0x3b, the simulated bus takes only a sub-address before a repeated-start read, not 2 data bytes)"),
             (I2CError(kind: .other, device: "simulated"), "I²C failure on simulated"),
         ]
         for (error, sentence) in cases { XCTAssertEqual(describe(error), sentence) }

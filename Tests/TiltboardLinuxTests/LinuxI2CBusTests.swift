@@ -117,6 +117,7 @@ final class LinuxI2CBusTests: XCTestCase {
         let fake = FakeAdapter(functionality: 0x0000_0002)
         XCTAssertThrowsError(try LinuxI2CBus(path: "/dev/i2c-9", io: fake)) { error in
             XCTAssertEqual((error as? I2CError)?.kind, .unsupported)
+            XCTAssertEqual((error as? I2CError)?.refusal, .noUsableTransfers(functionality: 2))
         }
         XCTAssertEqual(fake.calls.last, .close(7))
     }

@@ -38,9 +38,22 @@ extension ErrorWording {
         }
         if let register = error.register { context.append("register \(register.hex)") }
         if let errno = error.errno { context.append("errno \(errno)" + (error.detail.map { " \($0)" } ?? "")) }
+        else if let refusal = error.refusal { context.append(refusalWords(refusal)) }
         else if let detail = error.detail { context.append(detail) }
         if !context.isEmpty { what += " (" + context.joined(separator: ", ") + ")" }
         return what
+    }
+
+    /// Why the adapter cannot do the transfer.
+    package static func refusalWords(_ refusal: I2CError.Refusal) -> String {
+        switch refusal {
+        case let .noUsableTransfers(mask):
+            return "adapter offers neither plain I²C nor SMBus byte-data transfers (functionality \(mask.hex))"
+        case let .smbusWriteBeforeRead(bytes): return "the adapter only does SMBus transfers, which cannot send \(bytes) bytes before a read"
+        case let .messageTooLong(bytes): return "transfer of \(bytes) bytes exceeds the 8192-byte message limit"
+        case let .simulatedDataBeforeRead(bytes):
+            return "the simulated bus takes only a sub-address before a repeated-start read, not \(bytes) data bytes"
+        }
     }
 
     /// A chip that is not the one expected, does not keep its configuration, or cannot take a setting.
