@@ -78,6 +78,12 @@ final class ErrorWordingCoreTests: XCTestCase {
         for (problem, sentence) in cases { XCTAssertEqual(describe(HapticEffectError(problem)), sentence) }
     }
 
+    func testABoardFilesShakeEffectIsWordedAsTheEffect() {
+        let error = BoardFileError(file: "Boards/x.json", key: "motor.shakeEffect", message: "", effect: HapticEffectError(.unknownName("zap")))
+        XCTAssertEqual(describe(error), "board file Boards/x.json: motor.shakeEffect: unknown effect 'zap': use one of tick, click, "
+                           + "double-click, buzz, alarm or pulse:MS (e.g. pulse:150)")
+    }
+
     func testTheLogFormNamesTheKindAndItsFields() {
         XCTAssertEqual("\(HapticEffectError(.noOnTime))", "HapticEffectError(noOnTime)")
         XCTAssertEqual("\(CalibrationError.repeatedFace(.zUp))", "CalibrationError.repeatedFace(+Z)")
