@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -184,7 +185,7 @@ struct CalibrateCommand: ParsableCommand {
                     let now = session.clock.nowNanoseconds()
                     if lastRestartNote.map({ now &- $0 >= Nanoseconds.perSecond }) ?? true {
                         let times = unreported > 1 ? " (\(unreported) restarts)" : ""
-                        progress.message("\(why); starting the capture again\(times)")
+                        progress.message("\(describe(why)); starting the capture again\(times)")
                         lastRestartNote = now
                         unreported = 0
                     }
@@ -231,7 +232,7 @@ struct CalibrateCommand: ParsableCommand {
                     progress.message("captured \(face.rawValue) up (\(captured)/6)\(next)")
                     if !remaining.isEmpty { progress.begin("face \(captured + 1)/6") }
                 case let .faceRejected(why):
-                    progress.message("\(why); carrying on", warning: true)
+                    progress.message("\(describe(why)); carrying on", warning: true)
                 case let .sensorLost(why):
                     progress.message("sensor lost, waiting for it (this face starts again when it is back): \(why)", warning: true)
                 case let .sensorBack(reconfigured):

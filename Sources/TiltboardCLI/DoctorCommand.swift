@@ -206,9 +206,9 @@ struct DoctorCommand: ParsableCommand {
         case let .sensorNotAnswering(_, address, bus):
             return "sensor: nothing answers at \(address.hex) on \(bus)"
         case let .busFailed(error):
-            return "sensor: \(error.description)"
+            return "sensor: \(describe(error))"
         case let .sensorFailed(error):
-            return "sensor: \(error.description)"
+            return "sensor: \(describe(error))"
         case let .sensorOther(text):
             return "sensor: \(text)"
         case let .lineSimulated(role):

@@ -124,7 +124,7 @@ enum HapticsRequest {
         } catch let error as HapticEffectError {
             // The effect parser's own message already lists the presets.
             let hint = pattern == nil ? "" : " (a pattern looks like 200,100,200; or use --effect with one of \(HapticEffect.presetNames.joined(separator: ", ")))"
-            throw CLIError(message: error.message + hint, category: .invalidRequest)
+            throw CLIError(message: describe(error) + hint, category: .invalidRequest)
         }
     }
 

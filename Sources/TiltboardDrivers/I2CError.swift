@@ -22,6 +22,18 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case other
     }
 
+    /// Why an adapter cannot do a transfer asked of it (`Kind.unsupported`).
+    public enum Refusal: Sendable, Equatable {
+        /// The adapter offers neither plain I²C nor SMBus byte-data transfers: its functionality mask.
+        case noUsableTransfers(functionality: UInt32)
+        /// An SMBus-only adapter was asked to send `bytes` bytes before a read (SMBus sends one, the sub-address).
+        case smbusWriteBeforeRead(bytes: Int)
+        /// A transfer of `bytes` bytes, longer than the kernel's 8192-byte `I2C_RDWR` message.
+        case messageTooLong(bytes: Int)
+        /// The simulated bus was asked to send `dataBytes` data bytes after the sub-address, before a repeated-start read.
+        case simulatedDataBeforeRead(dataBytes: Int)
+    }
+
     /// What went wrong.
     public var kind: Kind
     /// The bus device path (`/dev/i2c-1`) or `simulated`.
@@ -32,37 +44,28 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     public var register: UInt8?
     /// The errno the kernel returned, when there was one.
     public var errno: Int32?
-    /// The kernel's text for `errno`, or the simulator's reason.
+    /// The kernel's text for `errno`, or the simulated fault's name.
     public var detail: String?
+    /// Why the adapter refused the transfer, for `Kind.unsupported`.
+    public var refusal: Refusal?
 
     /// An error of `kind` on `device`, with what else is known.
     public init(kind: Kind, device: String, address: UInt8? = nil, register: UInt8? = nil,
-                errno: Int32? = nil, detail: String? = nil) {
+                errno: Int32? = nil, detail: String? = nil, refusal: Refusal? = nil) {
         self.kind = kind; self.device = device; self.address = address
-        self.register = register; self.errno = errno; self.detail = detail
+        self.register = register; self.errno = errno; self.detail = detail; self.refusal = refusal
     }
 
-    /// One line: what failed and where. What to do about it is the program's to say (the
-    /// command-line tool names the wiring, the udev rule, `tiltboard probe`).
+    /// The kind and the fields that are known, for a log:
+    /// `I2CError(bus, device: /dev/i2c-1, address: 0x68, register: 0x3b, errno: 5)`. A program
+    /// words it for people, and says what to do about it.
     public var description: String {
-        var what = "I²C "
-        switch kind {
-        case .noSuchBus: what += "bus \(device) does not exist"
-        case .permissionDenied: what += "bus \(device): permission denied"
-        case .noAcknowledgeAddress: what += "no device answers at \(address.map(\.hex) ?? "?") on \(device)"
-        case .noAcknowledgeData: what += "device \(address.map(\.hex) ?? "?") on \(device) stopped acknowledging"
-        case .bus: what += "bus error on \(device)"
-        case .arbitrationLost: what += "arbitration lost on \(device)"
-        case .timeout: what += "timeout on \(device)"
-        case .unsupported: what += "transfer not supported by the adapter of \(device)"
-        case .other: what += "failure on \(device)"
-        }
-        var context: [String] = []
-        if let address, kind != .noAcknowledgeAddress, kind != .noAcknowledgeData { context.append("address \(address.hex)") }
-        if let register { context.append("register \(register.hex)") }
-        if let errno { context.append("errno \(errno)" + (detail.map { " \($0)" } ?? "")) }
-        else if let detail { context.append(detail) }
-        if !context.isEmpty { what += " (" + context.joined(separator: ", ") + ")" }
-        return what
+        var fields = ["\(kind.rawValue)", "device: \(device)"]
+        if let address { fields.append("address: \(address.hex)") }
+        if let register { fields.append("register: \(register.hex)") }
+        if let errno { fields.append("errno: \(errno)") }
+        if let detail { fields.append("detail: \(detail)") }
+        if let refusal { fields.append("refusal: \(refusal)") }
+        return "I2CError(" + fields.joined(separator: ", ") + ")"
     }
 }

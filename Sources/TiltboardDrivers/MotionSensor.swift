@@ -38,30 +38,65 @@ public struct SensorConfiguration: Sendable, Equatable, Codable {
     }
 }
 
+/// A chip setting that `SensorError.unsupportedSetting` names, with the value asked for.
+public enum SensorSetting: Sendable, Equatable {
+    /// The accelerometer's full-scale range, in g.
+    case accelerometerRange(g: Int)
+    /// The gyroscope's full-scale range, in degrees per second.
+    case gyroRange(degreesPerSecond: Int)
+    /// The output data rate, in Hz.
+    case sampleRate(hz: Double)
+    /// The wake-on-motion threshold, in g.
+    case motionThreshold(g: Double)
+    /// The chip's accelerometer offset registers.
+    case offsetRegisters
+    /// Wake-on-motion (the chip's motion interrupt).
+    case wakeOnMotion
+}
+
+/// What a chip can take instead of an unsupported setting.
+public enum SensorSettingAllowed: Sendable, Equatable {
+    /// One of these values, in the setting's unit.
+    case oneOf([Int])
+    /// A positive, finite rate.
+    case positiveRate
+    /// More than 0 and at most this many g.
+    case upToG(Double)
+    /// The chip has no such registers; the profile corrects in software.
+    case noOffsetRegisters
+    /// The driver does not program the chip's offset registers; the profile corrects in software.
+    case offsetRegistersNotProgrammed
+    /// The driver does not arm the chip's interrupt generator.
+    case interruptGeneratorNotArmed
+    /// The driver does not arm the chip's wake-on-motion yet.
+    case wakeOnMotionNotArmed
+}
+
 /// A driver failure above the bus level.
 public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The chip ID is not one the driver accepts.
+    /// The chip ID is not one the driver accepts: `expected` lists the accepted IDs and parts.
     case wrongChip(found: UInt8, address: UInt8, bus: String, expected: String)
     /// A register read back differently from what was written.
     case verifyFailed(register: UInt8, wrote: UInt8, read: UInt8, bus: String, address: UInt8)
-    /// A setting the chip cannot take: which setting (`"accelerometer range"`), the value asked
-    /// for with its unit (nil when the chip has no such thing at all), the part, and what it
+    /// A setting the chip (its part name) cannot take, with the value asked for, and what it
     /// can take instead.
-    case unsupportedSetting(setting: String, value: String?, chip: String, allowed: String)
+    case unsupportedSetting(SensorSetting, chip: String, allowed: SensorSettingAllowed)
     /// A register `configure` set reads back at another value: the chip reset (a brown-out or
     /// power glitch returns it to its power-on state) or something else rewrote it.
     case configurationLost(register: UInt8, configured: UInt8, read: UInt8, bus: String, address: UInt8)
 
+    /// The case and its fields, for a log: `SensorError.verifyFailed(register: 0x23, …)`. A
+    /// program words it for people.
     public var description: String {
         switch self {
         case let .wrongChip(found, address, bus, expected):
-            return "found \(found.hex) at \(address.hex) on \(bus), expected \(expected)"
+            return "SensorError.wrongChip(found: \(found.hex), address: \(address.hex), bus: \(bus), expected: \(expected))"
         case let .verifyFailed(register, wrote, read, bus, address):
-            return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads back \(read.hex) after writing \(wrote.hex): the chip is not keeping its configuration (power, wiring or a clone part)"
-        case let .unsupportedSetting(setting, value, chip, allowed):
-            return "\(chip) cannot use \(setting)\(value.map { " " + $0 } ?? ""): \(allowed)"
+            return "SensorError.verifyFailed(register: \(register.hex), wrote: \(wrote.hex), read: \(read.hex), bus: \(bus), address: \(address.hex))"
+        case let .unsupportedSetting(setting, chip, allowed):
+            return "SensorError.unsupportedSetting(\(setting), chip: \(chip), allowed: \(allowed))"
         case let .configurationLost(register, configured, read, bus, address):
-            return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads \(read.hex), not the configured \(configured.hex): the chip reset (a power glitch or brown-out) and lost its configuration"
+            return "SensorError.configurationLost(register: \(register.hex), configured: \(configured.hex), read: \(read.hex), bus: \(bus), address: \(address.hex))"
         }
     }
 }

@@ -78,11 +78,9 @@ func wait(_ clock: MonotonicClock, nanoseconds: UInt64) {
 }
 
 /// The index of `value` in `table`, or an `unsupportedSetting` error listing what is allowed.
-func tableIndex(of value: Int, in table: [Int], setting: String, unit: String, chip: String) throws -> Int {
+func tableIndex(of value: Int, in table: [Int], setting: (Int) -> SensorSetting, chip: String) throws -> Int {
     guard let index = table.firstIndex(of: value) else {
-        let allowed = table.map(String.init).joined(separator: ", ")
-        throw SensorError.unsupportedSetting(setting: setting, value: "\(value) \(unit)", chip: chip,
-                                             allowed: "choose one of \(allowed) \(unit)")
+        throw SensorError.unsupportedSetting(setting(value), chip: chip, allowed: .oneOf(table))
     }
     return index
 }
@@ -90,8 +88,7 @@ func tableIndex(of value: Int, in table: [Int], setting: String, unit: String, c
 /// Rejects rates that are not positive finite numbers.
 func checkRate(_ rate: Double, chip: String) throws {
     guard rate.isFinite, rate > 0 else {
-        throw SensorError.unsupportedSetting(setting: "a sample rate of", value: "\(rate) Hz", chip: chip,
-                                             allowed: "give a positive rate in Hz")
+        throw SensorError.unsupportedSetting(.sampleRate(hz: rate), chip: chip, allowed: .positiveRate)
     }
 }
 
@@ -101,8 +98,7 @@ func checkRate(_ rate: Double, chip: String) throws {
 func motionThresholdCode(_ thresholdG: Double, gPerLSB: Double, maxCode: UInt8 = 255, chip: String) throws -> UInt8 {
     let most = Double(maxCode) * gPerLSB
     guard thresholdG.isFinite, thresholdG > 0, thresholdG <= most else {
-        throw SensorError.unsupportedSetting(setting: "a motion threshold of", value: "\(thresholdG) g", chip: chip,
-                                             allowed: "give more than 0 and at most \(most) g")
+        throw SensorError.unsupportedSetting(.motionThreshold(g: thresholdG), chip: chip, allowed: .upToG(most))
     }
     return UInt8(Swift.min(Swift.max((thresholdG / gPerLSB).rounded(), 1), Double(maxCode)))
 }

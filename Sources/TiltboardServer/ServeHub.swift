@@ -123,7 +123,7 @@ package final class ServeHub: @unchecked Sendable {
                     s.lastRestartT = t
                     s.reportedProgress = 0
                     events.append(ServeJSON.encode(ServeJSON.CalibrationEvent(state: "restarted", progress: .init(0), restarts: c.restarts,
-                                                                              message: "moved — starting again (\(why))")))
+                                                                              message: "moved — starting again (\(describe(why)))")))
                 }
                 // Every 5 %: enough for a smooth bar.
                 if abs(c.progress - s.reportedProgress) >= 0.05 {

@@ -109,7 +109,7 @@ public final class SimulatedI2CBus: I2CBus {
             // A write phase with data before the repeated start: no driver does it, and where the
             // read would start is the part's business; refused rather than half done.
             throw I2CError(kind: .unsupported, device: name, address: address, register: sub,
-                           detail: "the simulated bus takes only a sub-address before a repeated-start read, not \(data.count) data bytes")
+                           refusal: .simulatedDataBeforeRead(dataBytes: data.count))
         }
         let (device, glitch) = try begin(isRead ? .read : .write, address: address, register: sub, count: count,
                                          written: isRead ? nil : data)

@@ -112,27 +112,41 @@ final class ErrorWordingTests: XCTestCase {
 
     func testAtomicFileStepsSayTheStepTheReasonAndTheFix() {
         let cases: [(AtomicFileError, String)] = [
-            (AtomicFileError(path: "p.json", operation: "create /x/.p.json.tmp.1.a", errno: EACCES),
+            (AtomicFileError(path: "p.json", step: .create("/x/.p.json.tmp.1.a"), errno: EACCES),
              "p.json: cannot create /x/.p.json.tmp.1.a: Permission denied (errno 13): check the ownership and permissions of the file and its folder"),
-            (AtomicFileError(path: "p.json", operation: "write /x/.p.json.tmp.1.a", errno: ENOSPC),
+            (AtomicFileError(path: "p.json", step: .write("/x/.p.json.tmp.1.a"), errno: ENOSPC),
              "p.json: cannot write /x/.p.json.tmp.1.a: No space left on device (errno 28): free some disk space"),
-            (AtomicFileError(path: "p.json", operation: "rename a to p.json", errno: EROFS),
+            (AtomicFileError(path: "p.json", step: .rename("a", to: "p.json"), errno: EROFS),
              "p.json: cannot rename a to p.json: Read-only file system (errno 30): the file system is read-only"),
-            (AtomicFileError(path: "p.json", operation: "open", errno: ELOOP),
+            (AtomicFileError(path: "p.json", step: .open, errno: ELOOP),
              "p.json: cannot open: Too many levels of symbolic links (errno 40): a symlink loop (or more than 40 links in a row)"),
-            (AtomicFileError(path: "p.json", operation: "create /x/.p.json.tmp.1.a", errno: ELOOP),
+            (AtomicFileError(path: "p.json", step: .create("/x/.p.json.tmp.1.a"), errno: ELOOP),
              "p.json: cannot create /x/.p.json.tmp.1.a: Too many levels of symbolic links (errno 40): a symlink is in the way of a temporary file; remove it"),
-            (AtomicFileError(path: "p.json", operation: "open", errno: ENAMETOOLONG),
+            (AtomicFileError(path: "p.json", step: .open, errno: ENAMETOOLONG),
              "p.json: cannot open: File name too long (errno 36): the name (or one of its folders' names) is too long"),
-            (AtomicFileError(path: "p.json", operation: "read", errno: EISDIR),
+            (AtomicFileError(path: "p.json", step: .read, errno: EISDIR),
              "p.json: cannot read: Is a directory (errno 21): a folder, not a file"),
-            (AtomicFileError(path: "p.json", operation: "fsync folder /x", errno: EIO),
+            (AtomicFileError(path: "p.json", step: .fsyncFolder("/x"), errno: EIO),
              "p.json: cannot fsync folder /x: Input/output error (errno 5)"),
-            (AtomicFileError(path: "p.json", operation: "create " + String(repeating: "d/", count: 70) + "t", errno: EIO),
+            (AtomicFileError(path: "p.json", step: .create(String(repeating: "d/", count: 70) + "t"), errno: EIO),
              "p.json: cannot create " + String(repeating: "d/", count: 16) + "d…" + String(repeating: "d/", count: 39) + "t: Input/output error (errno 5)"),
         ]
         for (error, sentence) in cases {
             XCTAssertEqual(describe(error), sentence)
+        }
+    }
+
+    func testEveryAtomicFileStepHasItsWords() {
+        let cases: [(AtomicFileError.Step, String)] = [
+            (.create("/x/.t"), "create /x/.t"), (.setPermissions("/x/.t"), "set permissions of /x/.t"),
+            (.fsync("/x/.t"), "fsync /x/.t"), (.close("/x/.t"), "close /x/.t"), (.rename("/x/.t", to: "/x/p"), "rename /x/.t to /x/p"),
+            (.write("/x/.t"), "write /x/.t"), (.link("/x/p", to: "/x/.t"), "link /x/p to /x/.t"),
+            (.createFolder("/x"), "create folder /x"), (.openFolder("/x"), "open folder /x"), (.fsyncFolder("/x"), "fsync folder /x"),
+            (.open, "open"), (.stat, "stat"), (.read, "read"),
+            (.openForAppending, "open for appending"), (.appendToBlockDevice, "append to a block device"),
+        ]
+        for (step, words) in cases {
+            XCTAssertEqual(describe(AtomicFileError(path: "p", step: step, errno: EIO)), "p: cannot \(words): Input/output error (errno 5)")
         }
     }
 

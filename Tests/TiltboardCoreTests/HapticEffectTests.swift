@@ -18,18 +18,18 @@ final class HapticEffectTests: XCTestCase {
         XCTAssertEqual(try HapticEffect.parse(name: "pulse:2.5"), .pulse(ms: 2.5))
     }
 
-    func testBadNamesSayWhatIsAccepted() {
-        XCTAssertThrowsError(try HapticEffect.parse(name: "wiggle")) { error in
-            XCTAssertEqual("\(error)", "unknown effect 'wiggle': use one of tick, click, double-click, buzz, alarm or pulse:MS (e.g. pulse:150)")
-        }
-        XCTAssertThrowsError(try HapticEffect.parse(name: "pulse:abc")) { error in
-            XCTAssertEqual("\(error)", "pulse length 'abc' is not a number of milliseconds")
-        }
-        XCTAssertThrowsError(try HapticEffect.parse(name: "pulse:0")) { error in
-            XCTAssertEqual("\(error)", "pulse length must be more than 0 milliseconds, not 0")
-        }
-        XCTAssertThrowsError(try HapticEffect.parse(name: "pulse:99999999")) { error in
-            XCTAssertEqual("\(error)", "pulse length of 99999999 ms is too long: at most 60000 ms")
+    func testBadNamesAreRefusedWithTheirProblem() {
+        let cases: [(String, HapticEffectError.Problem)] = [
+            ("wiggle", .unknownName("wiggle")),
+            ("pulse:abc", .notANumber(.pulseLength, text: "abc")),
+            ("pulse:0", .notPositive(.pulseLength, text: "0", zeroAllowed: false)),
+            ("pulse:99999999", .tooLong(.pulseLength, text: "99999999", limitMs: 60_000)),
+            (String(repeating: "w", count: 100), .unknownName(String(repeating: "w", count: 80))),
+        ]
+        for (name, problem) in cases {
+            XCTAssertThrowsError(try HapticEffect.parse(name: name), name) { error in
+                XCTAssertEqual((error as? HapticEffectError)?.problem, problem, name)
+            }
         }
     }
 
@@ -43,19 +43,20 @@ final class HapticEffectTests: XCTestCase {
     }
 
     func testPatternErrors() {
-        let cases: [(String, Int?, Double, String)] = [
-            ("100,,50", 1, 1, "off-time #1 '' is not a number of milliseconds"),
-            ("0,100", 1, 1, "on-time #1 must be more than 0 milliseconds, not 0"),
-            ("100,x", 1, 1, "off-time #1 'x' is not a number of milliseconds"),
-            ("100,-5", 1, 1, "off-time #1 must be 0 or more milliseconds, not -5"),
-            ("", 1, 1, "on-time #1 '' is not a number of milliseconds"),
-            ("100", 0, 1, "repeat count must be at least 1 (or omitted to repeat until cancelled), not 0"),
-            ("100", 1, 1.5, "strength must be more than 0 and at most 1, not 1.5"),
-            ("100", 1, 0, "strength must be more than 0 and at most 1, not 0.0"),
+        let cases: [(String, Int?, Double, HapticEffectError.Problem)] = [
+            ("100,,50", 1, 1, .notANumber(.offTime(1), text: "")),
+            ("0,100", 1, 1, .notPositive(.onTime(1), text: "0", zeroAllowed: false)),
+            ("100,x", 1, 1, .notANumber(.offTime(1), text: "x")),
+            ("100,-5", 1, 1, .notPositive(.offTime(1), text: "-5", zeroAllowed: true)),
+            ("100,5,70000", 1, 1, .tooLong(.onTime(2), text: "70000", limitMs: 60_000)),
+            ("", 1, 1, .notANumber(.onTime(1), text: "")),
+            ("100", 0, 1, .badRepeatCount(0)),
+            ("100", 1, 1.5, .badStrength(1.5)),
+            ("100", 1, 0, .badStrength(0)),
         ]
-        for (text, count, strength, message) in cases {
+        for (text, count, strength, problem) in cases {
             XCTAssertThrowsError(try HapticEffect.pattern(text, repeat: count, strength: strength), text) { error in
-                XCTAssertEqual("\(error)", message)
+                XCTAssertEqual((error as? HapticEffectError)?.problem, problem, text)
             }
         }
     }
@@ -66,7 +67,22 @@ final class HapticEffectTests: XCTestCase {
         XCTAssertFalse(HapticEffect.pulse(ms: 10, strength: 2).isValid)
         XCTAssertFalse(HapticEffect.waveform(HapticWaveform(timingsMs: [0, 100])).isValid)
         XCTAssertFalse(HapticEffect.waveform(HapticWaveform(timingsMs: [])).isValid)
-        XCTAssertThrowsError(try HapticEffect.pulse(ms: 10, strength: 2).validate())
+        XCTAssertThrowsError(try HapticEffect.pulse(ms: 10, strength: 2).validate()) { error in
+            XCTAssertEqual((error as? HapticEffectError)?.problem, .badStrength(2))
+        }
+        XCTAssertThrowsError(try HapticEffect.pulse(ms: -1).validate()) { error in
+            XCTAssertEqual((error as? HapticEffectError)?.problem, .badPulseLength(-1))
+        }
+        XCTAssertThrowsError(try HapticEffect.waveform(HapticWaveform(timingsMs: [])).validate()) { error in
+            XCTAssertEqual((error as? HapticEffectError)?.problem, .noTimings)
+        }
+        XCTAssertThrowsError(try HapticEffect.waveform(HapticWaveform(timingsMs: [0, 100])).validate()) { error in
+            XCTAssertEqual((error as? HapticEffectError)?.problem, .noOnTime)
+        }
+        XCTAssertThrowsError(try HapticEffect.waveform(HapticWaveform(timingsMs: [10, .nan])).validate()) { error in
+            guard case let .badTiming(number, _)? = (error as? HapticEffectError)?.problem else { return XCTFail("\(error)") }
+            XCTAssertEqual(number, 2)
+        }
         XCTAssertNoThrow(try HapticEffect.doubleClick.validate())
         XCTAssertEqual(HapticEffect.alarm.waveform.cycleMs, 400)
     }

@@ -121,8 +121,10 @@ final class NeutralPoseTests: XCTestCase {
         guard case let .timedOut(last)? = final else { return XCTFail("no timeout") }
         XCTAssertNotNil(last)
         XCTAssertNil(capture.result)
-        let message = CalibrationError.captureTimedOut(seconds: 5, lastFailure: last).description
-        XCTAssertTrue(message.contains("within 5 s"), message)
-        XCTAssertTrue(message.contains("hold the board still"), message)
+        // The board swings about its pitch axis: the scatter of the acceleration is what fails.
+        switch last {
+        case .accelNoise?, .accelSpan?: break
+        default: XCTFail("\(String(describing: last))")
+        }
     }
 }

@@ -93,7 +93,6 @@ final class SixFaceCalibrationTests: XCTestCase {
         try cal.add(face: .zUp, stats: zUp)
         XCTAssertThrowsError(try cal.add(face: .zUp, stats: zUp)) { error in
             XCTAssertEqual(error as? CalibrationError, .repeatedFace(.zUp))
-            XCTAssertTrue("\(error)".contains("+Z was captured already"), "\(error)")
         }
         let (xUp, _) = capture(.xUp, rng: &rng)
         XCTAssertThrowsError(try cal.add(face: .yDown, stats: xUp)) { error in
@@ -101,12 +100,10 @@ final class SixFaceCalibrationTests: XCTestCase {
         }
         XCTAssertThrowsError(try cal.add(face: .xUp, meanG: gravity(pitch: 0, roll: -45), samples: 100)) { error in
             guard case .ambiguousOrientation = error as? CalibrationError else { return XCTFail("\(error)") }
-            XCTAssertTrue("\(error)".contains("lay the board squarely"), "\(error)")
         }
         XCTAssertEqual(cal.missingFaces, [.xUp, .xDown, .yUp, .yDown, .zDown])
         XCTAssertThrowsError(try cal.fit()) { error in
             XCTAssertEqual(error as? CalibrationError, .missingFaces([.xUp, .xDown, .yUp, .yDown, .zDown]))
-            XCTAssertEqual("\(error)", "faces still to capture: +X, -X, +Y, -Y, -Z")
         }
         cal.remove(face: .zUp)
         XCTAssertNoThrow(try cal.add(face: .zUp, stats: zUp))
@@ -141,7 +138,6 @@ final class SixFaceCalibrationTests: XCTestCase {
             XCTAssertGreaterThan(rms, 15)
             XCTAssertGreaterThan(worst, rms)
             XCTAssertEqual(limit, 15)
-            XCTAssertTrue("\(error)".contains("mg rms"), "\(error)")
         }
         // A looser limit accepts the same data.
         cal.limits.maxResidualMg = 100
@@ -170,7 +166,6 @@ final class SixFaceCalibrationTests: XCTestCase {
             XCTAssertEqual(axis, 0)
             XCTAssertEqual(o, 0.15, accuracy: 1e-12)
             XCTAssertEqual(limit, 0.1)
-            XCTAssertTrue("\(error)".contains("X zero-g offset came out 150 mg, beyond ±100 mg"), "\(error)")
         }
     }
 

@@ -43,8 +43,6 @@ final class StillnessTests: XCTestCase {
         XCTAssertEqual(axis, 1)
         XCTAssertEqual(sd, 0.0494, accuracy: 0.004)
         XCTAssertEqual(limit, 0.015)
-        XCTAssertTrue(failure.description.contains("Y acceleration varied by"), failure.description)
-        XCTAssertTrue(failure.description.contains("hold the board still"), failure.description)
     }
 
     func testSingleBumpIsCaughtBySpan() {

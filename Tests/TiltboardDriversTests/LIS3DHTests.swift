@@ -115,7 +115,7 @@ final class LIS3DHTests: XCTestCase {
 
     func testUnsupportedRange() throws {
         let sensor = try open()
-        assertThrows(SensorError.unsupportedSetting(setting: "accelerometer range", value: "6 g", chip: "LIS3DH", allowed: "choose one of 2, 4, 8, 16 g")) {
+        assertThrows(SensorError.unsupportedSetting(.accelerometerRange(g: 6), chip: "LIS3DH", allowed: .oneOf([2, 4, 8, 16]))) {
             try sensor.configure(SensorConfiguration(accelRangeG: 6))
         }
         bus.assertDone()
@@ -197,7 +197,7 @@ final class LIS3DHTests: XCTestCase {
 
     func testNoOffsetRegisters() throws {
         let sensor = try open()
-        assertThrows(SensorError.unsupportedSetting(setting: "offset registers", value: nil, chip: "LIS3DH", allowed: "it has none; the profile corrects in software")) {
+        assertThrows(SensorError.unsupportedSetting(.offsetRegisters, chip: "LIS3DH", allowed: .noOffsetRegisters)) {
             try sensor.writeOffsets(accelOffsetG: Vector3(0.01, 0, 0), gyroBiasDps: nil)
         }
         bus.assertDone()
@@ -229,7 +229,7 @@ final class LIS3DHTests: XCTestCase {
         expectConfigure(control1: 0x57, control4: 0x88)
         try sensor.configure(SensorConfiguration(accelRangeG: 2))
         // 7-bit INT1_THS of 16 mg at ±2 g: at most 2.032 g; a tiny threshold is one step.
-        assertThrows(SensorError.unsupportedSetting(setting: "a motion threshold of", value: "2.1 g", chip: "LIS3DH", allowed: "give more than 0 and at most 2.032 g")) {
+        assertThrows(SensorError.unsupportedSetting(.motionThreshold(g: 2.1), chip: "LIS3DH", allowed: .upToG(127 * 0.016))) {
             try sensor.armMotionInterrupt(thresholdG: 2.1)
         }
         bus.expect(.write(addr, INT1_CFG, [0]), .write(addr, CTRL_REG2, [0x21]), .write(addr, INT1_THS, [1]),

@@ -86,8 +86,6 @@ final class MPU6050Tests: XCTestCase {
         let expected = SensorError.wrongChip(found: 0x00, address: 0x68, bus: "/dev/i2c-1",
                                              expected: "0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)")
         assertThrows(expected) { _ = try MPU6050(bus: bus, address: addr, clock: clock) }
-        XCTAssertEqual(expected.description,
-                       "found 0x00 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)")
         bus.assertDone()
     }
 
@@ -142,20 +140,18 @@ final class MPU6050Tests: XCTestCase {
             try sensor.configure(SensorConfiguration(accelRangeG: 2, gyroRangeDps: 500, rateHz: 100))
         }
         XCTAssertEqual(bus.pending.count, 2)
-        XCTAssertEqual(expected.description,
-                       "register 0x1b of the chip at 0x68 on /dev/i2c-1 reads back 0x00 after writing 0x08: the chip is not keeping its configuration (power, wiring or a clone part)")
     }
 
     func testUnsupportedRangeIsRefusedBeforeAnyTransaction() throws {
         let sensor = try open()
         let before = bus.transactions
-        assertThrows(SensorError.unsupportedSetting(setting: "accelerometer range", value: "3 g", chip: "MPU-6050", allowed: "choose one of 2, 4, 8, 16 g")) {
+        assertThrows(SensorError.unsupportedSetting(.accelerometerRange(g: 3), chip: "MPU-6050", allowed: .oneOf([2, 4, 8, 16]))) {
             try sensor.configure(SensorConfiguration(accelRangeG: 3))
         }
-        assertThrows(SensorError.unsupportedSetting(setting: "gyro range", value: "300 °/s", chip: "MPU-6050", allowed: "choose one of 250, 500, 1000, 2000 °/s")) {
+        assertThrows(SensorError.unsupportedSetting(.gyroRange(degreesPerSecond: 300), chip: "MPU-6050", allowed: .oneOf([250, 500, 1000, 2000]))) {
             try sensor.configure(SensorConfiguration(gyroRangeDps: 300))
         }
-        assertThrows(SensorError.unsupportedSetting(setting: "a sample rate of", value: "0.0 Hz", chip: "MPU-6050", allowed: "give a positive rate in Hz")) {
+        assertThrows(SensorError.unsupportedSetting(.sampleRate(hz: 0), chip: "MPU-6050", allowed: .positiveRate)) {
             try sensor.configure(SensorConfiguration(rateHz: 0))
         }
         XCTAssertEqual(bus.transactions, before)
@@ -205,11 +201,8 @@ final class MPU6050Tests: XCTestCase {
                    .readFails(addr, ACCEL_XOUT_H, count: 14, nack),
                    .read(addr, ACCEL_XOUT_H, be(0, 16384, 0, 0, 0, 0, 0)))
         assertThrows(eio) { _ = try sensor.read(at: 0) }
-        XCTAssertEqual(eio.description,
-                       "I²C bus error on /dev/i2c-1 (address 0x68, register 0x3b, errno 5 Input/output error)")
         XCTAssertEqual(try sensor.read(at: 0.01).accel, Vector3(1, 0, 0))
         assertThrows(nack) { _ = try sensor.read(at: 0.02) }
-        XCTAssertEqual(nack.description, "I²C no device answers at 0x68 on /dev/i2c-1 (register 0x3b, errno 121 Remote I/O error)")
         XCTAssertEqual(try sensor.read(at: 0.03).accel, Vector3(0, 1, 0))
         bus.assertDone()
     }
@@ -293,7 +286,6 @@ final class MPU6050Tests: XCTestCase {
         XCTAssertThrowsError(try sensor.checkConfiguration()) { error in
             XCTAssertEqual(error as? SensorError, .configurationLost(register: PWR_MGMT_1, configured: 0x01, read: 0x40,
                                                                      bus: "/dev/i2c-1", address: addr))
-            XCTAssertEqual("\(error)", "register 0x6b of the chip at 0x68 on /dev/i2c-1 reads 0x40, not the configured 0x01: the chip reset (a power glitch or brown-out) and lost its configuration")
         }
         // Awake but on the internal oscillator: what a part whose OTP clears SLEEP comes back as.
         bus.expect(.read(addr, PWR_MGMT_1, [0x00]))

@@ -109,10 +109,10 @@ final class MotionInterruptTests: XCTestCase {
                    .read(MPU, ACCEL_CONFIG, [0x04]), .read(MPU, MOT_THR, [1, 1]),
                    .read(MPU, INT_PIN_CFG, [0x20, 0x40]), .read(MPU, MOT_DETECT_CTRL, [0x01]))
         try sensor.armMotionInterrupt(thresholdG: 0.001)
-        assertThrows(SensorError.unsupportedSetting(setting: "a motion threshold of", value: "9.0 g", chip: "MPU-6050", allowed: "give more than 0 and at most 8.16 g")) {
+        assertThrows(SensorError.unsupportedSetting(.motionThreshold(g: 9), chip: "MPU-6050", allowed: .upToG(255 * 0.032))) {
             try sensor.armMotionInterrupt(thresholdG: 9)
         }
-        assertThrows(SensorError.unsupportedSetting(setting: "a motion threshold of", value: "0.0 g", chip: "MPU-6050", allowed: "give more than 0 and at most 8.16 g")) {
+        assertThrows(SensorError.unsupportedSetting(.motionThreshold(g: 0), chip: "MPU-6050", allowed: .upToG(255 * 0.032))) {
             try sensor.armMotionInterrupt(thresholdG: 0)
         }
         bus.assertDone()
@@ -129,7 +129,7 @@ final class MotionInterruptTests: XCTestCase {
                    .write(ADXL, ADXL_INT_ENABLE, [0x10]))
         try sensor.armMotionInterrupt(thresholdG: 0.3)
         bus.assertDone()
-        assertThrows(SensorError.unsupportedSetting(setting: "a motion threshold of", value: "17.0 g", chip: "ADXL345", allowed: "give more than 0 and at most 15.9375 g")) {
+        assertThrows(SensorError.unsupportedSetting(.motionThreshold(g: 17), chip: "ADXL345", allowed: .upToG(15.9375))) {
             try sensor.armMotionInterrupt(thresholdG: 17)
         }
     }

@@ -25,6 +25,7 @@ final class BusTests: XCTestCase {
             try withUnsafeMutableBytes(of: &read) { try bus.transfer(address: 0x68, write: write, read: $0, pattern: .incrementing) }
         }) { error in
             XCTAssertEqual((error as? I2CError)?.kind, .unsupported)
+            XCTAssertEqual((error as? I2CError)?.refusal, .simulatedDataBeforeRead(dataBytes: 1))
         }
         XCTAssertEqual(try bus.readByte(address: 0x68, register: 0x1B), 0, "GYRO_CONFIG untouched")
     }
@@ -67,7 +68,7 @@ final class BusTests: XCTestCase {
             let e = error as? I2CError
             XCTAssertEqual(e?.kind, .bus)
             XCTAssertEqual(e?.errno, 5)
-            XCTAssertTrue(e?.description.contains("errno 5") ?? false, e?.description ?? "")
+            XCTAssertEqual(e?.detail, "Input/output error (simulated)")
         }
         XCTAssertEqual(try bus.readByte(address: mpu, register: SMPLRT_DIV), 0)
         try bus.writeByte(address: mpu, register: SMPLRT_DIV, value: 9)

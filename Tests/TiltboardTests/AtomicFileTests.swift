@@ -100,6 +100,7 @@ final class AtomicFileTests: XCTestCase {
                 let e = error as? AtomicFileError
                 XCTAssertEqual(e?.errno, EEXIST, "\(error)")
                 XCTAssertEqual(e?.path, folder + "/p.json")
+                if !keepBackup { XCTAssertEqual(e?.step, .create(planted), "\(error)") }
             }
             XCTAssertEqual(try AtomicFile.read(path: folder + "/victim"), Array("victim".utf8), "written through the link")
             XCTAssertEqual(try AtomicFile.read(path: folder + "/p.json"), Array("old".utf8))

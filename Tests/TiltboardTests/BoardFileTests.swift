@@ -143,8 +143,10 @@ final class BoardFileTests: XCTestCase {
                        "board file Boards/x.json: sensor.bus: \"/dev/i2c\" is not allowed (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
         XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": -1}}"#),
                        "board file Boards/x.json: motor.line: -1 is not allowed (use a line offset like 17 or a line name like \"GPIO17\")")
-        XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17, "shakeEffect": "pulse:x"}}"#),
-                       "board file Boards/x.json: motor.shakeEffect: pulse length 'x' is not a number of milliseconds")
+        XCTAssertThrowsError(try parse(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17, "shakeEffect": "pulse:x"}}"#)) { error in
+            XCTAssertEqual((error as? BoardFileError)?.key, "motor.shakeEffect")
+            XCTAssertEqual((error as? BoardFileError)?.effect, HapticEffectError(.notANumber(.pulseLength, text: "x")))
+        }
         XCTAssertEqual(message(minimal + #", "shake": {"minFraction": 1.5}}"#),
                        "board file Boards/x.json: shake.minFraction: 1.5 is not allowed (use a fraction from 0 to 1)")
         XCTAssertEqual(message(minimal + #", "shake": {"minDurationMs": 45}}"#),

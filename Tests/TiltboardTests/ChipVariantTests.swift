@@ -202,7 +202,7 @@ final class ChipVariantTests: XCTestCase {
             if !kind.details.offersWakeOnMotion {
                 // Not offered on these: refused with the reason, nothing armed.
                 XCTAssertThrowsError(try sensor.armMotionInterrupt(thresholdG: 0.1)) { error in
-                    XCTAssertTrue("\(error)".contains("cannot use wake-on-motion"), "\(error)")
+                    guard case .unsupportedSetting(.wakeOnMotion, _, _)? = error as? SensorError else { return XCTFail("\(error)") }
                 }
                 continue
             }

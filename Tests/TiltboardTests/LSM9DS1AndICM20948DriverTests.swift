@@ -44,7 +44,7 @@ final class LSM9DS1AndICM20948DriverTests: XCTestCase {
     func testLSM9DS1RefusesTheGyroRangeItLacks() throws {
         let (_, _, sensor) = try open(.lsm9ds1, .flat, clock: ManualClock(), as: SimulatedLSM9DS1.self)
         XCTAssertThrowsError(try sensor.configure(SensorConfiguration(gyroRangeDps: 1000))) { error in
-            XCTAssertEqual("\(error)", "LSM9DS1 cannot use gyro range 1000 °/s: choose one of 245, 500, 2000 °/s")
+            XCTAssertEqual(error as? SensorError, .unsupportedSetting(.gyroRange(degreesPerSecond: 1000), chip: "LSM9DS1", allowed: .oneOf([245, 500, 2000])))
         }
     }
 

@@ -200,8 +200,12 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
     /// exit status is the one `FileProblem` gives.
     package var fileProblem: FileProblem?
 
-    package init(file: String, key: String, message: String, errno: Int32? = nil, fileProblem: FileProblem? = nil) {
-        self.file = file; self.key = key; self.message = message; self.errno = errno
+    /// The haptic effect that `motor.shakeEffect` names and that cannot be played, when that was the problem.
+    package var effect: HapticEffectError?
+
+    package init(file: String, key: String, message: String, errno: Int32? = nil, fileProblem: FileProblem? = nil,
+                 effect: HapticEffectError? = nil) {
+        self.file = file; self.key = key; self.message = message; self.errno = errno; self.effect = effect
         self.fileProblem = fileProblem ?? errno.map { FileProblem(errno: $0) }
     }
 

@@ -184,7 +184,7 @@ struct BoardFileParser {
             do {
                 motor.shakeEffect = try HapticEffect.parse(name: text)
             } catch let error as HapticEffectError {
-                throw fail("motor.shakeEffect", error.message)
+                throw BoardFileError(file: source, key: "motor.shakeEffect", message: "\(error)", effect: error)
             }
         }
         if let s = try capSpan(o, ms: "maxOnMs", seconds: "maxOnSeconds") { motor.maxOnSeconds = s }

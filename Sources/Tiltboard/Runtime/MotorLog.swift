@@ -78,7 +78,7 @@ package struct MotorLogError: Error, Sendable, Equatable, CustomStringConvertibl
         case ENOENT: hint = ": its folder does not exist"
         default: hint = ""
         }
-        let reason = AtomicFileError(path: path, operation: "", errno: errno).reason
+        let reason = AtomicFileError(path: path, step: .openForAppending, errno: errno).reason
         return "motor log \(shownPath(path)) (the board file's simulation.motorLog): cannot open it for appending: \(reason)\(hint)"
     }
 }

@@ -11,6 +11,8 @@ import TiltboardSimulator
 /// command line's `tiltboard: error: …` lines and `serve`'s page and API both word errors here.
 /// An error without an entry is shown as it describes itself.
 package func describe(_ error: Error) -> String {
+    if let line = ErrorWording.core(error) { return line }
+    if let line = ErrorWording.drivers(error) { return line }
     switch error {
     case let error as OutputFileError: return ErrorWording.outputFile(error)
     case let error as GPIOError: return ErrorWording.gpio(error)
@@ -111,13 +113,13 @@ package enum ErrorWording {
         case ENOSPC, EDQUOT: hint = ": free some disk space"
         case EROFS: hint = ": the file system is read-only"
         case ELOOP:
-            hint = error.operation == "open" ? ": a symlink loop (or more than 40 links in a row)" : ": a symlink is in the way of a temporary file; remove it"
+            hint = error.step == .open ? ": a symlink loop (or more than 40 links in a row)" : ": a symlink is in the way of a temporary file; remove it"
         case ENAMETOOLONG: hint = ": the name (or one of its folders' names) is too long"
         case EISDIR: hint = ": a folder, not a file"
         default: hint = ""
         }
         // The step names temporary paths in full: clipped like the path, its end kept.
-        let operation = error.operation
+        let operation = atomicFileStep(error.step)
         let step = operation.count > 120 ? String(operation.prefix(40)) + "…" + operation.suffix(79) : operation
         return "\(shownPath(error.path)): cannot \(escapingControls(step)): \(error.reason)\(hint)"
     }

@@ -1,4 +1,4 @@
-/// Why a calibration step was refused; each message says what to do next.
+/// Why a calibration step was refused: the case says what, its fields by how much.
 public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The board moved during a capture.
     case notStill(StillnessFailure)
@@ -23,40 +23,23 @@ public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The faces do not determine a solution (e.g. identical readings).
     case singularFit
 
+    /// The case and its fields, for a log: `CalibrationError.repeatedFace(+Z)`. A program words
+    /// it for people (the command-line tool and `serve` share one table of sentences).
     public var description: String {
         switch self {
-        case let .notStill(f):
-            return "capture rejected: \(f)"
+        case let .notStill(f): return "CalibrationError.notStill(\(f))"
         case let .captureTimedOut(seconds, last):
-            let why = last.map { " (last problem: \($0))" } ?? ""
-            return "the board was not still for long enough within \(CalibrationText.fixed(seconds, 0)) s\(why); "
-                + "put it on a steady surface and try again"
-        case let .ambiguousOrientation(g):
-            return "orientation unclear: measured (\(CalibrationText.fixed(g.x, 3)), \(CalibrationText.fixed(g.y, 3)), "
-                + "\(CalibrationText.fixed(g.z, 3))) g; lay the board squarely on one face"
-        case let .wrongFace(expected, measured):
-            return "the board lies with \(measured.rawValue) up, expected \(expected.rawValue) up; "
-                + "turn it so that \(expected.rawValue) points up"
-        case let .repeatedFace(face):
-            return "face \(face.rawValue) was captured already; turn the board to a face not yet captured"
-        case let .missingFaces(faces):
-            return "faces still to capture: " + faces.map(\.rawValue).joined(separator: ", ")
-        case let .residualTooLarge(rms, maxMg, limit):
-            return "calibration fit is poor: residual \(CalibrationText.fixed(rms, 1)) mg rms, worst face "
-                + "\(CalibrationText.fixed(maxMg, 1)) mg (limit \(CalibrationText.fixed(limit, 1)) mg); lay each face squarely "
-                + "on a level surface and keep it still, then capture again"
-        case let .scaleOutOfRange(axis, scale, range):
-            return "\(CalibrationText.axis(axis)) sensitivity came out \(CalibrationText.fixed(scale, 3)) × nominal, outside "
-                + "\(CalibrationText.fixed(range.lowerBound, 2))…\(CalibrationText.fixed(range.upperBound, 2)); check the range "
-                + "setting and that each face was labelled correctly"
-        case let .offsetOutOfRange(axis, offset, limit):
-            return "\(CalibrationText.axis(axis)) zero-g offset came out \(CalibrationText.fixed(offset * 1000, 0)) mg, beyond "
-                + "±\(CalibrationText.fixed(limit * 1000, 0)) mg; check the sensor and its mounting, then capture again"
+            return "CalibrationError.captureTimedOut(seconds: \(seconds), lastFailure: \(last.map { "\($0)" } ?? "nil"))"
+        case let .ambiguousOrientation(g): return "CalibrationError.ambiguousOrientation(meanG: \(g))"
+        case let .wrongFace(expected, measured): return "CalibrationError.wrongFace(expected: \(expected.rawValue), measured: \(measured.rawValue))"
+        case let .repeatedFace(face): return "CalibrationError.repeatedFace(\(face.rawValue))"
+        case let .missingFaces(faces): return "CalibrationError.missingFaces(\(faces.map(\.rawValue).joined(separator: " ")))"
+        case let .residualTooLarge(rms, maxMg, limit): return "CalibrationError.residualTooLarge(rmsMg: \(rms), maxMg: \(maxMg), limitMg: \(limit))"
+        case let .scaleOutOfRange(axis, scale, range): return "CalibrationError.scaleOutOfRange(axis: \(axis), scale: \(scale), range: \(range))"
+        case let .offsetOutOfRange(axis, offset, limit): return "CalibrationError.offsetOutOfRange(axis: \(axis), offsetG: \(offset), limitG: \(limit))"
         case let .crossAxisOutOfRange(row, column, value, limit):
-            return "cross-axis term \(CalibrationText.axis(row))\(CalibrationText.axis(column)) came out \(CalibrationText.fixed(value, 3)), beyond "
-                + "±\(CalibrationText.fixed(limit, 3)); lay each face squarely or fit without cross-axis terms"
-        case .singularFit:
-            return "the six captures do not determine a calibration; capture each face with a different side up"
+            return "CalibrationError.crossAxisOutOfRange(row: \(row), column: \(column), value: \(value), limit: \(limit))"
+        case .singularFit: return "CalibrationError.singularFit"
         }
     }
 }

@@ -58,24 +58,16 @@ public enum StillnessFailure: Sendable, Equatable, CustomStringConvertible {
     /// counts samples, not the time between them, so it starts again.
     case gap(seconds: Double)
 
+    /// The case and its fields, for a log: `StillnessFailure.gap(seconds: 4.2)`. A program words
+    /// it for people.
     public var description: String {
         switch self {
-        case let .tooFewSamples(count, needed):
-            return "only \(count) samples captured, \(needed) needed; keep the sensor running longer"
-        case let .accelNoise(axis, sd, limit):
-            return "board moved: \(CalibrationText.axis(axis)) acceleration varied by \(CalibrationText.fixed(sd * 1000, 1)) mg rms "
-                + "(limit \(CalibrationText.fixed(limit * 1000, 1)) mg); hold the board still"
-        case let .accelSpan(axis, span, limit):
-            return "board was bumped: \(CalibrationText.axis(axis)) acceleration spanned \(CalibrationText.fixed(span * 1000, 1)) mg "
-                + "(limit \(CalibrationText.fixed(limit * 1000, 1)) mg); hold the board still and avoid touching it"
-        case let .gyroNoise(axis, sd, limit):
-            return "board rotated: \(CalibrationText.axis(axis)) rate varied by \(CalibrationText.fixed(sd, 2)) °/s rms "
-                + "(limit \(CalibrationText.fixed(limit, 2)) °/s); hold the board still"
-        case let .gravityMagnitude(g, tol):
-            return "measured \(CalibrationText.fixed(g, 3)) g instead of about 1 g (tolerance ±\(CalibrationText.fixed(tol, 2)) g); "
-                + "check the range setting and keep the board still"
-        case let .gap(seconds):
-            return "no sample for \(CalibrationText.fixed(seconds, 2)) s (the sensor was lost)"
+        case let .tooFewSamples(count, needed): return "StillnessFailure.tooFewSamples(count: \(count), needed: \(needed))"
+        case let .accelNoise(axis, sd, limit): return "StillnessFailure.accelNoise(axis: \(axis), stdDevG: \(sd), limitG: \(limit))"
+        case let .accelSpan(axis, span, limit): return "StillnessFailure.accelSpan(axis: \(axis), spanG: \(span), limitG: \(limit))"
+        case let .gyroNoise(axis, sd, limit): return "StillnessFailure.gyroNoise(axis: \(axis), stdDevDps: \(sd), limitDps: \(limit))"
+        case let .gravityMagnitude(g, tol): return "StillnessFailure.gravityMagnitude(measuredG: \(g), toleranceG: \(tol))"
+        case let .gap(seconds): return "StillnessFailure.gap(seconds: \(seconds))"
         }
     }
 }

@@ -42,10 +42,10 @@ public enum HapticEffect: Sendable, Equatable {
         let text = trimmed(Substring(name))
         if let preset = preset(named: String(text)) { return preset }
         if text.hasPrefix("pulse:") {
-            let ms = try parseMilliseconds(text.dropFirst("pulse:".count), what: "pulse length", allowZero: false)
+            let ms = try parseMilliseconds(text.dropFirst("pulse:".count), what: .pulseLength, allowZero: false)
             return .pulse(ms: ms)
         }
-        throw HapticEffectError("unknown effect '\(name.prefix(80))': use one of \(presetNames.joined(separator: ", ")) or pulse:MS (e.g. pulse:150)")
+        throw HapticEffectError(.unknownName(String(name.prefix(80))))
     }
 
     /// Parses `"on,off,on,…"` in milliseconds, starting with an on-time. `repeat` is how many times
@@ -53,7 +53,7 @@ public enum HapticEffect: Sendable, Equatable {
     package static func pattern(_ text: String, repeat count: Int? = 1, strength: Double = 1) throws -> HapticEffect {
         var timings: [Double] = []
         for (i, field) in text.split(separator: ",", omittingEmptySubsequences: false).enumerated() {
-            let what = i % 2 == 0 ? "on-time #\(i / 2 + 1)" : "off-time #\(i / 2 + 1)"
+            let what: HapticEffectError.Field = i % 2 == 0 ? .onTime(i / 2 + 1) : .offTime(i / 2 + 1)
             // Only the first on-time must be positive: a zero elsewhere is a legitimate way to merge.
             timings.append(try parseMilliseconds(field, what: what, allowZero: i > 0))
         }
@@ -66,7 +66,7 @@ public enum HapticEffect: Sendable, Equatable {
     public func validate() throws {
         switch self {
         case let .pulse(ms, strength):
-            guard ms.isFinite, ms > 0 else { throw HapticEffectError("pulse length must be a positive number of milliseconds, not \(ms)") }
+            guard ms.isFinite, ms > 0 else { throw HapticEffectError(.badPulseLength(ms)) }
             try HapticWaveform.validate(strength: strength)
         case let .waveform(w):
             try w.validate()
@@ -135,16 +135,16 @@ public enum HapticEffect: Sendable, Equatable {
         return s
     }
 
-    static func parseMilliseconds(_ field: Substring, what: String, allowZero: Bool) throws -> Double {
+    static func parseMilliseconds(_ field: Substring, what: HapticEffectError.Field, allowZero: Bool) throws -> Double {
         let text = trimmed(field)
         guard let value = Double(text), value.isFinite else {
-            throw HapticEffectError("\(what) '\(text.prefix(80))' is not a number of milliseconds")
+            throw HapticEffectError(.notANumber(what, text: String(text.prefix(80))))
         }
         guard value > 0 || (allowZero && value == 0) else {
-            throw HapticEffectError("\(what) must be \(allowZero ? "0 or more" : "more than 0") milliseconds, not \(text)")
+            throw HapticEffectError(.notPositive(what, text: String(text), zeroAllowed: allowZero))
         }
         guard value <= maxSegmentMs else {
-            throw HapticEffectError("\(what) of \(text) ms is too long: at most \(Int(maxSegmentMs)) ms")
+            throw HapticEffectError(.tooLong(what, text: String(text), limitMs: Int(maxSegmentMs)))
         }
         return value
     }
@@ -184,31 +184,66 @@ public struct HapticWaveform: Sendable, Equatable {
 
     /// Checks durations, count and strength; throws a message saying what to change.
     public func validate() throws {
-        guard !timingsMs.isEmpty else { throw HapticEffectError("a pattern needs at least one on-time, e.g. 100,50,100") }
+        guard !timingsMs.isEmpty else { throw HapticEffectError(.noTimings) }
         for (i, ms) in timingsMs.enumerated() where !(ms.isFinite && ms >= 0) {
-            throw HapticEffectError("timing #\(i + 1) must be 0 or more milliseconds, not \(ms)")
+            throw HapticEffectError(.badTiming(number: i + 1, ms: ms))
         }
         guard cycleMs > 0, timingsMs.enumerated().contains(where: { $0.offset % 2 == 0 && $0.element > 0 }) else {
-            throw HapticEffectError("a pattern needs an on-time longer than 0 ms")
+            throw HapticEffectError(.noOnTime)
         }
         if let repeatCount, repeatCount < 1 {
-            throw HapticEffectError("repeat count must be at least 1 (or omitted to repeat until cancelled), not \(repeatCount)")
+            throw HapticEffectError(.badRepeatCount(repeatCount))
         }
         try Self.validate(strength: strength)
     }
 
     static func validate(strength: Double) throws {
         guard strength.isFinite, strength > 0, strength <= 1 else {
-            throw HapticEffectError("strength must be more than 0 and at most 1, not \(strength)")
+            throw HapticEffectError(.badStrength(strength))
         }
     }
 }
 
-/// A malformed haptic effect, with what to change in the message.
+/// A malformed haptic effect: which problem, with the text or number that has it.
 public struct HapticEffectError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What is wrong and what to write instead.
-    public var message: String
-    /// An error with what is wrong with the effect.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    /// Which number of an effect's text a problem is about.
+    public enum Field: Sendable, Equatable {
+        /// The length in `pulse:MS`.
+        case pulseLength
+        /// The n-th on-time of a pattern (1 is the first).
+        case onTime(Int)
+        /// The n-th off-time of a pattern (1 is the first).
+        case offTime(Int)
+    }
+
+    /// What is wrong with the effect.
+    public enum Problem: Sendable, Equatable {
+        /// A name that is neither a preset nor `pulse:MS` (as given, at most 80 characters).
+        case unknownName(String)
+        /// A field that is not a number (its text, at most 80 characters).
+        case notANumber(Field, text: String)
+        /// A field below its least: more than 0, or 0 or more when `zeroAllowed`.
+        case notPositive(Field, text: String, zeroAllowed: Bool)
+        /// A field longer than `limitMs` milliseconds.
+        case tooLong(Field, text: String, limitMs: Int)
+        /// A pulse whose length, in milliseconds, is not a positive number.
+        case badPulseLength(Double)
+        /// A pattern without any timing.
+        case noTimings
+        /// The `number`-th timing (1 is the first) is not 0 or more milliseconds.
+        case badTiming(number: Int, ms: Double)
+        /// A pattern whose on-times are all 0.
+        case noOnTime
+        /// A repeat count below 1.
+        case badRepeatCount(Int)
+        /// A strength outside 0 < strength ≤ 1.
+        case badStrength(Double)
+    }
+
+    /// What is wrong.
+    public var problem: Problem
+    /// An error for `problem`.
+    public init(_ problem: Problem) { self.problem = problem }
+    /// The problem and its fields, for a log: `HapticEffectError(noOnTime)`. A program words it for people.
+    public var description: String { "HapticEffectError(\(problem))" }
 }

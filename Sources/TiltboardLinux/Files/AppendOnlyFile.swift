@@ -13,11 +13,11 @@ package final class AppendOnlyFile: Sendable {
     /// never what was meant.
     package init(path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "open for appending", errno: errno) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, step: .openForAppending, errno: errno) }
         var st = stat()
         if fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFBLK {
             close(fd)
-            throw AtomicFileError(path: path, operation: "append to a block device", errno: ENODEV)
+            throw AtomicFileError(path: path, step: .appendToBlockDevice, errno: ENODEV)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         self.path = path

@@ -38,15 +38,15 @@ package enum AtomicFile {
 
         let temp = temporaryPath(folder: folder, name: name, suffix: temporarySuffix)
         let fd = RawArguments.withCPath(temp) { cTemp in retryingEINTR { open(cTemp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, permissions) } }
-        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, step: .create(temp), errno: errno) }
         do {
             // The process umask would otherwise narrow the requested mode.
             guard fchmod(fd, permissions) == 0 else {
-                throw AtomicFileError(path: path, operation: "set permissions of \(temp)", errno: errno)
+                throw AtomicFileError(path: path, step: .setPermissions(temp), errno: errno)
             }
             try writeAll(fd: fd, bytes: bytes, path: path, temp: temp)
             guard retryingEINTR({ fsync(fd) }) == 0 else {
-                throw AtomicFileError(path: path, operation: "fsync \(temp)", errno: errno)
+                throw AtomicFileError(path: path, step: .fsync(temp), errno: errno)
             }
         } catch {
             close(fd)
@@ -56,12 +56,12 @@ package enum AtomicFile {
         guard close(fd) == 0 else {
             let code = errno
             unlinkPath(temp)
-            throw AtomicFileError(path: path, operation: "close \(temp)", errno: code)
+            throw AtomicFileError(path: path, step: .close(temp), errno: code)
         }
         guard withCPaths(temp, path, { rename($0, $1) }) == 0 else {
             let code = errno
             unlinkPath(temp)
-            throw AtomicFileError(path: path, operation: "rename \(temp) to \(path)", errno: code)
+            throw AtomicFileError(path: path, step: .rename(temp, to: path), errno: code)
         }
         try syncFolder(folder, for: path)
     }
@@ -75,7 +75,7 @@ package enum AtomicFile {
         try makeFolders(folder, for: path)
         let temp = temporaryPath(folder: folder, name: name, suffix: nil)
         let fd = RawArguments.withCPath(temp) { cTemp in retryingEINTR { open(cTemp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, 0o600) } }
-        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, step: .create(temp), errno: errno) }
         close(fd)
         unlinkPath(temp)
     }
@@ -100,11 +100,11 @@ package enum AtomicFile {
         let fd = RawArguments.withCPath(path) { cPath in retryingEINTR { open(cPath, O_RDONLY | O_CLOEXEC | O_NONBLOCK) } }
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw AtomicFileError(path: path, operation: "open", errno: errno)
+            throw AtomicFileError(path: path, step: .open, errno: errno)
         }
         defer { close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw AtomicFileError(path: path, operation: "stat", errno: errno) }
+        guard fstat(fd, &st) == 0 else { throw AtomicFileError(path: path, step: .stat, errno: errno) }
         if let kind = NotARegularFile.kind(st.st_mode) { throw NotARegularFile(path: path, kind: kind) }
         guard st.st_size <= maxBytes else { throw FileTooLarge(path: path, size: Int64(st.st_size), limit: maxBytes) }
         var result: [UInt8] = []
@@ -113,7 +113,7 @@ package enum AtomicFile {
             let n = chunk.withUnsafeMutableBytes { buf in
                 retryingEINTR { Glibc.read(fd, buf.baseAddress, buf.count) }
             }
-            if n < 0 { throw AtomicFileError(path: path, operation: "read", errno: errno) }
+            if n < 0 { throw AtomicFileError(path: path, step: .read, errno: errno) }
             if n == 0 { return result }
             result.append(contentsOf: chunk[0..<n])
         }
@@ -140,21 +140,21 @@ package enum AtomicFile {
         var st = stat()
         guard RawArguments.withCPath(path, { lstat($0, &st) }) == 0 else {
             if errno == ENOENT { return }
-            throw AtomicFileError(path: path, operation: "stat", errno: errno)
+            throw AtomicFileError(path: path, step: .stat, errno: errno)
         }
         let temp = temporaryPath(folder: folder, name: name, suffix: suffix)
         if withCPaths(path, temp, { link($0, $1) }) != 0 {
             let code = errno
             // Hard links are not available everywhere (FAT, protected_hardlinks): copy instead.
             guard code == EPERM || code == EXDEV || code == ENOTSUP || code == EMLINK else {
-                throw AtomicFileError(path: path, operation: "link \(path) to \(temp)", errno: code)
+                throw AtomicFileError(path: path, step: .link(path, to: temp), errno: code)
             }
             try copyForBackup(from: path, to: temp, mode: st.st_mode & 0o7777)
         }
         guard withCPaths(temp, path + ".bak", { rename($0, $1) }) == 0 else {
             let code = errno
             unlinkPath(temp)
-            throw AtomicFileError(path: path, operation: "rename \(temp) to \(path).bak", errno: code)
+            throw AtomicFileError(path: path, step: .rename(temp, to: path + ".bak"), errno: code)
         }
         // rename(2) does nothing when both names already link the same file (a writer killed
         // after its backup step leaves <name>.bak and <name> shared); the temporary must still go.
@@ -164,11 +164,11 @@ package enum AtomicFile {
     private static func copyForBackup(from path: String, to temp: String, mode: mode_t) throws {
         let bytes = try read(path: path) ?? []
         let fd = RawArguments.withCPath(temp) { cTemp in retryingEINTR { open(cTemp, O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_WRONLY, mode) } }
-        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "create \(temp)", errno: errno) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, step: .create(temp), errno: errno) }
         do {
             try writeAll(fd: fd, bytes: bytes, path: path, temp: temp)
             guard retryingEINTR({ fsync(fd) }) == 0 else {
-                throw AtomicFileError(path: path, operation: "fsync \(temp)", errno: errno)
+                throw AtomicFileError(path: path, step: .fsync(temp), errno: errno)
             }
         } catch {
             close(fd); unlinkPath(temp)
@@ -178,7 +178,7 @@ package enum AtomicFile {
     }
 
     private static func writeAll(fd: Int32, bytes: [UInt8], path: String, temp: String) throws {
-        if let code = writeFully(fd, bytes) { throw AtomicFileError(path: path, operation: "write \(temp)", errno: code) }
+        if let code = writeFully(fd, bytes) { throw AtomicFileError(path: path, step: .write(temp), errno: code) }
     }
 
     private static func makeFolders(_ folder: String, for path: String) throws {
@@ -187,17 +187,17 @@ package enum AtomicFile {
         let (parent, _) = split(folder)
         if parent != folder { try makeFolders(parent, for: path) }
         if RawArguments.withCPath(folder, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
-            throw AtomicFileError(path: path, operation: "create folder \(folder)", errno: errno)
+            throw AtomicFileError(path: path, step: .createFolder(folder), errno: errno)
         }
     }
 
     private static func syncFolder(_ folder: String, for path: String) throws {
         let fd = RawArguments.withCPath(folder) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard fd >= 0 else { throw AtomicFileError(path: path, operation: "open folder \(folder)", errno: errno) }
+        guard fd >= 0 else { throw AtomicFileError(path: path, step: .openFolder(folder), errno: errno) }
         defer { close(fd) }
         // Without this the rename itself may be lost on power failure.
         if retryingEINTR({ fsync(fd) }) != 0 && errno != EINVAL {
-            throw AtomicFileError(path: path, operation: "fsync folder \(folder)", errno: errno)
+            throw AtomicFileError(path: path, step: .fsyncFolder(folder), errno: errno)
         }
     }
 
@@ -243,14 +243,49 @@ private func unlinkPath(_ path: String) -> Int32 { RawArguments.withCPath(path) 
 
 /// A file operation that failed, with the path, the step and the kernel's reason.
 package struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The system call that failed and the file it was made on (a temporary file, a backup, the
+    /// folder), when that is not `path` itself.
+    package enum Step: Sendable, Equatable {
+        /// Creating the temporary file.
+        case create(String)
+        /// Setting the permissions of the temporary file.
+        case setPermissions(String)
+        /// Flushing the temporary file to the disk.
+        case fsync(String)
+        /// Closing the temporary file.
+        case close(String)
+        /// Renaming the first file to the second.
+        case rename(String, to: String)
+        /// Writing the temporary file.
+        case write(String)
+        /// Hard-linking the first file (the one replaced) to the second (its backup's temporary name).
+        case link(String, to: String)
+        /// Creating the folder.
+        case createFolder(String)
+        /// Opening the folder, to flush it.
+        case openFolder(String)
+        /// Flushing the folder to the disk.
+        case fsyncFolder(String)
+        /// Opening `path` to read it.
+        case open
+        /// Looking at what `path` is.
+        case stat
+        /// Reading `path`.
+        case read
+        /// Opening `path` to append to it.
+        case openForAppending
+        /// Appending to `path`, a block device (refused).
+        case appendToBlockDevice
+    }
+
     /// The file being written or read.
     package var path: String
-    /// The step that failed, e.g. `rename /x/.p.json.tmp.1.a to /x/p.json`.
-    package var operation: String
+    /// The step that failed.
+    package var step: Step
     package var errno: Int32
 
-    package init(path: String, operation: String, errno: Int32) {
-        self.path = path; self.operation = operation; self.errno = errno
+    package init(path: String, step: Step, errno: Int32) {
+        self.path = path; self.step = step; self.errno = errno
     }
 
     /// The kernel's reason: `Permission denied (errno 13)`.
@@ -261,7 +296,7 @@ package struct AtomicFileError: Error, Sendable, Equatable, CustomStringConverti
 
     /// The step, the path and the errno, for a log; a program words it for people.
     package var description: String {
-        "AtomicFileError(\(escapingControls(operation)), path: \(shownPath(path)), errno: \(errno))"
+        "AtomicFileError(\(step), path: \(shownPath(path)), errno: \(errno))"
     }
 }
 

@@ -52,7 +52,7 @@ public final class LinuxI2CBus: I2CBus {
         guard let readMode, let writeMode else {
             io.close(fd)
             throw I2CError(kind: .unsupported, device: path,
-                           detail: "adapter offers neither plain I²C nor SMBus byte-data transfers (functionality \(UInt32(truncatingIfNeeded: mask).hex))")
+                           refusal: .noUsableTransfers(functionality: UInt32(truncatingIfNeeded: mask)))
         }
         self.name = path; self.io = io; self.fd = fd; self.functionality = mask
         self.readMode = readMode; self.writeMode = writeMode
@@ -108,7 +108,7 @@ public final class LinuxI2CBus: I2CBus {
             // SMBus reads name one command byte: the sub-address.
             guard write.count == 1 else {
                 throw I2CError(kind: .unsupported, device: name, address: address, register: register,
-                               detail: "the adapter only does SMBus transfers, which cannot send \(write.count) bytes before a read")
+                               refusal: .smbusWriteBeforeRead(bytes: write.count))
             }
             try smbusRead(address: address, register: register, into: read, pattern: pattern)
         }
@@ -224,7 +224,7 @@ public final class LinuxI2CBus: I2CBus {
     private func checkLength(_ count: Int, address: UInt8, register: UInt8) throws {
         if count > 8192 {
             throw I2CError(kind: .unsupported, device: name, address: address, register: register,
-                           detail: "transfer of \(count) bytes exceeds the 8192-byte message limit")
+                           refusal: .messageTooLong(bytes: count))
         }
     }
 }

@@ -40,7 +40,7 @@ public final class ADXL345: MotionSensor, ChipVariantReporting {
 
     public func configure(_ configuration: SensorConfiguration) throws {
         let range = try tableIndex(of: configuration.accelRangeG, in: ADXL345Scale.accelRangesG,
-                                   setting: "accelerometer range", unit: "g", chip: identity.part)
+                                   setting: { .accelerometerRange(g: $0) }, chip: identity.part)
         try checkRate(configuration.rateHz, chip: identity.part)
         let code = ADXL345Scale.rateCode(forRateHz: configuration.rateHz)
         let format = ADXL345DataFormat.fullResolution.union(.range(code: UInt8(range))).rawValue

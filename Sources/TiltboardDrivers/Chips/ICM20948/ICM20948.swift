@@ -55,9 +55,9 @@ public final class ICM20948: MotionSensor, ChipVariantReporting {
     public func configure(_ configuration: SensorConfiguration) throws {
         let chip = identity.part
         let afs = try tableIndex(of: configuration.accelRangeG, in: ICM20948Scale.accelRangesG,
-                                 setting: "accelerometer range", unit: "g", chip: chip)
+                                 setting: { .accelerometerRange(g: $0) }, chip: chip)
         let fs = try tableIndex(of: configuration.gyroRangeDps, in: ICM20948Scale.gyroRangesDps,
-                                setting: "gyro range", unit: "°/s", chip: chip)
+                                setting: { .gyroRange(degreesPerSecond: $0) }, chip: chip)
         try checkRate(configuration.rateHz, chip: chip)
         let divider = ICM20948Scale.divider(forRateHz: configuration.rateHz)
         let rate = ICM20948Scale.baseRateHz / (1 + Double(divider))
@@ -160,14 +160,12 @@ public final class ICM20948: MotionSensor, ChipVariantReporting {
 
     /// Offsets are corrected in software on this chip (`chipVariant.accelOffsets` is nil).
     public func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws {
-        throw SensorError.unsupportedSetting(setting: "offset registers", value: nil, chip: identity.part,
-                                             allowed: "this driver does not program them; the profile corrects in software")
+        throw SensorError.unsupportedSetting(.offsetRegisters, chip: identity.part, allowed: .offsetRegistersNotProgrammed)
     }
 
     /// Not offered on this chip yet.
     public func armMotionInterrupt(thresholdG: Double) throws {
-        throw SensorError.unsupportedSetting(setting: "wake-on-motion", value: nil, chip: identity.part,
-                                             allowed: "this driver does not arm its wake-on-motion yet; run without wake-on-motion")
+        throw SensorError.unsupportedSetting(.wakeOnMotion, chip: identity.part, allowed: .wakeOnMotionNotArmed)
     }
 
     public func acknowledgeMotionInterrupt() throws -> Bool { false }

@@ -53,7 +53,7 @@ public final class LIS3DH: MotionSensor, ChipVariantReporting {
     /// high-resolution mode (1/ODR otherwise, DS Table 11).
     public func configure(_ configuration: SensorConfiguration) throws {
         let range = try tableIndex(of: configuration.accelRangeG, in: LIS3DHScale.accelRangesG,
-                                   setting: "accelerometer range", unit: "g", chip: identity.part)
+                                   setting: { .accelerometerRange(g: $0) }, chip: identity.part)
         try checkRate(configuration.rateHz, chip: identity.part)
         let rate = LIS3DHScale.nearestRate(configuration.rateHz)
         let control1 = LIS3DHControl1.odr(rate.code) | LIS3DHControl1.allAxes
@@ -128,8 +128,7 @@ public final class LIS3DH: MotionSensor, ChipVariantReporting {
     /// The LIS3DH has no offset registers (`chipVariant.accelOffsets` is nil): offsets are
     /// corrected in software only.
     public func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws {
-        throw SensorError.unsupportedSetting(setting: "offset registers", value: nil, chip: identity.part,
-                                             allowed: "it has none; the profile corrects in software")
+        throw SensorError.unsupportedSetting(.offsetRegisters, chip: identity.part, allowed: .noOffsetRegisters)
     }
 
     /// Interrupt generator 1 on high-pass-filtered data (HP_IA1; the filter restarts from the

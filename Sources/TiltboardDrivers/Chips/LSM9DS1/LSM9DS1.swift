@@ -54,9 +54,9 @@ public final class LSM9DS1: MotionSensor, ChipVariantReporting {
     public func configure(_ configuration: SensorConfiguration) throws {
         let chip = identity.part
         let accel = try tableIndex(of: configuration.accelRangeG, in: LSM9DS1Scale.accelRangesG,
-                                   setting: "accelerometer range", unit: "g", chip: chip)
+                                   setting: { .accelerometerRange(g: $0) }, chip: chip)
         let gyro = try tableIndex(of: configuration.gyroRangeDps, in: LSM9DS1Scale.gyroRangesDps,
-                                  setting: "gyro range", unit: "°/s", chip: chip)
+                                  setting: { .gyroRange(degreesPerSecond: $0) }, chip: chip)
         try checkRate(configuration.rateHz, chip: chip)
         let rate = LSM9DS1Scale.nearestRate(configuration.rateHz)
 
@@ -130,14 +130,12 @@ public final class LSM9DS1: MotionSensor, ChipVariantReporting {
     /// The LSM9DS1 has no output offset registers (`chipVariant.accelOffsets` is nil): offsets
     /// are corrected in software only.
     public func writeOffsets(accelOffsetG: Vector3, gyroBiasDps: Vector3?) throws {
-        throw SensorError.unsupportedSetting(setting: "offset registers", value: nil, chip: identity.part,
-                                             allowed: "it has none; the profile corrects in software")
+        throw SensorError.unsupportedSetting(.offsetRegisters, chip: identity.part, allowed: .noOffsetRegisters)
     }
 
     /// Not offered on this chip yet: its interrupt generator is not armed by this driver.
     public func armMotionInterrupt(thresholdG: Double) throws {
-        throw SensorError.unsupportedSetting(setting: "wake-on-motion", value: nil, chip: identity.part,
-                                             allowed: "this driver does not arm its interrupt generator; run without wake-on-motion")
+        throw SensorError.unsupportedSetting(.wakeOnMotion, chip: identity.part, allowed: .interruptGeneratorNotArmed)
     }
 
     public func acknowledgeMotionInterrupt() throws -> Bool { false }

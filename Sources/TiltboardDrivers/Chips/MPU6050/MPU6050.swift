@@ -64,9 +64,9 @@ public final class MPU6050: MotionSensor, ChipVariantReporting {
     public func configure(_ configuration: SensorConfiguration) throws {
         let chip = identity.part
         let afs = try tableIndex(of: configuration.accelRangeG, in: MPU6050Scale.accelRangesG,
-                                 setting: "accelerometer range", unit: "g", chip: chip)
+                                 setting: { .accelerometerRange(g: $0) }, chip: chip)
         let fs = try tableIndex(of: configuration.gyroRangeDps, in: MPU6050Scale.gyroRangesDps,
-                                setting: "gyro range", unit: "°/s", chip: chip)
+                                setting: { .gyroRange(degreesPerSecond: $0) }, chip: chip)
         try checkRate(configuration.rateHz, chip: chip)
         let divider = MPU6050Scale.sampleRateDivider(forRateHz: configuration.rateHz)
         let rate = MPU6050Scale.dlpfBaseRateHz / (1 + Double(divider))

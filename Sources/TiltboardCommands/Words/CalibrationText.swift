@@ -1,7 +1,7 @@
-// Fixed-point text for calibration messages; the core stays free of Foundation.
-enum CalibrationText {
+// Fixed-point text for the calibration sentences (no Foundation formatting).
+package enum CalibrationText {
     /// `x` rounded to `decimals` places, e.g. `fixed(-0.0234, 3)` → "-0.023".
-    static func fixed(_ x: Double, _ decimals: Int) -> String {
+    package static func fixed(_ x: Double, _ decimals: Int) -> String {
         guard x.isFinite else { return x.isNaN ? "nan" : (x > 0 ? "inf" : "-inf") }
         var factor = 1.0
         for _ in 0..<max(0, decimals) { factor *= 10 }
@@ -20,5 +20,5 @@ enum CalibrationText {
     }
 
     /// Axis name for messages, 0 → "X".
-    static func axis(_ index: Int) -> String { index == 0 ? "X" : (index == 1 ? "Y" : "Z") }
+    package static func axis(_ index: Int) -> String { index == 0 ? "X" : (index == 1 ? "Y" : "Z") }
 }

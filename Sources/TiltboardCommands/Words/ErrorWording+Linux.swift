@@ -1,0 +1,26 @@
+import TiltboardLinux
+
+// The words for the steps of TiltboardLinux's file errors.
+
+extension ErrorWording {
+    /// A failed step of writing or reading a file, as it follows "cannot": `rename /x/.p.json.tmp.1.a to /x/p.json`.
+    package static func atomicFileStep(_ step: AtomicFileError.Step) -> String {
+        switch step {
+        case let .create(file): return "create \(file)"
+        case let .setPermissions(file): return "set permissions of \(file)"
+        case let .fsync(file): return "fsync \(file)"
+        case let .close(file): return "close \(file)"
+        case let .rename(from, to): return "rename \(from) to \(to)"
+        case let .write(file): return "write \(file)"
+        case let .link(from, to): return "link \(from) to \(to)"
+        case let .createFolder(folder): return "create folder \(folder)"
+        case let .openFolder(folder): return "open folder \(folder)"
+        case let .fsyncFolder(folder): return "fsync folder \(folder)"
+        case .open: return "open"
+        case .stat: return "stat"
+        case .read: return "read"
+        case .openForAppending: return "open for appending"
+        case .appendToBlockDevice: return "append to a block device"
+        }
+    }
+}
