@@ -1,0 +1,117 @@
+import Foundation
+import XCTest
+
+/// Spans at the library's public edge are `Duration`: this reads the library targets' sources and
+/// fails, listing them, on every public declaration (a property, a parameter, or a case of a public
+/// enum) whose name says it is a span of time (`seconds`, `…Ms`, `duration`, `interval`,
+/// `timeout`, `period`, `delay`, `after`, `span`) and whose type is a number. Instants (`t`,
+/// `until…`, `start…`, `now…`) and spans of something else (`…G`, in g) are not spans of time.
+final class PublicSpanScanTests: XCTestCase {
+    static let libraryTargets = ["Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux"]
+
+    /// Numbers that are not spans of time, each with why: `file name: declaration name`.
+    static let notTime: Set<String> = [
+        // The unit helpers themselves: their names are the unit they convert.
+        "Nanoseconds.swift: seconds", "Nanoseconds.swift: period", "Nanoseconds.swift: nanoseconds",
+        // Every `period` bytes the same registers come again: a count of bytes.
+        "I2CBus.swift: period",
+    ]
+
+    /// Spans still given as numbers at the public edge, to be converted; the test also fails when
+    /// one of them is gone, so that this list only shrinks.
+    static let pending: Set<String> = [
+        "HapticEffect.swift: ms",
+        "MotionScript.swift: seconds", "MotionScript.swift: spikeSeconds", "MotionScript.swift: accelSeconds",
+        "MotionScript.swift: stopSeconds", "MotionScript.swift: duration",
+        "CalibrationError.swift: seconds", "Stillness.swift: seconds",
+        "FixedRateScheduler.swift: latenessNanoseconds",
+    ]
+
+    /// `file name: declaration name` → where it was seen, for every numeric span at the public edge.
+    static func numericSpans() throws -> [String: [String]] {
+        let spanName = try NSRegularExpression(pattern: "(?i)(seconds|duration|interval|timeout|period|delay|after|span)|^ms$|Ms$|^ms[A-Z]")
+        let caseSensitiveMs = try NSRegularExpression(pattern: "^ms$|Ms$|^ms[A-Z]")
+        let pair = try NSRegularExpression(pattern: #"(\w+)(?:\s+(\w+))?\s*:\s*\[?(?:Double|Float|Int|Int32|Int64|UInt32|UInt64|TimeInterval)\b\]?\??"#)
+        let publicDecl = try NSRegularExpression(pattern: #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public|open)\b"#)
+        let caseDecl = try NSRegularExpression(pattern: #"^\s*case\s+\w+\("#)
+        let enumDecl = try NSRegularExpression(pattern: #"\benum\s+\w+"#)
+        let member = try NSRegularExpression(pattern: #"\b(func|init|subscript|var|let)\b"#)
+        func matches(_ re: NSRegularExpression, _ s: String) -> Bool {
+            re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
+        }
+        func isSpan(_ name: String) -> Bool {
+            if name == "_" || name == "t" || name.hasSuffix("G") { return false }
+            if ["until", "start", "now", "timestamp"].contains(where: { name.lowercased().hasPrefix($0) }) { return false }
+            // "ms" only as a word of its own: `ms`, `…Ms`, `msX` (not `items`, `atoms`).
+            let lower = spanName.firstMatch(in: name, range: NSRange(name.startIndex..., in: name))
+            guard let lower else { return false }
+            return lower.range(at: 1).location != NSNotFound || matches(caseSensitiveMs, name)
+        }
+
+        var found: [String: [String]] = [:]
+        for target in libraryTargets {
+            let folder = URL(fileURLWithPath: packageRoot).appendingPathComponent("Sources/\(target)")
+            guard let walker = FileManager.default.enumerator(atPath: folder.path) else {
+                XCTFail("no sources in \(folder.path)"); continue
+            }
+            for case let relative as String in walker where relative.hasSuffix(".swift") {
+                let path = folder.appendingPathComponent(relative).path
+                let lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+                let fileName = (relative as NSString).lastPathComponent
+                var inPublicEnum = false
+                for (i, line) in lines.enumerated() {
+                    if matches(enumDecl, line) { inPublicEnum = matches(publicDecl, line) }
+                    var header: String
+                    if matches(publicDecl, line) {
+                        // The declaration up to its body: all of a parameter list over several lines.
+                        header = ""
+                        var depth = 0, j = i
+                        while j < lines.count {
+                            header += lines[j] + "\n"
+                            depth += lines[j].filter { $0 == "(" }.count - lines[j].filter { $0 == ")" }.count
+                            if depth <= 0 { break }
+                            j += 1
+                        }
+                        if let brace = header.firstIndex(of: "{") { header = String(header[..<brace]) }
+                        guard matches(member, header) else { continue }
+                    } else if inPublicEnum, matches(caseDecl, line) {
+                        header = line
+                    } else {
+                        continue
+                    }
+                    for m in pair.matches(in: header, range: NSRange(header.startIndex..., in: header)) {
+                        for group in 1...2 {
+                            guard let r = Range(m.range(at: group), in: header) else { continue }
+                            let name = String(header[r])
+                            if isSpan(name) {
+                                found["\(fileName): \(name)", default: []].append("Sources/\(target)/\(relative):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    func testNoPublicSpanIsANumber() throws {
+        let found = try Self.numericSpans()
+        let offenders = found.filter { !Self.notTime.contains($0.key) && !Self.pending.contains($0.key) }
+        XCTAssert(offenders.isEmpty, """
+            public spans of time typed as numbers (make them Duration, convert inside):
+            \(offenders.values.flatMap { $0 }.sorted().joined(separator: "\n"))
+            """)
+        let converted = Self.pending.subtracting(found.keys)
+        XCTAssert(converted.isEmpty, "no longer numbers, take them off the pending list: \(converted.sorted())")
+    }
+
+    /// The scan finds what it looks for: the motor's cap is `Duration` in public and seconds in
+    /// `package`, and the known pending spans are seen.
+    func testTheScanSeesSpans() throws {
+        let found = try Self.numericSpans()
+        XCTAssertNotNil(found["HapticEffect.swift: ms"], "a case of a public enum: \(found.keys.sorted())")
+        XCTAssertNotNil(found["MotionScript.swift: duration"], "a public property")
+        XCTAssertNil(found["BoardDescription.swift: maxOnSeconds"], "package, not public")
+        XCTAssertNil(found["BoardDescription.swift: cooldownMs"], "package, not public")
+    }
+}
