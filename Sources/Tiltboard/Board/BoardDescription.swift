@@ -104,14 +104,14 @@ public struct BoardDescription: Sendable, Equatable {
 
         /// A motor section with the board file's defaults for what is not given: at most `maxOn` of
         /// on-time in one stretch, ended by `minRest` off.
-        public init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(ms: 150),
+        public init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(.milliseconds(150)),
                     maxOn: Duration = .seconds(2), minRest: Duration = .milliseconds(500)) {
             self.init(line: line, activeLow: activeLow, shakeEffect: shakeEffect,
                       maxOnSeconds: maxOn.inSeconds, minRestSeconds: minRest.inSeconds)
         }
 
         /// A motor section with the cap's spans in seconds (the parser's and the tests' form).
-        package init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(ms: 150),
+        package init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(.milliseconds(150)),
                      maxOnSeconds: Double, minRestSeconds: Double = 0.5) {
             self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect
             self.maxOnSeconds = maxOnSeconds; self.minRestSeconds = minRestSeconds
