@@ -71,7 +71,10 @@ public struct MotionScript: MotionSource, Equatable {
                         seconds: Double)
 
         /// How long the segment lasts.
-        public var seconds: Double {
+        public var length: Duration { MotionScript.span(seconds: seconds) }
+
+        /// How long the segment lasts, in seconds (the script's maths and its file's unit).
+        package var seconds: Double {
             switch self {
             case let .hold(_, s), let .rotate(_, s), let .shake(_, _, _, s), let .tap(_, _, _, s),
                  let .putDown(_, s), let .walk(_, _, s), let .move(_, _, _, _, _, s), let .circle(_, _, _, _, _, s),
@@ -102,7 +105,16 @@ public struct MotionScript: MotionSource, Equatable {
     }
 
     /// Total length of the segments; nil for a script without segments (it rests forever).
-    public var duration: Double? { steps.isEmpty ? nil : endTime }
+    public var duration: Duration? { durationSeconds.map { Self.span(seconds: $0) } }
+
+    /// Total length of the segments in seconds; nil for a script without segments.
+    package var durationSeconds: Double? { steps.isEmpty ? nil : endTime }
+
+    /// `seconds` as a Duration to the nanosecond; a span past what a Duration of nanoseconds holds
+    /// (about 290 years) reads as 9e9 s.
+    package static func span(seconds: Double) -> Duration {
+        .rounded(seconds: Swift.min(seconds, 9e9))
+    }
 
     /// The pose reached at the end of the script.
     public var finalPose: TiltAngles { endPose }

@@ -1,5 +1,8 @@
 import Foundation
 import XCTest
+import Tiltboard
+import TiltboardCore
+import TiltboardDrivers
 
 /// Spans at the library's public edge are `Duration`: this reads the library targets' sources and
 /// fails, listing them, on every public declaration (a property, a parameter, or a case of a public
@@ -21,9 +24,8 @@ final class PublicSpanScanTests: XCTestCase {
     /// one of them is gone, so that this list only shrinks.
     static let pending: Set<String> = [
         "MotionScript.swift: seconds", "MotionScript.swift: spikeSeconds", "MotionScript.swift: accelSeconds",
-        "MotionScript.swift: stopSeconds", "MotionScript.swift: duration",
+        "MotionScript.swift: stopSeconds",
         "CalibrationError.swift: seconds", "Stillness.swift: seconds",
-        "FixedRateScheduler.swift: latenessNanoseconds",
     ]
 
     /// `file name: declaration name` → where it was seen, for every numeric span at the public edge.
@@ -60,24 +62,19 @@ final class PublicSpanScanTests: XCTestCase {
                 var inPublicEnum = false
                 for (i, line) in lines.enumerated() {
                     if matches(enumDecl, line) { inPublicEnum = matches(publicDecl, line) }
-                    var header: String
-                    if matches(publicDecl, line) {
-                        // The declaration up to its body: all of a parameter list over several lines.
-                        header = ""
-                        var depth = 0, j = i
-                        while j < lines.count {
-                            header += lines[j] + "\n"
-                            depth += lines[j].filter { $0 == "(" }.count - lines[j].filter { $0 == ")" }.count
-                            if depth <= 0 { break }
-                            j += 1
-                        }
-                        if let brace = header.firstIndex(of: "{") { header = String(header[..<brace]) }
-                        guard matches(member, header) else { continue }
-                    } else if inPublicEnum, matches(caseDecl, line) {
-                        header = line
-                    } else {
-                        continue
+                    let isMember = matches(publicDecl, line)
+                    guard isMember || (inPublicEnum && matches(caseDecl, line)) else { continue }
+                    // The declaration up to its body: all of a parameter list over several lines.
+                    var header = ""
+                    var depth = 0, j = i
+                    while j < lines.count {
+                        header += lines[j] + "\n"
+                        depth += lines[j].filter { $0 == "(" }.count - lines[j].filter { $0 == ")" }.count
+                        if depth <= 0 { break }
+                        j += 1
                     }
+                    if let brace = header.firstIndex(of: "{") { header = String(header[..<brace]) }
+                    if isMember, !matches(member, header) { continue }
                     for m in pair.matches(in: header, range: NSRange(header.startIndex..., in: header)) {
                         for group in 1...2 {
                             guard let r = Range(m.range(at: group), in: header) else { continue }
@@ -110,8 +107,33 @@ final class PublicSpanScanTests: XCTestCase {
         let found = try Self.numericSpans()
         XCTAssertNotNil(found["CalibrationError.swift: seconds"], "a case of a public enum: \(found.keys.sorted())")
         XCTAssertNil(found["HapticEffect.swift: ms"], "HapticEffect.pulse takes a Duration")
-        XCTAssertNotNil(found["MotionScript.swift: duration"], "a public property")
+        XCTAssertNotNil(found["MotionScript.swift: accelSeconds"], "a case's parameter")
+        XCTAssertNil(found["FixedRateScheduler.swift: latenessNanoseconds"], "package; TickContext.lateness is a Duration")
+        XCTAssertNil(found["MotionScript.swift: duration"], "MotionScript.duration is a Duration")
         XCTAssertNil(found["BoardDescription.swift: maxOnSeconds"], "package, not public")
         XCTAssertNil(found["BoardDescription.swift: cooldownMs"], "package, not public")
+    }
+
+    /// The settings converted here read and write the same numbers as before.
+    func testSettingsSpansAreDurations() throws {
+        var motor = BoardDescription.MotorSection(line: .init(chip: "gpiochip0", line: .offset(17)))
+        XCTAssertEqual(motor.maxOn, .seconds(2))
+        XCTAssertEqual(motor.minRest, .milliseconds(500))
+        motor.maxOn = .milliseconds(750)
+        XCTAssertEqual(motor.cap, MotorCapSettings(maxOnSeconds: 0.75, minRestSeconds: 0.5))
+
+        let shake = ProfileShake(level: .firm, cooldown: .milliseconds(750))
+        XCTAssertEqual(shake, ProfileShake(level: .firm, cooldownMs: 750))
+        let json = String(decoding: try JSONEncoder().encode(shake), as: UTF8.self)
+        XCTAssert(json.contains(#""cooldownMs":750"#), json)
+        XCTAssertEqual(BoardDescription.ShakeSection(cooldown: .seconds(1)).cooldown, .milliseconds(1000))
+        XCTAssertEqual(BoardDescription.ShakeSection(cooldown: .seconds(1)), .init(cooldownMs: 1000))
+
+        XCTAssertEqual(HapticEffect.pulse(.milliseconds(150)), .pulse(ms: 150))
+        XCTAssertEqual(HapticEffect.buzz.waveform.timings, [.milliseconds(400)])
+
+        let late = TickContext(index: 0, deadline: 1_000, wakeTime: 46_000, dt: 0.01, missedTicks: 0)
+        XCTAssertEqual(late.lateness, .microseconds(45))
+        XCTAssertEqual(TickContext(index: 0, deadline: 9_000, wakeTime: 1_000, dt: 0.01, missedTicks: 0).lateness, .zero)
     }
 }

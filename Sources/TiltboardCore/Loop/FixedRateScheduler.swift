@@ -18,8 +18,11 @@ public struct TickContext: Sendable, Equatable {
         self.index = index; self.deadline = deadline; self.wakeTime = wakeTime; self.dt = dt; self.missedTicks = missedTicks
     }
 
-    /// wakeTime − deadline.
-    @inlinable public var latenessNanoseconds: UInt64 { wakeTime >= deadline ? wakeTime - deadline : 0 }
+    /// How late the loop woke for this tick: wakeTime − deadline (zero when on time).
+    public var lateness: Duration { .nanoseconds(Int64(clamping: latenessNanoseconds)) }
+
+    /// wakeTime − deadline, in nanoseconds.
+    @inlinable package var latenessNanoseconds: UInt64 { wakeTime >= deadline ? wakeTime - deadline : 0 }
 }
 
 /// Runs a body at a fixed rate on absolute deadlines (start + k·period), so timing errors never
