@@ -121,7 +121,7 @@ final class NeutralPoseTests: XCTestCase {
         guard case let .timedOut(last)? = final else { return XCTFail("no timeout") }
         XCTAssertNotNil(last)
         XCTAssertNil(capture.result)
-        let message = CalibrationError.captureTimedOut(seconds: 5, lastFailure: last).description
+        let message = CalibrationError.captureTimedOut(after: .seconds(5), lastFailure: last).description
         XCTAssertTrue(message.contains("within 5 s"), message)
         XCTAssertTrue(message.contains("hold the board still"), message)
     }

@@ -2,8 +2,8 @@
 public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The board moved during a capture.
     case notStill(StillnessFailure)
-    /// No still stretch long enough before the timeout.
-    case captureTimedOut(seconds: Double, lastFailure: StillnessFailure?)
+    /// No still stretch long enough before the timeout, which ran out after the given span.
+    case captureTimedOut(after: Duration, lastFailure: StillnessFailure?)
     /// The mean reading is not clearly along one axis.
     case ambiguousOrientation(meanG: Vector3)
     /// The board lies on a different face from the one asked for.
@@ -27,7 +27,8 @@ public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case let .notStill(f):
             return "capture rejected: \(f)"
-        case let .captureTimedOut(seconds, last):
+        case let .captureTimedOut(timeout, last):
+            let seconds = timeout.inSeconds
             let why = last.map { " (last problem: \($0))" } ?? ""
             return "the board was not still for long enough within \(CalibrationText.fixed(seconds, 0)) s\(why); "
                 + "put it on a steady surface and try again"

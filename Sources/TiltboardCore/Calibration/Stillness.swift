@@ -54,9 +54,9 @@ public enum StillnessFailure: Sendable, Equatable, CustomStringConvertible {
     case gyroNoise(axis: Int, stdDevDps: Double, limitDps: Double)
     /// The mean acceleration is not about 1 g, so something other than gravity acts.
     case gravityMagnitude(measuredG: Double, toleranceG: Double)
-    /// No sample for `seconds` (the sensor was lost, e.g. unplugged or browned out): a capture
-    /// counts samples, not the time between them, so it starts again.
-    case gap(seconds: Double)
+    /// No sample for the given span (the sensor was lost, e.g. unplugged or browned out): a
+    /// capture counts samples, not the time between them, so it starts again.
+    case gap(Duration)
 
     public var description: String {
         switch self {
@@ -74,8 +74,8 @@ public enum StillnessFailure: Sendable, Equatable, CustomStringConvertible {
         case let .gravityMagnitude(g, tol):
             return "measured \(CalibrationText.fixed(g, 3)) g instead of about 1 g (tolerance ±\(CalibrationText.fixed(tol, 2)) g); "
                 + "check the range setting and keep the board still"
-        case let .gap(seconds):
-            return "no sample for \(CalibrationText.fixed(seconds, 2)) s (the sensor was lost)"
+        case let .gap(span):
+            return "no sample for \(CalibrationText.fixed(span.inSeconds, 2)) s (the sensor was lost)"
         }
     }
 }
