@@ -319,6 +319,9 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(MotionScript.builtIn(named: "flat")!.state(at: 1e6).accelG, .unitZ)
         XCTAssertEqual(MotionScript.builtIn(named: "shake")!.durationSeconds, 3)
         XCTAssertEqual(MotionScript.builtIn(named: "shake")!.duration, .seconds(3), "the public span is a Duration")
+        XCTAssertEqual(MotionScript.Segment.move(axis: .unitZ, peakG: 1, accel: .milliseconds(250), stop: .milliseconds(250), rebound: 0, for: .seconds(2)),
+                       .move(axis: .unitZ, peakG: 1, accelSeconds: 0.25, stopSeconds: 0.25, rebound: 0, seconds: 2))
+        XCTAssertEqual(MotionScript.Segment.hold(TiltAngles(pitchDeg: 0, rollDeg: 0), for: .seconds(1.5)).length, .milliseconds(1500))
         XCTAssertNil(MotionScript.builtIn(named: "flat")!.duration)
         XCTAssertEqual(MotionScript.builtIn(named: "demo")!.durationSeconds!, 12.5, accuracy: 1e-9)
         XCTAssertEqual(MotionScript.builtIn(named: "tilt-left")!.finalPose, TiltAngles(pitchDeg: 0, rollDeg: -30))

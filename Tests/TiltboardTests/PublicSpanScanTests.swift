@@ -20,15 +20,27 @@ final class PublicSpanScanTests: XCTestCase {
         "I2CBus.swift: period",
     ]
 
-    /// Spans still given as numbers at the public edge, to be converted; the test also fails when
-    /// one of them is gone, so that this list only shrinks.
-    static let pending: Set<String> = [
-        "MotionScript.swift: seconds", "MotionScript.swift: spikeSeconds", "MotionScript.swift: accelSeconds",
-        "MotionScript.swift: stopSeconds",
-    ]
-
     /// `file name: declaration name` → where it was seen, for every numeric span at the public edge.
     static func numericSpans() throws -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for target in libraryTargets {
+            let folder = URL(fileURLWithPath: packageRoot).appendingPathComponent("Sources/\(target)")
+            guard let walker = FileManager.default.enumerator(atPath: folder.path) else {
+                XCTFail("no sources in \(folder.path)"); continue
+            }
+            for case let relative as String in walker where relative.hasSuffix(".swift") {
+                let path = folder.appendingPathComponent(relative).path
+                let text = try String(contentsOfFile: path, encoding: .utf8)
+                for (key, places) in try numericSpans(in: text, path: "Sources/\(target)/\(relative)") {
+                    found[key, default: []] += places
+                }
+            }
+        }
+        return found
+    }
+
+    /// The numeric spans at the public edge of one source file's `text`, keyed `file name: name`.
+    static func numericSpans(in text: String, path: String) throws -> [String: [String]] {
         let spanName = try NSRegularExpression(pattern: "(?i)(seconds|duration|interval|timeout|period|delay|after|span)|^ms$|Ms$|^ms[A-Z]")
         let caseSensitiveMs = try NSRegularExpression(pattern: "^ms$|Ms$|^ms[A-Z]")
         let pair = try NSRegularExpression(pattern: #"(\w+)(?:\s+(\w+))?\s*:\s*\[?(?:Double|Float|Int|Int32|Int64|UInt32|UInt64|TimeInterval)\b\]?\??"#)
@@ -49,39 +61,30 @@ final class PublicSpanScanTests: XCTestCase {
         }
 
         var found: [String: [String]] = [:]
-        for target in libraryTargets {
-            let folder = URL(fileURLWithPath: packageRoot).appendingPathComponent("Sources/\(target)")
-            guard let walker = FileManager.default.enumerator(atPath: folder.path) else {
-                XCTFail("no sources in \(folder.path)"); continue
+        let lines = text.components(separatedBy: "\n")
+        let fileName = (path as NSString).lastPathComponent
+        var inPublicEnum = false
+        for (i, line) in lines.enumerated() {
+            if matches(enumDecl, line) { inPublicEnum = matches(publicDecl, line) }
+            let isMember = matches(publicDecl, line)
+            guard isMember || (inPublicEnum && matches(caseDecl, line)) else { continue }
+            // The declaration up to its body: all of a parameter list over several lines.
+            var header = ""
+            var depth = 0, j = i
+            while j < lines.count {
+                header += lines[j] + "\n"
+                depth += lines[j].filter { $0 == "(" }.count - lines[j].filter { $0 == ")" }.count
+                if depth <= 0 { break }
+                j += 1
             }
-            for case let relative as String in walker where relative.hasSuffix(".swift") {
-                let path = folder.appendingPathComponent(relative).path
-                let lines = try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
-                let fileName = (relative as NSString).lastPathComponent
-                var inPublicEnum = false
-                for (i, line) in lines.enumerated() {
-                    if matches(enumDecl, line) { inPublicEnum = matches(publicDecl, line) }
-                    let isMember = matches(publicDecl, line)
-                    guard isMember || (inPublicEnum && matches(caseDecl, line)) else { continue }
-                    // The declaration up to its body: all of a parameter list over several lines.
-                    var header = ""
-                    var depth = 0, j = i
-                    while j < lines.count {
-                        header += lines[j] + "\n"
-                        depth += lines[j].filter { $0 == "(" }.count - lines[j].filter { $0 == ")" }.count
-                        if depth <= 0 { break }
-                        j += 1
-                    }
-                    if let brace = header.firstIndex(of: "{") { header = String(header[..<brace]) }
-                    if isMember, !matches(member, header) { continue }
-                    for m in pair.matches(in: header, range: NSRange(header.startIndex..., in: header)) {
-                        for group in 1...2 {
-                            guard let r = Range(m.range(at: group), in: header) else { continue }
-                            let name = String(header[r])
-                            if isSpan(name) {
-                                found["\(fileName): \(name)", default: []].append("Sources/\(target)/\(relative):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
-                            }
-                        }
+            if let brace = header.firstIndex(of: "{") { header = String(header[..<brace]) }
+            if isMember, !matches(member, header) { continue }
+            for m in pair.matches(in: header, range: NSRange(header.startIndex..., in: header)) {
+                for group in 1...2 {
+                    guard let r = Range(m.range(at: group), in: header) else { continue }
+                    let name = String(header[r])
+                    if isSpan(name) {
+                        found["\(fileName): \(name)", default: []].append("\(path):\(i + 1): \(line.trimmingCharacters(in: .whitespaces))")
                     }
                 }
             }
@@ -91,23 +94,41 @@ final class PublicSpanScanTests: XCTestCase {
 
     func testNoPublicSpanIsANumber() throws {
         let found = try Self.numericSpans()
-        let offenders = found.filter { !Self.notTime.contains($0.key) && !Self.pending.contains($0.key) }
+        let offenders = found.filter { !Self.notTime.contains($0.key) }
         XCTAssert(offenders.isEmpty, """
             public spans of time typed as numbers (make them Duration, convert inside):
             \(offenders.values.flatMap { $0 }.sorted().joined(separator: "\n"))
             """)
-        let converted = Self.pending.subtracting(found.keys)
-        XCTAssert(converted.isEmpty, "no longer numbers, take them off the pending list: \(converted.sorted())")
     }
 
-    /// The scan finds what it looks for: the motor's cap is `Duration` in public and seconds in
-    /// `package`, and the known pending spans are seen.
+    /// The scan finds what it looks for, in the sources (numbers that are not time, spans made
+    /// `package`) and in a sample with each kind of declaration it must and must not report.
     func testTheScanSeesSpans() throws {
         let found = try Self.numericSpans()
-        XCTAssertNotNil(found["MotionScript.swift: spikeSeconds"], "a case of a public enum: \(found.keys.sorted())")
+        XCTAssertNotNil(found["I2CBus.swift: period"], "a case of a public enum: \(found.keys.sorted())")
+        XCTAssertNotNil(found["Nanoseconds.swift: seconds"], "a public function's parameter")
+        XCTAssertNil(found["MotionScript.swift: seconds"], "a motion script's segments take Durations")
         XCTAssertNil(found["CalibrationError.swift: seconds"], "captureTimedOut(after:) takes a Duration")
         XCTAssertNil(found["HapticEffect.swift: ms"], "HapticEffect.pulse takes a Duration")
-        XCTAssertNotNil(found["MotionScript.swift: accelSeconds"], "a case's parameter")
+
+        let sample = """
+            public struct Settings {
+                /// Kept to the nanosecond.
+                public var timeout: Duration
+                public var retryDelayMs: Double
+                package var holdSeconds: Double
+                public init(interval: Duration, items: Int,
+                            graceSeconds: Double = 1) {}
+            }
+            public enum Step {
+                case wait(pose: Int,
+                          seconds: Double)
+                case go(Duration)
+            }
+            enum Hidden { case nap(seconds: Double) }
+            """
+        let spans = try Self.numericSpans(in: sample, path: "Sample.swift")
+        XCTAssertEqual(Set(spans.keys), ["Sample.swift: retryDelayMs", "Sample.swift: graceSeconds", "Sample.swift: seconds"])
         XCTAssertNil(found["FixedRateScheduler.swift: latenessNanoseconds"], "package; TickContext.lateness is a Duration")
         XCTAssertNil(found["MotionScript.swift: duration"], "MotionScript.duration is a Duration")
         XCTAssertNil(found["BoardDescription.swift: maxOnSeconds"], "package, not public")
