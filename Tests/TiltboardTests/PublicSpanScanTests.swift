@@ -7,17 +7,22 @@ import TiltboardDrivers
 /// Spans at the library's public edge are `Duration`: this reads the library targets' sources and
 /// fails, listing them, on every public declaration (a property, a parameter, or a case of a public
 /// enum) whose name says it is a span of time (`seconds`, `…Ms`, `duration`, `interval`,
-/// `timeout`, `period`, `delay`, `after`, `span`) and whose type is a number. Instants (`t`,
-/// `until…`, `start…`, `now…`) and spans of something else (`…G`, in g) are not spans of time.
+/// `timeout`, `period`, `delay`, `after`, `span`, or a step `dt`) and whose type is a number.
+/// Instants (`t`, `until…`, `start…`, `now…`) and spans of something else (`…G`, in g) are not
+/// spans of time.
 final class PublicSpanScanTests: XCTestCase {
     static let libraryTargets = ["Tiltboard", "TiltboardCore", "TiltboardDrivers", "TiltboardSimulator", "TiltboardLinux"]
 
-    /// Numbers that are not spans of time, each with why: `file name: declaration name`.
+    /// Numbers that are not spans of time, or are the maths' own step, each with why:
+    /// `file name: declaration name`.
     static let notTime: Set<String> = [
         // The unit helpers themselves: their names are the unit they convert.
         "Nanoseconds.swift: seconds", "Nanoseconds.swift: period", "Nanoseconds.swift: nanoseconds",
         // Every `period` bytes the same registers come again: a count of bytes.
         "I2CBus.swift: period",
+        // The signal processing's step over one sample: seconds stay a Double where the maths
+        // integrates over them (the loop hands `TickContext.interval` to callers as a Duration).
+        "TiltController.swift: dt", "TiltEstimator.swift: dt",
     ]
 
     /// `file name: declaration name` → where it was seen, for every numeric span at the public edge.
@@ -52,6 +57,7 @@ final class PublicSpanScanTests: XCTestCase {
             re.firstMatch(in: s, range: NSRange(s.startIndex..., in: s)) != nil
         }
         func isSpan(_ name: String) -> Bool {
+            if name == "dt" { return true }
             if name == "_" || name == "t" || name.hasSuffix("G") { return false }
             if ["until", "start", "now", "timestamp"].contains(where: { name.lowercased().hasPrefix($0) }) { return false }
             // "ms" only as a word of its own: `ms`, `…Ms`, `msX` (not `items`, `atoms`).
@@ -116,6 +122,7 @@ final class PublicSpanScanTests: XCTestCase {
                 /// Kept to the nanosecond.
                 public var timeout: Duration
                 public var retryDelayMs: Double
+            public var dt: Double
                 package var holdSeconds: Double
                 public init(interval: Duration, items: Int,
                             graceSeconds: Double = 1) {}
@@ -128,7 +135,7 @@ final class PublicSpanScanTests: XCTestCase {
             enum Hidden { case nap(seconds: Double) }
             """
         let spans = try Self.numericSpans(in: sample, path: "Sample.swift")
-        XCTAssertEqual(Set(spans.keys), ["Sample.swift: retryDelayMs", "Sample.swift: graceSeconds", "Sample.swift: seconds"])
+        XCTAssertEqual(Set(spans.keys), ["Sample.swift: retryDelayMs", "Sample.swift: dt", "Sample.swift: graceSeconds", "Sample.swift: seconds"])
         XCTAssertNil(found["FixedRateScheduler.swift: latenessNanoseconds"], "package; TickContext.lateness is a Duration")
         XCTAssertNil(found["MotionScript.swift: duration"], "MotionScript.duration is a Duration")
         XCTAssertNil(found["BoardDescription.swift: maxOnSeconds"], "package, not public")
@@ -155,6 +162,7 @@ final class PublicSpanScanTests: XCTestCase {
 
         let late = TickContext(index: 0, deadline: 1_000, wakeTime: 46_000, dt: 0.01, missedTicks: 0)
         XCTAssertEqual(late.lateness, .microseconds(45))
+        XCTAssertEqual(late.interval, .milliseconds(10))
         XCTAssertEqual(TickContext(index: 0, deadline: 9_000, wakeTime: 1_000, dt: 0.01, missedTicks: 0).lateness, .zero)
     }
 }
