@@ -23,7 +23,7 @@ struct DoctorCommand: ParsableCommand {
 
         --motor-noise runs the wiring check for motor noise instead: with the board still, it \
         reads the sensor at full rate for 1 s with the motor off, then while the motor is pulsed \
-        6 times (0.25 s on, 0.5 s off, within motor.maxOnSeconds), and counts bus errors with \
+        6 times (0.25 s on, 0.5 s off, within motor.maxOnMs), and counts bus errors with \
         the motor off, just after it switches and while it runs, outages, and implausible jumps \
         in the samples; each one found fails with its fix. It buzzes, so it asks first; --yes \
         starts without asking, and without a terminal to ask on it refuses (exit 64). A board \

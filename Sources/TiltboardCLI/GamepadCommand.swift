@@ -15,7 +15,7 @@ struct GamepadCommand: ParsableCommand {
         --dead-zone and --response, full deflection at --full-scale degrees. A shake holds BTN_SOUTH \
         (A) down for as long as it lasts, at least 100 ms. Force-feedback effects the game uploads \
         (FF_RUMBLE, FF_CONSTANT, FF_PERIODIC) play on the motor with their length, delay and repeat \
-        count, mixed, scaled by FF_GAIN, and never past the board's motor.maxOnSeconds. A board \
+        count, mixed, scaled by FF_GAIN, and never past the board's motor.maxOnMs. A board \
         without a motor gives a gamepad without force feedback (no EV_FF), so games offer no rumble.
 
         Needs the uinput module (`sudo modprobe uinput`) and write access to /dev/uinput \

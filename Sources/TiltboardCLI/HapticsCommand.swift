@@ -16,8 +16,8 @@ struct HapticsCommand: ParsableCommand {
         discussion: """
         Plays --effect (a preset or pulse:MS; default the board's shake effect) or --pattern (on,off,on,… \
         in milliseconds), then exits. The motor's on-time, summed over gaps shorter than the board's \
-        motor.minRestSeconds (default 0.5 s), never exceeds motor.maxOnSeconds (default 2 s): it then \
-        rests for motor.minRestSeconds, with a warning, and the effect resumes. It is switched off and \
+        motor.minRestMs (default 500 ms), never exceeds motor.maxOnMs (default 2000 ms): it then \
+        rests for motor.minRestMs, with a warning, and the effect resumes. It is switched off and \
         released on exit, on SIGINT/SIGTERM/SIGHUP (a clean stop: exit 0) and on any error. On a \
         simulated board each change of the motor line is printed on stderr.
 

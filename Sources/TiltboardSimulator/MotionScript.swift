@@ -31,35 +31,34 @@ import TiltboardCore
 public struct MotionScript: MotionSource, Equatable {
     /// One piece of a script.
     public enum Segment: Sendable, Equatable {
-        /// Rest in `pose` (jumping to it) for `seconds`.
-        case hold(TiltAngles, seconds: Double)
-        /// Turn smoothly from the current pose to `to` over `seconds`.
-        case rotate(to: TiltAngles, seconds: Double)
+        /// Rest in `pose` (jumping to it) for the span given.
+        case hold(TiltAngles, for: Duration)
+        /// Turn smoothly from the current pose to `to` over the span given.
+        case rotate(to: TiltAngles, over: Duration)
         /// Sinusoidal linear acceleration peak·sin(2π·f·(t − start)) along `axis` (sensor frame),
-        /// at full amplitude from the first instant.
-        case shake(axis: Vector3, frequencyHz: Double, peakG: Double, seconds: Double)
-        /// A tap: a half-sine spike of `peakG` lasting `spikeSeconds` along `axis`, the rebound
-        /// the other way and a smaller swing back (see `tapAccel`), then rest.
-        case tap(axis: Vector3, peakG: Double, spikeSeconds: Double, seconds: Double)
+        /// at full amplitude from the first instant, for the span given.
+        case shake(axis: Vector3, frequencyHz: Double, peakG: Double, for: Duration)
+        /// A tap: a half-sine spike of `peakG` lasting `spike` along `axis`, the rebound the other
+        /// way and a smaller swing back (see `tapAccel`), then rest until the segment's span ends.
+        case tap(axis: Vector3, peakG: Double, spike: Duration, for: Duration)
         /// Lowered onto a table: a gentle downward acceleration, a ~20 ms impact of `impactG`, rest.
-        case putDown(impactG: Double, seconds: Double)
+        case putDown(impactG: Double, for: Duration)
         /// Carried at the waist while walking (or on stairs): a heel strike each step whose
         /// vertical peak is `bounceG` above gravity on a median step, at `stepHz` steps a second,
         /// with fore-aft and sideways sway (see `walkAccel`).
-        case walk(bounceG: Double, stepHz: Double, seconds: Double)
+        case walk(bounceG: Double, stepHz: Double, for: Duration)
         /// A single move along `axis` (sensor frame) that ends at rest: a half-sine push of
-        /// `peakG` for `accelSeconds`, a half-sine stop the other way for `stopSeconds` (its peak
-        /// is whatever ends the move at rest, peakG·accelSeconds/stopSeconds: a short stop is a
-        /// sharp one), then, when `rebound` > 0, a half-sine of `rebound` × the larger of the two
-        /// peaks the push's way, as long as the stop, and a slow return a quarter as strong and
-        /// four times as long (see `moveAccel`); then rest until `seconds`.
-        case move(axis: Vector3, peakG: Double, accelSeconds: Double, stopSeconds: Double, rebound: Double,
-                  seconds: Double)
+        /// `peakG` for `accel`, a half-sine stop the other way for `stop` (its peak is whatever
+        /// ends the move at rest, peakG·accel/stop: a short stop is a sharp one), then, when
+        /// `rebound` > 0, a half-sine of `rebound` × the larger of the two peaks the push's way, as
+        /// long as the stop, and a slow return a quarter as strong and four times as long (see
+        /// `moveAccel`); then rest until the segment's span ends.
+        case move(axis: Vector3, peakG: Double, accel: Duration, stop: Duration, rebound: Double, for: Duration)
         /// Carried round `turns` circles in the plane of `axis` and `across` (sensor frame; the
         /// part of `across` at right angles to `axis` is used), from rest to rest: the linear
         /// acceleration turns round rather than reversing, peaking at `peakG` (see `circleAccel`).
         /// With `aspect` < 1 the circle is squashed across `axis` into an ellipse.
-        case circle(axis: Vector3, across: Vector3, turns: Double, peakG: Double, aspect: Double, seconds: Double)
+        case circle(axis: Vector3, across: Vector3, turns: Double, peakG: Double, aspect: Double, for: Duration)
         /// A shake swung from the wrist: the board turns to and fro by up to `swingDeg` about a
         /// pivot in the direction `pivot` (sensor frame; the part at right angles to `axis` is
         /// used), at `frequencyHz`, so its acceleration along `axis` peaks at `peakG` (the
@@ -68,17 +67,126 @@ public struct MotionScript: MotionSource, Equatable {
         /// gravity's reaction turns with the board. It builds up over its first cycle and dies
         /// down over its last, from rest to rest (see `wristSwing`).
         case wristShake(axis: Vector3, pivot: Vector3, frequencyHz: Double, peakG: Double, swingDeg: Double,
-                        seconds: Double)
+                        for: Duration)
 
-        /// How long the segment lasts.
-        public var seconds: Double {
-            switch self {
-            case let .hold(_, s), let .rotate(_, s), let .shake(_, _, _, s), let .tap(_, _, _, s),
-                 let .putDown(_, s), let .walk(_, _, s), let .move(_, _, _, _, _, s), let .circle(_, _, _, _, _, s),
-                 let .wristShake(_, _, _, _, _, s):
-                return s
+        /// The segment with its spans in seconds, as the script's maths uses them.
+        package enum Raw: Sendable, Equatable {
+            /// Rest in `pose` (jumping to it) for `seconds`.
+            case hold(TiltAngles, seconds: Double)
+            /// Turn smoothly from the current pose to `to` over `seconds`.
+            case rotate(to: TiltAngles, seconds: Double)
+            /// Sinusoidal linear acceleration peak·sin(2π·f·(t − start)) along `axis` (sensor frame),
+            /// at full amplitude from the first instant.
+            case shake(axis: Vector3, frequencyHz: Double, peakG: Double, seconds: Double)
+            /// A tap: a half-sine spike of `peakG` lasting `spikeSeconds` along `axis`, the rebound
+            /// the other way and a smaller swing back (see `tapAccel`), then rest.
+            case tap(axis: Vector3, peakG: Double, spikeSeconds: Double, seconds: Double)
+            /// Lowered onto a table: a gentle downward acceleration, a ~20 ms impact of `impactG`, rest.
+            case putDown(impactG: Double, seconds: Double)
+            /// Carried at the waist while walking (or on stairs): a heel strike each step whose
+            /// vertical peak is `bounceG` above gravity on a median step, at `stepHz` steps a second,
+            /// with fore-aft and sideways sway (see `walkAccel`).
+            case walk(bounceG: Double, stepHz: Double, seconds: Double)
+            /// A single move along `axis` (sensor frame) that ends at rest: a half-sine push of
+            /// `peakG` for `accelSeconds`, a half-sine stop the other way for `stopSeconds` (its peak
+            /// is whatever ends the move at rest, peakG·accelSeconds/stopSeconds: a short stop is a
+            /// sharp one), then, when `rebound` > 0, a half-sine of `rebound` × the larger of the two
+            /// peaks the push's way, as long as the stop, and a slow return a quarter as strong and
+            /// four times as long (see `moveAccel`); then rest until `seconds`.
+            case move(axis: Vector3, peakG: Double, accelSeconds: Double, stopSeconds: Double, rebound: Double,
+                      seconds: Double)
+            /// Carried round `turns` circles in the plane of `axis` and `across` (sensor frame; the
+            /// part of `across` at right angles to `axis` is used), from rest to rest: the linear
+            /// acceleration turns round rather than reversing, peaking at `peakG` (see `circleAccel`).
+            /// With `aspect` < 1 the circle is squashed across `axis` into an ellipse.
+            case circle(axis: Vector3, across: Vector3, turns: Double, peakG: Double, aspect: Double, seconds: Double)
+            /// A shake swung from the wrist: the board turns to and fro by up to `swingDeg` about a
+            /// pivot in the direction `pivot` (sensor frame; the part at right angles to `axis` is
+            /// used), at `frequencyHz`, so its acceleration along `axis` peaks at `peakG` (the
+            /// tangential part, reversing), it is pulled toward the pivot twice a cycle (the
+            /// centripetal part, `swingDeg` in radians × `peakG` at most), the gyro sees the turn and
+            /// gravity's reaction turns with the board. It builds up over its first cycle and dies
+            /// down over its last, from rest to rest (see `wristSwing`).
+            case wristShake(axis: Vector3, pivot: Vector3, frequencyHz: Double, peakG: Double, swingDeg: Double,
+                            seconds: Double)
+
+            /// How long the segment lasts, in seconds.
+            package var seconds: Double {
+                switch self {
+                case let .hold(_, s), let .rotate(_, s), let .shake(_, _, _, s), let .tap(_, _, _, s),
+                     let .putDown(_, s), let .walk(_, _, s), let .move(_, _, _, _, _, s), let .circle(_, _, _, _, _, s),
+                     let .wristShake(_, _, _, _, _, s):
+                    return s
+                }
             }
         }
+
+        /// The segment with its spans in seconds.
+        package var raw: Raw {
+            switch self {
+            case let .hold(p, s): return .hold(p, seconds: s.inSeconds)
+            case let .rotate(p, s): return .rotate(to: p, seconds: s.inSeconds)
+            case let .shake(axis, f, peak, s): return .shake(axis: axis, frequencyHz: f, peakG: peak, seconds: s.inSeconds)
+            case let .tap(axis, peak, spike, s):
+                return .tap(axis: axis, peakG: peak, spikeSeconds: spike.inSeconds, seconds: s.inSeconds)
+            case let .putDown(impact, s): return .putDown(impactG: impact, seconds: s.inSeconds)
+            case let .walk(bounce, hz, s): return .walk(bounceG: bounce, stepHz: hz, seconds: s.inSeconds)
+            case let .move(axis, peak, accel, stop, rebound, s):
+                return .move(axis: axis, peakG: peak, accelSeconds: accel.inSeconds, stopSeconds: stop.inSeconds,
+                             rebound: rebound, seconds: s.inSeconds)
+            case let .circle(axis, across, turns, peak, aspect, s):
+                return .circle(axis: axis, across: across, turns: turns, peakG: peak, aspect: aspect, seconds: s.inSeconds)
+            case let .wristShake(axis, pivot, f, peak, swing, s):
+                return .wristShake(axis: axis, pivot: pivot, frequencyHz: f, peakG: peak, swingDeg: swing, seconds: s.inSeconds)
+            }
+        }
+
+        // The segments with their spans in seconds: the script file's, the built-ins' and the
+        // tests' form.
+        package static func hold(_ pose: TiltAngles, seconds: Double) -> Segment {
+            .hold(pose, for: span(seconds))
+        }
+        package static func rotate(to pose: TiltAngles, seconds: Double) -> Segment {
+            .rotate(to: pose, over: span(seconds))
+        }
+        package static func shake(axis: Vector3, frequencyHz: Double, peakG: Double, seconds: Double) -> Segment {
+            .shake(axis: axis, frequencyHz: frequencyHz, peakG: peakG, for: span(seconds))
+        }
+        package static func tap(axis: Vector3, peakG: Double, spikeSeconds: Double, seconds: Double) -> Segment {
+            .tap(axis: axis, peakG: peakG, spike: span(spikeSeconds), for: span(seconds))
+        }
+        package static func putDown(impactG: Double, seconds: Double) -> Segment {
+            .putDown(impactG: impactG, for: span(seconds))
+        }
+        package static func walk(bounceG: Double, stepHz: Double, seconds: Double) -> Segment {
+            .walk(bounceG: bounceG, stepHz: stepHz, for: span(seconds))
+        }
+        package static func move(axis: Vector3, peakG: Double, accelSeconds: Double, stopSeconds: Double, rebound: Double,
+                                 seconds: Double) -> Segment {
+            .move(axis: axis, peakG: peakG, accel: span(accelSeconds), stop: span(stopSeconds), rebound: rebound,
+                  for: span(seconds))
+        }
+        package static func circle(axis: Vector3, across: Vector3, turns: Double, peakG: Double, aspect: Double,
+                                   seconds: Double) -> Segment {
+            .circle(axis: axis, across: across, turns: turns, peakG: peakG, aspect: aspect, for: span(seconds))
+        }
+        package static func wristShake(axis: Vector3, pivot: Vector3, frequencyHz: Double, peakG: Double, swingDeg: Double,
+                                       seconds: Double) -> Segment {
+            .wristShake(axis: axis, pivot: pivot, frequencyHz: frequencyHz, peakG: peakG, swingDeg: swingDeg,
+                        for: span(seconds))
+        }
+
+        /// `seconds` as a Duration (attosecond resolution, so the seconds read back as given); NaN
+        /// reads as -1 s and spans past ±9e9 s as that, so that the script's check rejects them.
+        static func span(_ seconds: Double) -> Duration {
+            seconds.isNaN ? .seconds(-1) : .seconds(Swift.max(-9e9, Swift.min(seconds, 9e9)))
+        }
+
+        /// How long the segment lasts.
+        public var length: Duration { MotionScript.span(seconds: seconds) }
+
+        /// How long the segment lasts, in seconds (the script's maths and its file's unit).
+        package var seconds: Double { raw.seconds }
     }
 
     /// The pose at time 0.
@@ -102,7 +210,16 @@ public struct MotionScript: MotionSource, Equatable {
     }
 
     /// Total length of the segments; nil for a script without segments (it rests forever).
-    public var duration: Double? { steps.isEmpty ? nil : endTime }
+    public var duration: Duration? { durationSeconds.map { Self.span(seconds: $0) } }
+
+    /// Total length of the segments in seconds; nil for a script without segments.
+    package var durationSeconds: Double? { steps.isEmpty ? nil : endTime }
+
+    /// `seconds` as a Duration to the nanosecond; a span past what a Duration of nanoseconds holds
+    /// (about 290 years) reads as 9e9 s.
+    package static func span(seconds: Double) -> Duration {
+        .rounded(seconds: Swift.min(seconds, 9e9))
+    }
 
     /// The pose reached at the end of the script.
     public var finalPose: TiltAngles { endPose }
@@ -115,7 +232,7 @@ public struct MotionScript: MotionSource, Equatable {
 
     /// Precomputed timing and orientation for one segment.
     private struct Step: Sendable {
-        var segment: Segment
+        var segment: Segment.Raw
         var begin: Double
         var end: Double
         /// Orientation (body → world) at the start of the segment.
@@ -148,8 +265,8 @@ public struct MotionScript: MotionSource, Equatable {
             guard segment.seconds >= 0, segment.seconds.isFinite else {
                 throw MotionScriptError("segment \(number): seconds must be a finite number ≥ 0, got \(segment.seconds)")
             }
-            var step = Step(segment: segment, begin: t, end: t + segment.seconds, from: q, axis: .zero, angle: 0)
-            switch segment {
+            var step = Step(segment: segment.raw, begin: t, end: t + segment.seconds, from: q, axis: .zero, angle: 0)
+            switch segment.raw {
             case let .hold(p, _):
                 pose = p
                 q = Self.orientation(p)

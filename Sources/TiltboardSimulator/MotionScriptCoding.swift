@@ -83,7 +83,7 @@ extension MotionScript: Codable {
         var list = c.nestedUnkeyedContainer(forKey: .segments)
         for segment in segments {
             var item = list.nestedContainer(keyedBy: SegmentKind.self)
-            switch segment {
+            switch segment.raw {
             case let .hold(p, s):
                 var f = item.nestedContainer(keyedBy: Field.self, forKey: .hold)
                 try f.encode(p.pitchDeg, forKey: .pitchDeg); try f.encode(p.rollDeg, forKey: .rollDeg)

@@ -24,5 +24,5 @@ public protocol MotionSource: Sendable {
     /// The state at `t` seconds on the chip's clock.
     func state(at t: Double) -> PhysicalState
     /// How long the motion lasts (the final state holds afterwards); nil when it never ends.
-    var duration: Double? { get }
+    var duration: Duration? { get }
 }

@@ -58,7 +58,10 @@ package struct TraceMotion: MotionSource {
         self.times = times; self.accel = accel; self.gyro = gyro
     }
 
-    package var duration: Double? { times[times.count - 1] }
+    package var duration: Duration? { durationSeconds.map { MotionScript.span(seconds: $0) } }
+
+    /// The last sample's time, in seconds.
+    package var durationSeconds: Double? { times[times.count - 1] }
 
     package func state(at t: Double) -> PhysicalState {
         let n = times.count

@@ -35,7 +35,7 @@ final class HapticsCommandTests: XCTestCase {
         // 1500 + 500 ms, rest; 500 + 1500 ms, rest; the last 1001 ms.
         XCTAssertEqual(try MotorLogFile.relative(board.log),
                        ["0 1", "1500 0", "1501 1", "2001 0", "2501 1", "3001 0", "3002 1", "4502 0", "5002 1", "6003 0"])
-        let warning = "tiltboard: warning: the motor was switched off after 2.0 s on without a break (motor.maxOnSeconds)\n"
+        let warning = "tiltboard: warning: the motor was switched off after 2.0 s on without a break (motor.maxOnMs)\n"
         XCTAssertEqual(r.stderr.components(separatedBy: warning).count - 1, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("tiltboard: motor off at 2.001 s\n" + warning + "tiltboard: motor on  at 2.501 s\n"), r.stderr)
     }
@@ -47,7 +47,7 @@ final class HapticsCommandTests: XCTestCase {
         let r = try CLIRunner.run(["haptics", "--board", board.path, "--pattern", "1000"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(try MotorLogFile.relative(board.log), ["0 1", "300 0", "500 1", "800 0"])
-        XCTAssertEqual(r.stderr.components(separatedBy: "switched off after 0.3 s on without a break (motor.maxOnSeconds)").count - 1, 2, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "switched off after 0.3 s on without a break (motor.maxOnMs)").count - 1, 2, r.stderr)
     }
 
     func testABadCapKeyIsADataError() throws {

@@ -75,7 +75,7 @@ final class ShakeCommandTests: XCTestCase {
             XCTAssertEqual(r.status, 0, "\(command): \(r.stderr)")
             XCTAssertEqual(try MotorLogFile.relative(board.log),
                            ["0 1", "200 0", "400 1", "600 0", "800 1", "900 0", "1200 1", "1400 0", "1600 1", "1800 0"], command)
-            let warning = "tiltboard: warning: the motor was switched off after 0.5 s on without a break (motor.maxOnSeconds)\n"
+            let warning = "tiltboard: warning: the motor was switched off after 0.5 s on without a break (motor.maxOnMs)\n"
             XCTAssertEqual(r.stderr.components(separatedBy: warning).count - 1, 1, "\(command): \(r.stderr)")
             XCTAssertTrue(r.stderr.contains("; cap trips 1\n"), "\(command): \(r.stderr)")
         }

@@ -63,7 +63,7 @@ final class HapticEffectTests: XCTestCase {
 
     func testValidity() {
         XCTAssertTrue(HapticEffect.alarm.isValid)
-        XCTAssertFalse(HapticEffect.pulse(ms: .nan).isValid)
+        XCTAssertFalse(HapticEffect.pulse(.zero).isValid)
         XCTAssertFalse(HapticEffect.pulse(ms: 10, strength: 2).isValid)
         XCTAssertFalse(HapticEffect.waveform(HapticWaveform(timingsMs: [0, 100])).isValid)
         XCTAssertFalse(HapticEffect.waveform(HapticWaveform(timingsMs: [])).isValid)

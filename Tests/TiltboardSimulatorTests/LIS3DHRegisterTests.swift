@@ -208,5 +208,5 @@ private struct Step: MotionSource {
     var from: Vector3
     var to: Vector3
     func state(at t: Double) -> PhysicalState { PhysicalState(accelG: t < at ? from : to, gyroDps: .zero, tempC: 25) }
-    var duration: Double? { nil }
+    var duration: Duration? { nil }
 }

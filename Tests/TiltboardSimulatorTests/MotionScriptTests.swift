@@ -20,7 +20,7 @@ final class MotionScriptTests: XCTestCase {
             XCTAssertEqual(s.gyroDps, .zero)
         }
         assertClose(script.state(at: 100).accelG, poses.last!.gravity, 1e-12, "last pose holds forever")
-        XCTAssertEqual(script.duration, 6)
+        XCTAssertEqual(script.durationSeconds, 6)
     }
 
     func testRotationEndsAtTargetAndGyroMatchesGravityChange() throws {
@@ -92,7 +92,7 @@ final class MotionScriptTests: XCTestCase {
                                                          ("stairs", 0.93, 1.89, 1.159, -0.5546),
                                                          ("stairs-up", 0.71, 1.82, 0.8848, -0.4234)] {
             let script = MotionScript.builtIn(named: name)!
-            XCTAssertEqual(script.duration!, 9, accuracy: 1e-9, name)
+            XCTAssertEqual(script.durationSeconds!, 9, accuracy: 1e-9, name)
             XCTAssertEqual(script.segments[1], .walk(bounceG: bounce, stepHz: stepHz, seconds: 8), name)
             let states = stride(from: 0.5, to: 8.5, by: 0.001).map { script.state(at: $0).accelG }
             let z = states.map { $0.z - 1 }
@@ -114,7 +114,7 @@ final class MotionScriptTests: XCTestCase {
 
     func testSwingIsBroadFastTranslation() throws {
         let swing = MotionScript.builtIn(named: "swing")!
-        XCTAssertEqual(swing.duration, 6)
+        XCTAssertEqual(swing.durationSeconds, 6)
         let a = stride(from: 1.001, to: 5.0, by: 0.001).map { swing.state(at: $0).accelG }
         XCTAssertEqual(a.map(\.x).max()!, 1.8 / Vector3(1, 0.4, 0).length, accuracy: 1e-3)
         XCTAssertEqual(a.map(\.y).max()!, 0.4 * 1.8 / Vector3(1, 0.4, 0).length, accuracy: 1e-3)
@@ -256,7 +256,7 @@ final class MotionScriptTests: XCTestCase {
 
     func testHandShakesLiftShakeMovesCirclesAndPushes() throws {
         let lift = MotionScript.builtIn(named: "lift-shake")!
-        XCTAssertEqual(lift.duration!, 1 + 0.4 + 0.4 + 7.0 / 6 + 1, accuracy: 1e-9)
+        XCTAssertEqual(lift.durationSeconds!, 1 + 0.4 + 0.4 + 7.0 / 6 + 1, accuracy: 1e-9)
         XCTAssertEqual(lift.state(at: 1 + 0.1).accelG.z, 1.66, accuracy: 1e-9, "lifted with 0.66 g")
         XCTAssertEqual(lift.state(at: 1 + 0.3).accelG.z, 1 - 0.66, accuracy: 1e-9, "and stopped")
         XCTAssertGreaterThan(abs(lift.state(at: 1.6).gyroDps.x), 300, "turning at over 300 °/s")
@@ -271,11 +271,11 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(try MotionScript.liftShake(turnDeg: 90), lift)
         let median = try MotionScript.liftShake(turnDeg: 48)
         assertClose(median.state(at: 1.8).accelG, TiltAngles(pitchDeg: 48, rollDeg: 0).gravity, 1e-9)
-        XCTAssertEqual(median.duration!, lift.duration!, accuracy: 1e-12)
+        XCTAssertEqual(median.durationSeconds!, lift.durationSeconds!, accuracy: 1e-12)
 
         for (name, hz, peak, seconds) in [("shake-slow", 2.5, 2.2, 3.9), ("shake-fast", 4.5, 4.0, 1 + 7 / 9.0 + 1.5)] {
             let script = MotionScript.builtIn(named: name)!
-            XCTAssertEqual(script.duration!, seconds, accuracy: 1e-9, name)
+            XCTAssertEqual(script.durationSeconds!, seconds, accuracy: 1e-9, name)
             let xs = stride(from: 1.0, to: 1 + 3.5 / hz, by: 0.0005).map { script.state(at: $0).accelG.x }
             XCTAssertEqual(xs.map(abs).max()!, 1.05 * peak, accuracy: 0.01 * peak, name)
             var reversals = 0, previous = 0.0
@@ -291,7 +291,7 @@ final class MotionScriptTests: XCTestCase {
         }
 
         let move = MotionScript.builtIn(named: "move")!
-        XCTAssertEqual(move.duration!, 3, accuracy: 1e-9)
+        XCTAssertEqual(move.durationSeconds!, 3, accuracy: 1e-9)
         XCTAssertEqual(move.state(at: 0.5 + 0.125).accelG.x, 1.89, accuracy: 1e-9)
         XCTAssertEqual(move.state(at: 0.5 + 0.375).accelG.x, -1.89, accuracy: 1e-9)
         XCTAssertEqual(move.state(at: 0.5 + 0.625).accelG.x, 0.21 * 1.89, accuracy: 1e-9)
@@ -302,11 +302,11 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(push.state(at: 0.5 + 0.14).accelG.y, 1.3, accuracy: 1e-9, "toward the screen")
         XCTAssertEqual(push.state(at: 0.5 + 0.28 + 0.075).accelG.y, -1.3 * 0.28 / 0.15, accuracy: 1e-9, "a sharp stop")
         XCTAssertEqual(push.state(at: 0.5 + 0.43 + 0.075).accelG.y, 0.31 * 1.3 * 0.28 / 0.15, accuracy: 1e-9)
-        XCTAssertEqual(push.duration!, 2.7, accuracy: 1e-9)
+        XCTAssertEqual(push.durationSeconds!, 2.7, accuracy: 1e-9)
         XCTAssertEqual(push.state(at: 0.5 + 1.18 + 0.001).accelG, .unitZ)
 
         let circle = MotionScript.builtIn(named: "circle")!
-        XCTAssertEqual(circle.duration!, 2.83, accuracy: 1e-9)
+        XCTAssertEqual(circle.durationSeconds!, 2.83, accuracy: 1e-9)
         assertClose(circle.state(at: 0.5 + 0.665).accelG, Vector3(1.83, 0, 1), 1e-9)
     }
 
@@ -315,10 +315,15 @@ final class MotionScriptTests: XCTestCase {
             XCTAssertNotNil(MotionScript.builtIn(named: name), name)
         }
         XCTAssertNil(MotionScript.builtIn(named: "nope"))
-        XCTAssertNil(MotionScript.builtIn(named: "flat")!.duration)
+        XCTAssertNil(MotionScript.builtIn(named: "flat")!.durationSeconds)
         XCTAssertEqual(MotionScript.builtIn(named: "flat")!.state(at: 1e6).accelG, .unitZ)
-        XCTAssertEqual(MotionScript.builtIn(named: "shake")!.duration, 3)
-        XCTAssertEqual(MotionScript.builtIn(named: "demo")!.duration!, 12.5, accuracy: 1e-9)
+        XCTAssertEqual(MotionScript.builtIn(named: "shake")!.durationSeconds, 3)
+        XCTAssertEqual(MotionScript.builtIn(named: "shake")!.duration, .seconds(3), "the public span is a Duration")
+        XCTAssertEqual(MotionScript.Segment.move(axis: .unitZ, peakG: 1, accel: .milliseconds(250), stop: .milliseconds(250), rebound: 0, for: .seconds(2)),
+                       .move(axis: .unitZ, peakG: 1, accelSeconds: 0.25, stopSeconds: 0.25, rebound: 0, seconds: 2))
+        XCTAssertEqual(MotionScript.Segment.hold(TiltAngles(pitchDeg: 0, rollDeg: 0), for: .seconds(1.5)).length, .milliseconds(1500))
+        XCTAssertNil(MotionScript.builtIn(named: "flat")!.duration)
+        XCTAssertEqual(MotionScript.builtIn(named: "demo")!.durationSeconds!, 12.5, accuracy: 1e-9)
         XCTAssertEqual(MotionScript.builtIn(named: "tilt-left")!.finalPose, TiltAngles(pitchDeg: 0, rollDeg: -30))
         XCTAssertEqual(MotionScript.builtIn(named: "tilt-forward")!.finalPose, TiltAngles(pitchDeg: 30, rollDeg: 0))
         let slow = MotionScript.builtIn(named: "slow-tilt")!
@@ -327,7 +332,7 @@ final class MotionScriptTests: XCTestCase {
 
     func testSixFacesVisitsEveryFaceStill() throws {
         let script = MotionScript.builtIn(named: "six-faces")!
-        XCTAssertEqual(script.duration, 28)
+        XCTAssertEqual(script.durationSeconds, 28)
         let expected = [Vector3(0, 0, 1), Vector3(0, 0, -1), Vector3(1, 0, 0), Vector3(-1, 0, 0),
                         Vector3(0, 1, 0), Vector3(0, -1, 0)]
         for (i, face) in expected.enumerated() {
@@ -368,7 +373,7 @@ final class MotionScriptTests: XCTestCase {
                                                     aspect: 1, seconds: 1.33), "a circle's defaults: one turn facing forward")
         XCTAssertEqual(script.segments[11], .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(0, -1, 0), frequencyHz: 3,
                                                         peakG: 3, swingDeg: 18.5, seconds: 1), "a wrist shake's defaults")
-        XCTAssertEqual(script.duration!, 12 + 1.2 + 0.5 + 1.5 + 1.33 + 1, accuracy: 1e-12)
+        XCTAssertEqual(script.durationSeconds!, 12 + 1.2 + 0.5 + 1.5 + 1.33 + 1, accuracy: 1e-12)
         let again = try MotionScript(jsonData: try script.jsonData())
         XCTAssertEqual(again, script)
         for name in MotionScript.builtInNames {
@@ -411,7 +416,7 @@ final class TraceMotionTests: XCTestCase {
         1.0, 1, 0, 0, 0, 0, 0
         """
         let trace = try TraceMotion(csv: csv)
-        XCTAssertEqual(trace.duration, 1)
+        XCTAssertEqual(trace.durationSeconds, 1)
         XCTAssertEqual(trace.state(at: -1).accelG, .unitZ)
         XCTAssertEqual(trace.state(at: 0.25).accelG, Vector3(0.5, 0, 0.5))
         XCTAssertEqual(trace.state(at: 0.25).gyroDps, Vector3(45, 0, 0))

@@ -286,10 +286,10 @@ final class CalibrationProcedureTests: XCTestCase {
         XCTAssertThrowsError(try NeutralCalibration(settings: settings).run(on: session, events: { event in
             if case .restarted = event { restarts += 1 }
         })) { error in
-            guard case let .captureTimedOut(seconds, last)? = error as? CalibrationError else {
+            guard case let .captureTimedOut(timeout, last)? = error as? CalibrationError else {
                 return XCTFail("expected a timeout, got \(error)")
             }
-            XCTAssertEqual(seconds, 8)
+            XCTAssertEqual(timeout, .seconds(8))
             XCTAssertNotNil(last)
         }
         XCTAssertGreaterThan(restarts, 3)

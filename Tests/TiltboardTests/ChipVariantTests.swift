@@ -12,7 +12,7 @@ final class ChipVariantTests: XCTestCase {
         var after: PhysicalState
         var step = Double.infinity
         func state(at t: Double) -> PhysicalState { t < step ? before : after }
-        var duration: Double? { nil }
+        var duration: Duration? { nil }
     }
 
     private let tilted = PhysicalState(accelG: Vector3(0.31, -0.42, 0.85), gyroDps: Vector3(12, -40, 3), tempC: 31.7)
@@ -187,7 +187,7 @@ final class ChipVariantTests: XCTestCase {
             let angle = degrees * Swift.min(Swift.max((t - start) / seconds, 0), 1) * Double.pi / 180
             return PhysicalState(accelG: Vector3(sin(angle), 0, cos(angle)))
         }
-        var duration: Double? { nil }
+        var duration: Duration? { nil }
     }
 
     func testASlowTiltWakesEveryVariantAndTheLoopRateIsBackAfterwards() throws {

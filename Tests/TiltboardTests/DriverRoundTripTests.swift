@@ -9,7 +9,7 @@ final class DriverRoundTripTests: XCTestCase {
     private struct Constant: MotionSource {
         var physical: PhysicalState
         func state(at t: Double) -> PhysicalState { physical }
-        var duration: Double? { nil }
+        var duration: Duration? { nil }
     }
 
     private func open(_ chip: ChipKind, _ physical: PhysicalState, clock: ManualClock,

@@ -9,7 +9,7 @@ final class LSM9DS1AndICM20948DriverTests: XCTestCase {
     private struct Still: MotionSource {
         var physical: PhysicalState
         func state(at t: Double) -> PhysicalState { physical }
-        var duration: Double? { nil }
+        var duration: Duration? { nil }
     }
 
     private func open<Chip: SimulatedChip>(_ kind: ChipKind, _ physical: PhysicalState, clock: ManualClock,

@@ -74,7 +74,7 @@ final class ShakeDetectionTests: XCTestCase {
         for chip in Self.chips {
             for (name, hz, peakG, script) in try Self.trueCases() {
                 let board = try ShakeHarness.board(chip: chip, script: script, folder: folder)
-                let run = try ShakeHarness.run(board, seconds: script.duration!)
+                let run = try ShakeHarness.run(board, seconds: script.durationSeconds!)
                 let label = "\(chip.partName), \(name)"
                 XCTAssertEqual(run.starts.count, 1, "\(label): \(run.shakes.map(\.event))")
                 XCTAssertEqual(run.ends.count, 1, "\(label): \(run.shakes.map(\.event))")
@@ -103,7 +103,7 @@ final class ShakeDetectionTests: XCTestCase {
             for (name, script) in try Self.falseCases() {
                 for seed: UInt64 in [1, 2, 3] {
                     let board = try ShakeHarness.board(chip: chip, script: script, folder: folder, seed: seed)
-                    let run = try ShakeHarness.run(board, seconds: (script.duration ?? 2) + 0.5)
+                    let run = try ShakeHarness.run(board, seconds: (script.durationSeconds ?? 2) + 0.5)
                     XCTAssertGreaterThan(run.samples, 100)
                     XCTAssertEqual(run.shakes.count, 0, "\(chip.partName), \(name), seed \(seed): \(run.shakes.map { ($0.scriptT, $0.event.peakG) })")
                     total += run.shakes.count
@@ -123,7 +123,7 @@ final class ShakeDetectionTests: XCTestCase {
                     let board = try ShakeHarness.board(chip: chip, script: script, folder: folder, seed: seed,
                                                        shake: .init(thresholdG: ShakeSensitivity.gentle.thresholdG))
                     XCTAssertEqual(try TiltLoopSettingsProbe.settings(board).thresholdG, 0.6)
-                    let run = try ShakeHarness.run(board, seconds: (script.duration ?? 2) + 0.5)
+                    let run = try ShakeHarness.run(board, seconds: (script.durationSeconds ?? 2) + 0.5)
                     // Known limit: a 6 g knock from below, clipped by the board's ±2 g range, is caught by
                     // the hand (a rebound faster than free fall) and swings back by over 0.6 g in the
                     // high-passed signal: at 0.6 g that is three half-cycles.
@@ -199,8 +199,8 @@ final class RealGestureShakeTests: XCTestCase {
             for rate in Self.rates {
                 let label = "\(name), \(chip.partName), \(Int(rate)) Hz"
                 let run = try ShakeHarness.run(try board(chip, script, rateHz: rate, folder: folder),
-                                               seconds: script.duration! + 0.5, rateHz: rate)
-                XCTAssertGreaterThan(run.samples, UInt64(rate * script.duration!) - 10, label, file: file, line: line)
+                                               seconds: script.durationSeconds! + 0.5, rateHz: rate)
+                XCTAssertGreaterThan(run.samples, UInt64(rate * script.durationSeconds!) - 10, label, file: file, line: line)
                 XCTAssertEqual(run.starts.count, 1, "\(label): starts at \(run.starts.map(\.scriptT))", file: file, line: line)
                 guard let start = run.starts.first else {
                     report.append("\(label): no shake")
@@ -227,8 +227,8 @@ final class RealGestureShakeTests: XCTestCase {
                 for seed: UInt64 in [1, 2] {
                     let label = "\(name), \(chip.partName), \(Int(rate)) Hz, seed \(seed)"
                     let run = try ShakeHarness.run(try board(chip, script, rateHz: rate, seed: seed, folder: folder),
-                                                   seconds: script.duration! + 0.5, rateHz: rate)
-                    XCTAssertGreaterThan(run.samples, UInt64(rate * script.duration!) - 10, label, file: file, line: line)
+                                                   seconds: script.durationSeconds! + 0.5, rateHz: rate)
+                    XCTAssertGreaterThan(run.samples, UInt64(rate * script.durationSeconds!) - 10, label, file: file, line: line)
                     XCTAssertEqual(run.starts.count, 0,
                                    "\(label): shake at \(run.starts.map { ($0.scriptT, $0.event.peakG) })", file: file, line: line)
                     if !run.starts.isEmpty { fired.append(label) }

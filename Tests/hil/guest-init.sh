@@ -622,7 +622,7 @@ rumble_on() {
     [ $ok = 0 ] || { why=$(sed -n 's/^why //p' /tmp/rumble.txt); return 1; }
 }
 check "gamepad: a 300 ms FF_RUMBLE turns the motor on for 300 ms" rumble_on 300 0.3
-check "gamepad: a 2 s FF_RUMBLE never runs the motor past motor.maxOnSeconds (0.5 s) at a stretch" rumble_on 2000 0.5
+check "gamepad: a 2 s FF_RUMBLE never runs the motor past motor.maxOnMs (500 ms) at a stretch" rumble_on 2000 0.5
 gamepad_gone() {
     tail -n 1 /tmp/gamepad-motor.log | grep -q ' 0$' || { why="motor log ends: $(tail -n 1 /tmp/gamepad-motor.log)"; return 1; }
     grep -qx gone /tmp/gpc.out || { why="the client's device stayed"; return 1; }

@@ -85,13 +85,34 @@ public struct BoardDescription: Sendable, Equatable {
         /// Effect played on a shake, parsed from a preset name (`click`, `buzz`, …) or `pulse:150`.
         public var shakeEffect: HapticEffect
         /// Most on-time in one stretch, in seconds (see `MotorCapSettings`).
-        public var maxOnSeconds: Double
+        package var maxOnSeconds: Double
         /// Off-time that ends a stretch, in seconds.
-        public var minRestSeconds: Double
+        package var minRestSeconds: Double
 
-        /// A motor section with the board file's defaults for what is not given.
-        public init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(ms: 150),
-                    maxOnSeconds: Double = 2, minRestSeconds: Double = 0.5) {
+        /// Most on-time the motor may hold in one stretch (the board file's `motor.maxOnMs`; see
+        /// `MotorCapSettings`), kept to the nanosecond.
+        public var maxOn: Duration {
+            get { .rounded(seconds: maxOnSeconds) }
+            set { maxOnSeconds = newValue.inSeconds }
+        }
+
+        /// Off-time that ends a stretch (the board file's `motor.minRestMs`), kept to the nanosecond.
+        public var minRest: Duration {
+            get { .rounded(seconds: minRestSeconds) }
+            set { minRestSeconds = newValue.inSeconds }
+        }
+
+        /// A motor section with the board file's defaults for what is not given: at most `maxOn` of
+        /// on-time in one stretch, ended by `minRest` off.
+        public init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(.milliseconds(150)),
+                    maxOn: Duration = .seconds(2), minRest: Duration = .milliseconds(500)) {
+            self.init(line: line, activeLow: activeLow, shakeEffect: shakeEffect,
+                      maxOnSeconds: maxOn.inSeconds, minRestSeconds: minRest.inSeconds)
+        }
+
+        /// A motor section with the cap's spans in seconds (the parser's and the tests' form).
+        package init(line: LineSelector, activeLow: Bool = false, shakeEffect: HapticEffect = .pulse(.milliseconds(150)),
+                     maxOnSeconds: Double, minRestSeconds: Double = 0.5) {
             self.line = line; self.activeLow = activeLow; self.shakeEffect = shakeEffect
             self.maxOnSeconds = maxOnSeconds; self.minRestSeconds = minRestSeconds
         }
@@ -168,10 +189,22 @@ public struct BoardDescription: Sendable, Equatable {
         /// Direction reversals a shake needs; nil keeps the default.
         public var minReversals: Int?
         /// Milliseconds after a shake before the next may start; nil keeps the default.
-        public var cooldownMs: Double?
+        package var cooldownMs: Double?
+        /// How long after a shake before the next may start (the board file's `shake.cooldownMs`);
+        /// nil keeps the default.
+        public var cooldown: Duration? {
+            get { cooldownMs.map { .rounded(milliseconds: $0) } }
+            set { cooldownMs = newValue?.inMilliseconds }
+        }
         /// A shake section; every setting left nil keeps the detector's default.
         public init(thresholdG: Double? = nil, minFraction: Double? = nil, minReversals: Int? = nil,
-                    cooldownMs: Double? = nil) {
+                    cooldown: Duration? = nil) {
+            self.init(thresholdG: thresholdG, minFraction: minFraction, minReversals: minReversals,
+                      cooldownMs: cooldown?.inMilliseconds)
+        }
+        /// A shake section with the cooldown in milliseconds (the parser's and the tests' form).
+        package init(thresholdG: Double? = nil, minFraction: Double? = nil, minReversals: Int? = nil,
+                     cooldownMs: Double?) {
             self.thresholdG = thresholdG; self.minFraction = minFraction
             self.minReversals = minReversals; self.cooldownMs = cooldownMs
         }

@@ -53,7 +53,7 @@ public struct NeutralCalibration: Sendable {
             case let .restarted(why): return (.restarted(why), nil)
             case let .done(pose): return (.progress(1), pose)
             case let .timedOut(last):
-                throw CalibrationError.captureTimedOut(seconds: capture.settings.still.timeout, lastFailure: last)
+                throw CalibrationError.captureTimedOut(after: .rounded(seconds: capture.settings.still.timeout), lastFailure: last)
             }
         }
 

@@ -15,12 +15,26 @@ public struct ProfileShake: Codable, Sendable, Equatable {
     public var minReversals: Int?
     /// The fraction of strokes that must be strong; nil keeps the board's value.
     public var minFraction: Double?
-    /// Milliseconds after a shake before the next may start; nil keeps the board's value.
-    public var cooldownMs: Double?
+    /// Milliseconds after a shake before the next may start (the profile's `shake.cooldownMs`);
+    /// nil keeps the board's value.
+    package var cooldownMs: Double?
+
+    /// How long after a shake before the next may start; nil keeps the board's value.
+    public var cooldown: Duration? {
+        get { cooldownMs.map { .rounded(milliseconds: $0) } }
+        set { cooldownMs = newValue?.inMilliseconds }
+    }
 
     /// Shake settings saved in a profile; nil fields leave the board's settings as they are.
     public init(level: ShakeSensitivity? = nil, thresholdG: Double? = nil, minReversals: Int? = nil,
-                minFraction: Double? = nil, cooldownMs: Double? = nil) {
+                minFraction: Double? = nil, cooldown: Duration? = nil) {
+        self.init(level: level, thresholdG: thresholdG, minReversals: minReversals, minFraction: minFraction,
+                  cooldownMs: cooldown?.inMilliseconds)
+    }
+
+    /// Shake settings with the cooldown in milliseconds (the profile file's unit).
+    package init(level: ShakeSensitivity? = nil, thresholdG: Double? = nil, minReversals: Int? = nil,
+                 minFraction: Double? = nil, cooldownMs: Double?) {
         self.level = level?.rawValue; self.thresholdG = thresholdG; self.minReversals = minReversals
         self.minFraction = minFraction; self.cooldownMs = cooldownMs
     }

@@ -147,7 +147,7 @@ public final class TiltLoop: @unchecked Sendable {
     ///   - haptics: the motor's engine, or nil to stay silent.
     ///   - shakeEffect: what the motor plays when a shake starts.
     public init(sensor: MotionSensor, clock: MonotonicClock, pipeline: TiltPipeline, configuration: Configuration,
-                haptics: HapticEngine? = nil, shakeEffect: HapticEffect = .pulse(ms: 150)) {
+                haptics: HapticEngine? = nil, shakeEffect: HapticEffect = .pulse(.milliseconds(150))) {
         self.sensor = sensor
         self.clock = clock
         self.configuration = configuration
@@ -162,7 +162,7 @@ public final class TiltLoop: @unchecked Sendable {
 
     /// A loop at `rateHz` with the default configuration otherwise.
     public convenience init(sensor: MotionSensor, clock: MonotonicClock, pipeline: TiltPipeline, rateHz: Double,
-                            haptics: HapticEngine? = nil, shakeEffect: HapticEffect = .pulse(ms: 150)) {
+                            haptics: HapticEngine? = nil, shakeEffect: HapticEffect = .pulse(.milliseconds(150))) {
         self.init(sensor: sensor, clock: clock, pipeline: pipeline, configuration: Configuration(rateHz: rateHz),
                   haptics: haptics, shakeEffect: shakeEffect)
     }

@@ -11,7 +11,7 @@ import TiltboardSimulator
 /// Start `SignalWatcher.shared` before creating it.
 ///
 /// Every command that drives the motor opens it here, once, so whatever it plays goes through the
-/// board's on-time cap (`motor.maxOnSeconds`, `motor.minRestSeconds`) for as long as the process runs.
+/// board's on-time cap (`motor.maxOnMs`, `motor.minRestMs`) for as long as the process runs.
 final class Motor {
     let engine: HapticEngine
     let line: GPIOOutputLine
@@ -34,7 +34,7 @@ final class Motor {
     init(line: GPIOOutputLine, clock: MonotonicClock, cap: MotorCapSettings, announceChanges: Bool,
          warnOnTrip: Bool = true, carrierHz: Double = 200) {
         self.line = line
-        let warning = "the motor was switched off after \(decimal(cap.maxOnSeconds, 1)) s on without a break (motor.maxOnSeconds)"
+        let warning = "the motor was switched off after \(decimal(cap.maxOnSeconds, 1)) s on without a break (motor.maxOnMs)"
         engine = HapticEngine(line: line, clock: clock, cap: cap, carrierHz: carrierHz,
                               capTripped: { if warnOnTrip { Console.warn(warning) } })
         let engine = engine

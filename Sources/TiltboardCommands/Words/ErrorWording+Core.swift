@@ -35,7 +35,7 @@ extension ErrorWording {
             return "capture rejected: \(stillness(f))"
         case let .captureTimedOut(seconds, last):
             let why = last.map { " (last problem: \(stillness($0)))" } ?? ""
-            return "the board was not still for long enough within \(fixed(seconds, 0)) s\(why); "
+            return "the board was not still for long enough within \(fixed(seconds.inSeconds, 0)) s\(why); "
                 + "put it on a steady surface and try again"
         case let .ambiguousOrientation(g):
             return "orientation unclear: measured (\(fixed(g.x, 3)), \(fixed(g.y, 3)), "
@@ -84,7 +84,7 @@ extension ErrorWording {
             return "measured \(fixed(g, 3)) g instead of about 1 g (tolerance ±\(fixed(tol, 2)) g); "
                 + "check the range setting and keep the board still"
         case let .gap(seconds):
-            return "no sample for \(fixed(seconds, 2)) s (the sensor was lost)"
+            return "no sample for \(fixed(seconds.inSeconds, 2)) s (the sensor was lost)"
         }
     }
 

@@ -2,8 +2,8 @@
 public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The board moved during a capture.
     case notStill(StillnessFailure)
-    /// No still stretch long enough before the timeout.
-    case captureTimedOut(seconds: Double, lastFailure: StillnessFailure?)
+    /// No still stretch long enough before the timeout, which ran out after the given span.
+    case captureTimedOut(after: Duration, lastFailure: StillnessFailure?)
     /// The mean reading is not clearly along one axis.
     case ambiguousOrientation(meanG: Vector3)
     /// The board lies on a different face from the one asked for.
@@ -28,8 +28,8 @@ public enum CalibrationError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String {
         switch self {
         case let .notStill(f): return "CalibrationError.notStill(\(f))"
-        case let .captureTimedOut(seconds, last):
-            return "CalibrationError.captureTimedOut(seconds: \(seconds), lastFailure: \(last.map { "\($0)" } ?? "nil"))"
+        case let .captureTimedOut(timeout, last):
+            return "CalibrationError.captureTimedOut(after: \(timeout), lastFailure: \(last.map { "\($0)" } ?? "nil"))"
         case let .ambiguousOrientation(g): return "CalibrationError.ambiguousOrientation(meanG: \(g))"
         case let .wrongFace(expected, measured): return "CalibrationError.wrongFace(expected: \(expected.rawValue), measured: \(measured.rawValue))"
         case let .repeatedFace(face): return "CalibrationError.repeatedFace(\(face.rawValue))"

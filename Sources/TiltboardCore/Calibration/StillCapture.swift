@@ -75,7 +75,7 @@ package struct StillCapture: Sendable {
         if let last = lastTime {
             let interval = sample.t - last
             if let usual = lastInterval, interval > Swift.max(StillCapture.minGapSeconds, 4 * usual) {
-                failure = .gap(seconds: interval)
+                failure = .gap(.rounded(seconds: Swift.min(interval, 9e9)))
             } else if interval > 0 {
                 lastInterval = interval
             }

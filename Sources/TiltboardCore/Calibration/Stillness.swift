@@ -54,11 +54,11 @@ public enum StillnessFailure: Sendable, Equatable, CustomStringConvertible {
     case gyroNoise(axis: Int, stdDevDps: Double, limitDps: Double)
     /// The mean acceleration is not about 1 g, so something other than gravity acts.
     case gravityMagnitude(measuredG: Double, toleranceG: Double)
-    /// No sample for `seconds` (the sensor was lost, e.g. unplugged or browned out): a capture
-    /// counts samples, not the time between them, so it starts again.
-    case gap(seconds: Double)
+    /// No sample for the given span (the sensor was lost, e.g. unplugged or browned out): a
+    /// capture counts samples, not the time between them, so it starts again.
+    case gap(Duration)
 
-    /// The case and its fields, for a log: `StillnessFailure.gap(seconds: 4.2)`. A program words
+    /// The case and its fields, for a log: `StillnessFailure.gap(4.2 seconds)`. A program words
     /// it for people.
     public var description: String {
         switch self {
@@ -67,7 +67,7 @@ public enum StillnessFailure: Sendable, Equatable, CustomStringConvertible {
         case let .accelSpan(axis, span, limit): return "StillnessFailure.accelSpan(axis: \(axis), spanG: \(span), limitG: \(limit))"
         case let .gyroNoise(axis, sd, limit): return "StillnessFailure.gyroNoise(axis: \(axis), stdDevDps: \(sd), limitDps: \(limit))"
         case let .gravityMagnitude(g, tol): return "StillnessFailure.gravityMagnitude(measuredG: \(g), toleranceG: \(tol))"
-        case let .gap(seconds): return "StillnessFailure.gap(seconds: \(seconds))"
+        case let .gap(span): return "StillnessFailure.gap(\(span))"
         }
     }
 }

@@ -3,19 +3,26 @@
 /// Build effects once (presets, `parse(name:)`, `pattern(_:repeat:strength:)`) and replay them;
 /// playing a prebuilt effect copies no pattern storage.
 public enum HapticEffect: Sendable, Equatable {
-    /// One burst of `ms` milliseconds at `strength` (0 < strength ≤ 1; below 1 is software PWM).
-    case pulse(ms: Double, strength: Double = 1)
+    /// One burst lasting the given span at `strength` (0 < strength ≤ 1; below 1 is software PWM):
+    /// `.pulse(.milliseconds(150))`.
+    case pulse(Duration, strength: Double = 1)
     /// An on/off sequence, possibly repeated.
     case waveform(HapticWaveform)
 
+    /// A pulse of `ms` milliseconds (rounded to the nanosecond): the form the parser, the gamepad's
+    /// rumble and the tests use.
+    package static func pulse(ms: Double, strength: Double = 1) -> HapticEffect {
+        .pulse(.rounded(milliseconds: ms), strength: strength)
+    }
+
     /// 10 ms: the lightest perceptible confirmation.
-    public static let tick = HapticEffect.pulse(ms: 10)
+    public static let tick = HapticEffect.pulse(.milliseconds(10))
     /// 20 ms: a button press.
-    public static let click = HapticEffect.pulse(ms: 20)
+    public static let click = HapticEffect.pulse(.milliseconds(20))
     /// 20 ms on, 60 ms off, 20 ms on.
     public static let doubleClick = HapticEffect.waveform(HapticWaveform(timingsMs: [20, 60, 20]))
     /// 400 ms: an unmissable notice.
-    public static let buzz = HapticEffect.pulse(ms: 400)
+    public static let buzz = HapticEffect.pulse(.milliseconds(400))
     /// 200 ms on, 200 ms off, five times.
     public static let alarm = HapticEffect.waveform(HapticWaveform(timingsMs: [200, 200], repeatCount: 5))
 
@@ -65,8 +72,9 @@ public enum HapticEffect: Sendable, Equatable {
     /// Checks durations and strength; throws a message saying what to change.
     public func validate() throws {
         switch self {
-        case let .pulse(ms, strength):
-            guard ms.isFinite, ms > 0 else { throw HapticEffectError(.badPulseLength(ms)) }
+        case let .pulse(length, strength):
+            let ms = length.inMilliseconds
+            guard length > .zero else { throw HapticEffectError(.badPulseLength(ms)) }
             try HapticWaveform.validate(strength: strength)
         case let .waveform(w):
             try w.validate()
@@ -76,7 +84,7 @@ public enum HapticEffect: Sendable, Equatable {
     /// The effect as a waveform.
     public var waveform: HapticWaveform {
         switch self {
-        case let .pulse(ms, strength): return HapticWaveform(timingsMs: [ms], repeatCount: 1, strength: strength)
+        case let .pulse(length, strength): return HapticWaveform(timingsMs: [length.inMilliseconds], repeatCount: 1, strength: strength)
         case let .waveform(w): return w
         }
     }
@@ -91,7 +99,7 @@ public enum HapticEffect: Sendable, Equatable {
     /// Segment `i` in seconds; even indices are on-times.
     @usableFromInline func segmentSeconds(_ i: Int) -> Double {
         switch self {
-        case let .pulse(ms, _): return ms / 1000
+        case let .pulse(length, _): return length.inSeconds
         case let .waveform(w): return w.timingsMs[i] / 1000
         }
     }
@@ -110,8 +118,8 @@ public enum HapticEffect: Sendable, Equatable {
     /// True when `validate()` would not throw; checked without building messages.
     package var isValid: Bool {
         switch self {
-        case let .pulse(ms, strength):
-            return ms.isFinite && ms > 0 && strength.isFinite && strength > 0 && strength <= 1
+        case let .pulse(length, strength):
+            return length > .zero && strength.isFinite && strength > 0 && strength <= 1
         case let .waveform(w):
             // Plain indexing: this runs on every `play`, which must not allocate.
             var total = 0.0, anyOn = false

@@ -8,18 +8,25 @@ public struct TickContext: Sendable, Equatable {
     public var deadline: UInt64
     /// When the loop actually woke, in clock nanoseconds.
     public var wakeTime: UInt64
-    /// Seconds since the previous tick woke (one period for the first tick).
-    public var dt: Double
+    /// Seconds since the previous tick woke (one period for the first tick): the step the
+    /// signal processing integrates over.
+    @usableFromInline package var dt: Double
     /// Deadlines skipped just before this tick because the previous one overran.
     public var missedTicks: UInt64
 
     /// A tick's context as the scheduler hands it to the loop.
-    @inlinable public init(index: UInt64, deadline: UInt64, wakeTime: UInt64, dt: Double, missedTicks: UInt64) {
+    @inlinable package init(index: UInt64, deadline: UInt64, wakeTime: UInt64, dt: Double, missedTicks: UInt64) {
         self.index = index; self.deadline = deadline; self.wakeTime = wakeTime; self.dt = dt; self.missedTicks = missedTicks
     }
 
-    /// wakeTime − deadline.
-    @inlinable public var latenessNanoseconds: UInt64 { wakeTime >= deadline ? wakeTime - deadline : 0 }
+    /// How long since the previous tick woke (one period for the first tick), to the nanosecond.
+    public var interval: Duration { .rounded(seconds: dt) }
+
+    /// How late the loop woke for this tick: wakeTime − deadline (zero when on time).
+    public var lateness: Duration { .nanoseconds(Int64(clamping: latenessNanoseconds)) }
+
+    /// wakeTime − deadline, in nanoseconds.
+    @inlinable package var latenessNanoseconds: UInt64 { wakeTime >= deadline ? wakeTime - deadline : 0 }
 }
 
 /// Runs a body at a fixed rate on absolute deadlines (start + k·period), so timing errors never

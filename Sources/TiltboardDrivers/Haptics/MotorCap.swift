@@ -1,6 +1,6 @@
 import TiltboardCore
-/// How long the motor may run before it must rest: the board file's `motor.maxOnSeconds` and
-/// `motor.minRestSeconds`.
+/// How long the motor may run before it must rest: the board file's `motor.maxOnMs` and
+/// `motor.minRestMs`.
 ///
 /// These are a safety policy, not a part's rating: coin ERM motors are sold for intermittent
 /// duty, and the cap is what keeps a stuck request (a shake that never ends, a game re-sending
