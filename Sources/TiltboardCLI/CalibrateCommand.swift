@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 import TiltboardDrivers
 import TiltboardLinux
@@ -122,7 +123,7 @@ struct CalibrateCommand: ParsableCommand {
         }
         let (existing, replacing) = try session.profileForEditing()
         if let replacing {
-            Console.note("the profile at \(session.profilePath) cannot be used (\(replacing.detail)); it will be replaced, the old file is kept as \(session.profilePath).bak")
+            Console.note("the profile at \(session.profilePath) cannot be used (\(ErrorWording.profileDetail(replacing))); it will be replaced, the old file is kept as \(session.profilePath).bak")
         }
         // Now, not after the capture: a result that cannot be saved is a person's time lost.
         try ProfileStore.checkWritable(path: session.profilePath)

@@ -117,7 +117,7 @@ public enum ProfileStore {
         // What JSONSerialization lets through: a key twice (which one wins is undefined) and a
         // comma before `}` or `]` (RFC 8259 §4, §5).
         if let problem = StrictJSON.problem(bytes) {
-            throw ProfileError(path: path, kind: .corrupt, detail: "\(problem.key): \(problem.message)", remedy: .recalibrateOrRestore)
+            throw ProfileError(path: path, kind: .corrupt, detail: "", remedy: .recalibrateOrRestore, notStrictJSON: problem)
         }
         guard let object = root as? [String: Any] else {
             throw ProfileError(path: path, kind: .corrupt, detail: "not a profile: the top level is not an object", remedy: .recalibrateOrRestore)
@@ -332,9 +332,16 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         case nameAProfileFile
     }
 
-    package init(path: String, kind: Kind, detail: String, remedy: Remedy? = nil) {
-        self.path = path; self.kind = kind; self.detail = detail; self.remedy = remedy
+    /// Where and how the file is not strict JSON (a trailing comma, a key twice), when that is
+    /// what is wrong; `detail` is then empty and the program words it.
+    package var notStrictJSON: StrictJSON.Problem?
+
+    package init(path: String, kind: Kind, detail: String, remedy: Remedy? = nil, notStrictJSON: StrictJSON.Problem? = nil) {
+        self.path = path; self.kind = kind; self.detail = detail; self.remedy = remedy; self.notStrictJSON = notStrictJSON
     }
 
-    public var description: String { "profile \(shownPath(path)): \(detail)" }
+    public var description: String {
+        if let strict = notStrictJSON { return "ProfileError(\(kind), \(strict.kind), path: \(shownPath(path)), key: \(strict.key))" }
+        return "profile \(shownPath(path)): \(detail)"
+    }
 }

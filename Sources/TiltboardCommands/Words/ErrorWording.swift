@@ -11,6 +11,7 @@ import TiltboardSimulator
 /// command line's `tiltboard: error: …` lines and `serve`'s page and API both word errors here.
 /// An error without an entry is shown as it describes itself.
 package func describe(_ error: Error) -> String {
+    if let words = ErrorWording.tiltboard(error) { return words }
     switch error {
     case let error as OutputFileError: return ErrorWording.outputFile(error)
     case let error as GPIOError: return ErrorWording.gpio(error)

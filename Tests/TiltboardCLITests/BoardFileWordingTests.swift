@@ -1,0 +1,247 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Tiltboard
+import TiltboardCommands
+import TiltboardCore
+import TiltboardDrivers
+import XCTest
+
+/// The words of board-file errors, as the command line and `serve` say them: each mistake in a
+/// board file and its exact sentence from the one table (`describe(_:)`). The library's own tests
+/// assert the kinds and fields.
+final class BoardFileWordingTests: XCTestCase {
+    private func parse(_ text: String, source: String = "Boards/x.json") throws -> BoardDescription {
+        try BoardDescription.parse(json: Array(text.utf8), source: source)
+    }
+
+    /// The one line the table gives for a bad board file.
+    private func message(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        do {
+            let board = try parse(text)
+            XCTFail("parsed without error: \(board)", file: file, line: line)
+            return ""
+        } catch let error as BoardFileError {
+            XCTAssertFalse(describe(error).contains("\n"), "message spans lines", file: file, line: line)
+            return describe(error)
+        } catch {
+            XCTFail("unexpected error type \(error)", file: file, line: line)
+            return ""
+        }
+    }
+
+    private let minimal = #"{"name": "b", "sensor": {"chip": "mpu6050", "bus": "/dev/i2c-1"}"#
+
+    private func faultBoard(_ faults: String) -> String {
+        #"{"name": "f", "sensor": {"chip": "mpu6050", "bus": "simulated"}, "simulation": {"faults": "# + faults + "}}"
+    }
+
+    func testBadValuesNameFileKeyValueAndWhatIsAllowed() {
+        func sensor(_ extra: String, chip: String = "mpu6050") -> String {
+            #"{"name": "b", "sensor": {"chip": "\#(chip)", "bus": "/dev/i2c-1", \#(extra)}}"#
+        }
+        XCTAssertEqual(message(sensor(#""accelRangeG": 3"#)),
+                       "board file Boards/x.json: sensor.accelRangeG: 3 is not allowed (use 2, 4, 8 or 16)")
+        XCTAssertEqual(message(sensor(#""accelRangeG": "2""#)),
+                       "board file Boards/x.json: sensor.accelRangeG: \"2\" is not allowed (use 2, 4, 8 or 16)")
+        XCTAssertEqual(message(sensor(#""gyroRangeDps": 300"#)),
+                       "board file Boards/x.json: sensor.gyroRangeDps: 300 is not allowed (use 250, 500, 1000 or 2000)")
+        XCTAssertEqual(message(sensor(#""gyroRangeDps": 250"#, chip: "adxl345")),
+                       "board file Boards/x.json: sensor.gyroRangeDps: the ADXL345 has no gyro (remove the key)")
+        XCTAssertEqual(message(sensor(#""address": "0x53""#)),
+                       "board file Boards/x.json: sensor.address: \"0x53\" is not allowed (the MPU-6050 answers at 0x68 or 0x69)")
+        XCTAssertEqual(message(sensor(#""address": 104"#, chip: "adxl345")),
+                       "board file Boards/x.json: sensor.address: 104 is not allowed (the ADXL345 answers at 0x53 or 0x1D)")
+        XCTAssertEqual(message(sensor(#""rateHz": 2000"#)),
+                       "board file Boards/x.json: sensor.rateHz: 2000 is not allowed (the MPU-6050 runs at 4 to 1000 Hz)")
+        XCTAssertEqual(message(sensor(#""rateHz": 0.05"#, chip: "adxl345")),
+                       "board file Boards/x.json: sensor.rateHz: 0.05 is not allowed (the ADXL345 runs at 0.1 to 3200 Hz)")
+        XCTAssertEqual(message(sensor(#""fifo": 1"#)),
+                       "board file Boards/x.json: sensor.fifo: 1 is not allowed (use true or false)")
+        XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu9250", "bus": "/dev/i2c-1"}}"#),
+                       "board file Boards/x.json: sensor.chip: \"mpu9250\" is not allowed (use \"mpu6050\", \"adxl345\", \"lis3dh\", \"lsm9ds1\" or \"icm20948\")")
+        XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu6050", "bus": "/dev/i2c"}}"#),
+                       "board file Boards/x.json: sensor.bus: \"/dev/i2c\" is not allowed (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
+        XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": -1}}"#),
+                       "board file Boards/x.json: motor.line: -1 is not allowed (use a line offset like 17 or a line name like \"GPIO17\")")
+        XCTAssertEqual(message(minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17, "shakeEffect": "pulse:x"}}"#),
+                       "board file Boards/x.json: motor.shakeEffect: pulse length 'x' is not a number of milliseconds")
+        XCTAssertEqual(message(minimal + #", "shake": {"minFraction": 1.5}}"#),
+                       "board file Boards/x.json: shake.minFraction: 1.5 is not allowed (use a fraction from 0 to 1)")
+        XCTAssertEqual(message(minimal + #", "shake": {"minDurationMs": 45}}"#),
+                       "board file Boards/x.json: shake.minDurationMs: no longer applies: a single burst no longer starts a shake, "
+                       + "only a back-and-forth does; remove it and set minReversals (default 2: three alternating half-cycles) instead")
+        XCTAssertEqual(message(minimal + #", "shake": {"minReversals": 0}}"#),
+                       "board file Boards/x.json: shake.minReversals: 0 is not allowed (use an integer from 1 to 20)")
+        XCTAssertEqual(message(minimal + #", "shake": {"thresholdG": 0}}"#),
+                       "board file Boards/x.json: shake.thresholdG: 0 is not allowed (use more than 0 and at most 16 g)")
+        XCTAssertEqual(message(minimal + #", "shake": {"minReversals": 2.5}}"#),
+                       "board file Boards/x.json: shake.minReversals: 2.5 is not allowed (use an integer from 1 to 20)")
+    }
+
+    /// The older keys in seconds are still read: 2 s and 0.5 s by default, each 0.05…60 s.
+    func testMotorCapKeysInSecondsStillRead() throws {
+        let motor = minimal + #", "motor": {"chip": "pinctrl-bcm2711", "line": 17"#
+        let edges = try parse(motor + #", "maxOnSeconds": 0.05, "minRestSeconds": 60}}"#).motor
+        XCTAssertEqual(edges?.cap, MotorCapSettings(maxOnSeconds: 0.05, minRestSeconds: 60))
+        for key in ["maxOnSeconds", "minRestSeconds"] {
+            for bad in ["0", "0.049", "60.5", "-1", "\"2\"", "null"] {
+                XCTAssertEqual(message(motor + #", "\#(key)": \#(bad)}}"#),
+                               "board file Boards/x.json: motor.\(key): \(bad) is not allowed (use 0.05 to 60 seconds)")
+            }
+        }
+    }
+
+    func testSimulationValues() {
+        let head = #"{"name": "b", "sensor": {"chip": "mpu6050", "bus": "simulated"}, "simulation": "#
+        XCTAssertEqual(message(head + #"{"whoAmI": "0x1FF"}}"#),
+                       "board file Boards/x.json: simulation.whoAmI: \"0x1FF\" is not allowed (use a byte such as \"0x68\" or \"0x70\")")
+        XCTAssertEqual(message(head + #"{"scaleError": [0.02, 0.01]}}"#),
+                       "board file Boards/x.json: simulation.scaleError: [0.02,0.01] is not allowed (use [x, y, z] fractions, each within ±0.5 (0.02 = +2 %))")
+        XCTAssertEqual(message(head + #"{"seed": -1}}"#),
+                       "board file Boards/x.json: simulation.seed: -1 is not allowed (use an integer from 0 to 2^53)")
+        XCTAssertEqual(message(head + #"{"script": "flat", "trace": "t.csv"}}"#),
+                       "board file Boards/x.json: simulation.trace: give either script or trace, not both")
+        XCTAssertEqual(message(minimal + #", "simulation": {"script": "flat"}}"#),
+                       "board file Boards/x.json: simulation: only allowed when sensor.bus is \"simulated\" (remove it, or set the bus)")
+    }
+
+    func testMountMustBeARotation() {
+        XCTAssertEqual(message(minimal + #", "mount": [[1,0,0],[0,1,0],[0,0,-1]]}"#),
+                       "board file Boards/x.json: mount: [[1,0,0],[0,1,0],[0,0,-1]] is a mirror image (determinant -1), not a rotation: flip the sign of one more row")
+        XCTAssertEqual(message(minimal + #", "mount": [[1,0,0],[0,2,0],[0,0,1]]}"#),
+                       "board file Boards/x.json: mount: [[1,0,0],[0,2,0],[0,0,1]] is not a rotation: rows must be orthonormal unit vectors (use a signed permutation such as [[0,1,0],[-1,0,0],[0,0,1]])")
+        XCTAssertEqual(message(minimal + #", "mount": [[1,0,0],[0,1,0]]}"#),
+                       "board file Boards/x.json: mount: [[1,0,0],[0,1,0]] is not allowed (use 3 rows of 3 numbers, e.g. [[1,0,0],[0,1,0],[0,0,1]])")
+    }
+
+    func testUnknownKeysListTheAllowedOnes() {
+        XCTAssertEqual(message(#"{"name": "b", "sensor": {"chip": "mpu6050", "bus": "/dev/i2c-1", "acelRangeG": 2}}"#),
+                       "board file Boards/x.json: sensor.acelRangeG: unknown key (allowed in sensor: chip, bus, address, accelRangeG, gyroRangeDps, rateHz, fifo)")
+        XCTAssertEqual(message(minimal + #", "motors": {}}"#),
+                       "board file Boards/x.json: motors: unknown key (allowed: name, sensor, motor, mount, simulation, shake, interrupt)")
+    }
+
+    func testMissingKeys() {
+        XCTAssertEqual(message(#"{"sensor": {"chip": "mpu6050", "bus": "/dev/i2c-1"}}"#),
+                       "board file Boards/x.json: name: missing (give the board a name)")
+        XCTAssertEqual(message(#"{"name": "b", "sensor": {"bus": "/dev/i2c-1"}}"#),
+                       "board file Boards/x.json: sensor.chip: missing (use \"mpu6050\", \"adxl345\", \"lis3dh\", \"lsm9ds1\" or \"icm20948\")")
+        XCTAssertEqual(message(minimal + #", "motor": {"line": 17}}"#),
+                       "board file Boards/x.json: motor.chip: missing (a chip label like \"pinctrl-bcm2711\", a name like \"gpiochip0\" or a path)")
+    }
+
+    func testMalformedJSONNamesLineAndColumn() {
+        XCTAssertEqual(message("{\n  \"name\": \"b\",\n  \"sensor\": }\n"),
+                       "board file Boards/x.json: not valid JSON: Invalid value at line 3, column 13")
+        XCTAssertTrue(message("{\"name\": \"b\"").hasPrefix("board file Boards/x.json: not valid JSON: "))
+        XCTAssertEqual(message("[1, 2]"), "board file Boards/x.json: the top level must be an object { … }, found [1,2]")
+    }
+
+    func testMissingFileSaysSo() throws {
+        let folder = try makeScratchFolder(self)
+        XCTAssertThrowsError(try BoardDescription.load(path: folder + "/nope.json")) { error in
+            XCTAssertEqual(describe(error),
+                           "board file \(folder)/nope.json: no such file")
+        }
+    }
+
+    func testEachFaultMistakeNamesTheFileAndKey() {
+        let cases: [(String, String)] = [
+            (#"{"at": 1}"#, #"board file Boards/x.json: simulation.faults: an object { … } is not allowed (use a list of {"at": seconds, "kind": "nack", "eio", "reset", "unplug", "seconds": duration})"#),
+            (#"[{"at": 1, "kind": "glitch", "seconds": 1}]"#, #"board file Boards/x.json: simulation.faults[0].kind: "glitch" is not allowed (use one of "nack", "eio", "reset", "unplug")"#),
+            (#"[{"at": 1, "kind": "reset"}, {"at": 1, "seconds": 1}]"#, #"board file Boards/x.json: simulation.faults[1].kind: missing (use one of "nack", "eio", "reset", "unplug")"#),
+            (#"[{"kind": "reset"}]"#, "board file Boards/x.json: simulation.faults[0].at: missing (seconds since the board opened)"),
+            (#"[{"at": -1, "kind": "reset"}]"#, "board file Boards/x.json: simulation.faults[0].at: -1 is not allowed (use 0 to 86400 seconds since the board opened)"),
+            (#"[{"at": "soon", "kind": "reset"}]"#, #"board file Boards/x.json: simulation.faults[0].at: "soon" is not allowed (use 0 to 86400 seconds since the board opened)"#),
+            (#"[{"at": 1, "kind": "nack"}]"#, "board file Boards/x.json: simulation.faults[0].seconds: missing (how long the nack lasts, in seconds)"),
+            (#"[{"at": 1, "kind": "unplug", "seconds": 0}]"#, "board file Boards/x.json: simulation.faults[0].seconds: 0 is not allowed (use more than 0 and at most 3600 seconds)"),
+            (#"[{"at": 1, "kind": "reset", "seconds": 1}]"#, "board file Boards/x.json: simulation.faults[0].seconds: a reset takes no time (remove the key)"),
+            (#"[{"at": 1, "kind": "eio", "seconds": 1, "errno": 5}]"#, "board file Boards/x.json: simulation.faults[0].errno: unknown key (allowed in simulation.faults[0]: at, kind, seconds)"),
+            (#"[3]"#, "board file Boards/x.json: simulation.faults[0]: 3 is not allowed (use an object { … })"),
+        ]
+        for (faults, expected) in cases {
+            XCTAssertEqual(message(faultBoard(faults)), expected, faults)
+        }
+        let many = "[" + Array(repeating: #"{"at": 1, "kind": "reset"}"#, count: 101).joined(separator: ",") + "]"
+        XCTAssertEqual(message(faultBoard(many)), "board file Boards/x.json: simulation.faults: 101 faults; at most 100")
+    }
+
+    /// Every kind the parser above does not reach, straight from the table.
+    func testEveryOtherKindHasItsSentence() {
+        func line(_ key: String, _ problem: BoardFileError.Problem) -> String {
+            describe(BoardFileError(file: "b.json", key: key, problem: problem))
+        }
+        let cases: [(String, String)] = [
+            (line("", .unreadable(errno: EACCES)), "board file b.json: cannot read it: Permission denied (errno 13): check the file's permissions"),
+            (line("", .unreadable(errno: ELOOP)),
+             "board file b.json: cannot read it: Too many levels of symbolic links (errno 40): a symlink loop (or more than 40 links in a row): point the link at the board file itself"),
+            (line("", .unreadable(errno: EIO)), "board file b.json: cannot read it: Input/output error (errno 5)"),
+            (line("", .notRegularFile(kind: "a folder")), "board file b.json: a folder, not a regular file: give the path of a board file (or a symlink to one)"),
+            (line("", .tooLarge(size: 9, limit: 8)), "board file b.json: a file of 9 bytes, more than the 8 bytes it may have: not a board file"),
+            (line("", .noSuchFile), "board file b.json: no such file"),
+            (line("name", .notStrictJSON(.keyTwice(line: 1, column: 15))),
+             "board file b.json: name: appears twice in one object (again at line 1, column 15): keep one"),
+            (line("", .notStrictJSON(.commaBefore("}", line: 1, column: 65))), "board file b.json: a comma before \"}\" at line 1, column 65: remove it"),
+            (line("sensor", .missing(.sensor)), "board file b.json: sensor: missing (give at least chip and bus)"),
+            (line("sensor.bus", .missing(.bus)), "board file b.json: sensor.bus: missing (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")"),
+            (line("motor.line", .missing(.gpioLine)), "board file b.json: motor.line: missing (a line offset like 17 or a line name like \"GPIO17\")"),
+            (line("motor.maxOnMs", .keyAndOlderKey(older: "maxOnSeconds")), "board file b.json: motor.maxOnMs: give it or the older maxOnSeconds, not both"),
+            (line("motor.maxOnMs", .notAllowed(value: "49", allowed: .span(low: 50, high: 60_000, unit: .milliseconds))),
+             "board file b.json: motor.maxOnMs: 49 is not allowed (use 50 to 60000 ms)"),
+            (line("name", .notAllowed(value: "1", allowed: .string)), "board file b.json: name: 1 is not allowed (use a string in quotes)"),
+            (line("name", .notAllowed(value: "\"\"", allowed: .nonEmptyString)), "board file b.json: name: \"\" is not allowed (use a non-empty string)"),
+            (line("simulation.script", .notAllowed(value: "1", allowed: .script)),
+             "board file b.json: simulation.script: 1 is not allowed (use a built-in script name such as \"flat\" or a path to a script file)"),
+            (line("simulation.trace", .notAllowed(value: "1", allowed: .tracePath)), "board file b.json: simulation.trace: 1 is not allowed (use a path to a CSV trace)"),
+            (line("simulation.motorLog", .notAllowed(value: "1", allowed: .filePath)), "board file b.json: simulation.motorLog: 1 is not allowed (use a file path)"),
+            (line("simulation.zeroGOffsetMg", .notAllowed(value: "[1]", allowed: .vector(.milliG, limit: 1000))),
+             "board file b.json: simulation.zeroGOffsetMg: [1] is not allowed (use [x, y, z] in mg, each within ±1000)"),
+            (line("simulation.part.gyroBiasDps", .notAllowed(value: "[1]", allowed: .vector(.degreesPerSecond, limit: 250))),
+             "board file b.json: simulation.part.gyroBiasDps: [1] is not allowed (use [x, y, z] in °/s, each within ±250)"),
+            (line("simulation.part.gyroBiasTempcoDpsPerC", .notAllowed(value: "[1]", allowed: .vector(.degreesPerSecondPerCelsius, limit: 5))),
+             "board file b.json: simulation.part.gyroBiasTempcoDpsPerC: [1] is not allowed (use [x, y, z] in °/s per °C, each within ±5)"),
+            (line("simulation.part.zeroGTempcoMgPerC", .notAllowed(value: "[1]", allowed: .vector(.milliGPerCelsius, limit: 20))),
+             "board file b.json: simulation.part.zeroGTempcoMgPerC: [1] is not allowed (use [x, y, z] in mg per °C, each within ±20)"),
+            (line("simulation.part", .notAllowed(value: "\"best\"", allowed: .part(keys: ["gyroBiasDps", "warmUpC"]))),
+             "board file b.json: simulation.part: \"best\" is not allowed (use \"typical\", \"worst\" or an object with gyroBiasDps, warmUpC)"),
+            (line("simulation.part.warmUpC", .notAllowed(value: "61", allowed: .celsius(low: 0, high: 60))),
+             "board file b.json: simulation.part.warmUpC: 61 is not allowed (use °C from 0 to 60)"),
+            (line("simulation.part.warmUpSeconds", .notAllowed(value: "0", allowed: .seconds(low: 1, high: 3600))),
+             "board file b.json: simulation.part.warmUpSeconds: 0 is not allowed (use seconds from 1 to 3600)"),
+            (line("simulation.motorNoise.errorRate", .notAllowed(value: "2", allowed: .chance)),
+             "board file b.json: simulation.motorNoise.errorRate: 2 is not allowed (use a chance from 0 to 1)"),
+            (line("simulation.trace", .namedFileMissing(path: "t.csv")), "board file b.json: simulation.trace: t.csv: no such file"),
+            (line("simulation.trace", .namedFileUnreadable(path: "t.csv", errno: EACCES)),
+             "board file b.json: simulation.trace: cannot read t.csv: Permission denied (errno 13): check the file's permissions"),
+            (line("simulation.trace", .namedFileUnreadable(path: "t.csv", errno: ENAMETOOLONG)),
+             "board file b.json: simulation.trace: cannot read t.csv: File name too long (errno 36): the name (or one of its folders' names) is too long"),
+            (line("simulation.trace", .namedFileUnreadable(path: "t.csv", errno: ELOOP)),
+             "board file b.json: simulation.trace: cannot read t.csv: Too many levels of symbolic links (errno 40): a symlink loop (or more than 40 links in a row)"),
+            (line("simulation.trace", .namedFileNotRegular(path: "t.csv", kind: "a FIFO")), "board file b.json: simulation.trace: t.csv is a FIFO, not a regular file"),
+            (line("simulation.trace", .namedFileTooLarge(path: "t.csv", size: 9, limit: 8)),
+             "board file b.json: simulation.trace: t.csv is a file of 9 bytes, more than the 8 bytes it may have"),
+            (line("simulation.trace", .traceNotText(path: "t.csv")),
+             "board file b.json: simulation.trace: t.csv: not UTF-8 text; a trace is CSV lines of t,ax,ay,az[,gx,gy,gz]"),
+            (line("simulation.script", .badContents(path: "s.json", underlying: .init(HapticEffectError("inner words")))),
+             "board file b.json: simulation.script: s.json: \(describe(HapticEffectError("inner words")))"),
+            (line("simulation.script", .noSuchScript(path: "wobble", builtIn: ["flat", "demo"])),
+             "board file b.json: simulation.script: \"wobble\" is neither a built-in script (flat, demo) nor a readable file"),
+            (line("interrupt", .noInterruptLine),
+             "board file b.json: interrupt: missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} (see Boards/README.md; Boards/simulated-wake.json is a simulated board wired so)"),
+        ]
+        for (actual, expected) in cases {
+            XCTAssertEqual(actual, expected)
+        }
+    }
+
+    /// A profile that is not strict JSON is worded with the key and position, as a board file's is.
+    func testAProfileThatIsNotStrictJSONNamesTheKeyAndWhere() {
+        let error = ProfileError(path: "p.json", kind: .corrupt, detail: "", remedy: .recalibrateOrRestore,
+                                 notStrictJSON: StrictJSON.Problem(key: "neutral", kind: .keyTwice(line: 2, column: 3)))
+        XCTAssertEqual(describe(error), "profile p.json: neutral: appears twice in one object (again at line 2, column 3): keep one")
+        XCTAssertEqual(ErrorWording.profileDetail(error), "neutral: appears twice in one object (again at line 2, column 3): keep one")
+        XCTAssertEqual(describe(ProfileError(path: "p.json", kind: .corrupt, detail: "the file is empty")), "profile p.json: the file is empty")
+    }
+}
