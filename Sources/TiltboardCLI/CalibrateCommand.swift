@@ -139,7 +139,7 @@ struct CalibrateCommand: ParsableCommand {
                 try calibrateNeutral(session)
             }
         } catch is CalibrationStopped {
-            Console.note(CalibrationStopped().description)
+            Console.note(describe(CalibrationStopped()))
         }
     }
 
@@ -190,7 +190,7 @@ struct CalibrateCommand: ParsableCommand {
                         unreported = 0
                     }
                 case let .sensorLost(why):
-                    progress.message("sensor lost, waiting for it (the capture starts again when it is back): \(why)", warning: true)
+                    progress.message("sensor lost, waiting for it (the capture starts again when it is back): \(describe(why.error))", warning: true)
                 case let .sensorBack(reconfigured):
                     progress.message("sensor back\(reconfigured ? " (the chip had reset: configured again)" : ""); starting the capture again")
                 default: break
@@ -234,7 +234,7 @@ struct CalibrateCommand: ParsableCommand {
                 case let .faceRejected(why):
                     progress.message("\(why); carrying on", warning: true)
                 case let .sensorLost(why):
-                    progress.message("sensor lost, waiting for it (this face starts again when it is back): \(why)", warning: true)
+                    progress.message("sensor lost, waiting for it (this face starts again when it is back): \(describe(why.error))", warning: true)
                 case let .sensorBack(reconfigured):
                     progress.message("sensor back\(reconfigured ? " (the chip had reset: configured again)" : "")")
                 }

@@ -245,3 +245,45 @@ final class BoardFileWordingTests: XCTestCase {
         XCTAssertEqual(describe(ProfileError(path: "p.json", kind: .corrupt, detail: "the file is empty")), "profile p.json: the file is empty")
     }
 }
+
+/// The words of the calibration, sensor and motor-log errors of the `Tiltboard` library, from the
+/// one table; the library's tests assert their fields.
+final class TiltboardErrorWordingTests: XCTestCase {
+    func testCalibrationErrorsHaveTheirSentences() {
+        XCTAssertEqual(describe(CalibrationStopped()), "calibration interrupted; the profile was not changed")
+        XCTAssertEqual(describe(FaceTimeout(seconds: 29.6, remaining: [], lastFailure: nil)),
+                       "no new face captured within 30 s; still to do: . Lay the board squarely with one of those faces up and keep it still")
+        let failure = StillnessFailure.gap(seconds: 0.5)
+        XCTAssertEqual(describe(FaceTimeout(seconds: 60, remaining: BoardFace.allCases, lastFailure: failure)),
+                       "no new face captured within 60 s (last problem: \(failure)); still to do: "
+                       + BoardFace.allCases.map(\.rawValue).joined(separator: ", ") + ". Lay the board squarely with one of those faces up and keep it still")
+        XCTAssertEqual(describe(CalibrationProcedureError(problem: "sensor.scale is odd")),
+                       "the fitted calibration cannot be stored: sensor.scale is odd; capture the six faces again")
+    }
+
+    func testALostSensorNamesTheChipTheSpanAndTheLastError() {
+        let inner = MotorLogError(path: "m.log", errno: EISDIR)
+        var error = SensorLostError(part: "MPU-6050", bus: "simulated", address: 0x68, seconds: 0.5, lastError: inner)
+        XCTAssertEqual(describe(error), "no sample from the MPU-6050 at 0x68 on simulated for 0.5 s, giving up; last error: \(describe(inner))")
+        error.seconds = 10
+        error.lastError = nil
+        XCTAssertEqual(describe(error), "no sample from the MPU-6050 at 0x68 on simulated for 10 s, giving up; last error: none")
+        XCTAssertEqual("\(error)", "SensorLostError(MPU-6050, address: 0x68, bus: simulated, seconds: 10.0, lastError: nil)")
+    }
+
+    func testAMotorLogThatCannotBeOpenedSaysWhatToDo() {
+        let head = "motor log m.log (the board file's simulation.motorLog): cannot open it for appending: "
+        let cases: [(Int32, String)] = [
+            (EISDIR, "Is a directory (errno 21): a folder, not a file: name a file (in it, or elsewhere)"),
+            (ENXIO, "No such device or address (errno 6): a FIFO nobody reads: start its reader first"),
+            (ENODEV, "No such device (errno 19): a block device, never appended to: name a file"),
+            (EACCES, "Permission denied (errno 13): check the permissions of the file and its folder"),
+            (EPERM, "Operation not permitted (errno 1): check the permissions of the file and its folder"),
+            (ENOENT, "No such file or directory (errno 2): its folder does not exist"),
+            (EIO, "Input/output error (errno 5)"),
+        ]
+        for (code, end) in cases {
+            XCTAssertEqual(describe(MotorLogError(path: "m.log", errno: code)), head + end)
+        }
+    }
+}

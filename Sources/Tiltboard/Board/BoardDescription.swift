@@ -264,7 +264,7 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
         /// A trace that is not UTF-8 text.
         case traceNotText(path: String)
         /// A trace or script file whose contents are refused; `underlying` says why.
-        case badContents(path: String, underlying: Underlying)
+        case badContents(path: String, underlying: UnderlyingError)
         /// A script that is neither built in nor a readable file; `builtIn` names the built-in scripts.
         case noSuchScript(path: String, builtIn: [String])
         /// Waking on motion asked of a board without an `interrupt` section.
@@ -377,19 +377,20 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    /// An inner error kept whole, so its own wording can be used; two are equal when their type
-    /// and their structured description are.
-    public struct Underlying: Sendable, Equatable, CustomStringConvertible {
-        /// The inner error.
-        public var error: any Error
-        /// Keeps `error`.
-        public init(_ error: any Error) { self.error = error }
-        /// The inner error's own description.
-        public var description: String { "\(error)" }
-        /// Same type and same description.
-        public static func == (lhs: Underlying, rhs: Underlying) -> Bool {
-            type(of: lhs.error) == type(of: rhs.error) && "\(lhs.error)" == "\(rhs.error)"
-        }
+}
+
+/// An inner error kept whole in an error or an event, so the program can word it with its own
+/// words; two are equal when their type and their structured description are.
+public struct UnderlyingError: Sendable, Equatable, CustomStringConvertible {
+    /// The inner error.
+    public var error: any Error
+    /// Keeps `error`.
+    public init(_ error: any Error) { self.error = error }
+    /// The inner error's own description.
+    public var description: String { "\(error)" }
+    /// Same type and same description.
+    public static func == (lhs: UnderlyingError, rhs: UnderlyingError) -> Bool {
+        type(of: lhs.error) == type(of: rhs.error) && "\(lhs.error)" == "\(rhs.error)"
     }
 }
 

@@ -45,6 +45,6 @@ public struct CalibrationProcedureError: Error, Sendable, Equatable, CustomStrin
     public var problem: String
     /// The error for a fit whose profile has `problem`.
     package init(problem: String) { self.problem = problem }
-    /// One line: the problem, and to capture again.
-    public var description: String { "the fitted calibration cannot be stored: \(problem); capture the six faces again" }
+    /// The structured form for logs; the program words it.
+    public var description: String { "CalibrationProcedureError(problem: \(problem))" }
 }

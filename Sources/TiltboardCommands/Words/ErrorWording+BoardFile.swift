@@ -5,13 +5,26 @@ import Tiltboard
 import TiltboardCore
 import TiltboardLinux
 
-/// The words for the `Tiltboard` library's errors: board files and strict JSON.
+/// The words for the `Tiltboard` library's errors: board files, strict JSON, profiles, calibration, the sensor and the motor log.
 extension ErrorWording {
     /// The sentence for an error of the `Tiltboard` library, nil for an error of another library.
     static func tiltboard(_ error: Error) -> String? {
         switch error {
         case let error as BoardFileError: return boardFile(error)
         case let error as ProfileError: return "profile \(shownPath(error.path)): \(profileDetail(error))"
+        case is CalibrationStopped: return "calibration interrupted; the profile was not changed"
+        case let error as FaceTimeout:
+            let faces = error.remaining.map(\.rawValue).joined(separator: ", ")
+            let why = error.lastFailure.map { " (last problem: \($0))" } ?? ""
+            return "no new face captured within \(Int(error.seconds.rounded())) s\(why); still to do: \(faces). "
+                + "Lay the board squarely with one of those faces up and keep it still"
+        case let error as CalibrationProcedureError:
+            return "the fitted calibration cannot be stored: \(error.problem); capture the six faces again"
+        case let error as SensorLostError:
+            let seconds = error.seconds
+            let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
+            return "no sample from the \(error.part) at \(error.address.hex) on \(error.bus) for \(s) s, giving up; last error: \(error.lastError.map { describe($0) } ?? "none")"
+        case let error as MotorLogError: return motorLog(error)
         default: return nil
         }
     }
@@ -73,6 +86,20 @@ extension ErrorWording {
             return "missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} "
                 + "(see Boards/README.md; Boards/simulated-wake.json is a simulated board wired so)"
         }
+    }
+
+    /// A motor log that cannot be opened for appending, with the kernel's reason and what to do.
+    package static func motorLog(_ error: MotorLogError) -> String {
+        let hint: String
+        switch error.errno {
+        case EISDIR: hint = ": a folder, not a file: name a file (in it, or elsewhere)"
+        case ENXIO: hint = ": a FIFO nobody reads: start its reader first"
+        case ENODEV: hint = ": a block device, never appended to: name a file"
+        case EACCES, EPERM: hint = ": check the permissions of the file and its folder"
+        case ENOENT: hint = ": its folder does not exist"
+        default: hint = ""
+        }
+        return "motor log \(shownPath(error.path)) (the board file's simulation.motorLog): cannot open it for appending: \(reason(error.errno))\(hint)"
     }
 
     /// What is wrong with a profile file.
