@@ -42,8 +42,7 @@ struct ProfileCommand: ParsableCommand {
             let (board, path) = try location.resolve()
             let profile = try ProfileStore.load(path: path, expectedBoard: nil)
             if let profile, let why = profile.board.mismatch(with: board) {
-                throw ProfileError(path: path, kind: .otherBoard,
-                                   detail: "belongs to another board: \(why)", remedy: .calibrateThisBoard)
+                throw ProfileError(path: path, kind: .otherBoard, problem: .otherBoard(why), remedy: .calibrateThisBoard)
             }
             if json {
                 print(try ProfileShowOutput(path: path, profile: profile).jsonText())
@@ -122,8 +121,7 @@ struct ProfileCommand: ParsableCommand {
             let (board, path) = try location.resolve()
             let existing = try ProfileStore.load(path: path, expectedBoard: nil)
             if let existing, let why = existing.board.mismatch(with: board) {
-                throw ProfileError(path: path, kind: .otherBoard,
-                                   detail: "belongs to another board: \(why)", remedy: .calibrateThisBoard)
+                throw ProfileError(path: path, kind: .otherBoard, problem: .otherBoard(why), remedy: .calibrateThisBoard)
             }
             let base = board.shake.detectorSettings
             guard asksForChange else {

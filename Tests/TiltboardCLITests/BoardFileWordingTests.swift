@@ -238,11 +238,45 @@ final class BoardFileWordingTests: XCTestCase {
 
     /// A profile that is not strict JSON is worded with the key and position, as a board file's is.
     func testAProfileThatIsNotStrictJSONNamesTheKeyAndWhere() {
-        let error = ProfileError(path: "p.json", kind: .corrupt, detail: "", remedy: .recalibrateOrRestore,
-                                 notStrictJSON: StrictJSON.Problem(key: "neutral", kind: .keyTwice(line: 2, column: 3)))
+        let error = ProfileError(path: "p.json", kind: .corrupt, problem: .notStrictJSON(key: "neutral", .keyTwice(line: 2, column: 3)),
+                                 remedy: .recalibrateOrRestore)
         XCTAssertEqual(describe(error), "profile p.json: neutral: appears twice in one object (again at line 2, column 3): keep one")
         XCTAssertEqual(ErrorWording.profileDetail(error), "neutral: appears twice in one object (again at line 2, column 3): keep one")
-        XCTAssertEqual(describe(ProfileError(path: "p.json", kind: .corrupt, detail: "the file is empty")), "profile p.json: the file is empty")
+    }
+
+    /// Every profile problem and its exact sentence.
+    func testEveryProfileProblemHasItsSentence() {
+        let cases: [(ProfileError.Problem, String)] = [
+            (.unreadable(errno: EACCES), "cannot read it: Permission denied (errno 13): check the file's permissions"),
+            (.unreadable(errno: ELOOP),
+             "cannot read it: Too many levels of symbolic links (errno 40): a symlink loop (or more than 40 links in a row): point the link at the profile itself"),
+            (.unreadable(errno: ENAMETOOLONG), "cannot read it: File name too long (errno 36): the name (or one of its folders' names) is too long"),
+            (.unreadable(errno: ENOTDIR), "cannot read it: Not a directory (errno 20): a part of the path is not a folder"),
+            (.unreadable(errno: EIO), "cannot read it: Input/output error (errno 5)"),
+            (.notRegularFile(kind: "a folder"), "a folder, not a regular file"),
+            (.tooLarge(size: 9, limit: 8), "a file of 9 bytes, more than the 8 bytes it may have: not a profile"),
+            (.otherBoard(.name(profile: "a", board: "b")), "belongs to another board: it is for board \"a\", not \"b\""),
+            (.otherBoard(.chip(profile: "MPU-6050", board: "ADXL345")), "belongs to another board: it is for an MPU-6050, this board has an ADXL345"),
+            (.otherBoard(.bus(profile: "/dev/i2c-1", board: "simulated")), "belongs to another board: it is for bus /dev/i2c-1, this board uses simulated"),
+            (.otherBoard(.address(profile: 0x68, board: 0x69)), "belongs to another board: it is for address 0x68, this board uses 0x69"),
+            (.otherBoard(.chipID(profile: 0x68, board: 0x70)), "belongs to another board: the chip ID is 0x68, this board's chip answers 0x70"),
+            (.empty, "the file is empty"),
+            (.invalidJSON, "not valid JSON, truncated or corrupt"),
+            (.notStrictJSON(key: "", .commaBefore("]", line: 3, column: 1)), "a comma before \"]\" at line 3, column 1: remove it"),
+            (.topLevelNotObject, "not a profile: the top level is not an object"),
+            (.noSchemaVersion, "schemaVersion is missing or not an integer"),
+            (.newerVersion(found: 2, readsUpTo: 1), "written by a newer tiltboard (schema 2; this one reads up to 1): upgrade tiltboard, or recalibrate with this one"),
+            (.missingKey("sampleCount"), "sampleCount is missing"),
+            (.wrongType(key: "neutral.tiltDeg", detail: "Expected Double"), "neutral.tiltDeg has the wrong type (Expected Double)"),
+            (.badValue(key: "board.address", detail: "\"68\" is not a byte like \"0x68\""), "board.address: \"68\" is not a byte like \"0x68\""),
+            (.undecodable, "cannot be decoded"),
+            (.unknownKey(key: "neutral.extra", allowed: ["clamped", "tiltDeg"]), "unknown key neutral.extra (allowed: clamped, tiltDeg)"),
+            (.invalidValue("sampleCount -1 must not be negative"), "sampleCount -1 must not be negative"),
+            (.refusingToSave("sampleCount -1 must not be negative"), "refusing to save: sampleCount -1 must not be negative"),
+        ]
+        for (problem, sentence) in cases {
+            XCTAssertEqual(describe(ProfileError(path: "p.json", kind: .corrupt, problem: problem)), "profile p.json: " + sentence)
+        }
     }
 }
 

@@ -54,8 +54,8 @@ final class ExitTableTests: XCTestCase {
             (CalibrationProcedureError(problem: "m"), 75, nil),
             (BoardFileError(file: "b.json", key: "sensor", problem: .missing(.sensor)), 65, nil),
             (BoardFileError(file: "b.json", key: "", problem: .unreadable(errno: EACCES), errno: EACCES), 77, nil),
-            (ProfileError(path: "p.json", kind: .corrupt, detail: "m"), 65, nil),
-            (ProfileError(path: "p.json", kind: .permissionDenied, detail: "m"), 77, nil),
+            (ProfileError(path: "p.json", kind: .corrupt, problem: .invalidJSON), 65, nil),
+            (ProfileError(path: "p.json", kind: .permissionDenied, problem: .unreadable(errno: EACCES)), 77, nil),
             (OutputFileError(path: "o.csv", problem: .keepsChanging), 73, nil),
             (OutputFileError(path: "o.csv", problem: .stoppedWaitingForReader), 74, nil),
             (AtomicFileError(path: "p.json", operation: "rename", errno: EROFS), 77, nil),
@@ -69,9 +69,9 @@ final class ExitTableTests: XCTestCase {
             (MotorLogError(path: "m.log", errno: EISDIR), 73, nil),
             (MotorLogError(path: "m.log", errno: EACCES), 77, nil),
             (MotorLogError(path: "none/m.log", errno: ENOENT), 73, nil),
-            (ProfileError(path: "p.json", kind: .notRegularFile, detail: "m"), 73, nil),
-            (ProfileError(path: "p.json", kind: .tooLarge, detail: "m"), 65, nil),
-            (ProfileError(path: "p.json", kind: .readFailed, detail: "m"), 74, nil),
+            (ProfileError(path: "p.json", kind: .notRegularFile, problem: .notRegularFile(kind: "a folder")), 73, nil),
+            (ProfileError(path: "p.json", kind: .tooLarge, problem: .tooLarge(size: 9, limit: 8)), 65, nil),
+            (ProfileError(path: "p.json", kind: .readFailed, problem: .unreadable(errno: EIO)), 74, nil),
             (BoardFileError(file: "b.json", key: "", problem: .notRegularFile(kind: "a folder"), fileProblem: .notRegular), 73, nil),
             (BoardFileError(file: "b.json", key: "simulation.trace", problem: .namedFileTooLarge(path: "t.csv", size: 9, limit: 8), fileProblem: .tooLarge), 65, nil),
             (TerminalError(.noTerminalModes(descriptor: 0), errno: ENOTTY), 74, nil),
@@ -87,7 +87,8 @@ final class ExitTableTests: XCTestCase {
 
     func testLibraryErrorsSayWhatFailedAndTheToolAddsTheFix() throws {
         XCTAssertThrowsError(try ProfileStore.decode([], path: "p.json")) { error in
-            XCTAssertEqual("\(error)", "profile p.json: the file is empty")
+            XCTAssertEqual((error as? ProfileError)?.problem, .empty)
+            XCTAssertEqual(describe(error), "profile p.json: the file is empty")
             XCTAssertEqual(Advice.message(for: error),
                            "profile p.json: the file is empty (run `tiltboard calibrate` to measure a new one, or restore p.json.bak)")
         }

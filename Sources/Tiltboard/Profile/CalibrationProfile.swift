@@ -195,23 +195,23 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
     }
 
     /// How this identity differs from `other`, or nil when they name the same board.
-    package func mismatch(with other: ProfileBoardIdentity) -> String? {
+    package func mismatch(with other: ProfileBoardIdentity) -> ProfileBoardMismatch? {
         if let m = mismatch(withBoard: other.name, chip: other.chip, bus: other.bus, address: other.address) { return m }
-        if chipID != other.chipID { return "the chip ID is \(chipID.hex(uppercase: true)), this board's chip answers \(other.chipID.hex(uppercase: true))" }
+        if chipID != other.chipID { return .chipID(profile: chipID, board: other.chipID) }
         return nil
     }
 
     /// How this identity differs from a board description (chip ID aside, which needs the hardware).
-    package func mismatch(with board: BoardDescription) -> String? {
+    package func mismatch(with board: BoardDescription) -> ProfileBoardMismatch? {
         mismatch(withBoard: board.name, chip: board.sensor.chip, bus: board.sensor.bus, address: board.sensor.address)
     }
 
     private func mismatch(withBoard otherName: String, chip otherChip: ChipKind, bus otherBus: String,
-                          address otherAddress: UInt8) -> String? {
-        if name != otherName { return "it is for board \"\(name)\", not \"\(otherName)\"" }
-        if chip != otherChip { return "it is for an \(chip.partName), this board has an \(otherChip.partName)" }
-        if bus != otherBus { return "it is for bus \(bus), this board uses \(otherBus)" }
-        if address != otherAddress { return "it is for address \(address.hex(uppercase: true)), this board uses \(otherAddress.hex(uppercase: true))" }
+                          address otherAddress: UInt8) -> ProfileBoardMismatch? {
+        if name != otherName { return .name(profile: name, board: otherName) }
+        if chip != otherChip { return .chip(profile: chip.partName, board: otherChip.partName) }
+        if bus != otherBus { return .bus(profile: bus, board: otherBus) }
+        if address != otherAddress { return .address(profile: address, board: otherAddress) }
         return nil
     }
 
@@ -250,4 +250,18 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
         }
         return b
     }
+}
+
+/// How a profile's board differs from the board in use: the profile's value, then the board's.
+public enum ProfileBoardMismatch: Sendable, Equatable {
+    /// Another board name.
+    case name(profile: String, board: String)
+    /// Another chip (part names).
+    case chip(profile: String, board: String)
+    /// Another bus.
+    case bus(profile: String, board: String)
+    /// Another I²C address.
+    case address(profile: UInt8, board: UInt8)
+    /// Another chip ID (the chip's WHO_AM_I answer).
+    case chipID(profile: UInt8, board: UInt8)
 }

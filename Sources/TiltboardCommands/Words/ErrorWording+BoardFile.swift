@@ -104,8 +104,46 @@ extension ErrorWording {
 
     /// What is wrong with a profile file.
     package static func profileDetail(_ error: ProfileError) -> String {
-        if let strict = error.notStrictJSON { return strictJSON(key: strict.key, strict.kind) }
-        return error.detail
+        switch error.problem {
+        case let .unreadable(code):
+            let hint: String
+            switch code {
+            case EACCES, EPERM: hint = ": check the file's permissions"
+            case ELOOP: hint = ": a symlink loop (or more than 40 links in a row): point the link at the profile itself"
+            case ENAMETOOLONG: hint = ": the name (or one of its folders' names) is too long"
+            case ENOTDIR: hint = ": a part of the path is not a folder"
+            default: hint = ""
+            }
+            return "cannot read it: \(reason(code))\(hint)"
+        case let .notRegularFile(kind): return "\(kind), not a regular file"
+        case let .tooLarge(size, limit): return "\(tooLarge(size: size, limit: limit)): not a profile"
+        case let .otherBoard(mismatch): return "belongs to another board: \(profileMismatch(mismatch))"
+        case .empty: return "the file is empty"
+        case .invalidJSON: return "not valid JSON, truncated or corrupt"
+        case let .notStrictJSON(key, problem): return strictJSON(key: key, problem)
+        case .topLevelNotObject: return "not a profile: the top level is not an object"
+        case .noSchemaVersion: return "schemaVersion is missing or not an integer"
+        case let .newerVersion(found, readsUpTo):
+            return "written by a newer tiltboard (schema \(found); this one reads up to \(readsUpTo)): upgrade tiltboard, or recalibrate with this one"
+        case let .missingKey(key): return "\(key) is missing"
+        case let .wrongType(key, detail): return "\(key) has the wrong type (\(detail))"
+        case let .badValue(key, detail): return "\(key): \(detail)"
+        case .undecodable: return "cannot be decoded"
+        case let .unknownKey(key, allowed): return "unknown key \(key) (allowed: \(allowed.joined(separator: ", ")))"
+        case let .invalidValue(problem): return problem
+        case let .refusingToSave(problem): return "refusing to save: \(problem)"
+        }
+    }
+
+    /// How a profile's board differs from the board in use.
+    package static func profileMismatch(_ mismatch: ProfileBoardMismatch) -> String {
+        switch mismatch {
+        case let .name(profile, board): return "it is for board \"\(profile)\", not \"\(board)\""
+        case let .chip(profile, board): return "it is for an \(profile), this board has an \(board)"
+        case let .bus(profile, board): return "it is for bus \(profile), this board uses \(board)"
+        case let .address(profile, board): return "it is for address \(profile.hex(uppercase: true)), this board uses \(board.hex(uppercase: true))"
+        case let .chipID(profile, board): return "the chip ID is \(profile.hex(uppercase: true)), this board's chip answers \(board.hex(uppercase: true))"
+        }
     }
 
     /// What to give for a required key.
