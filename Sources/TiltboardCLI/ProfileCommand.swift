@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 
 /// `tiltboard profile …`: the calibration profile stored for a board.
@@ -110,7 +111,7 @@ struct ProfileCommand: ParsableCommand {
         func validate() throws {
             if let shake = try requested(), let problem = shake.problem {
                 // The message names the profile key; the flag is what was typed.
-                throw ValidationError(problem.replacingOccurrences(of: "shake.thresholdG", with: "--threshold")
+                throw ValidationError(ErrorWording.profileValue(problem).replacingOccurrences(of: "shake.thresholdG", with: "--threshold")
                     .replacingOccurrences(of: "shake.minReversals", with: "--min-reversals")
                     .replacingOccurrences(of: "shake.minFraction", with: "--min-fraction")
                     .replacingOccurrences(of: "shake.cooldownMs", with: "--cooldown"))

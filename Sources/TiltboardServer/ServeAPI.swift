@@ -154,7 +154,7 @@ package final class ServeAPI: Sendable {
         }
         shake.minFraction = f
         shake.cooldownMs = c
-        if let problem = shake.problem { return .failure(BodyProblem(message: problem)) }
+        if let problem = shake.problem { return .failure(BodyProblem(message: ErrorWording.profileValue(problem))) }
         return .success(shake)
     }
 

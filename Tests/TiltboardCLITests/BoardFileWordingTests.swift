@@ -181,6 +181,8 @@ final class BoardFileWordingTests: XCTestCase {
             (line("", .notRegularFile(kind: "a folder")), "board file b.json: a folder, not a regular file: give the path of a board file (or a symlink to one)"),
             (line("", .tooLarge(size: 9, limit: 8)), "board file b.json: a file of 9 bytes, more than the 8 bytes it may have: not a board file"),
             (line("", .noSuchFile), "board file b.json: no such file"),
+            (line("", .invalidJSON(detail: "Unexpected end of file", line: nil, column: nil)), "board file b.json: not valid JSON: Unexpected end of file"),
+            (line("", .invalidJSON(detail: "Invalid value", line: 3, column: 13)), "board file b.json: not valid JSON: Invalid value at line 3, column 13"),
             (line("name", .notStrictJSON(.keyTwice(line: 1, column: 15))),
              "board file b.json: name: appears twice in one object (again at line 1, column 15): keep one"),
             (line("", .notStrictJSON(.commaBefore("}", line: 1, column: 65))), "board file b.json: a comma before \"}\" at line 1, column 65: remove it"),
@@ -268,14 +270,50 @@ final class BoardFileWordingTests: XCTestCase {
             (.newerVersion(found: 2, readsUpTo: 1), "written by a newer tiltboard (schema 2; this one reads up to 1): upgrade tiltboard, or recalibrate with this one"),
             (.missingKey("sampleCount"), "sampleCount is missing"),
             (.wrongType(key: "neutral.tiltDeg", detail: "Expected Double"), "neutral.tiltDeg has the wrong type (Expected Double)"),
-            (.badValue(key: "board.address", detail: "\"68\" is not a byte like \"0x68\""), "board.address: \"68\" is not a byte like \"0x68\""),
+            (.badValue(key: "neutral.tiltDeg", detail: "Number 1e999 is not representable"), "neutral.tiltDeg: Number 1e999 is not representable"),
             (.undecodable, "cannot be decoded"),
+            (.notAByte(key: "board.chipID", text: "68"), "board.chipID: \"68\" is not a byte like \"0x68\""),
             (.unknownKey(key: "neutral.extra", allowed: ["clamped", "tiltDeg"]), "unknown key neutral.extra (allowed: clamped, tiltDeg)"),
-            (.invalidValue("sampleCount -1 must not be negative"), "sampleCount -1 must not be negative"),
-            (.refusingToSave("sampleCount -1 must not be negative"), "refusing to save: sampleCount -1 must not be negative"),
+            (.invalidValue(.sampleCount(-1)), "sampleCount -1 must not be negative"),
+            (.refusingToSave(.sampleCount(-1)), "refusing to save: sampleCount -1 must not be negative"),
         ]
         for (problem, sentence) in cases {
             XCTAssertEqual(describe(ProfileError(path: "p.json", kind: .corrupt, problem: problem)), "profile p.json: " + sentence)
+        }
+    }
+
+    /// Every profile value out of range and its exact sentence.
+    func testEveryProfileValueProblemHasItsSentence() {
+        let v = Vector3(600, 0, 0)
+        let cases: [(ProfileValueProblem, String)] = [
+            (.schemaVersion(0), "schemaVersion 0 is not valid (must be 1 or more)"),
+            (.boardNameEmpty, "board.name is empty"),
+            (.boardBusEmpty, "board.bus is empty"),
+            (.boardAddress(0x53, part: "MPU-6050"), "board.address 0x53 is not an address of the MPU-6050"),
+            (.createdAt("yesterday"), "createdAt \"yesterday\" is not an ISO 8601 time like 2026-11-21T08:30:00Z"),
+            (.temperatureC(200), "temperatureC 200.0 is not a plausible temperature"),
+            (.sampleCount(-1), "sampleCount -1 must not be negative"),
+            (.gyroBiasDps(v), "gyroBiasDps (600.0, 0.0, 0.0) must be finite and within ±500 °/s"),
+            (.noiseMg(v), "noiseMg (600.0, 0.0, 0.0) must be finite and not negative"),
+            (.neutralRotation(Quaternion(w: 0.5, x: 0, y: 0, z: 0)), "neutral.rotation (w 0.5, x 0.0, y 0.0, z 0.0) is not a unit quaternion"),
+            (.neutralMeanRawG(v), "neutral.meanRawG (600.0, 0.0, 0.0) is not a plausible gravity reading"),
+            (.neutralTiltDeg(181), "neutral.tiltDeg 181.0 must be 0…180"),
+            (.sourceSensorMeanG(v), "neutralSource.sensorMeanG (600.0, 0.0, 0.0) is not a plausible gravity reading"),
+            (.sourceMaxTiltDeg(91), "neutralSource.maxTiltDeg 91.0 must be 0…90"),
+            (.shakeLevel("hard", levels: ["gentle", "normal", "firm"]), "shake.level \"hard\" is not a sensitivity: use one of gentle, normal, firm"),
+            (.shakeThresholdG(0), "shake.thresholdG 0.0 must be more than 0 and at most 16 g"),
+            (.shakeMinReversals(0), "shake.minReversals 0 must be an integer from 1 to 20"),
+            (.shakeMinFraction(1.5), "shake.minFraction 1.5 must be a fraction from 0 to 1"),
+            (.shakeCooldownMs(-1), "shake.cooldownMs -1.0 must be 0 to 60000 ms"),
+            (.sensorOffsetG(v), "sensor.offsetG (600.0, 0.0, 0.0) must be finite and within ±2 g"),
+            (.sensorScale(Vector3(0, 0.994, 1.003)),
+             "sensor.scale (0.0, 0.994, 1.003) must be 0.5…2 on every axis (a zero or wild scale would wipe out the signal)"),
+            (.sensorCrossAxis, "sensor.crossAxis is not a usable correction matrix (not finite or nearly singular)"),
+            (.sensorGyroBiasDps(v), "sensor.gyroBiasDps (600.0, 0.0, 0.0) must be finite and within ±500 °/s"),
+            (.sensorResidualMg(-1), "sensor.residualMg -1.0 must be finite and not negative"),
+        ]
+        for (problem, sentence) in cases {
+            XCTAssertEqual(ErrorWording.profileValue(problem), sentence)
         }
     }
 }
@@ -291,8 +329,8 @@ final class TiltboardErrorWordingTests: XCTestCase {
         XCTAssertEqual(describe(FaceTimeout(seconds: 60, remaining: BoardFace.allCases, lastFailure: failure)),
                        "no new face captured within 60 s (last problem: \(failure)); still to do: "
                        + BoardFace.allCases.map(\.rawValue).joined(separator: ", ") + ". Lay the board squarely with one of those faces up and keep it still")
-        XCTAssertEqual(describe(CalibrationProcedureError(problem: "sensor.scale is odd")),
-                       "the fitted calibration cannot be stored: sensor.scale is odd; capture the six faces again")
+        XCTAssertEqual(describe(CalibrationProcedureError(problem: .sensorCrossAxis)),
+                       "the fitted calibration cannot be stored: sensor.crossAxis is not a usable correction matrix (not finite or nearly singular); capture the six faces again")
     }
 
     func testALostSensorNamesTheChipTheSpanAndTheLastError() {

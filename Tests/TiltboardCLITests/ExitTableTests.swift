@@ -51,7 +51,7 @@ final class ExitTableTests: XCTestCase {
             (SensorError.unsupportedSetting(setting: "a sample rate of", value: "0.0 Hz", chip: "MPU-6050", allowed: "give a positive rate in Hz"), 64, nil),
             (GPIOError(.lineBusy(line: "17", consumer: nil)), 69, nil),
             (CalibrationError.singularFit, 75, nil),
-            (CalibrationProcedureError(problem: "m"), 75, nil),
+            (CalibrationProcedureError(problem: .sensorCrossAxis), 75, nil),
             (BoardFileError(file: "b.json", key: "sensor", problem: .missing(.sensor)), 65, nil),
             (BoardFileError(file: "b.json", key: "", problem: .unreadable(errno: EACCES), errno: EACCES), 77, nil),
             (ProfileError(path: "p.json", kind: .corrupt, problem: .invalidJSON), 65, nil),

@@ -241,7 +241,7 @@ final class BoardFileTests: XCTestCase {
 
     func testMalformedJSONNamesLineAndColumn() {
         XCTAssertEqual(failure("{\n  \"name\": \"b\",\n  \"sensor\": }\n"),
-                       Failure("", .invalidJSON(detail: "Invalid value at line 3, column 13")))
+                       Failure("", .invalidJSON(detail: "Invalid value", line: 3, column: 13)))
         guard case .invalidJSON = failure("{\"name\": \"b\"")?.problem else { return XCTFail("not valid JSON") }
         XCTAssertEqual(failure("[1, 2]"), Failure("", .topLevelNotObject(found: "[1,2]")))
     }

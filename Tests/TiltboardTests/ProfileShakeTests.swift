@@ -57,12 +57,12 @@ final class ProfileShakeTests: XCTestCase {
         try ProfileStore.save(profile(ProfileShake(level: .normal)), path: path)
         let good = String(decoding: try XCTUnwrap(try AtomicFile.read(path: path)), as: UTF8.self)
         let cases: [(String, ProfileError.Kind, ProfileError.Problem?)] = [
-            (#""level" : "hard""#, .invalid, .invalidValue("shake.level \"hard\" is not a sensitivity: use one of gentle, normal, firm")),
-            (#""level" : "normal", "thresholdG" : 0"#, .invalid, .invalidValue("shake.thresholdG 0.0 must be more than 0 and at most 16 g")),
-            (#""level" : "normal", "thresholdG" : 17"#, .invalid, .invalidValue("shake.thresholdG 17.0 must be more than 0 and at most 16 g")),
-            (#""minReversals" : 0"#, .invalid, .invalidValue("shake.minReversals 0 must be an integer from 1 to 20")),
-            (#""minFraction" : 1.5"#, .invalid, .invalidValue("shake.minFraction 1.5 must be a fraction from 0 to 1")),
-            (#""cooldownMs" : -1"#, .invalid, .invalidValue("shake.cooldownMs -1.0 must be 0 to 60000 ms")),
+            (#""level" : "hard""#, .invalid, .invalidValue(.shakeLevel("hard", levels: ["gentle", "normal", "firm"]))),
+            (#""level" : "normal", "thresholdG" : 0"#, .invalid, .invalidValue(.shakeThresholdG(0))),
+            (#""level" : "normal", "thresholdG" : 17"#, .invalid, .invalidValue(.shakeThresholdG(17))),
+            (#""minReversals" : 0"#, .invalid, .invalidValue(.shakeMinReversals(0))),
+            (#""minFraction" : 1.5"#, .invalid, .invalidValue(.shakeMinFraction(1.5))),
+            (#""cooldownMs" : -1"#, .invalid, .invalidValue(.shakeCooldownMs(-1))),
             (#""level" : "normal", "sensitivity" : 1"#, .corrupt,
              .unknownKey(key: "shake.sensitivity", allowed: ["cooldownMs", "level", "minFraction", "minReversals", "thresholdG"])),
             (#""level" : 3"#, .corrupt, nil),

@@ -73,6 +73,8 @@ final class ProfileStoreTests: XCTestCase {
         let wrongType = try refusal(full.replacingOccurrences(of: "\"tiltDeg\" : 4.01", with: "\"tiltDeg\" : \"4\""))
         guard case .wrongType(key: "neutral.tiltDeg", _) = wrongType.problem else { return XCTFail("\(wrongType)") }
         let unknown = try refusal(full.replacingOccurrences(of: "\"tiltDeg\"", with: "\"extra\" : 1, \"tiltDeg\""))
+        let byte = try refusal(full.replacingOccurrences(of: "\"address\" : \"0x68\"", with: "\"address\" : \"68\""))
+        XCTAssertEqual(byte.problem, .notAByte(key: "board.address", text: "68"))
         XCTAssertEqual(unknown.problem, .unknownKey(key: "neutral.extra", allowed: ["clamped", "meanRawG", "rotation", "tiltDeg"]))
     }
 
@@ -115,25 +117,23 @@ final class ProfileStoreTests: XCTestCase {
 
     func testInvalidValuesAreRefused() throws {
         let full = try json(sample())
-        func invalid(_ from: String, _ to: String) throws -> String {
+        func invalid(_ from: String, _ to: String) throws -> ProfileValueProblem? {
             XCTAssertTrue(full.contains(from), from)
             let e = try refusal(full.replacingOccurrences(of: from, with: to))
             XCTAssertEqual(e.kind, .invalid, e.description)
-            guard case let .invalidValue(text) = e.problem else { XCTFail("\(e)"); return "" }
-            return text
+            guard case let .invalidValue(problem) = e.problem else { XCTFail("\(e)"); return nil }
+            return problem
         }
-        XCTAssertTrue(try invalid("1.012,", "0,").hasPrefix("sensor.scale (0.0, 0.994, 1.003) must be 0.5…2 on every axis"))
-        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : -1").hasPrefix("sampleCount -1 must not be negative"))
-        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"gyroBiasDps\" : [600, 0, 0], \"sampleCount\" : 400")
-            .hasPrefix("gyroBiasDps (600.0, 0.0, 0.0) must be finite and within ±500 °/s"))
-        XCTAssertTrue(try invalid("\"schemaVersion\" : 1", "\"schemaVersion\" : 0").hasPrefix("schemaVersion 0 is not valid"))
+        XCTAssertEqual(try invalid("1.012,", "0,"), .sensorScale(Vector3(0, 0.994, 1.003)))
+        XCTAssertEqual(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : -1"), .sampleCount(-1))
+        XCTAssertEqual(try invalid("\"sampleCount\" : 400", "\"gyroBiasDps\" : [600, 0, 0], \"sampleCount\" : 400"),
+                       .gyroBiasDps(Vector3(600, 0, 0)))
+        XCTAssertEqual(try invalid("\"schemaVersion\" : 1", "\"schemaVersion\" : 0"), .schemaVersion(0))
         let w = String(sample().neutral.rotation.w)
-        XCTAssertTrue(try invalid("\"w\" : \(w)", "\"w\" : 0.5").contains("is not a unit quaternion"))
-        XCTAssertTrue(try invalid("\"address\" : \"0x68\"", "\"address\" : \"0x53\"")
-            .hasPrefix("board.address 0x53 is not an address of the MPU-6050"))
-        XCTAssertTrue(try invalid("2026-11-21T08:30:00Z", "yesterday")
-            .hasPrefix("createdAt \"yesterday\" is not an ISO 8601 time"))
-        XCTAssertTrue(try invalid("\"residualMg\" : 2.5", "\"residualMg\" : -1").hasPrefix("sensor.residualMg -1.0 must be"))
+        guard case .neutralRotation = try invalid("\"w\" : \(w)", "\"w\" : 0.5") else { return XCTFail("not a unit quaternion") }
+        XCTAssertEqual(try invalid("\"address\" : \"0x68\"", "\"address\" : \"0x53\""), .boardAddress(0x53, part: "MPU-6050"))
+        XCTAssertEqual(try invalid("2026-11-21T08:30:00Z", "yesterday"), .createdAt("yesterday"))
+        XCTAssertEqual(try invalid("\"residualMg\" : 2.5", "\"residualMg\" : -1"), .sensorResidualMg(-1))
         // NaN cannot even be written: save refuses an invalid profile before touching the file.
         var nan = sample()
         nan.neutral.tiltDeg = .nan

@@ -221,8 +221,8 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
         case tooLarge(size: Int64, limit: Int)
         /// No file at the path.
         case noSuchFile
-        /// JSON the parser refused; `detail` is the parser's own report with the line and column.
-        case invalidJSON(detail: String)
+        /// JSON the parser refused; `detail` is the parser's own report, at `line` and `column` when it says where.
+        case invalidJSON(detail: String, line: Int?, column: Int?)
         /// JSON that is valid but not strict: a trailing comma or a key twice.
         case notStrictJSON(StrictJSONProblem)
         /// The top level is not an object; `found` is the value as written.

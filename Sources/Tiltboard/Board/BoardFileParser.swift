@@ -80,7 +80,8 @@ struct BoardFileParser {
         do {
             root = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
         } catch {
-            throw fail("", .invalidJSON(detail: jsonProblem(error, bytes: bytes)))
+            let (detail, position) = jsonProblem(error, bytes: bytes)
+            throw fail("", .invalidJSON(detail: detail, line: position?.line, column: position?.column))
         }
         if let problem = StrictJSON.problem(bytes) { throw fail(problem.key, .notStrictJSON(problem.kind)) }
         let top = try object(root, "")
@@ -551,19 +552,19 @@ struct BoardFileParser {
         return String(d)
     }
 
-    /// Turns the parser's "around character N" into a line and column.
-    private func jsonProblem(_ error: Error, bytes: [UInt8]) -> String {
+    /// The parser's report, its "around character N" turned into a line and column.
+    private func jsonProblem(_ error: Error, bytes: [UInt8]) -> (String, (line: Int, column: Int)?) {
         let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-        guard let range = detail.range(of: "character ") else { return detail }
+        guard let range = detail.range(of: "character ") else { return (detail, nil) }
         let digits = detail[range.upperBound...].prefix(while: { $0.isNumber })
-        guard let offset = Int(digits) else { return detail }
+        guard let offset = Int(digits) else { return (detail, nil) }
         var line = 1, column = 1
         for b in bytes.prefix(offset) {
             if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
         }
         let base = detail.prefix(upTo: range.lowerBound)
             .replacingOccurrences(of: " around ", with: "").trimmingCharacters(in: .whitespaces)
-        return "\(base) at line \(line), column \(column)"
+        return (base, (line, column))
     }
 }
 

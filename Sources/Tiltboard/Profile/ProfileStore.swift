@@ -134,6 +134,8 @@ public enum ProfileStore {
             profile = try JSONDecoder().decode(CalibrationProfile.self, from: data)
         } catch let error as DecodingError {
             throw ProfileError(path: path, kind: .corrupt, problem: problem(error), remedy: .recalibrateOrRestore)
+        } catch let error as ProfileNotAByte {
+            throw ProfileError(path: path, kind: .corrupt, problem: .notAByte(key: error.key, text: error.text), remedy: .recalibrateOrRestore)
         }
         try rejectUnknownKeys(object, path: path)
         if let problem = profile.problem {
@@ -354,11 +356,13 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         case badValue(key: String, detail: String)
         /// The decoder failed in a way it does not describe.
         case undecodable
+        /// A byte (`board.address`, `board.chipID`) not written like `"0x68"`; `text` is what is there.
+        case notAByte(key: String, text: String)
         /// A key (dotted path, at most 80 characters) unknown in its section; `allowed` are the known ones.
         case unknownKey(key: String, allowed: [String])
-        /// A value out of its range (`CalibrationProfile.problem`'s report).
-        case invalidValue(String)
+        /// A value out of its range (`CalibrationProfile.problem`).
+        case invalidValue(ProfileValueProblem)
         /// A profile with a value out of its range, not saved.
-        case refusingToSave(String)
+        case refusingToSave(ProfileValueProblem)
     }
 }

@@ -19,7 +19,7 @@ extension ErrorWording {
             return "no new face captured within \(Int(error.seconds.rounded())) s\(why); still to do: \(faces). "
                 + "Lay the board squarely with one of those faces up and keep it still"
         case let error as CalibrationProcedureError:
-            return "the fitted calibration cannot be stored: \(error.problem); capture the six faces again"
+            return "the fitted calibration cannot be stored: \(profileValue(error.problem)); capture the six faces again"
         case let error as SensorLostError:
             let seconds = error.seconds
             let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
@@ -46,7 +46,8 @@ extension ErrorWording {
         case let .notRegularFile(kind): return "\(kind), not a regular file: give the path of a board file (or a symlink to one)"
         case let .tooLarge(size, limit): return "\(tooLarge(size: size, limit: limit)): not a board file"
         case .noSuchFile: return "no such file"
-        case let .invalidJSON(detail): return "not valid JSON: \(detail)"
+        case let .invalidJSON(detail, line?, column?): return "not valid JSON: \(detail) at line \(line), column \(column)"
+        case let .invalidJSON(detail, _, _): return "not valid JSON: \(detail)"
         case let .notStrictJSON(kind): return strictJSON(kind)
         case let .topLevelNotObject(found): return "the top level must be an object { … }, found \(found)"
         case let .unknownKey(section, allowed):
@@ -129,9 +130,40 @@ extension ErrorWording {
         case let .wrongType(key, detail): return "\(key) has the wrong type (\(detail))"
         case let .badValue(key, detail): return "\(key): \(detail)"
         case .undecodable: return "cannot be decoded"
+        case let .notAByte(key, text): return "\(key): \"\(text)\" is not a byte like \"0x68\""
         case let .unknownKey(key, allowed): return "unknown key \(key) (allowed: \(allowed.joined(separator: ", ")))"
-        case let .invalidValue(problem): return problem
-        case let .refusingToSave(problem): return "refusing to save: \(problem)"
+        case let .invalidValue(problem): return profileValue(problem)
+        case let .refusingToSave(problem): return "refusing to save: \(profileValue(problem))"
+        }
+    }
+
+    /// A profile value out of its range: the key, the value and what it must be.
+    package static func profileValue(_ problem: ProfileValueProblem) -> String {
+        switch problem {
+        case let .schemaVersion(v): return "schemaVersion \(v) is not valid (must be 1 or more)"
+        case .boardNameEmpty: return "board.name is empty"
+        case .boardBusEmpty: return "board.bus is empty"
+        case let .boardAddress(address, part): return "board.address \(address.hex(uppercase: true)) is not an address of the \(part)"
+        case let .createdAt(text): return "createdAt \"\(text)\" is not an ISO 8601 time like 2026-11-21T08:30:00Z"
+        case let .temperatureC(t): return "temperatureC \(t) is not a plausible temperature"
+        case let .sampleCount(n): return "sampleCount \(n) must not be negative"
+        case let .gyroBiasDps(g): return "gyroBiasDps \(g) must be finite and within ±500 °/s"
+        case let .noiseMg(v): return "noiseMg \(v) must be finite and not negative"
+        case let .neutralRotation(r): return "neutral.rotation (w \(r.w), x \(r.x), y \(r.y), z \(r.z)) is not a unit quaternion"
+        case let .neutralMeanRawG(v): return "neutral.meanRawG \(v) is not a plausible gravity reading"
+        case let .neutralTiltDeg(d): return "neutral.tiltDeg \(d) must be 0…180"
+        case let .sourceSensorMeanG(v): return "neutralSource.sensorMeanG \(v) is not a plausible gravity reading"
+        case let .sourceMaxTiltDeg(d): return "neutralSource.maxTiltDeg \(d) must be 0…90"
+        case let .shakeLevel(level, levels): return "shake.level \"\(level)\" is not a sensitivity: use one of \(levels.joined(separator: ", "))"
+        case let .shakeThresholdG(v): return "shake.thresholdG \(v) must be more than 0 and at most 16 g"
+        case let .shakeMinReversals(v): return "shake.minReversals \(v) must be an integer from 1 to 20"
+        case let .shakeMinFraction(v): return "shake.minFraction \(v) must be a fraction from 0 to 1"
+        case let .shakeCooldownMs(v): return "shake.cooldownMs \(v) must be 0 to 60000 ms"
+        case let .sensorOffsetG(v): return "sensor.offsetG \(v) must be finite and within ±2 g"
+        case let .sensorScale(v): return "sensor.scale \(v) must be 0.5…2 on every axis (a zero or wild scale would wipe out the signal)"
+        case .sensorCrossAxis: return "sensor.crossAxis is not a usable correction matrix (not finite or nearly singular)"
+        case let .sensorGyroBiasDps(g): return "sensor.gyroBiasDps \(g) must be finite and within ±500 °/s"
+        case let .sensorResidualMg(v): return "sensor.residualMg \(v) must be finite and not negative"
         }
     }
 
