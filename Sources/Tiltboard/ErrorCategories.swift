@@ -39,3 +39,8 @@ extension CalibrationStopped: CategorizedError {
     /// Stopped before it ended: worth trying again.
     public var category: ErrorCategory { .temporary }
 }
+
+extension ProfileNotAByte: CategorizedError {
+    /// A profile's contents, as `ProfileError.Problem.notAByte` says.
+    package var category: ErrorCategory { .invalidData }
+}

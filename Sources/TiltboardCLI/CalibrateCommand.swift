@@ -123,7 +123,7 @@ struct CalibrateCommand: ParsableCommand {
         }
         let (existing, replacing) = try session.profileForEditing()
         if let replacing {
-            Console.note("the profile at \(session.profilePath) cannot be used (\(replacing.detail)); it will be replaced, the old file is kept as \(session.profilePath).bak")
+            Console.note("the profile at \(session.profilePath) cannot be used (\(ErrorWording.profileDetail(replacing))); it will be replaced, the old file is kept as \(session.profilePath).bak")
         }
         // Now, not after the capture: a result that cannot be saved is a person's time lost.
         try ProfileStore.checkWritable(path: session.profilePath)
@@ -139,7 +139,7 @@ struct CalibrateCommand: ParsableCommand {
                 try calibrateNeutral(session)
             }
         } catch is CalibrationStopped {
-            Console.note(CalibrationStopped().description)
+            Console.note(describe(CalibrationStopped()))
         }
     }
 
@@ -190,7 +190,7 @@ struct CalibrateCommand: ParsableCommand {
                         unreported = 0
                     }
                 case let .sensorLost(why):
-                    progress.message("sensor lost, waiting for it (the capture starts again when it is back): \(why)", warning: true)
+                    progress.message("sensor lost, waiting for it (the capture starts again when it is back): \(describe(why.error))", warning: true)
                 case let .sensorBack(reconfigured):
                     progress.message("sensor back\(reconfigured ? " (the chip had reset: configured again)" : ""); starting the capture again")
                 default: break
@@ -234,7 +234,7 @@ struct CalibrateCommand: ParsableCommand {
                 case let .faceRejected(why):
                     progress.message("\(describe(why)); carrying on", warning: true)
                 case let .sensorLost(why):
-                    progress.message("sensor lost, waiting for it (this face starts again when it is back): \(why)", warning: true)
+                    progress.message("sensor lost, waiting for it (this face starts again when it is back): \(describe(why.error))", warning: true)
                 case let .sensorBack(reconfigured):
                     progress.message("sensor back\(reconfigured ? " (the chip had reset: configured again)" : "")")
                 }

@@ -243,7 +243,7 @@ struct DoctorCommand: ParsableCommand {
         case let .profileFound(path, createdAt, sensorCalibration):
             return "profile: \(path) (neutral pose from \(createdAt)\(sensorCalibration ? ", sensor calibration" : ""))"
         case let .profileInvalid(error):
-            return error.description
+            return describe(error)
         case let .profileUnreadable(path, text):
             return "profile \(path): \(text)"
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Tiltboard
+import TiltboardCommands
 import TiltboardCore
 
 /// `tiltboard profile …`: the calibration profile stored for a board.
@@ -42,8 +43,7 @@ struct ProfileCommand: ParsableCommand {
             let (board, path) = try location.resolve()
             let profile = try ProfileStore.load(path: path, expectedBoard: nil)
             if let profile, let why = profile.board.mismatch(with: board) {
-                throw ProfileError(path: path, kind: .otherBoard,
-                                   detail: "belongs to another board: \(why)", remedy: .calibrateThisBoard)
+                throw ProfileError(path: path, kind: .otherBoard, problem: .otherBoard(why), remedy: .calibrateThisBoard)
             }
             if json {
                 print(try ProfileShowOutput(path: path, profile: profile).jsonText())
@@ -111,7 +111,7 @@ struct ProfileCommand: ParsableCommand {
         func validate() throws {
             if let shake = try requested(), let problem = shake.problem {
                 // The message names the profile key; the flag is what was typed.
-                throw ValidationError(problem.replacingOccurrences(of: "shake.thresholdG", with: "--threshold")
+                throw ValidationError(ErrorWording.profileValue(problem).replacingOccurrences(of: "shake.thresholdG", with: "--threshold")
                     .replacingOccurrences(of: "shake.minReversals", with: "--min-reversals")
                     .replacingOccurrences(of: "shake.minFraction", with: "--min-fraction")
                     .replacingOccurrences(of: "shake.cooldownMs", with: "--cooldown"))
@@ -122,8 +122,7 @@ struct ProfileCommand: ParsableCommand {
             let (board, path) = try location.resolve()
             let existing = try ProfileStore.load(path: path, expectedBoard: nil)
             if let existing, let why = existing.board.mismatch(with: board) {
-                throw ProfileError(path: path, kind: .otherBoard,
-                                   detail: "belongs to another board: \(why)", remedy: .calibrateThisBoard)
+                throw ProfileError(path: path, kind: .otherBoard, problem: .otherBoard(why), remedy: .calibrateThisBoard)
             }
             let base = board.shake.detectorSettings
             guard asksForChange else {

@@ -154,7 +154,7 @@ package final class ServeAPI: Sendable {
         }
         shake.minFraction = f
         shake.cooldownMs = c
-        if let problem = shake.problem { return .failure(BodyProblem(message: problem)) }
+        if let problem = shake.problem { return .failure(BodyProblem(message: ErrorWording.profileValue(problem))) }
         return .success(shake)
     }
 
@@ -162,7 +162,7 @@ package final class ServeAPI: Sendable {
     /// through (which of two values wins would be undefined): refused, naming the key.
     static func strictProblem(_ body: [UInt8]) -> BodyProblem? {
         guard let problem = StrictJSON.problem(body) else { return nil }
-        return BodyProblem(message: problem.key.isEmpty ? problem.message : "\(problem.key): \(problem.message)")
+        return BodyProblem(message: ErrorWording.strictJSON(key: problem.key, problem.kind))
     }
 
     /// What a body did wrong.

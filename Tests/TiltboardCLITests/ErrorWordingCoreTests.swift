@@ -17,17 +17,17 @@ final class ErrorWordingCoreTests: XCTestCase {
              "board rotated: Z rate varied by 1.23 °/s rms (limit 0.50 °/s); hold the board still"),
             (.gravityMagnitude(measuredG: 1.2, toleranceG: 0.1),
              "measured 1.200 g instead of about 1 g (tolerance ±0.10 g); check the range setting and keep the board still"),
-            (.gap(seconds: 4.17), "no sample for 4.17 s (the sensor was lost)"),
+            (.gap(.milliseconds(4170)), "no sample for 4.17 s (the sensor was lost)"),
         ]
         for (failure, sentence) in cases { XCTAssertEqual(describe(failure), sentence) }
     }
 
     func testEveryCalibrationErrorHasItsSentence() {
         let cases: [(CalibrationError, String)] = [
-            (.notStill(.gap(seconds: 1)), "capture rejected: no sample for 1.00 s (the sensor was lost)"),
-            (.captureTimedOut(seconds: 3, lastFailure: nil),
+            (.notStill(.gap(.seconds(1))), "capture rejected: no sample for 1.00 s (the sensor was lost)"),
+            (.captureTimedOut(after: .seconds(3), lastFailure: nil),
              "the board was not still for long enough within 3 s; put it on a steady surface and try again"),
-            (.captureTimedOut(seconds: 30, lastFailure: .accelNoise(axis: 0, stdDevG: 0.02, limitG: 0.015)),
+            (.captureTimedOut(after: .seconds(30), lastFailure: .accelNoise(axis: 0, stdDevG: 0.02, limitG: 0.015)),
              "the board was not still for long enough within 30 s (last problem: board moved: X acceleration varied by 20.0 mg rms "
                 + "(limit 15.0 mg); hold the board still); put it on a steady surface and try again"),
             (.ambiguousOrientation(meanG: Vector3(0.6, -0.0234, 0.8)),
@@ -50,7 +50,7 @@ final class ErrorWordingCoreTests: XCTestCase {
     }
 
     func testAFaceTimeoutWordsItsLastProblem() {
-        XCTAssertEqual(describe(FaceTimeout(seconds: 60, remaining: [.zDown, .xUp], lastFailure: .gap(seconds: 2))),
+        XCTAssertEqual(describe(FaceTimeout(seconds: 60, remaining: [.zDown, .xUp], lastFailure: .gap(.seconds(2)))),
                        "no new face captured within 60 s (last problem: no sample for 2.00 s (the sensor was lost)); still to do: -Z, +X. "
                            + "Lay the board squarely with one of those faces up and keep it still")
         XCTAssertEqual(describe(FaceTimeout(seconds: 30, remaining: [.yUp], lastFailure: nil)),
@@ -79,7 +79,7 @@ final class ErrorWordingCoreTests: XCTestCase {
     }
 
     func testABoardFilesShakeEffectIsWordedAsTheEffect() {
-        let error = BoardFileError(file: "Boards/x.json", key: "motor.shakeEffect", message: "", effect: HapticEffectError(.unknownName("zap")))
+        let error = BoardFileError(file: "Boards/x.json", key: "motor.shakeEffect", problem: .badShakeEffect(HapticEffectError(.unknownName("zap"))))
         XCTAssertEqual(describe(error), "board file Boards/x.json: motor.shakeEffect: unknown effect 'zap': use one of tick, click, "
                            + "double-click, buzz, alarm or pulse:MS (e.g. pulse:150)")
     }
@@ -87,6 +87,6 @@ final class ErrorWordingCoreTests: XCTestCase {
     func testTheLogFormNamesTheKindAndItsFields() {
         XCTAssertEqual("\(HapticEffectError(.noOnTime))", "HapticEffectError(noOnTime)")
         XCTAssertEqual("\(CalibrationError.repeatedFace(.zUp))", "CalibrationError.repeatedFace(+Z)")
-        XCTAssertEqual("\(StillnessFailure.gap(seconds: 4.5))", "StillnessFailure.gap(seconds: 4.5)")
+        XCTAssertEqual("\(StillnessFailure.gap(.milliseconds(4500)))", "StillnessFailure.gap(4.5 seconds)")
     }
 }

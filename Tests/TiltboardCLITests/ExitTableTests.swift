@@ -51,11 +51,11 @@ final class ExitTableTests: XCTestCase {
             (SensorError.unsupportedSetting(.sampleRate(hz: 0), chip: "MPU-6050", allowed: .positiveRate), 64, nil),
             (GPIOError(.lineBusy(line: "17", consumer: nil)), 69, nil),
             (CalibrationError.singularFit, 75, nil),
-            (CalibrationProcedureError(problem: "m"), 75, nil),
-            (BoardFileError(file: "b.json", key: "sensor", message: "m"), 65, nil),
-            (BoardFileError(file: "b.json", key: "(file)", message: "m", errno: EACCES), 77, nil),
-            (ProfileError(path: "p.json", kind: .corrupt, detail: "m"), 65, nil),
-            (ProfileError(path: "p.json", kind: .permissionDenied, detail: "m"), 77, nil),
+            (CalibrationProcedureError(problem: .sensorCrossAxis), 75, nil),
+            (BoardFileError(file: "b.json", key: "sensor", problem: .missing(.sensor)), 65, nil),
+            (BoardFileError(file: "b.json", key: "", problem: .unreadable(errno: EACCES), errno: EACCES), 77, nil),
+            (ProfileError(path: "p.json", kind: .corrupt, problem: .invalidJSON), 65, nil),
+            (ProfileError(path: "p.json", kind: .permissionDenied, problem: .unreadable(errno: EACCES)), 77, nil),
             (OutputFileError(path: "o.csv", problem: .keepsChanging), 73, nil),
             (OutputFileError(path: "o.csv", problem: .stoppedWaitingForReader), 74, nil),
             (AtomicFileError(path: "p.json", step: .rename("t", to: "p.json"), errno: EROFS), 77, nil),
@@ -69,11 +69,11 @@ final class ExitTableTests: XCTestCase {
             (MotorLogError(path: "m.log", errno: EISDIR), 73, nil),
             (MotorLogError(path: "m.log", errno: EACCES), 77, nil),
             (MotorLogError(path: "none/m.log", errno: ENOENT), 73, nil),
-            (ProfileError(path: "p.json", kind: .notRegularFile, detail: "m"), 73, nil),
-            (ProfileError(path: "p.json", kind: .tooLarge, detail: "m"), 65, nil),
-            (ProfileError(path: "p.json", kind: .readFailed, detail: "m"), 74, nil),
-            (BoardFileError(file: "b.json", key: "", message: "m", fileProblem: .notRegular), 73, nil),
-            (BoardFileError(file: "b.json", key: "simulation.trace", message: "m", fileProblem: .tooLarge), 65, nil),
+            (ProfileError(path: "p.json", kind: .notRegularFile, problem: .notRegularFile(kind: "a folder")), 73, nil),
+            (ProfileError(path: "p.json", kind: .tooLarge, problem: .tooLarge(size: 9, limit: 8)), 65, nil),
+            (ProfileError(path: "p.json", kind: .readFailed, problem: .unreadable(errno: EIO)), 74, nil),
+            (BoardFileError(file: "b.json", key: "", problem: .notRegularFile(kind: "a folder"), fileProblem: .notRegular), 73, nil),
+            (BoardFileError(file: "b.json", key: "simulation.trace", problem: .namedFileTooLarge(path: "t.csv", size: 9, limit: 8), fileProblem: .tooLarge), 65, nil),
             (TerminalError(.noTerminalModes(descriptor: 0), errno: ENOTTY), 74, nil),
             (SignalWatcherError(.startThread, errno: EAGAIN), 70, nil),
             (CalibrationStopped(), 75, nil),
@@ -87,7 +87,8 @@ final class ExitTableTests: XCTestCase {
 
     func testLibraryErrorsSayWhatFailedAndTheToolAddsTheFix() throws {
         XCTAssertThrowsError(try ProfileStore.decode([], path: "p.json")) { error in
-            XCTAssertEqual("\(error)", "profile p.json: the file is empty")
+            XCTAssertEqual((error as? ProfileError)?.problem, .empty)
+            XCTAssertEqual(describe(error), "profile p.json: the file is empty")
             XCTAssertEqual(Advice.message(for: error),
                            "profile p.json: the file is empty (run `tiltboard calibrate` to measure a new one, or restore p.json.bak)")
         }
@@ -106,7 +107,7 @@ final class ExitTableTests: XCTestCase {
              "o.csv keeps appearing and disappearing: choose another name"),
             (FaceTimeout(seconds: 30, remaining: [], lastFailure: nil),
              "no new face captured within 30 s; still to do: . Lay the board squarely with one of those faces up and keep it still, or allow more time with --timeout"),
-            (BoardFileError(file: "b.json", key: "", message: "no such file", errno: ENOENT),
+            (BoardFileError(file: "b.json", key: "", problem: .noSuchFile, errno: ENOENT),
              "board file b.json: no such file (see Boards/ for examples, or omit --board to use the simulated board)"),
             (ServeTokenFileError(path: "/p/serve-token", problem: .mode(0o644)),
              "the token file /p/serve-token has mode 644, which lets others read or change it, so it is not used: chmod 600 /p/serve-token"),
@@ -174,8 +175,8 @@ final class ExitTableTests: XCTestCase {
             // Errors whose own line says what to do get nothing added.
             (SensorError.unsupportedSetting(.sampleRate(hz: 0), chip: "MPU-6050", allowed: .positiveRate),
              "MPU-6050 cannot use a sample rate of 0.0 Hz: give a positive rate in Hz"),
-            (BoardFileError(file: "b.json", key: "sensor.address", message: "0x20 is not an address of the MPU-6050"),
-             "board file b.json: sensor.address: 0x20 is not an address of the MPU-6050"),
+            (BoardFileError(file: "b.json", key: "sensor.address", problem: .notAllowed(value: "32", allowed: .address(part: "MPU-6050", addresses: [0x68, 0x69]))),
+             "board file b.json: sensor.address: 32 is not allowed (the MPU-6050 answers at 0x68 or 0x69)"),
         ]
         for (error, line) in lines {
             XCTAssertEqual(exitStatus(for: error)?.message, line)

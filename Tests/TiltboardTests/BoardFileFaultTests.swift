@@ -13,17 +13,24 @@ final class BoardFileFaultTests: XCTestCase {
         try BoardDescription.parse(json: Array(board(faults).utf8), source: "Boards/f.json")
     }
 
-    private func message(_ faults: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    /// The key and the kind of problem (`BoardFileWordingTests` pins the words).
+    private struct Failure: Equatable {
+        var key: String
+        var problem: BoardFileError.Problem
+        init(_ key: String, _ problem: BoardFileError.Problem) { self.key = key; self.problem = problem }
+    }
+
+    private func message(_ faults: String, file: StaticString = #filePath, line: UInt = #line) -> Failure? {
         do {
             _ = try parse(faults)
             XCTFail("parsed: \(faults)", file: file, line: line)
         } catch let error as BoardFileError {
-            XCTAssertFalse(error.description.contains("\n"), file: file, line: line)
-            return error.description
+            XCTAssertEqual(error.file, "Boards/f.json", file: file, line: line)
+            return Failure(error.key, error.problem)
         } catch {
             XCTFail("\(error)", file: file, line: line)
         }
-        return ""
+        return nil
     }
 
     func testTheDocumentedExampleParsesExactly() throws {
@@ -36,24 +43,24 @@ final class BoardFileFaultTests: XCTestCase {
     }
 
     func testEachMistakeNamesTheFileAndKey() {
-        let cases: [(String, String)] = [
-            (#"{"at": 1}"#, #"board file Boards/f.json: simulation.faults: an object { … } is not allowed (use a list of {"at": seconds, "kind": "nack", "eio", "reset", "unplug", "seconds": duration})"#),
-            (#"[{"at": 1, "kind": "glitch", "seconds": 1}]"#, #"board file Boards/f.json: simulation.faults[0].kind: "glitch" is not allowed (use one of "nack", "eio", "reset", "unplug")"#),
-            (#"[{"at": 1, "kind": "reset"}, {"at": 1, "seconds": 1}]"#, #"board file Boards/f.json: simulation.faults[1].kind: missing (use one of "nack", "eio", "reset", "unplug")"#),
-            (#"[{"kind": "reset"}]"#, "board file Boards/f.json: simulation.faults[0].at: missing (seconds since the board opened)"),
-            (#"[{"at": -1, "kind": "reset"}]"#, "board file Boards/f.json: simulation.faults[0].at: -1 is not allowed (use 0 to 86400 seconds since the board opened)"),
-            (#"[{"at": "soon", "kind": "reset"}]"#, #"board file Boards/f.json: simulation.faults[0].at: "soon" is not allowed (use 0 to 86400 seconds since the board opened)"#),
-            (#"[{"at": 1, "kind": "nack"}]"#, "board file Boards/f.json: simulation.faults[0].seconds: missing (how long the nack lasts, in seconds)"),
-            (#"[{"at": 1, "kind": "unplug", "seconds": 0}]"#, "board file Boards/f.json: simulation.faults[0].seconds: 0 is not allowed (use more than 0 and at most 3600 seconds)"),
-            (#"[{"at": 1, "kind": "reset", "seconds": 1}]"#, "board file Boards/f.json: simulation.faults[0].seconds: a reset takes no time (remove the key)"),
-            (#"[{"at": 1, "kind": "eio", "seconds": 1, "errno": 5}]"#, "board file Boards/f.json: simulation.faults[0].errno: unknown key (allowed in simulation.faults[0]: at, kind, seconds)"),
-            (#"[3]"#, "board file Boards/f.json: simulation.faults[0]: 3 is not allowed (use an object { … })"),
+        let cases: [(String, Failure)] = [
+            (#"{"at": 1}"#, Failure("simulation.faults", .notAllowed(value: "an object { … }", allowed: .faultList(kinds: ["nack", "eio", "reset", "unplug"])))),
+            (#"[{"at": 1, "kind": "glitch", "seconds": 1}]"#, Failure("simulation.faults[0].kind", .notAllowed(value: "\"glitch\"", allowed: .faultKind(kinds: ["nack", "eio", "reset", "unplug"])))),
+            (#"[{"at": 1, "kind": "reset"}, {"at": 1, "seconds": 1}]"#, Failure("simulation.faults[1].kind", .missing(.faultKind(kinds: ["nack", "eio", "reset", "unplug"])))),
+            (#"[{"kind": "reset"}]"#, Failure("simulation.faults[0].at", .missing(.faultStart))),
+            (#"[{"at": -1, "kind": "reset"}]"#, Failure("simulation.faults[0].at", .notAllowed(value: "-1", allowed: .secondsSinceOpen(low: 0.0, high: 86400.0)))),
+            (#"[{"at": "soon", "kind": "reset"}]"#, Failure("simulation.faults[0].at", .notAllowed(value: "\"soon\"", allowed: .secondsSinceOpen(low: 0.0, high: 86400.0)))),
+            (#"[{"at": 1, "kind": "nack"}]"#, Failure("simulation.faults[0].seconds", .missing(.faultLength(kind: "nack")))),
+            (#"[{"at": 1, "kind": "unplug", "seconds": 0}]"#, Failure("simulation.faults[0].seconds", .notAllowed(value: "0", allowed: .positiveSeconds(high: 3600.0)))),
+            (#"[{"at": 1, "kind": "reset", "seconds": 1}]"#, Failure("simulation.faults[0].seconds", .resetTakesNoTime)),
+            (#"[{"at": 1, "kind": "eio", "seconds": 1, "errno": 5}]"#, Failure("simulation.faults[0].errno", .unknownKey(section: "simulation.faults[0]", allowed: ["at", "kind", "seconds"]))),
+            (#"[3]"#, Failure("simulation.faults[0]", .notAllowed(value: "3", allowed: .object))),
         ]
         for (faults, expected) in cases {
             XCTAssertEqual(message(faults), expected, faults)
         }
         let many = "[" + Array(repeating: #"{"at": 1, "kind": "reset"}"#, count: 101).joined(separator: ",") + "]"
-        XCTAssertEqual(message(many), "board file Boards/f.json: simulation.faults: 101 faults; at most 100")
+        XCTAssertEqual(message(many), Failure("simulation.faults", .tooManyFaults(count: 101, limit: 100)))
     }
 
     func testFaultsNeedASimulatedBus() {

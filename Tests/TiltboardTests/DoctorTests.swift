@@ -329,7 +329,7 @@ final class DoctorTests: XCTestCase {
         let c = try check("profile", in: checks)
         XCTAssertEqual(c.status, .fail)
         guard case let .profileInvalid(error) = c.finding else { return XCTFail("\(c.finding)") }
-        XCTAssertTrue(error.description.contains("belongs to another board"), error.description)
+        XCTAssertEqual(error.problem, .otherBoard(.name(profile: "another board", board: "doctor test")))
         XCTAssertEqual(Doctor.firstFailure(checks), .unavailable)
 
         var mine = profile

@@ -149,12 +149,17 @@ final class MotorNoiseCheckTests: XCTestCase {
         XCTAssertEqual(parsed.simulation?.motorNoise,
                        SimulatedMotorNoise(errorRate: 0.1, switchSeconds: 0.004, brownOutSeconds: 0.03, glitchRate: 0.01,
                                            idleErrorRate: 0.001))
-        for (bad, text) in [(#"{"errorRate": 2}"#, "simulation.motorNoise.errorRate: 2 is not allowed (use a chance from 0 to 1)"),
-                            (#"{"switchMs": -1}"#, "simulation.motorNoise.switchMs: -1 is not allowed (use 0 to 1000 ms)"),
-                            (#"{"brownOut": 1}"#, "simulation.motorNoise.brownOut: unknown key"),
-                            (#""loud""#, "simulation.motorNoise: \"loud\" is not allowed (use an object")] {
+        let cases: [(String, String, BoardFileError.Problem)] = [
+            (#"{"errorRate": 2}"#, "simulation.motorNoise.errorRate", .notAllowed(value: "2", allowed: .chance)),
+            (#"{"switchMs": -1}"#, "simulation.motorNoise.switchMs", .notAllowed(value: "-1", allowed: .span(low: 0, high: 1000, unit: .milliseconds))),
+            (#"{"brownOut": 1}"#, "simulation.motorNoise.brownOut",
+             .unknownKey(section: "simulation.motorNoise", allowed: ["errorRate", "switchMs", "brownOutMs", "glitchRate", "idleErrorRate"])),
+            (#""loud""#, "simulation.motorNoise", .notAllowed(value: "\"loud\"", allowed: .object)),
+        ]
+        for (bad, key, problem) in cases {
             XCTAssertThrowsError(try board(bad), bad) { error in
-                XCTAssertTrue("\(error)".contains(text), "\(error)")
+                XCTAssertEqual((error as? BoardFileError)?.key, key, bad)
+                XCTAssertEqual((error as? BoardFileError)?.problem, problem, bad)
             }
         }
     }

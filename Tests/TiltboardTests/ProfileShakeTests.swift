@@ -56,17 +56,18 @@ final class ProfileShakeTests: XCTestCase {
         let path = folder + "/p.json"
         try ProfileStore.save(profile(ProfileShake(level: .normal)), path: path)
         let good = String(decoding: try XCTUnwrap(try AtomicFile.read(path: path)), as: UTF8.self)
-        let cases: [(String, ProfileError.Kind, String)] = [
-            (#""level" : "hard""#, .invalid, "shake.level \"hard\" is not a sensitivity: use one of gentle, normal, firm"),
-            (#""level" : "normal", "thresholdG" : 0"#, .invalid, "shake.thresholdG 0.0 must be more than 0 and at most 16 g"),
-            (#""level" : "normal", "thresholdG" : 17"#, .invalid, "shake.thresholdG 17.0 must be more than 0 and at most 16 g"),
-            (#""minReversals" : 0"#, .invalid, "shake.minReversals 0 must be an integer from 1 to 20"),
-            (#""minFraction" : 1.5"#, .invalid, "shake.minFraction 1.5 must be a fraction from 0 to 1"),
-            (#""cooldownMs" : -1"#, .invalid, "shake.cooldownMs -1.0 must be 0 to 60000 ms"),
-            (#""level" : "normal", "sensitivity" : 1"#, .corrupt, "unknown key shake.sensitivity (allowed: cooldownMs, level, minFraction, minReversals, thresholdG)"),
-            (#""level" : 3"#, .corrupt, "shake.level has the wrong type"),
+        let cases: [(String, ProfileError.Kind, ProfileError.Problem?)] = [
+            (#""level" : "hard""#, .invalid, .invalidValue(.shakeLevel("hard", levels: ["gentle", "normal", "firm"]))),
+            (#""level" : "normal", "thresholdG" : 0"#, .invalid, .invalidValue(.shakeThresholdG(0))),
+            (#""level" : "normal", "thresholdG" : 17"#, .invalid, .invalidValue(.shakeThresholdG(17))),
+            (#""minReversals" : 0"#, .invalid, .invalidValue(.shakeMinReversals(0))),
+            (#""minFraction" : 1.5"#, .invalid, .invalidValue(.shakeMinFraction(1.5))),
+            (#""cooldownMs" : -1"#, .invalid, .invalidValue(.shakeCooldownMs(-1))),
+            (#""level" : "normal", "sensitivity" : 1"#, .corrupt,
+             .unknownKey(key: "shake.sensitivity", allowed: ["cooldownMs", "level", "minFraction", "minReversals", "thresholdG"])),
+            (#""level" : 3"#, .corrupt, nil),
         ]
-        for (body, kind, message) in cases {
+        for (body, kind, problem) in cases {
             let text = good.replacingOccurrences(of: #""level" : "normal""#, with: body)
             XCTAssertNotEqual(text, good)
             try Array(text.utf8).write(to: path)
@@ -75,7 +76,11 @@ final class ProfileShakeTests: XCTestCase {
                 XCTFail("loaded \(body)")
             } catch let error as ProfileError {
                 XCTAssertEqual(error.kind, kind, body)
-                XCTAssertTrue(error.detail.hasPrefix(message), "\(body): \(error.detail)")
+                if let problem {
+                    XCTAssertEqual(error.problem, problem, body)
+                } else {
+                    guard case .wrongType(key: "shake.level", _) = error.problem else { return XCTFail("\(body): \(error)") }
+                }
             }
         }
         XCTAssertThrowsError(try ProfileStore.save(profile(ProfileShake(thresholdG: .nan)), path: path))

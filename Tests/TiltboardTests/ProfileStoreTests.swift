@@ -28,10 +28,10 @@ final class ProfileStoreTests: XCTestCase {
             XCTFail("loaded: \(String(describing: p))", file: file, line: line)
         } catch let error as ProfileError {
             XCTAssertEqual(error.path, path, file: file, line: line)
-            XCTAssertTrue(error.description.hasPrefix("profile \(path): "), error.description, file: file, line: line)
+            XCTAssertTrue(error.description.hasPrefix("ProfileError("), error.description, file: file, line: line)
             return error
         }
-        return ProfileError(path: "", kind: .unreadable, detail: "")
+        return ProfileError(path: "", kind: .unreadable, problem: .undecodable)
     }
 
     private func json(_ p: CalibrationProfile) throws -> String {
@@ -64,16 +64,18 @@ final class ProfileStoreTests: XCTestCase {
         for cut in [1, full.count / 3, full.count / 2, full.count - 3] {
             let e = try refusal(String(full.prefix(cut)))
             XCTAssertEqual(e.kind, .corrupt, "cut at \(cut)")
-            XCTAssertTrue(e.detail.hasPrefix("not valid JSON, truncated or corrupt"), e.detail)
+            XCTAssertEqual(e.problem, .invalidJSON, "cut at \(cut)")
         }
-        XCTAssertEqual(try refusal("").detail.hasPrefix("the file is empty"), true)
+        XCTAssertEqual(try refusal("").problem, .empty)
         XCTAssertEqual(try refusal("\u{0}\u{0}garbage").kind, .corrupt)
         let missing = try refusal(full.replacingOccurrences(of: "\"sampleCount\" : 400,", with: ""))
-        XCTAssertTrue(missing.detail.hasPrefix("sampleCount is missing"), missing.detail)
+        XCTAssertEqual(missing.problem, .missingKey("sampleCount"))
         let wrongType = try refusal(full.replacingOccurrences(of: "\"tiltDeg\" : 4.01", with: "\"tiltDeg\" : \"4\""))
-        XCTAssertTrue(wrongType.detail.hasPrefix("neutral.tiltDeg has the wrong type"), wrongType.detail)
+        guard case .wrongType(key: "neutral.tiltDeg", _) = wrongType.problem else { return XCTFail("\(wrongType)") }
         let unknown = try refusal(full.replacingOccurrences(of: "\"tiltDeg\"", with: "\"extra\" : 1, \"tiltDeg\""))
-        XCTAssertTrue(unknown.detail.hasPrefix("unknown key neutral.extra (allowed: "), unknown.detail)
+        let byte = try refusal(full.replacingOccurrences(of: "\"address\" : \"0x68\"", with: "\"address\" : \"68\""))
+        XCTAssertEqual(byte.problem, .notAByte(key: "board.address", text: "68"))
+        XCTAssertEqual(unknown.problem, .unknownKey(key: "neutral.extra", allowed: ["clamped", "meanRawG", "rotation", "tiltDeg"]))
     }
 
     func testASectionOfANewerVersionIsIgnoredAndKept() throws {
@@ -107,7 +109,7 @@ final class ProfileStoreTests: XCTestCase {
         p.schemaVersion = 2
         let e = try refusal(try json(p))
         XCTAssertEqual(e.kind, .newerVersion)
-        XCTAssertEqual(e.detail, "written by a newer tiltboard (schema 2; this one reads up to 1): upgrade tiltboard, or recalibrate with this one")
+        XCTAssertEqual(e.problem, .newerVersion(found: 2, readsUpTo: 1))
         // A newer file is recognised even when the rest has changed beyond recognition.
         XCTAssertEqual(try refusal(#"{"schemaVersion": 7, "everything": "else"}"#).kind, .newerVersion)
         XCTAssertEqual(try refusal(#"{"schemaVersion": true}"#).kind, .corrupt)
@@ -115,24 +117,23 @@ final class ProfileStoreTests: XCTestCase {
 
     func testInvalidValuesAreRefused() throws {
         let full = try json(sample())
-        func invalid(_ from: String, _ to: String) throws -> String {
+        func invalid(_ from: String, _ to: String) throws -> ProfileValueProblem? {
             XCTAssertTrue(full.contains(from), from)
             let e = try refusal(full.replacingOccurrences(of: from, with: to))
             XCTAssertEqual(e.kind, .invalid, e.description)
-            return e.detail
+            guard case let .invalidValue(problem) = e.problem else { XCTFail("\(e)"); return nil }
+            return problem
         }
-        XCTAssertTrue(try invalid("1.012,", "0,").hasPrefix("sensor.scale (0.0, 0.994, 1.003) must be 0.5…2 on every axis"))
-        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : -1").hasPrefix("sampleCount -1 must not be negative"))
-        XCTAssertTrue(try invalid("\"sampleCount\" : 400", "\"gyroBiasDps\" : [600, 0, 0], \"sampleCount\" : 400")
-            .hasPrefix("gyroBiasDps (600.0, 0.0, 0.0) must be finite and within ±500 °/s"))
-        XCTAssertTrue(try invalid("\"schemaVersion\" : 1", "\"schemaVersion\" : 0").hasPrefix("schemaVersion 0 is not valid"))
+        XCTAssertEqual(try invalid("1.012,", "0,"), .sensorScale(Vector3(0, 0.994, 1.003)))
+        XCTAssertEqual(try invalid("\"sampleCount\" : 400", "\"sampleCount\" : -1"), .sampleCount(-1))
+        XCTAssertEqual(try invalid("\"sampleCount\" : 400", "\"gyroBiasDps\" : [600, 0, 0], \"sampleCount\" : 400"),
+                       .gyroBiasDps(Vector3(600, 0, 0)))
+        XCTAssertEqual(try invalid("\"schemaVersion\" : 1", "\"schemaVersion\" : 0"), .schemaVersion(0))
         let w = String(sample().neutral.rotation.w)
-        XCTAssertTrue(try invalid("\"w\" : \(w)", "\"w\" : 0.5").contains("is not a unit quaternion"))
-        XCTAssertTrue(try invalid("\"address\" : \"0x68\"", "\"address\" : \"0x53\"")
-            .hasPrefix("board.address 0x53 is not an address of the MPU-6050"))
-        XCTAssertTrue(try invalid("2026-11-21T08:30:00Z", "yesterday")
-            .hasPrefix("createdAt \"yesterday\" is not an ISO 8601 time"))
-        XCTAssertTrue(try invalid("\"residualMg\" : 2.5", "\"residualMg\" : -1").hasPrefix("sensor.residualMg -1.0 must be"))
+        guard case .neutralRotation = try invalid("\"w\" : \(w)", "\"w\" : 0.5") else { return XCTFail("not a unit quaternion") }
+        XCTAssertEqual(try invalid("\"address\" : \"0x68\"", "\"address\" : \"0x53\""), .boardAddress(0x53, part: "MPU-6050"))
+        XCTAssertEqual(try invalid("2026-11-21T08:30:00Z", "yesterday"), .createdAt("yesterday"))
+        XCTAssertEqual(try invalid("\"residualMg\" : 2.5", "\"residualMg\" : -1"), .sensorResidualMg(-1))
         // NaN cannot even be written: save refuses an invalid profile before touching the file.
         var nan = sample()
         nan.neutral.tiltDeg = .nan
@@ -149,15 +150,15 @@ final class ProfileStoreTests: XCTestCase {
         other.address = 0x69
         var e = try refusal(text, expected: other)
         XCTAssertEqual(e.kind, .otherBoard)
-        XCTAssertTrue(e.detail.hasPrefix("belongs to another board: it is for address 0x68, this board uses 0x69"), e.detail)
+        XCTAssertEqual(e.problem, .otherBoard(.address(profile: 0x68, board: 0x69)))
         other = identity
         other.name = "bench rig"
         e = try refusal(text, expected: other)
-        XCTAssertTrue(e.detail.hasPrefix("belongs to another board: it is for board \"GY-521 on Raspberry Pi\", not \"bench rig\""), e.detail)
+        XCTAssertEqual(e.problem, .otherBoard(.name(profile: "GY-521 on Raspberry Pi", board: "bench rig")))
         other = identity
         other.chipID = 0x70
         e = try refusal(text, expected: other)
-        XCTAssertTrue(e.detail.hasPrefix("belongs to another board: the chip ID is 0x68, this board's chip answers 0x70"), e.detail)
+        XCTAssertEqual(e.problem, .otherBoard(.chipID(profile: 0x68, board: 0x70)))
     }
 
     func testTimestamps() {

@@ -58,7 +58,8 @@ final class ReadmeExampleTests: XCTestCase {
         let error = try XCTUnwrap(Result { try MPU6050(bus: SimulatedI2CBus(), address: 0x68, clock: clock) }.failure)
         XCTAssertEqual(describe(error), "no sensor: \(error)")
         XCTAssertEqual((error as? I2CError)?.kind, .noAcknowledgeAddress)
-        XCTAssertEqual(describe(BoardFileError(file: "b.json", key: "sensor", message: "missing")), "invalidData: board file b.json: sensor: missing")
+        XCTAssertEqual(describe(BoardFileError(file: "b.json", key: "sensor", problem: .missing(.sensor))),
+                       "invalidData: BoardFileError(missing(Tiltboard.BoardFileError.Problem.Required.sensor), file: b.json, key: sensor)")
     }
 
     private static func between(_ start: String, and end: String, in text: String) -> String? {

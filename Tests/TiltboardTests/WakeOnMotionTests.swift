@@ -171,7 +171,7 @@ final class WakeOnMotionTests: XCTestCase {
         XCTAssertThrowsError(try s.wakeLine()) { error in
             let e = error as? BoardFileError
             XCTAssertEqual(e?.key, "interrupt")
-            XCTAssertTrue(e?.message.contains(#"add "interrupt": {"chip": …, "line": …}"#) ?? false, "\(error)")
+            XCTAssertEqual(e?.problem, .noInterruptLine)
         }
     }
 

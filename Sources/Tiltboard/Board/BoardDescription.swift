@@ -219,33 +219,211 @@ public struct BoardDescription: Sendable, Equatable {
     }
 }
 
-/// A board file that cannot be used; the CLI exits 65.
+/// A board file that cannot be used; the CLI exits 65. It carries the file, the key and a
+/// `Problem` (with the value and what is allowed); the command line words it.
 public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The board file's path, or its source name for a built-in board.
     public var file: String
     /// Dotted key path, e.g. `sensor.address`; empty for whole-file problems.
     public var key: String
-    /// What is wrong with the key's value.
-    public var message: String
+    /// What is wrong with the file or with the key's value.
+    public var problem: Problem
     /// The kernel's reason when the file could not be read (EACCES: exit 77, not 65).
     public var errno: Int32?
     /// What was wrong with the file itself (or the file at `key`), when that was the problem: its
     /// exit status is the one `FileProblem` gives.
     package var fileProblem: FileProblem?
 
-    /// The haptic effect that `motor.shakeEffect` names and that cannot be played, when that was the problem.
-    package var effect: HapticEffectError?
-
-    package init(file: String, key: String, message: String, errno: Int32? = nil, fileProblem: FileProblem? = nil,
-                 effect: HapticEffectError? = nil) {
-        self.file = file; self.key = key; self.message = message; self.errno = errno; self.effect = effect
+    package init(file: String, key: String, problem: Problem, errno: Int32? = nil, fileProblem: FileProblem? = nil) {
+        self.file = file; self.key = key; self.problem = problem; self.errno = errno
         self.fileProblem = fileProblem ?? errno.map { FileProblem(errno: $0) }
     }
 
+    /// The structured form for logs: `BoardFileError(notAllowed…, file: …, key: …)`.
     public var description: String {
-        // A path is the user's input: at most 80 characters of it, its end (the file's name) kept.
-        let shown = shownPath(file)
-        return key.isEmpty ? "board file \(shown): \(message)" : "board file \(shown): \(key): \(message)"
+        "BoardFileError(\(problem), file: \(shownPath(file))\(key.isEmpty ? "" : ", key: \(key)"))"
+    }
+
+    /// What is wrong with a board file, with the values that say where and what.
+    public enum Problem: Sendable, Equatable {
+        /// The file could not be read; `errno` is the kernel's reason.
+        case unreadable(errno: Int32)
+        /// The path names something other than a regular file; `kind` is what it is ("a folder", …).
+        case notRegularFile(kind: String)
+        /// The file is larger than a board file may be.
+        case tooLarge(size: Int64, limit: Int)
+        /// No file at the path.
+        case noSuchFile
+        /// JSON the parser refused; `detail` is the parser's own report, at `line` and `column` when it says where.
+        case invalidJSON(detail: String, line: Int?, column: Int?)
+        /// JSON that is valid but not strict: a trailing comma or a key twice.
+        case notStrictJSON(StrictJSONProblem)
+        /// The top level is not an object; `found` is the value as written.
+        case topLevelNotObject(found: String)
+        /// A key not known in its section; `allowed` lists the keys that are (`section` empty at the top).
+        case unknownKey(section: String, allowed: [String])
+        /// A required key is absent.
+        case missing(Required)
+        /// A value that is not allowed; `value` is as written in the file (at most 80 characters).
+        case notAllowed(value: String, allowed: Allowed)
+        /// A `simulation` section on a board whose bus is not `simulated`.
+        case simulationNeedsSimulatedBus
+        /// `sensor.gyroRangeDps` for a part without a gyroscope.
+        case noGyroscope(part: String)
+        /// A motor shake effect that does not parse.
+        case badShakeEffect(HapticEffectError)
+        /// A key given together with its older name `older`.
+        case keyAndOlderKey(older: String)
+        /// A mount matrix whose rows are not orthonormal; `value` as written.
+        case notARotation(value: String)
+        /// A mount matrix with determinant -1; `value` as written.
+        case mirrorImage(value: String)
+        /// Both `simulation.script` and `simulation.trace`.
+        case scriptAndTrace
+        /// More faults than the simulator takes.
+        case tooManyFaults(count: Int, limit: Int)
+        /// A `seconds` key on a reset fault, which takes no time.
+        case resetTakesNoTime
+        /// `shake.minDurationMs`, which no longer applies.
+        case retiredMinDuration
+        /// A named file (trace, script, motor log) that does not exist.
+        case namedFileMissing(path: String)
+        /// A named file that could not be read; `errno` is the kernel's reason.
+        case namedFileUnreadable(path: String, errno: Int32)
+        /// A named file that is not a regular file; `kind` is what it is.
+        case namedFileNotRegular(path: String, kind: String)
+        /// A named file larger than it may be.
+        case namedFileTooLarge(path: String, size: Int64, limit: Int)
+        /// A trace that is not UTF-8 text.
+        case traceNotText(path: String)
+        /// A trace or script file whose contents are refused; `underlying` says why.
+        case badContents(path: String, underlying: UnderlyingError)
+        /// A script that is neither built in nor a readable file; `builtIn` names the built-in scripts.
+        case noSuchScript(path: String, builtIn: [String])
+        /// Waking on motion asked of a board without an `interrupt` section.
+        case noInterruptLine
+
+        /// A required key's kind, which says what to give.
+        public enum Required: Sendable, Equatable {
+            /// The board's `name`.
+            case name
+            /// The `sensor` section.
+            case sensor
+            /// `sensor.chip`; `choices` are the chip names.
+            case chip(choices: [String])
+            /// `sensor.bus`.
+            case bus
+            /// A GPIO chip of a line section.
+            case gpioChip
+            /// A GPIO line of a line section.
+            case gpioLine
+            /// A fault's `kind`; `kinds` are the fault kinds.
+            case faultKind(kinds: [String])
+            /// A fault's `at`.
+            case faultStart
+            /// A fault's `seconds`; `kind` is the fault's kind.
+            case faultLength(kind: String)
+        }
+
+        /// What a key allows, for a value that is not it.
+        public enum Allowed: Sendable, Equatable {
+            /// An object `{ … }`.
+            case object
+            /// A string in quotes.
+            case string
+            /// A string that is not empty.
+            case nonEmptyString
+            /// `true` or `false`.
+            case bool
+            /// One of the chip names.
+            case chip(choices: [String])
+            /// `/dev/i2c-N` or `simulated`.
+            case bus
+            /// One of the part's I²C addresses.
+            case address(part: String, addresses: [UInt8])
+            /// One of these integers.
+            case oneOf([Int])
+            /// A rate the part runs at, in Hz.
+            case rateHz(part: String, low: Double, high: Double)
+            /// A GPIO line offset or name.
+            case line
+            /// Three rows of three numbers.
+            case mountShape
+            /// A built-in script name or a script file path.
+            case script
+            /// A trace file path.
+            case tracePath
+            /// A file path.
+            case filePath
+            /// A seed: an integer from 0 to 2^53.
+            case seed
+            /// A byte such as `"0x68"`.
+            case byte
+            /// Three numbers of `quantity`, each within ±`limit`.
+            case vector(Quantity, limit: Double)
+            /// A list of faults; `kinds` are the fault kinds.
+            case faultList(kinds: [String])
+            /// One of the fault kinds.
+            case faultKind(kinds: [String])
+            /// `"typical"`, `"worst"` or an object of these keys.
+            case part(keys: [String])
+            /// A span from `low` to `high` in `unit`.
+            case span(low: Double, high: Double, unit: SpanUnit)
+            /// Seconds from `low` to `high` since the board opened.
+            case secondsSinceOpen(low: Double, high: Double)
+            /// More than 0 and at most `high` seconds.
+            case positiveSeconds(high: Double)
+            /// More than 0 and at most `high` g.
+            case positiveG(high: Double)
+            /// A probability from 0 to 1.
+            case chance
+            /// A fraction from 0 to 1.
+            case fraction
+            /// An integer from `low` to `high`.
+            case integerRange(low: Int, high: Int)
+            /// Degrees Celsius from `low` to `high`.
+            case celsius(low: Double, high: Double)
+            /// Seconds from `low` to `high`.
+            case seconds(low: Double, high: Double)
+        }
+
+        /// The unit of a span.
+        public enum SpanUnit: Sendable, Equatable {
+            /// Milliseconds.
+            case milliseconds
+            /// Seconds.
+            case seconds
+        }
+
+        /// The quantity of a vector setting.
+        public enum Quantity: Sendable, Equatable {
+            /// mg.
+            case milliG
+            /// A fraction (0.02 = +2 %).
+            case fraction
+            /// °/s.
+            case degreesPerSecond
+            /// °/s per °C.
+            case degreesPerSecondPerCelsius
+            /// mg per °C.
+            case milliGPerCelsius
+        }
+    }
+
+}
+
+/// An inner error kept whole in an error or an event, so the program can word it with its own
+/// words; two are equal when their type and their structured description are.
+public struct UnderlyingError: Sendable, Equatable, CustomStringConvertible {
+    /// The inner error.
+    public var error: any Error
+    /// Keeps `error`.
+    public init(_ error: any Error) { self.error = error }
+    /// The inner error's own description.
+    public var description: String { "\(error)" }
+    /// Same type and same description.
+    public static func == (lhs: UnderlyingError, rhs: UnderlyingError) -> Bool {
+        type(of: lhs.error) == type(of: rhs.error) && "\(lhs.error)" == "\(rhs.error)"
     }
 }
 

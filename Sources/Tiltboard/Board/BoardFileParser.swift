@@ -34,17 +34,14 @@ extension BoardDescription {
         do {
             bytes = try AtomicFile.read(path: path)
         } catch let error as AtomicFileError {
-            throw BoardFileError(file: path, key: "",
-                                 message: "cannot read it: \(error.reason)\(error.isPermissionDenied ? ": check the file's permissions" : error.errno == ELOOP ? ": a symlink loop (or more than 40 links in a row): point the link at the board file itself" : "")",
-                                 errno: error.errno)
+            throw BoardFileError(file: path, key: "", problem: .unreadable(errno: error.errno), errno: error.errno)
         } catch let error as NotARegularFile {
-            throw BoardFileError(file: path, key: "", message: "\(error.kind), not a regular file: give the path of a board file (or a symlink to one)",
-                                 fileProblem: .notRegular)
+            throw BoardFileError(file: path, key: "", problem: .notRegularFile(kind: error.kind), fileProblem: .notRegular)
         } catch let error as FileTooLarge {
-            throw BoardFileError(file: path, key: "", message: "\(error.reason): not a board file", fileProblem: .tooLarge)
+            throw BoardFileError(file: path, key: "", problem: .tooLarge(size: error.size, limit: error.limit), fileProblem: .tooLarge)
         }
         guard let bytes else {
-            throw BoardFileError(file: path, key: "", message: "no such file", errno: ENOENT)
+            throw BoardFileError(file: path, key: "", problem: .noSuchFile, errno: ENOENT)
         }
         // A symlinked board file is its target: its relative paths start from the target's folder.
         return try BoardFileParser(source: path, anchor: SymlinkTarget.resolved(path)).parse(bytes)
@@ -83,16 +80,17 @@ struct BoardFileParser {
         do {
             root = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
         } catch {
-            throw fail("", "not valid JSON: \(jsonProblem(error, bytes: bytes))")
+            let (detail, position) = jsonProblem(error, bytes: bytes)
+            throw fail("", .invalidJSON(detail: detail, line: position?.line, column: position?.column))
         }
-        if let problem = StrictJSON.problem(bytes) { throw fail(problem.key, problem.message) }
+        if let problem = StrictJSON.problem(bytes) { throw fail(problem.key, .notStrictJSON(problem.kind)) }
         let top = try object(root, "")
         try onlyKeys(top, "", ["name", "sensor", "motor", "mount", "simulation", "shake", "interrupt"])
 
-        guard let nameValue = top["name"] else { throw fail("name", "missing (give the board a name)") }
+        guard let nameValue = top["name"] else { throw fail("name", .missing(.name)) }
         let name = try string(nameValue, "name")
         guard let sensorValue = top["sensor"] else {
-            throw fail("sensor", "missing (give at least chip and bus)")
+            throw fail("sensor", .missing(.sensor))
         }
         let sensor = try parseSensor(sensorValue)
         var board = BoardDescription(name: name, source: source, sensor: sensor)
@@ -100,7 +98,7 @@ struct BoardFileParser {
         if let v = top["mount"] { board.mount = try parseMount(v) }
         if let v = top["simulation"] {
             guard board.isSimulated else {
-                throw fail("simulation", "only allowed when sensor.bus is \"simulated\" (remove it, or set the bus)")
+                throw fail("simulation", .simulationNeedsSimulatedBus)
             }
             board.simulation = try parseSimulation(v)
         } else if board.isSimulated {
@@ -115,56 +113,50 @@ struct BoardFileParser {
         return board
     }
 
-    /// `a, b or c`.
-    private func choices(_ items: [String]) -> String {
-        items.count < 2 ? items.joined() : items.dropLast().joined(separator: ", ") + " or " + items.last!
-    }
-
     // MARK: - Sections
 
     private func parseSensor(_ value: Any) throws -> BoardDescription.SensorSection {
         let o = try object(value, "sensor")
         try onlyKeys(o, "sensor", ["chip", "bus", "address", "accelRangeG", "gyroRangeDps", "rateHz", "fifo"])
-        let chipChoices = "use " + choices(ChipKind.allCases.map { "\"\($0.rawValue)\"" })
-        guard let chipValue = o["chip"] else { throw fail("sensor.chip", "missing (\(chipChoices))") }
+        let chipNames = ChipKind.allCases.map(\.rawValue)
+        guard let chipValue = o["chip"] else { throw fail("sensor.chip", .missing(.chip(choices: chipNames))) }
         let chipText = try string(chipValue, "sensor.chip")
         guard let chip = ChipKind(rawValue: chipText) else {
-            throw notAllowed("sensor.chip", chipValue, chipChoices)
+            throw notAllowed("sensor.chip", chipValue, .chip(choices: chipNames))
         }
         let description = chip.details
         guard let busValue = o["bus"] else {
-            throw fail("sensor.bus", "missing (use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\")")
+            throw fail("sensor.bus", .missing(.bus))
         }
         let bus = try string(busValue, "sensor.bus")
         guard bus == BoardDescription.simulatedBus || isI2CDevicePath(bus) else {
-            throw notAllowed("sensor.bus", busValue, "use \"/dev/i2c-N\", e.g. \"/dev/i2c-1\", or \"simulated\"")
+            throw notAllowed("sensor.bus", busValue, .bus)
         }
-        let addressChoices = chip.addresses.map { $0.hex(uppercase: true) }.joined(separator: " or ")
         var sensor = BoardDescription.SensorSection(chip: chip, bus: bus, address: chip.addresses[0])
         if let v = o["address"] {
             guard let a = byteValue(v), chip.addresses.contains(a) else {
-                throw notAllowed("sensor.address", v, "the \(chip.partName) answers at \(addressChoices)")
+                throw notAllowed("sensor.address", v, .address(part: chip.partName, addresses: chip.addresses))
             }
             sensor.address = a
         }
         if let v = o["accelRangeG"] {
-            let allowed = "use " + choices(description.accelRangesG.map(String.init))
+            let allowed = BoardFileError.Problem.Allowed.oneOf(description.accelRangesG)
             let r = try integer(v, "sensor.accelRangeG", allowed: allowed)
             guard description.accelRangesG.contains(r) else { throw notAllowed("sensor.accelRangeG", v, allowed) }
             sensor.accelRangeG = r
         }
         if let v = o["gyroRangeDps"] {
             guard let gyroscope = description.gyroscope else {
-                throw fail("sensor.gyroRangeDps", "the \(chip.partName) has no gyro (remove the key)")
+                throw fail("sensor.gyroRangeDps", .noGyroscope(part: chip.partName))
             }
-            let allowed = "use " + choices(gyroscope.rangesDps.map(String.init))
+            let allowed = BoardFileError.Problem.Allowed.oneOf(gyroscope.rangesDps)
             let r = try integer(v, "sensor.gyroRangeDps", allowed: allowed)
             guard gyroscope.rangesDps.contains(r) else { throw notAllowed("sensor.gyroRangeDps", v, allowed) }
             sensor.gyroRangeDps = r
         }
         if let v = o["rateHz"] {
             let range = description.rateRangeHz
-            let allowed = "the \(chip.partName) runs at \(format(range.lowerBound)) to \(format(range.upperBound)) Hz"
+            let allowed = BoardFileError.Problem.Allowed.rateHz(part: chip.partName, low: range.lowerBound, high: range.upperBound)
             let r = try number(v, "sensor.rateHz", allowed: allowed)
             guard range.contains(r) else { throw notAllowed("sensor.rateHz", v, allowed) }
             sensor.rateHz = r
@@ -184,7 +176,7 @@ struct BoardFileParser {
             do {
                 motor.shakeEffect = try HapticEffect.parse(name: text)
             } catch let error as HapticEffectError {
-                throw BoardFileError(file: source, key: "motor.shakeEffect", message: "\(error)", effect: error)
+                throw fail("motor.shakeEffect", .badShakeEffect(error))
             }
         }
         if let s = try capSpan(o, ms: "maxOnMs", seconds: "maxOnSeconds") { motor.maxOnSeconds = s }
@@ -197,26 +189,26 @@ struct BoardFileParser {
     private func capSpan(_ o: [String: Any], ms msKey: String, seconds secondsKey: String) throws -> Double? {
         let range = MotorCapSettings.allowedSeconds
         if o[msKey] != nil, o[secondsKey] != nil {
-            throw fail("motor.\(msKey)", "give it or the older \(secondsKey), not both")
+            throw fail("motor.\(msKey)", .keyAndOlderKey(older: secondsKey))
         }
         if o[secondsKey] != nil {
-            let allowed = "use \(format(range.lowerBound)) to \(format(range.upperBound)) seconds"
+            let allowed = BoardFileError.Problem.Allowed.span(low: range.lowerBound, high: range.upperBound, unit: .seconds)
             return try bounded(o, "motor", secondsKey, allowed, accept: range.contains)
         }
         let ms = (range.lowerBound * 1000)...(range.upperBound * 1000)
-        let allowed = "use \(format(ms.lowerBound)) to \(format(ms.upperBound)) ms"
+        let allowed = BoardFileError.Problem.Allowed.span(low: ms.lowerBound, high: ms.upperBound, unit: .milliseconds)
         return try bounded(o, "motor", msKey, allowed, accept: ms.contains).map { $0 / 1000 }
     }
 
     private func lineSelector(_ o: [String: Any], _ path: String) throws -> BoardDescription.LineSelector {
         guard let chipValue = o["chip"] else {
-            throw fail("\(path).chip", "missing (a chip label like \"pinctrl-bcm2711\", a name like \"gpiochip0\" or a path)")
+            throw fail("\(path).chip", .missing(.gpioChip))
         }
         let chip = try string(chipValue, "\(path).chip")
         guard let lineValue = o["line"] else {
-            throw fail("\(path).line", "missing (a line offset like 17 or a line name like \"GPIO17\")")
+            throw fail("\(path).line", .missing(.gpioLine))
         }
-        let allowed = "use a line offset like 17 or a line name like \"GPIO17\""
+        let allowed = BoardFileError.Problem.Allowed.line
         if let text = lineValue as? String, !isNumber(lineValue) {
             guard !text.isEmpty else { throw notAllowed("\(path).line", lineValue, allowed) }
             return .init(chip: chip, line: .name(text))
@@ -227,7 +219,7 @@ struct BoardFileParser {
     }
 
     private func parseMount(_ value: Any) throws -> Matrix3 {
-        let shape = "use 3 rows of 3 numbers, e.g. [[1,0,0],[0,1,0],[0,0,1]]"
+        let shape = BoardFileError.Problem.Allowed.mountShape
         guard let rows = value as? [Any], rows.count == 3 else { throw notAllowed("mount", value, shape) }
         var numbers: [[Double]] = []
         for row in rows {
@@ -246,11 +238,11 @@ struct BoardFileParser {
         let tolerance = 1e-6
         for (i, row) in [product.r0, product.r1, product.r2].enumerated() {
             for j in 0..<3 where Swift.abs(row[j] - (i == j ? 1 : 0)) > tolerance {
-                throw fail("mount", "\(render(value)) is not a rotation: rows must be orthonormal unit vectors (use a signed permutation such as [[0,1,0],[-1,0,0],[0,0,1]])")
+                throw fail("mount", .notARotation(value: render(value)))
             }
         }
         if m.determinant < 0 {
-            throw fail("mount", "\(render(value)) is a mirror image (determinant -1), not a rotation: flip the sign of one more row")
+            throw fail("mount", .mirrorImage(value: render(value)))
         }
         return m
     }
@@ -261,19 +253,19 @@ struct BoardFileParser {
                                           "motorNoise"])
         var sim = BoardDescription.SimulationSection()
         if let v = o["script"] {
-            let s = try nonEmptyString(v, "simulation.script", allowed: "use a built-in script name such as \"flat\" or a path to a script file")
+            let s = try nonEmptyString(v, "simulation.script", allowed: .script)
             // A bare name is a built-in script; anything that looks like a path is a file.
             sim.script = (s.contains("/") || s.hasSuffix(".json")) ? resolve(s) : s
         }
         if let v = o["trace"] {
             guard sim.script == nil else {
-                throw fail("simulation.trace", "give either script or trace, not both")
+                throw fail("simulation.trace", .scriptAndTrace)
             }
-            sim.trace = resolve(try nonEmptyString(v, "simulation.trace", allowed: "use a path to a CSV trace"))
+            sim.trace = resolve(try nonEmptyString(v, "simulation.trace", allowed: .tracePath))
         }
         if let v = o["noise"] { sim.noise = try bool(v, "simulation.noise") }
         if let v = o["seed"] {
-            let allowed = "use an integer from 0 to 2^53"
+            let allowed = BoardFileError.Problem.Allowed.seed
             let d = try number(v, "simulation.seed", allowed: allowed)
             // Beyond 2^53 a JSON number no longer holds every integer exactly.
             guard d >= 0, d == d.rounded(), d <= 9_007_199_254_740_992 else {
@@ -284,20 +276,20 @@ struct BoardFileParser {
         }
         if let v = o["whoAmI"] {
             guard let b = byteValue(v) else {
-                throw notAllowed("simulation.whoAmI", v, "use a byte such as \"0x68\" or \"0x70\"")
+                throw notAllowed("simulation.whoAmI", v, .byte)
             }
             sim.whoAmI = b
         }
         if let v = o["zeroGOffsetMg"] {
             sim.zeroGOffsetMg = try vector(v, "simulation.zeroGOffsetMg", limit: 1000,
-                                           allowed: "use [x, y, z] in mg, each within ±1000")
+                                           allowed: .vector(.milliG, limit: 1000))
         }
         if let v = o["scaleError"] {
             sim.scaleError = try vector(v, "simulation.scaleError", limit: 0.5,
-                                        allowed: "use [x, y, z] fractions, each within ±0.5 (0.02 = +2 %)")
+                                        allowed: .vector(.fraction, limit: 0.5))
         }
         if let v = o["motorLog"] {
-            sim.motorLog = resolve(try nonEmptyString(v, "simulation.motorLog", allowed: "use a file path"))
+            sim.motorLog = resolve(try nonEmptyString(v, "simulation.motorLog", allowed: .filePath))
         }
         if let v = o["faults"] { sim.faults = try parseFaults(v) }
         if let v = o["part"] { sim.part = try parsePart(v) }
@@ -310,43 +302,43 @@ struct BoardFileParser {
         let path = "simulation.motorNoise"
         let o = try object(value, path)
         try onlyKeys(o, path, ["errorRate", "switchMs", "brownOutMs", "glitchRate", "idleErrorRate"])
-        let rate = "use a chance from 0 to 1"
+        let rate = BoardFileError.Problem.Allowed.chance
         var noise = SimulatedMotorNoise()
         noise.errorRate = try bounded(o, path, "errorRate", rate) { (0...1).contains($0) } ?? 0
         noise.glitchRate = try bounded(o, path, "glitchRate", rate) { (0...1).contains($0) } ?? 0
         noise.idleErrorRate = try bounded(o, path, "idleErrorRate", rate) { (0...1).contains($0) } ?? 0
-        noise.switchSeconds = (try bounded(o, path, "switchMs", "use 0 to 1000 ms") { (0...1000).contains($0) } ?? 0) / 1000
-        noise.brownOutSeconds = (try bounded(o, path, "brownOutMs", "use 0 to 10000 ms") { (0...10_000).contains($0) } ?? 0) / 1000
+        noise.switchSeconds = (try bounded(o, path, "switchMs", .span(low: 0, high: 1000, unit: .milliseconds)) { (0...1000).contains($0) } ?? 0) / 1000
+        noise.brownOutSeconds = (try bounded(o, path, "brownOutMs", .span(low: 0, high: 10_000, unit: .milliseconds)) { (0...10_000).contains($0) } ?? 0) / 1000
         return noise
     }
 
     /// `[{"at": s, "kind": "nack"|"eio"|"reset"|"unplug", "seconds": s}, …]`; `seconds` is required
     /// except for `reset`, which is instantaneous.
     private func parseFaults(_ value: Any) throws -> [SimulatedFault] {
-        let kinds = SimulatedFault.Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        let kinds = SimulatedFault.Kind.allCases.map(\.rawValue)
         guard let items = value as? [Any] else {
-            throw notAllowed("simulation.faults", value, "use a list of {\"at\": seconds, \"kind\": \(kinds), \"seconds\": duration}")
+            throw notAllowed("simulation.faults", value, .faultList(kinds: kinds))
         }
         guard items.count <= Self.maxFaults else {
-            throw fail("simulation.faults", "\(items.count) faults; at most \(Self.maxFaults)")
+            throw fail("simulation.faults", .tooManyFaults(count: items.count, limit: Self.maxFaults))
         }
         return try items.indices.map { i in
             let path = "simulation.faults[\(i)]"
             let o = try object(items[i], path)
             try onlyKeys(o, path, ["at", "kind", "seconds"])
-            guard let kindValue = o["kind"] else { throw fail("\(path).kind", "missing (use one of \(kinds))") }
+            guard let kindValue = o["kind"] else { throw fail("\(path).kind", .missing(.faultKind(kinds: kinds))) }
             guard let kind = SimulatedFault.Kind(rawValue: try string(kindValue, "\(path).kind")) else {
-                throw notAllowed("\(path).kind", kindValue, "use one of \(kinds)")
+                throw notAllowed("\(path).kind", kindValue, .faultKind(kinds: kinds))
             }
-            guard let at = try bounded(o, path, "at", "use 0 to 86400 seconds since the board opened", accept: { (0...86_400).contains($0) }) else {
-                throw fail("\(path).at", "missing (seconds since the board opened)")
+            guard let at = try bounded(o, path, "at", .secondsSinceOpen(low: 0, high: 86_400), accept: { (0...86_400).contains($0) }) else {
+                throw fail("\(path).at", .missing(.faultStart))
             }
-            let seconds = try bounded(o, path, "seconds", "use more than 0 and at most 3600 seconds") { $0 > 0 && $0 <= 3600 }
+            let seconds = try bounded(o, path, "seconds", .positiveSeconds(high: 3600)) { $0 > 0 && $0 <= 3600 }
             if kind == .reset {
-                guard seconds == nil else { throw fail("\(path).seconds", "a reset takes no time (remove the key)") }
+                guard seconds == nil else { throw fail("\(path).seconds", .resetTakesNoTime) }
                 return SimulatedFault(at: at, kind: kind)
             }
-            guard let seconds else { throw fail("\(path).seconds", "missing (how long the \(kind.rawValue) lasts, in seconds)") }
+            guard let seconds else { throw fail("\(path).seconds", .missing(.faultLength(kind: kind.rawValue))) }
             return SimulatedFault(at: at, kind: kind, seconds: seconds)
         }
     }
@@ -356,8 +348,8 @@ struct BoardFileParser {
 
 
     private func parsePart(_ value: Any) throws -> BoardDescription.SimulationSection.Part {
-        let allowed = "use \"typical\", \"worst\" or an object with gyroBiasDps, gyroBiasTempcoDpsPerC, "
-            + "zeroGOffsetMg, zeroGTempcoMgPerC, warmUpC, warmUpSeconds"
+        let partKeys = ["gyroBiasDps", "gyroBiasTempcoDpsPerC", "zeroGOffsetMg", "zeroGTempcoMgPerC", "warmUpC", "warmUpSeconds"]
+        let allowed = BoardFileError.Problem.Allowed.part(keys: partKeys)
         if let name = value as? String {
             switch name {
             case "typical": return .typical
@@ -366,31 +358,30 @@ struct BoardFileParser {
             }
         }
         guard let o = value as? [String: Any] else { throw notAllowed("simulation.part", value, allowed) }
-        try onlyKeys(o, "simulation.part", ["gyroBiasDps", "gyroBiasTempcoDpsPerC", "zeroGOffsetMg", "zeroGTempcoMgPerC",
-                                            "warmUpC", "warmUpSeconds"])
+        try onlyKeys(o, "simulation.part", partKeys)
         var p = BoardDescription.SimulationSection.PartValues()
         if let v = o["gyroBiasDps"] {
-            p.gyroBiasDps = try vector(v, "simulation.part.gyroBiasDps", limit: 250, allowed: "use [x, y, z] in °/s, each within ±250")
+            p.gyroBiasDps = try vector(v, "simulation.part.gyroBiasDps", limit: 250, allowed: .vector(.degreesPerSecond, limit: 250))
         }
         if let v = o["gyroBiasTempcoDpsPerC"] {
             p.gyroBiasTempcoDpsPerC = try vector(v, "simulation.part.gyroBiasTempcoDpsPerC", limit: 5,
-                                                 allowed: "use [x, y, z] in °/s per °C, each within ±5")
+                                                 allowed: .vector(.degreesPerSecondPerCelsius, limit: 5))
         }
         if let v = o["zeroGOffsetMg"] {
-            p.zeroGOffsetMg = try vector(v, "simulation.part.zeroGOffsetMg", limit: 1000, allowed: "use [x, y, z] in mg, each within ±1000")
+            p.zeroGOffsetMg = try vector(v, "simulation.part.zeroGOffsetMg", limit: 1000, allowed: .vector(.milliG, limit: 1000))
         }
         if let v = o["zeroGTempcoMgPerC"] {
             p.zeroGTempcoMgPerC = try vector(v, "simulation.part.zeroGTempcoMgPerC", limit: 20,
-                                             allowed: "use [x, y, z] in mg per °C, each within ±20")
+                                             allowed: .vector(.milliGPerCelsius, limit: 20))
         }
         if let v = o["warmUpC"] {
-            let d = try number(v, "simulation.part.warmUpC", allowed: "use °C from 0 to 60")
-            guard d >= 0, d <= 60 else { throw notAllowed("simulation.part.warmUpC", v, "use °C from 0 to 60") }
+            let d = try number(v, "simulation.part.warmUpC", allowed: .celsius(low: 0, high: 60))
+            guard d >= 0, d <= 60 else { throw notAllowed("simulation.part.warmUpC", v, .celsius(low: 0, high: 60)) }
             p.warmUpC = d
         }
         if let v = o["warmUpSeconds"] {
-            let d = try number(v, "simulation.part.warmUpSeconds", allowed: "use seconds from 1 to 3600")
-            guard d >= 1, d <= 3600 else { throw notAllowed("simulation.part.warmUpSeconds", v, "use seconds from 1 to 3600") }
+            let d = try number(v, "simulation.part.warmUpSeconds", allowed: .seconds(low: 1, high: 3600))
+            guard d >= 1, d <= 3600 else { throw notAllowed("simulation.part.warmUpSeconds", v, .seconds(low: 1, high: 3600)) }
             p.warmUpSeconds = d
         }
         return .explicit(p)
@@ -399,17 +390,16 @@ struct BoardFileParser {
     private func parseShake(_ value: Any) throws -> BoardDescription.ShakeSection {
         let o = try object(value, "shake")
         if o["minDurationMs"] != nil {
-            throw fail("shake.minDurationMs", "no longer applies: a single burst no longer starts a shake, only a back-and-forth "
-                       + "does; remove it and set minReversals (default 2: three alternating half-cycles) instead")
+            throw fail("shake.minDurationMs", .retiredMinDuration)
         }
         try onlyKeys(o, "shake", ["thresholdG", "minReversals", "minFraction", "cooldownMs"])
         var shake = BoardDescription.ShakeSection()
-        shake.thresholdG = try bounded(o, "shake", "thresholdG", "use more than 0 and at most 16 g") { $0 > 0 && $0 <= 16 }
-        shake.minFraction = try bounded(o, "shake", "minFraction", "use a fraction from 0 to 1") { (0...1).contains($0) }
-        shake.minReversals = try bounded(o, "shake", "minReversals", "use an integer from 1 to 20") {
+        shake.thresholdG = try bounded(o, "shake", "thresholdG", .positiveG(high: 16)) { $0 > 0 && $0 <= 16 }
+        shake.minFraction = try bounded(o, "shake", "minFraction", .fraction) { (0...1).contains($0) }
+        shake.minReversals = try bounded(o, "shake", "minReversals", .integerRange(low: 1, high: 20)) {
             (1...20).contains($0) && $0 == $0.rounded()
         }.map { Int($0) }
-        shake.cooldownMs = try bounded(o, "shake", "cooldownMs", "use 0 to 60000 ms") { (0...60_000).contains($0) }
+        shake.cooldownMs = try bounded(o, "shake", "cooldownMs", .span(low: 0, high: 60_000, unit: .milliseconds)) { (0...60_000).contains($0) }
         return shake
     }
 
@@ -417,8 +407,8 @@ struct BoardFileParser {
 
     private func object(_ v: Any, _ path: String) throws -> [String: Any] {
         guard let o = v as? [String: Any] else {
-            if path.isEmpty { throw fail("", "the top level must be an object { … }, found \(render(v))") }
-            throw notAllowed(path, v, "use an object { … }")
+            if path.isEmpty { throw fail("", .topLevelNotObject(found: render(v))) }
+            throw notAllowed(path, v, .object)
         }
         return o
     }
@@ -428,33 +418,33 @@ struct BoardFileParser {
     private func onlyKeys(_ o: [String: Any], _ path: String, _ allowed: [String], alsoRead: [String] = []) throws {
         for key in o.keys.sorted() where !allowed.contains(key) && !alsoRead.contains(key) {
             let full = path.isEmpty ? String(key.prefix(80)) : "\(path).\(key.prefix(80))"
-            throw fail(full, "unknown key (allowed\(path.isEmpty ? "" : " in \(path)"): \(allowed.joined(separator: ", ")))")
+            throw fail(full, .unknownKey(section: path, allowed: allowed))
         }
     }
 
     private func string(_ v: Any, _ path: String) throws -> String {
-        guard let s = v as? String, !isNumber(v) else { throw notAllowed(path, v, "use a string in quotes") }
-        guard !s.isEmpty else { throw notAllowed(path, v, "use a non-empty string") }
+        guard let s = v as? String, !isNumber(v) else { throw notAllowed(path, v, .string) }
+        guard !s.isEmpty else { throw notAllowed(path, v, .nonEmptyString) }
         return s
     }
 
-    private func nonEmptyString(_ v: Any, _ path: String, allowed: String) throws -> String {
+    private func nonEmptyString(_ v: Any, _ path: String, allowed: BoardFileError.Problem.Allowed) throws -> String {
         guard let s = v as? String, !isNumber(v), !s.isEmpty else { throw notAllowed(path, v, allowed) }
         return s
     }
 
     private func bool(_ v: Any, _ path: String) throws -> Bool {
-        guard isBool(v), let b = v as? Bool else { throw notAllowed(path, v, "use true or false") }
+        guard isBool(v), let b = v as? Bool else { throw notAllowed(path, v, .bool) }
         return b
     }
 
-    private func number(_ v: Any, _ path: String, allowed: String) throws -> Double {
+    private func number(_ v: Any, _ path: String, allowed: BoardFileError.Problem.Allowed) throws -> Double {
         guard isNumber(v), let d = (v as? NSNumber)?.doubleValue, d.isFinite else { throw notAllowed(path, v, allowed) }
         return d
     }
 
     /// The number at `key` in the `section` object `o`, nil when absent; refused unless `accept`.
-    private func bounded(_ o: [String: Any], _ section: String, _ key: String, _ allowed: String,
+    private func bounded(_ o: [String: Any], _ section: String, _ key: String, _ allowed: BoardFileError.Problem.Allowed,
                          accept: (Double) -> Bool) throws -> Double? {
         guard let v = o[key] else { return nil }
         let path = section + "." + key
@@ -463,13 +453,13 @@ struct BoardFileParser {
         return x
     }
 
-    private func integer(_ v: Any, _ path: String, allowed: String) throws -> Int {
+    private func integer(_ v: Any, _ path: String, allowed: BoardFileError.Problem.Allowed) throws -> Int {
         let d = try number(v, path, allowed: allowed)
         guard d == d.rounded(), Swift.abs(d) < 1e9 else { throw notAllowed(path, v, allowed) }
         return Int(d)
     }
 
-    private func vector(_ v: Any, _ path: String, limit: Double, allowed: String) throws -> Vector3 {
+    private func vector(_ v: Any, _ path: String, limit: Double, allowed: BoardFileError.Problem.Allowed) throws -> Vector3 {
         guard let a = v as? [Any], a.count == 3 else { throw notAllowed(path, v, allowed) }
         var c: [Double] = []
         for x in a {
@@ -519,12 +509,12 @@ struct BoardFileParser {
 
     // MARK: - Messages
 
-    private func fail(_ key: String, _ message: String) -> BoardFileError {
-        BoardFileError(file: source, key: key, message: message)
+    private func fail(_ key: String, _ problem: BoardFileError.Problem) -> BoardFileError {
+        BoardFileError(file: source, key: key, problem: problem)
     }
 
-    private func notAllowed(_ key: String, _ value: Any, _ allowed: String) -> BoardFileError {
-        fail(key, "\(render(value)) is not allowed (\(allowed))")
+    private func notAllowed(_ key: String, _ value: Any, _ allowed: BoardFileError.Problem.Allowed) -> BoardFileError {
+        fail(key, .notAllowed(value: render(value), allowed: allowed))
     }
 
     /// A JSON value as written in the file, compact, cut after 80 characters so a huge value
@@ -562,20 +552,28 @@ struct BoardFileParser {
         return String(d)
     }
 
-    /// Turns the parser's "around character N" into a line and column.
-    private func jsonProblem(_ error: Error, bytes: [UInt8]) -> String {
+    /// The parser's report, its "around character N" turned into a line and column.
+    private func jsonProblem(_ error: Error, bytes: [UInt8]) -> (String, (line: Int, column: Int)?) {
         let detail = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
-        guard let range = detail.range(of: "character ") else { return detail }
+        guard let range = detail.range(of: "character ") else { return (detail, nil) }
         let digits = detail[range.upperBound...].prefix(while: { $0.isNumber })
-        guard let offset = Int(digits) else { return detail }
+        guard let offset = Int(digits) else { return (detail, nil) }
         var line = 1, column = 1
         for b in bytes.prefix(offset) {
             if b == UInt8(ascii: "\n") { line += 1; column = 1 } else { column += 1 }
         }
         let base = detail.prefix(upTo: range.lowerBound)
             .replacingOccurrences(of: " around ", with: "").trimmingCharacters(in: .whitespaces)
-        return "\(base) at line \(line), column \(column)"
+        return (base, (line, column))
     }
+}
+
+/// JSON that parses but is not strict (RFC 8259 §4): what `StrictJSON` finds.
+public enum StrictJSONProblem: Sendable, Equatable {
+    /// A comma before `}` or `]` (the closer), at the closer's line and column.
+    case commaBefore(Character, line: Int, column: Int)
+    /// A key a second time in one object, at the second one's line and column.
+    case keyTwice(line: Int, column: Int)
 }
 
 /// What JSONSerialization lets through and RFC 8259 does not (or leaves to the reader): a comma
@@ -583,7 +581,15 @@ struct BoardFileParser {
 /// undefined, so a board file with one is refused). A single pass over the bytes of a document
 /// already parsed, with its own stack (no recursion), so any input is safe.
 package enum StrictJSON {
-    package struct Problem: Equatable, Sendable { public var key: String; public var message: String }
+    /// The first problem found: where (`key`, a dotted path) and what.
+    package struct Problem: Equatable, Sendable {
+        /// Dotted key path of the problem; empty at the top level.
+        package var key: String
+        /// What is wrong there.
+        package var kind: StrictJSONProblem
+        /// The problem `kind` at `key`.
+        package init(key: String, kind: StrictJSONProblem) { self.key = key; self.kind = kind }
+    }
 
     private struct Frame {
         var isObject: Bool
@@ -607,10 +613,10 @@ package enum StrictJSON {
             for p in parts { out += p.hasPrefix("[") || out.isEmpty ? p : "." + p }
             return out
         }
-        func position(_ offset: Int) -> String {
+        func position(_ offset: Int) -> (line: Int, column: Int) {
             var line = 1, column = 1
             for b in bytes[..<offset] { if b == 0x0A { line += 1; column = 1 } else { column += 1 } }
-            return "line \(line), column \(column)"
+            return (line, column)
         }
         while i < bytes.count {
             let b = bytes[i]
@@ -621,7 +627,10 @@ package enum StrictJSON {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 stack.append(Frame(isObject: b == UInt8(ascii: "{")))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                if afterComma { return Problem(key: path(), message: "a comma before \"\(Character(UnicodeScalar(b)))\" at \(position(i)): remove it") }
+                if afterComma {
+                    let at = position(i)
+                    return Problem(key: path(), kind: .commaBefore(Character(UnicodeScalar(b)), line: at.line, column: at.column))
+                }
                 _ = stack.popLast()
             case UInt8(ascii: ","):
                 afterComma = true
@@ -642,7 +651,8 @@ package enum StrictJSON {
                         ?? String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
                     if top.keys.contains(name) {
                         let shown = name.count > 80 ? String(name.prefix(79)) + "…" : name
-                        return Problem(key: path(shown), message: "appears twice in one object (again at \(position(start))): keep one")
+                        let at = position(start)
+                        return Problem(key: path(shown), kind: .keyTwice(line: at.line, column: at.column))
                     }
                     top.keys.insert(name)
                     top.key = name

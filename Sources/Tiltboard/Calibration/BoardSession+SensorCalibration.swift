@@ -42,9 +42,9 @@ extension BoardSession {
 /// are to be captured again.
 public struct CalibrationProcedureError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong with the profile the fit would make (`CalibrationProfile.problem`).
-    public var problem: String
+    public var problem: ProfileValueProblem
     /// The error for a fit whose profile has `problem`.
-    package init(problem: String) { self.problem = problem }
-    /// One line: the problem, and to capture again.
-    public var description: String { "the fitted calibration cannot be stored: \(problem); capture the six faces again" }
+    package init(problem: ProfileValueProblem) { self.problem = problem }
+    /// The structured form for logs; the program words it.
+    public var description: String { "CalibrationProcedureError(problem: \(problem))" }
 }

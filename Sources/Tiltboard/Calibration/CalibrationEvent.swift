@@ -10,9 +10,9 @@ public enum CalibrationEvent: Sendable, Equatable {
     case faceCaptured(BoardFace, remaining: [BoardFace])
     /// A still orientation was not used (repeated or ambiguous); the procedure keeps going.
     case faceRejected(CalibrationError)
-    /// No sample from the sensor (a bus failure, or a chip that reset), for the reason given; the
+    /// No sample from the sensor (a bus failure, or a chip that reset), for the error given; the
     /// capture waits for it and starts again when it is back.
-    case sensorLost(String)
+    case sensorLost(UnderlyingError)
     /// Samples again; `reconfigured` when the chip had reset and was configured again.
     case sensorBack(reconfigured: Bool)
 }
@@ -21,8 +21,8 @@ public enum CalibrationEvent: Sendable, Equatable {
 public struct CalibrationStopped: Error, Sendable, Equatable, CustomStringConvertible {
     /// The error a stopped procedure throws.
     public init() {}
-    /// One line: interrupted, nothing changed.
-    public var description: String { "calibration interrupted; the profile was not changed" }
+    /// The structured form for logs; the program words it.
+    public var description: String { "CalibrationStopped()" }
 }
 
 /// The six-face procedure waited too long for the next face.
@@ -41,11 +41,8 @@ public struct FaceTimeout: Error, Sendable, Equatable, CustomStringConvertible {
         self.seconds = seconds; self.remaining = remaining; self.lastFailure = lastFailure
     }
 
-    /// One line: the wait, the last problem, the faces still to do and what to do.
+    /// The structured form for logs: the wait, the faces still to do and the last problem.
     public var description: String {
-        let faces = remaining.map(\.rawValue).joined(separator: ", ")
-        let why = lastFailure.map { " (last problem: \($0))" } ?? ""
-        return "no new face captured within \(Int(seconds.rounded())) s\(why); still to do: \(faces). "
-            + "Lay the board squarely with one of those faces up and keep it still"
+        "FaceTimeout(seconds: \(seconds), remaining: \(remaining.map(\.rawValue)), lastFailure: \(lastFailure.map { "\($0)" } ?? "nil"))"
     }
 }

@@ -26,7 +26,7 @@ extension BoardSession {
         }) { tick in
             try link.tick(at: tick.wakeTime, events: { event in
                 switch event {
-                case let .lost(_, error): events(.sensorLost("\(error)"))
+                case let .lost(_, error): events(.sensorLost(UnderlyingError(error)))
                 case let .back(_, reconfigured): events(.sensorBack(reconfigured: reconfigured))
                 }
             }) { raw in

@@ -95,59 +95,37 @@ public struct CalibrationProfile: Codable, Sendable, Equatable {
     }
 
     /// The first thing wrong with the values, or nil when the profile can be applied.
-    package var problem: String? {
-        if schemaVersion < 1 { return "schemaVersion \(schemaVersion) is not valid (must be 1 or more)" }
+    package var problem: ProfileValueProblem? {
+        if schemaVersion < 1 { return .schemaVersion(schemaVersion) }
         if let p = board.problem { return p }
-        if CalibrationProfile.date(fromTimestamp: createdAt) == nil {
-            return "createdAt \"\(createdAt)\" is not an ISO 8601 time like 2026-11-21T08:30:00Z"
-        }
-        if let t = temperatureC, !(t.isFinite && t > -60 && t < 150) {
-            return "temperatureC \(t) is not a plausible temperature"
-        }
-        if sampleCount < 0 { return "sampleCount \(sampleCount) must not be negative" }
-        if let g = gyroBiasDps, !isFinite(g) || g.maxAbsComponent > 500 {
-            return "gyroBiasDps \(g) must be finite and within ±500 °/s"
-        }
-        if !isFinite(noiseMg) || noiseMg.x < 0 || noiseMg.y < 0 || noiseMg.z < 0 {
-            return "noiseMg \(noiseMg) must be finite and not negative"
-        }
+        if CalibrationProfile.date(fromTimestamp: createdAt) == nil { return .createdAt(createdAt) }
+        if let t = temperatureC, !(t.isFinite && t > -60 && t < 150) { return .temperatureC(t) }
+        if sampleCount < 0 { return .sampleCount(sampleCount) }
+        if let g = gyroBiasDps, !isFinite(g) || g.maxAbsComponent > 500 { return .gyroBiasDps(g) }
+        if !isFinite(noiseMg) || noiseMg.x < 0 || noiseMg.y < 0 || noiseMg.z < 0 { return .noiseMg(noiseMg) }
         let r = neutral.rotation
         if !(r.w.isFinite && r.x.isFinite && r.y.isFinite && r.z.isFinite) || Swift.abs(r.norm - 1) > 1e-6 {
-            return "neutral.rotation (w \(r.w), x \(r.x), y \(r.y), z \(r.z)) is not a unit quaternion"
+            return .neutralRotation(r)
         }
-        if !isFinite(neutral.meanRawG) || neutral.meanRawG.length < 0.1 {
-            return "neutral.meanRawG \(neutral.meanRawG) is not a plausible gravity reading"
-        }
-        if !(neutral.tiltDeg.isFinite && neutral.tiltDeg >= 0 && neutral.tiltDeg <= 180) {
-            return "neutral.tiltDeg \(neutral.tiltDeg) must be 0…180"
-        }
+        if !isFinite(neutral.meanRawG) || neutral.meanRawG.length < 0.1 { return .neutralMeanRawG(neutral.meanRawG) }
+        if !(neutral.tiltDeg.isFinite && neutral.tiltDeg >= 0 && neutral.tiltDeg <= 180) { return .neutralTiltDeg(neutral.tiltDeg) }
         if let n = neutralSource {
             if !isFinite(n.sensorMeanG) || n.sensorMeanG.length < 0.1 || n.sensorMeanG.maxAbsComponent > 16 {
-                return "neutralSource.sensorMeanG \(n.sensorMeanG) is not a plausible gravity reading"
+                return .sourceSensorMeanG(n.sensorMeanG)
             }
-            if !(n.maxTiltDeg.isFinite && n.maxTiltDeg >= 0 && n.maxTiltDeg <= 90) {
-                return "neutralSource.maxTiltDeg \(n.maxTiltDeg) must be 0…90"
-            }
+            if !(n.maxTiltDeg.isFinite && n.maxTiltDeg >= 0 && n.maxTiltDeg <= 90) { return .sourceMaxTiltDeg(n.maxTiltDeg) }
         }
         if let p = shake?.problem { return p }
         if let s = sensor {
-            if !isFinite(s.offsetG) || s.offsetG.maxAbsComponent > 2 {
-                return "sensor.offsetG \(s.offsetG) must be finite and within ±2 g"
-            }
+            if !isFinite(s.offsetG) || s.offsetG.maxAbsComponent > 2 { return .sensorOffsetG(s.offsetG) }
             for axis in 0..<3 where !(s.scale[axis].isFinite && s.scale[axis] >= 0.5 && s.scale[axis] <= 2) {
-                return "sensor.scale \(s.scale) must be 0.5…2 on every axis (a zero or wild scale would wipe out the signal)"
+                return .sensorScale(s.scale)
             }
             if let m = s.crossAxis {
-                if !(isFinite(m.r0) && isFinite(m.r1) && isFinite(m.r2)) || Swift.abs(m.determinant) < 0.5 {
-                    return "sensor.crossAxis is not a usable correction matrix (not finite or nearly singular)"
-                }
+                if !(isFinite(m.r0) && isFinite(m.r1) && isFinite(m.r2)) || Swift.abs(m.determinant) < 0.5 { return .sensorCrossAxis }
             }
-            if let g = s.gyroBiasDps, !isFinite(g) || g.maxAbsComponent > 500 {
-                return "sensor.gyroBiasDps \(g) must be finite and within ±500 °/s"
-            }
-            if !(s.residualMg.isFinite && s.residualMg >= 0) {
-                return "sensor.residualMg \(s.residualMg) must be finite and not negative"
-            }
+            if let g = s.gyroBiasDps, !isFinite(g) || g.maxAbsComponent > 500 { return .sensorGyroBiasDps(g) }
+            if !(s.residualMg.isFinite && s.residualMg >= 0) { return .sensorResidualMg(s.residualMg) }
         }
         return nil
     }
@@ -195,30 +173,30 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
     }
 
     /// How this identity differs from `other`, or nil when they name the same board.
-    package func mismatch(with other: ProfileBoardIdentity) -> String? {
+    package func mismatch(with other: ProfileBoardIdentity) -> ProfileBoardMismatch? {
         if let m = mismatch(withBoard: other.name, chip: other.chip, bus: other.bus, address: other.address) { return m }
-        if chipID != other.chipID { return "the chip ID is \(chipID.hex(uppercase: true)), this board's chip answers \(other.chipID.hex(uppercase: true))" }
+        if chipID != other.chipID { return .chipID(profile: chipID, board: other.chipID) }
         return nil
     }
 
     /// How this identity differs from a board description (chip ID aside, which needs the hardware).
-    package func mismatch(with board: BoardDescription) -> String? {
+    package func mismatch(with board: BoardDescription) -> ProfileBoardMismatch? {
         mismatch(withBoard: board.name, chip: board.sensor.chip, bus: board.sensor.bus, address: board.sensor.address)
     }
 
     private func mismatch(withBoard otherName: String, chip otherChip: ChipKind, bus otherBus: String,
-                          address otherAddress: UInt8) -> String? {
-        if name != otherName { return "it is for board \"\(name)\", not \"\(otherName)\"" }
-        if chip != otherChip { return "it is for an \(chip.partName), this board has an \(otherChip.partName)" }
-        if bus != otherBus { return "it is for bus \(bus), this board uses \(otherBus)" }
-        if address != otherAddress { return "it is for address \(address.hex(uppercase: true)), this board uses \(otherAddress.hex(uppercase: true))" }
+                          address otherAddress: UInt8) -> ProfileBoardMismatch? {
+        if name != otherName { return .name(profile: name, board: otherName) }
+        if chip != otherChip { return .chip(profile: chip.partName, board: otherChip.partName) }
+        if bus != otherBus { return .bus(profile: bus, board: otherBus) }
+        if address != otherAddress { return .address(profile: address, board: otherAddress) }
         return nil
     }
 
-    var problem: String? {
-        if name.isEmpty { return "board.name is empty" }
-        if bus.isEmpty { return "board.bus is empty" }
-        if !chip.addresses.contains(address) { return "board.address \(address.hex(uppercase: true)) is not an address of the \(chip.partName)" }
+    var problem: ProfileValueProblem? {
+        if name.isEmpty { return .boardNameEmpty }
+        if bus.isEmpty { return .boardBusEmpty }
+        if !chip.addresses.contains(address) { return .boardAddress(address, part: chip.partName) }
         return nil
     }
 
@@ -246,8 +224,87 @@ public struct ProfileBoardIdentity: Codable, Sendable, Equatable {
     private static func decodeByte(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> UInt8 {
         let text = try c.decode(String.self, forKey: key)
         guard text.hasPrefix("0x"), text.count > 2, let b = UInt8(text.dropFirst(2), radix: 16) else {
-            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "\"\(text)\" is not a byte like \"0x68\"")
+            let path = (c.codingPath + [key]).map(\.stringValue).joined(separator: ".")
+            throw ProfileNotAByte(key: path, text: text)
         }
         return b
     }
+}
+
+/// How a profile's board differs from the board in use: the profile's value, then the board's.
+public enum ProfileBoardMismatch: Sendable, Equatable {
+    /// Another board name.
+    case name(profile: String, board: String)
+    /// Another chip (part names).
+    case chip(profile: String, board: String)
+    /// Another bus.
+    case bus(profile: String, board: String)
+    /// Another I²C address.
+    case address(profile: UInt8, board: UInt8)
+    /// Another chip ID (the chip's WHO_AM_I answer).
+    case chipID(profile: UInt8, board: UInt8)
+}
+
+/// A profile value out of its range: the key it is at and the value. The first one found is
+/// what `ProfileError.Problem.invalidValue` and `refusingToSave` carry.
+public enum ProfileValueProblem: Sendable, Equatable {
+    /// `schemaVersion` below 1.
+    case schemaVersion(Int)
+    /// `board.name` empty.
+    case boardNameEmpty
+    /// `board.bus` empty.
+    case boardBusEmpty
+    /// `board.address` that is not an address of `part`.
+    case boardAddress(UInt8, part: String)
+    /// `createdAt` that is not an ISO 8601 time.
+    case createdAt(String)
+    /// `temperatureC` outside -60…150 °C.
+    case temperatureC(Double)
+    /// `sampleCount` below 0.
+    case sampleCount(Int)
+    /// `gyroBiasDps` not finite or beyond ±500 °/s.
+    case gyroBiasDps(Vector3)
+    /// `noiseMg` not finite or negative.
+    case noiseMg(Vector3)
+    /// `neutral.rotation` that is not a unit quaternion.
+    case neutralRotation(Quaternion)
+    /// `neutral.meanRawG` that is no gravity reading (under 0.1 g, or not finite).
+    case neutralMeanRawG(Vector3)
+    /// `neutral.tiltDeg` outside 0…180.
+    case neutralTiltDeg(Double)
+    /// `neutralSource.sensorMeanG` that is no gravity reading.
+    case sourceSensorMeanG(Vector3)
+    /// `neutralSource.maxTiltDeg` outside 0…90.
+    case sourceMaxTiltDeg(Double)
+    /// `shake.level` that is not a sensitivity; `levels` are the names there are.
+    case shakeLevel(String, levels: [String])
+    /// `shake.thresholdG` not in (0, 16].
+    case shakeThresholdG(Double)
+    /// `shake.minReversals` outside 1…20.
+    case shakeMinReversals(Int)
+    /// `shake.minFraction` outside 0…1.
+    case shakeMinFraction(Double)
+    /// `shake.cooldownMs` outside 0…60000.
+    case shakeCooldownMs(Double)
+    /// `sensor.offsetG` not finite or beyond ±2 g.
+    case sensorOffsetG(Vector3)
+    /// `sensor.scale` outside 0.5…2 on an axis.
+    case sensorScale(Vector3)
+    /// `sensor.crossAxis` not finite or nearly singular.
+    case sensorCrossAxis
+    /// `sensor.gyroBiasDps` not finite or beyond ±500 °/s.
+    case sensorGyroBiasDps(Vector3)
+    /// `sensor.residualMg` not finite or negative.
+    case sensorResidualMg(Double)
+}
+
+/// A byte field of a profile (`board.address`, `board.chipID`) that is not written like `"0x68"`;
+/// `ProfileStore` reports it as `ProfileError.Problem.notAByte`.
+package struct ProfileNotAByte: Error, Sendable, CustomStringConvertible {
+    /// The dotted key.
+    package var key: String
+    /// The text found there.
+    package var text: String
+    /// The structured form for logs.
+    package var description: String { "ProfileNotAByte(key: \(key), text: \(text))" }
 }

@@ -61,17 +61,15 @@ public struct ProfileShake: Codable, Sendable, Equatable {
         return s
     }
 
-    /// The first thing wrong, as `shake.KEY …`, or nil.
-    package var problem: String? {
+    /// The first thing wrong (a `shake.…` key and its value), or nil.
+    package var problem: ProfileValueProblem? {
         if let level, ShakeSensitivity(rawValue: level) == nil {
-            return "shake.level \"\(level)\" is not a sensitivity: use one of \(ShakeSensitivity.namesList)"
+            return .shakeLevel(level, levels: ShakeSensitivity.allCases.map(\.rawValue))
         }
-        if let v = thresholdG, !(v.isFinite && v > 0 && v <= 16) {
-            return "shake.thresholdG \(v) must be more than 0 and at most 16 g"
-        }
-        if let v = minReversals, !(1...20).contains(v) { return "shake.minReversals \(v) must be an integer from 1 to 20" }
-        if let v = minFraction, !(v.isFinite && (0...1).contains(v)) { return "shake.minFraction \(v) must be a fraction from 0 to 1" }
-        if let v = cooldownMs, !(v.isFinite && (0...60_000).contains(v)) { return "shake.cooldownMs \(v) must be 0 to 60000 ms" }
+        if let v = thresholdG, !(v.isFinite && v > 0 && v <= 16) { return .shakeThresholdG(v) }
+        if let v = minReversals, !(1...20).contains(v) { return .shakeMinReversals(v) }
+        if let v = minFraction, !(v.isFinite && (0...1).contains(v)) { return .shakeMinFraction(v) }
+        if let v = cooldownMs, !(v.isFinite && (0...60_000).contains(v)) { return .shakeCooldownMs(v) }
         return nil
     }
 

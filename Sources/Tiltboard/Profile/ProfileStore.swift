@@ -86,17 +86,15 @@ public enum ProfileStore {
             case .readFailed: kind = .readFailed
             case .missing, .tooLarge: kind = .unreadable
             }
-            throw ProfileError(path: path, kind: kind, detail: "cannot read it: \(error.reason)\(readHint(error.errno))")
+            throw ProfileError(path: path, kind: kind, problem: .unreadable(errno: error.errno))
         } catch let error as NotARegularFile {
-            throw ProfileError(path: path, kind: .notRegularFile,
-                               detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
+            throw ProfileError(path: path, kind: .notRegularFile, problem: .notRegularFile(kind: error.kind), remedy: .nameAProfileFile)
         } catch let error as FileTooLarge {
-            throw ProfileError(path: path, kind: .tooLarge, detail: "\(error.reason): not a profile", remedy: .nameAProfileFile)
+            throw ProfileError(path: path, kind: .tooLarge, problem: .tooLarge(size: error.size, limit: error.limit), remedy: .nameAProfileFile)
         }
         let profile = try decode(bytes, path: path)
         if let expected = expectedBoard, let why = profile.board.mismatch(with: expected) {
-            throw ProfileError(path: path, kind: .otherBoard,
-                               detail: "belongs to another board: \(why)", remedy: .calibrateThisBoard)
+            throw ProfileError(path: path, kind: .otherBoard, problem: .otherBoard(why), remedy: .calibrateThisBoard)
         }
         return profile
     }
@@ -104,7 +102,7 @@ public enum ProfileStore {
     /// Decodes and checks profile file contents; `path` names the file in messages.
     package static func decode(_ bytes: [UInt8], path: String) throws -> CalibrationProfile {
         if bytes.isEmpty {
-            throw ProfileError(path: path, kind: .corrupt, detail: "the file is empty", remedy: .recalibrateOrRestore)
+            throw ProfileError(path: path, kind: .corrupt, problem: .empty, remedy: .recalibrateOrRestore)
         }
         let data = Data(bytes)
         // Read the version alone first, so a newer file is reported as such rather than as corrupt.
@@ -112,54 +110,45 @@ public enum ProfileStore {
         do {
             root = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw ProfileError(path: path, kind: .corrupt, detail: "not valid JSON, truncated or corrupt", remedy: .recalibrateOrRestore)
+            throw ProfileError(path: path, kind: .corrupt, problem: .invalidJSON, remedy: .recalibrateOrRestore)
         }
         // What JSONSerialization lets through: a key twice (which one wins is undefined) and a
         // comma before `}` or `]` (RFC 8259 §4, §5).
         if let problem = StrictJSON.problem(bytes) {
-            throw ProfileError(path: path, kind: .corrupt, detail: "\(problem.key): \(problem.message)", remedy: .recalibrateOrRestore)
+            throw ProfileError(path: path, kind: .corrupt, problem: .notStrictJSON(key: problem.key, problem.kind), remedy: .recalibrateOrRestore)
         }
         guard let object = root as? [String: Any] else {
-            throw ProfileError(path: path, kind: .corrupt, detail: "not a profile: the top level is not an object", remedy: .recalibrateOrRestore)
+            throw ProfileError(path: path, kind: .corrupt, problem: .topLevelNotObject, remedy: .recalibrateOrRestore)
         }
         // NSNumber also carries booleans; the Objective-C type code "c" marks them.
         guard let number = object["schemaVersion"] as? NSNumber, String(cString: number.objCType) != "c",
               let version = object["schemaVersion"] as? Int else {
-            throw ProfileError(path: path, kind: .corrupt, detail: "schemaVersion is missing or not an integer", remedy: .recalibrateOrRestore)
+            throw ProfileError(path: path, kind: .corrupt, problem: .noSchemaVersion, remedy: .recalibrateOrRestore)
         }
         if version > CalibrationProfile.currentSchemaVersion {
             throw ProfileError(path: path, kind: .newerVersion,
-                               detail: "written by a newer tiltboard (schema \(version); this one reads up to \(CalibrationProfile.currentSchemaVersion)): upgrade tiltboard, or recalibrate with this one")
+                               problem: .newerVersion(found: version, readsUpTo: CalibrationProfile.currentSchemaVersion))
         }
         let profile: CalibrationProfile
         do {
             profile = try JSONDecoder().decode(CalibrationProfile.self, from: data)
         } catch let error as DecodingError {
-            throw ProfileError(path: path, kind: .corrupt, detail: describe(error), remedy: .recalibrateOrRestore)
+            throw ProfileError(path: path, kind: .corrupt, problem: problem(error), remedy: .recalibrateOrRestore)
+        } catch let error as ProfileNotAByte {
+            throw ProfileError(path: path, kind: .corrupt, problem: .notAByte(key: error.key, text: error.text), remedy: .recalibrateOrRestore)
         }
         try rejectUnknownKeys(object, path: path)
         if let problem = profile.problem {
-            throw ProfileError(path: path, kind: .invalid, detail: problem, remedy: .recalibrateOrRestore)
+            throw ProfileError(path: path, kind: .invalid, problem: .invalidValue(problem), remedy: .recalibrateOrRestore)
         }
         return profile
-    }
-
-    /// The fix that follows a failed read, by its errno.
-    private static func readHint(_ code: Int32) -> String {
-        switch code {
-        case EACCES, EPERM: return ": check the file's permissions"
-        case ELOOP: return ": a symlink loop (or more than 40 links in a row): point the link at the profile itself"
-        case ENAMETOOLONG: return ": the name (or one of its folders' names) is too long"
-        case ENOTDIR: return ": a part of the path is not a folder"
-        default: return ""
-        }
     }
 
     /// Checks `profile` and writes it atomically, keeping the previous file as `<path>.bak`.
     /// The whole file is replaced: writers of one part use `save(_:path:writer:)`.
     public static func save(_ profile: CalibrationProfile, path: String) throws {
         if let problem = profile.problem {
-            throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
+            throw ProfileError(path: path, kind: .invalid, problem: .refusingToSave(problem))
         }
         let target = try writableTarget(path)
         try naming(path, target) { try AtomicFile.write(encode(profile), to: target) }
@@ -180,7 +169,7 @@ public enum ProfileStore {
     @discardableResult
     package static func save(_ profile: CalibrationProfile, path: String, sections: Set<ProfileSection>) throws -> CalibrationProfile {
         if let problem = profile.problem {
-            throw ProfileError(path: path, kind: .invalid, detail: "refusing to save: \(problem)")
+            throw ProfileError(path: path, kind: .invalid, problem: .refusingToSave(problem))
         }
         let target = try writableTarget(path)
         let update = try encode(profile)
@@ -205,8 +194,7 @@ public enum ProfileStore {
         do {
             return try NotARegularFile.writableTarget(path)
         } catch let error as NotARegularFile {
-            throw ProfileError(path: path, kind: .notRegularFile,
-                               detail: "\(error.kind), not a regular file", remedy: .nameAProfileFile)
+            throw ProfileError(path: path, kind: .notRegularFile, problem: .notRegularFile(kind: error.kind), remedy: .nameAProfileFile)
         }
     }
 
@@ -256,28 +244,27 @@ public enum ProfileStore {
             // is ignored here and kept by every writer (`ProfileSection`).
             guard allowed.contains(key) || prefix.isEmpty else {
                 throw ProfileError(path: path, kind: .corrupt,
-                                   detail: "unknown key \(full.count > 80 ? String(full.prefix(79)) + "…" : full) (allowed: \(allowed.sorted().joined(separator: ", ")))")
+                                   problem: .unknownKey(key: full.count > 80 ? String(full.prefix(79)) + "…" : full, allowed: allowed.sorted()))
             }
             if let nested = value as? [String: Any] { try rejectUnknownKeys(nested, path: path, prefix: full) }
         }
     }
 
-    private static func describe(_ error: DecodingError) -> String {
+    private static func problem(_ error: DecodingError) -> ProfileError.Problem {
         func dotted(_ path: [CodingKey]) -> String {
             path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
                 .replacingOccurrences(of: ".[", with: "[")
         }
         switch error {
         case let .keyNotFound(key, context):
-            let at = dotted(context.codingPath + [key])
-            return "\(at) is missing"
+            return .missingKey(dotted(context.codingPath + [key]))
         case let .typeMismatch(_, context), let .valueNotFound(_, context):
-            return "\(dotted(context.codingPath)) has the wrong type (\(context.debugDescription))"
+            return .wrongType(key: dotted(context.codingPath), detail: context.debugDescription)
         case let .dataCorrupted(context):
             let at = dotted(context.codingPath)
-            return at.isEmpty ? "not valid JSON, truncated or corrupt" : "\(at): \(context.debugDescription)"
+            return at.isEmpty ? .invalidJSON : .badValue(key: at, detail: context.debugDescription)
         @unknown default:
-            return "cannot be decoded"
+            return .undecodable
         }
     }
 }
@@ -316,8 +303,8 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
     public var path: String
     /// What went wrong.
     public var kind: Kind
-    /// What is wrong.
-    public var detail: String
+    /// What is wrong, with the values that say where and what.
+    public var problem: Problem
     /// What would put it right, for the program to word for its user; nil when nothing but the
     /// detail applies.
     package var remedy: Remedy?
@@ -332,9 +319,50 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         case nameAProfileFile
     }
 
-    package init(path: String, kind: Kind, detail: String, remedy: Remedy? = nil) {
-        self.path = path; self.kind = kind; self.detail = detail; self.remedy = remedy
+    package init(path: String, kind: Kind, problem: Problem, remedy: Remedy? = nil) {
+        self.path = path; self.kind = kind; self.problem = problem; self.remedy = remedy
     }
 
-    public var description: String { "profile \(shownPath(path)): \(detail)" }
+    /// The structured form for logs: `ProfileError(kind, problem, path: …)`; the program words it.
+    public var description: String { "ProfileError(\(kind), \(problem), path: \(shownPath(path)))" }
+
+    /// What is wrong with a profile file, with its values.
+    public enum Problem: Sendable, Equatable {
+        /// The file could not be read; `errno` is the kernel's reason.
+        case unreadable(errno: Int32)
+        /// Not a regular file; `kind` is what it is ("a folder", …).
+        case notRegularFile(kind: String)
+        /// Larger than any profile.
+        case tooLarge(size: Int64, limit: Int)
+        /// Measured on another board.
+        case otherBoard(ProfileBoardMismatch)
+        /// The file is empty.
+        case empty
+        /// Not JSON: truncated or corrupt.
+        case invalidJSON
+        /// JSON that is not strict at `key`: a trailing comma or a key twice.
+        case notStrictJSON(key: String, StrictJSONProblem)
+        /// The top level is not an object.
+        case topLevelNotObject
+        /// `schemaVersion` is missing or not an integer.
+        case noSchemaVersion
+        /// Written by a newer version: schema `found`, this one reads up to `readsUpTo`.
+        case newerVersion(found: Int, readsUpTo: Int)
+        /// A required key (dotted path) is missing.
+        case missingKey(String)
+        /// The value at `key` has the wrong type; `detail` is the decoder's report.
+        case wrongType(key: String, detail: String)
+        /// The value at `key` cannot be read; `detail` is the decoder's report.
+        case badValue(key: String, detail: String)
+        /// The decoder failed in a way it does not describe.
+        case undecodable
+        /// A byte (`board.address`, `board.chipID`) not written like `"0x68"`; `text` is what is there.
+        case notAByte(key: String, text: String)
+        /// A key (dotted path, at most 80 characters) unknown in its section; `allowed` are the known ones.
+        case unknownKey(key: String, allowed: [String])
+        /// A value out of its range (`CalibrationProfile.problem`).
+        case invalidValue(ProfileValueProblem)
+        /// A profile with a value out of its range, not saved.
+        case refusingToSave(ProfileValueProblem)
+    }
 }

@@ -37,8 +37,7 @@ extension BoardSession {
     /// without an `interrupt` section throws a `BoardFileError` saying what to add.
     package func wakeLine() throws -> GPIOInputLine {
         guard let line = try openInterruptLine() else {
-            throw BoardFileError(file: board.source, key: "interrupt",
-                                 message: "missing: waking on motion needs the sensor's INT pin wired to a GPIO input; add \"interrupt\": {\"chip\": …, \"line\": …} (see Boards/README.md; Boards/simulated-wake.json is a simulated board wired so)")
+            throw BoardFileError(file: board.source, key: "interrupt", problem: .noInterruptLine)
         }
         return line
     }

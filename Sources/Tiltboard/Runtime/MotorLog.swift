@@ -68,17 +68,6 @@ package struct MotorLogError: Error, Sendable, Equatable, CustomStringConvertibl
 
     package var problem: FileProblem { FileProblem(errno: errno) }
 
-    package var description: String {
-        let hint: String
-        switch errno {
-        case EISDIR: hint = ": a folder, not a file: name a file (in it, or elsewhere)"
-        case ENXIO: hint = ": a FIFO nobody reads: start its reader first"
-        case ENODEV: hint = ": a block device, never appended to: name a file"
-        case EACCES, EPERM: hint = ": check the permissions of the file and its folder"
-        case ENOENT: hint = ": its folder does not exist"
-        default: hint = ""
-        }
-        let reason = AtomicFileError(path: path, step: .openForAppending, errno: errno).reason
-        return "motor log \(shownPath(path)) (the board file's simulation.motorLog): cannot open it for appending: \(reason)\(hint)"
-    }
+    /// The structured form for logs; the program words it.
+    package var description: String { "MotorLogError(path: \(shownPath(path)), errno: \(errno))" }
 }

@@ -58,10 +58,14 @@ public struct SensorLostError: Error, Sendable, CustomStringConvertible {
     /// The last failure seen.
     public var lastError: (any Error)?
 
-    /// One line naming the chip, the bus, the span and the last error.
+    /// The error for `part` at `address` on `bus`, silent for `seconds`, whose last failure was `lastError`.
+    package init(part: String, bus: String, address: UInt8, seconds: Double, lastError: (any Error)?) {
+        self.part = part; self.bus = bus; self.address = address; self.seconds = seconds; self.lastError = lastError
+    }
+
+    /// The structured form for logs: the chip, the bus, the span and the last error.
     public var description: String {
-        let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
-        return "no sample from the \(part) at \(address.hex) on \(bus) for \(s) s, giving up; last error: \(lastError.map { "\($0)" } ?? "none")"
+        "SensorLostError(\(part), address: \(address.hex), bus: \(bus), seconds: \(seconds), lastError: \(lastError.map { "\($0)" } ?? "nil"))"
     }
 }
 

@@ -62,12 +62,12 @@ package struct SimulatedBoard {
         if let trace = settings.trace {
             let bytes = try readNamedFile(trace, key: "simulation.trace", board: board, maxBytes: maxTraceBytes)
             guard let text = String(bytes: bytes, encoding: .utf8) else {
-                throw BoardFileError(file: board.source, key: "simulation.trace", message: "\(shownPath(trace)): not UTF-8 text; a trace is CSV lines of t,ax,ay,az[,gx,gy,gz]")
+                throw BoardFileError(file: board.source, key: "simulation.trace", problem: .traceNotText(path: trace))
             }
             do { return try TraceMotion(csv: text, shouldStop: { SignalWatcher.shared.stopRequested }) } catch let stopped as TraceLoadStopped {
                 throw stopped
             } catch {
-                throw BoardFileError(file: board.source, key: "simulation.trace", message: "\(shownPath(trace)): \(error)")
+                throw BoardFileError(file: board.source, key: "simulation.trace", problem: .badContents(path: trace, underlying: .init(error)))
             }
         }
         let script = settings.script ?? "flat"
@@ -75,12 +75,12 @@ package struct SimulatedBoard {
         let data: Data
         do {
             data = Data(try readNamedFile(script, key: "simulation.script", board: board, maxBytes: 16 << 20))
-        } catch let error as BoardFileError where error.message.hasSuffix(": no such file") {
+        } catch let error as BoardFileError where error.problem == .namedFileMissing(path: script) {
             throw BoardFileError(file: board.source, key: "simulation.script",
-                                 message: "\"\(shownPath(script))\" is neither a built-in script (\(MotionScript.builtInNames.joined(separator: ", "))) nor a readable file", fileProblem: .missing)
+                                 problem: .noSuchScript(path: script, builtIn: MotionScript.builtInNames), fileProblem: .missing)
         }
         do { return try MotionScript(jsonData: data) } catch {
-            throw BoardFileError(file: board.source, key: "simulation.script", message: "\(shownPath(script)): \(error)")
+            throw BoardFileError(file: board.source, key: "simulation.script", problem: .badContents(path: script, underlying: .init(error)))
         }
     }
 
@@ -91,26 +91,19 @@ package struct SimulatedBoard {
     /// `maxBytes` (a FIFO, a device, a folder or a huge file is refused at once, without waiting
     /// on it or reading it); failures are the board file's error at `key`, naming the file.
     private static func readNamedFile(_ path: String, key: String, board: BoardDescription, maxBytes: Int) throws -> [UInt8] {
-        let shown = shownPath(path)
         do {
             guard let bytes = try AtomicFile.read(path: path, maxBytes: maxBytes) else {
-                throw BoardFileError(file: board.source, key: key, message: "\(shown): no such file", fileProblem: .missing)
+                throw BoardFileError(file: board.source, key: key, problem: .namedFileMissing(path: path), fileProblem: .missing)
             }
             return bytes
         } catch let error as AtomicFileError {
-            let hint: String
-            switch error.errno {
-            case ELOOP: hint = ": a symlink loop (or more than 40 links in a row)"
-            case ENAMETOOLONG: hint = ": the name (or one of its folders' names) is too long"
-            case EACCES, EPERM: hint = ": check the file's permissions"
-            default: hint = ""
-            }
-            throw BoardFileError(file: board.source, key: key, message: "cannot read \(shown): \(error.reason)\(hint)", errno: error.errno)
+            throw BoardFileError(file: board.source, key: key, problem: .namedFileUnreadable(path: path, errno: error.errno), errno: error.errno)
         } catch let error as NotARegularFile {
-            throw BoardFileError(file: board.source, key: key, message: "\(shown) is \(error.kind), not a regular file",
+            throw BoardFileError(file: board.source, key: key, problem: .namedFileNotRegular(path: path, kind: error.kind),
                                  fileProblem: .notRegular)
         } catch let error as FileTooLarge {
-            throw BoardFileError(file: board.source, key: key, message: "\(shown) is \(error.reason)", fileProblem: .tooLarge)
+            throw BoardFileError(file: board.source, key: key, problem: .namedFileTooLarge(path: path, size: error.size, limit: error.limit),
+                                 fileProblem: .tooLarge)
         }
     }
 }

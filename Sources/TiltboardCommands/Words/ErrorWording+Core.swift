@@ -17,10 +17,6 @@ extension ErrorWording {
         case let error as CalibrationError: return calibration(error)
         case let error as HapticEffectError: return hapticEffect(error)
         case let error as FaceTimeout: return faceTimeout(error)
-        case let error as BoardFileError:
-            // A board file's shake effect that cannot be played: the effect's own sentence.
-            guard let effect = error.effect else { return nil }
-            return "board file \(shownPath(error.file)): \(error.key): \(hapticEffect(effect))"
         default: return nil
         }
     }

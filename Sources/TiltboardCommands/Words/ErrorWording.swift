@@ -13,6 +13,7 @@ import TiltboardSimulator
 package func describe(_ error: Error) -> String {
     if let line = ErrorWording.core(error) { return line }
     if let line = ErrorWording.drivers(error) { return line }
+    if let words = ErrorWording.tiltboard(error) { return words }
     switch error {
     case let error as OutputFileError: return ErrorWording.outputFile(error)
     case let error as GPIOError: return ErrorWording.gpio(error)
