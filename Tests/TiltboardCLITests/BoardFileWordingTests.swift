@@ -327,7 +327,7 @@ final class TiltboardErrorWordingTests: XCTestCase {
                        "no new face captured within 30 s; still to do: . Lay the board squarely with one of those faces up and keep it still")
         let failure = StillnessFailure.gap(.milliseconds(500))
         XCTAssertEqual(describe(FaceTimeout(seconds: 60, remaining: BoardFace.allCases, lastFailure: failure)),
-                       "no new face captured within 60 s (last problem: \(failure)); still to do: "
+                       "no new face captured within 60 s (last problem: \(describe(failure))); still to do: "
                        + BoardFace.allCases.map(\.rawValue).joined(separator: ", ") + ". Lay the board squarely with one of those faces up and keep it still")
         XCTAssertEqual(describe(CalibrationProcedureError(problem: .sensorCrossAxis)),
                        "the fitted calibration cannot be stored: sensor.crossAxis is not a usable correction matrix (not finite or nearly singular); capture the six faces again")

@@ -23,7 +23,7 @@ final class HapticEffectTests: XCTestCase {
             ("wiggle", .unknownName("wiggle")),
             ("pulse:abc", .notANumber(.pulseLength, text: "abc")),
             ("pulse:0", .notPositive(.pulseLength, text: "0", zeroAllowed: false)),
-            ("pulse:99999999", .tooLong(.pulseLength, text: "99999999", limitMs: 60_000)),
+            ("pulse:99999999", .tooLong(.pulseLength, text: "99999999", limit: .seconds(60))),
             (String(repeating: "w", count: 100), .unknownName(String(repeating: "w", count: 80))),
         ]
         for (name, problem) in cases {
@@ -48,7 +48,7 @@ final class HapticEffectTests: XCTestCase {
             ("0,100", 1, 1, .notPositive(.onTime(1), text: "0", zeroAllowed: false)),
             ("100,x", 1, 1, .notANumber(.offTime(1), text: "x")),
             ("100,-5", 1, 1, .notPositive(.offTime(1), text: "-5", zeroAllowed: true)),
-            ("100,5,70000", 1, 1, .tooLong(.onTime(2), text: "70000", limitMs: 60_000)),
+            ("100,5,70000", 1, 1, .tooLong(.onTime(2), text: "70000", limit: .seconds(60))),
             ("", 1, 1, .notANumber(.onTime(1), text: "")),
             ("100", 0, 1, .badRepeatCount(0)),
             ("100", 1, 1.5, .badStrength(1.5)),

@@ -109,7 +109,7 @@ extension ErrorWording {
         case let .notANumber(field, text): return "\(name(field)) '\(text)' is not a number of milliseconds"
         case let .notPositive(field, text, zeroAllowed):
             return "\(name(field)) must be \(zeroAllowed ? "0 or more" : "more than 0") milliseconds, not \(text)"
-        case let .tooLong(field, text, limit): return "\(name(field)) of \(text) ms is too long: at most \(limit) ms"
+        case let .tooLong(field, text, limit): return "\(name(field)) of \(text) ms is too long: at most \(Int(limit.inMilliseconds)) ms"
         case let .badPulseLength(ms): return "pulse length must be a positive number of milliseconds, not \(ms)"
         case .noTimings: return "a pattern needs at least one on-time, e.g. 100,50,100"
         case let .badTiming(number, ms): return "timing #\(number) must be 0 or more milliseconds, not \(ms)"

@@ -152,7 +152,7 @@ public enum HapticEffect: Sendable, Equatable {
             throw HapticEffectError(.notPositive(what, text: String(text), zeroAllowed: allowZero))
         }
         guard value <= maxSegmentMs else {
-            throw HapticEffectError(.tooLong(what, text: String(text), limitMs: Int(maxSegmentMs)))
+            throw HapticEffectError(.tooLong(what, text: String(text), limit: .milliseconds(Int(maxSegmentMs))))
         }
         return value
     }
@@ -194,7 +194,7 @@ public struct HapticWaveform: Sendable, Equatable {
     public func validate() throws {
         guard !timingsMs.isEmpty else { throw HapticEffectError(.noTimings) }
         for (i, ms) in timingsMs.enumerated() where !(ms.isFinite && ms >= 0) {
-            throw HapticEffectError(.badTiming(number: i + 1, ms: ms))
+            throw HapticEffectError(.badTiming(number: i + 1, given: ms))
         }
         guard cycleMs > 0, timingsMs.enumerated().contains(where: { $0.offset % 2 == 0 && $0.element > 0 }) else {
             throw HapticEffectError(.noOnTime)
@@ -232,14 +232,15 @@ public struct HapticEffectError: Error, Sendable, Equatable, CustomStringConvert
         case notANumber(Field, text: String)
         /// A field below its least: more than 0, or 0 or more when `zeroAllowed`.
         case notPositive(Field, text: String, zeroAllowed: Bool)
-        /// A field longer than `limitMs` milliseconds.
-        case tooLong(Field, text: String, limitMs: Int)
+        /// A field longer than `limit`.
+        case tooLong(Field, text: String, limit: Duration)
         /// A pulse whose length, in milliseconds, is not a positive number.
         case badPulseLength(Double)
         /// A pattern without any timing.
         case noTimings
-        /// The `number`-th timing (1 is the first) is not 0 or more milliseconds.
-        case badTiming(number: Int, ms: Double)
+        /// The `number`-th timing (1 is the first) is not 0 or more milliseconds: `given`, the
+        /// number it holds (negative or not a number, so no span of time).
+        case badTiming(number: Int, given: Double)
         /// A pattern whose on-times are all 0.
         case noOnTime
         /// A repeat count below 1.
