@@ -174,6 +174,20 @@ final class ErrorWordingLibraryKindsTests: XCTestCase {
                        "0x33 (LIS3DH, as when the board was opened)")
     }
 
+    func testABusFailureWithoutAnErrnoIsWorded() {
+        let causes: [(I2CError.Cause, String)] = [
+            (.shortRead(read: 3, expected: 14), "short read: 3 of 14 bytes"),
+            (.partialTransfer(transferred: 1, messages: 2), "only 1 of 2 messages transferred"),
+            (.simulatedNoDevice, "simulated: no device"),
+            (.simulatedFault, "simulated fault"),
+        ]
+        for (cause, words) in causes { XCTAssertEqual(ErrorWording.causeWords(cause), words) }
+        XCTAssertEqual(describe(I2CError(kind: .noAcknowledgeData, device: "/dev/i2c-1", address: 0x68, register: 0x3B,
+                                         cause: .shortRead(read: 3, expected: 14))),
+                       "I²C device 0x68 on /dev/i2c-1 stopped acknowledging (register 0x3b, short read: 3 of 14 bytes)")
+        XCTAssertEqual(ErrorWording.addressPins.components(separatedBy: "; ").first, "MPU-6050 AD0: 0x68 low / 0x69 high")
+    }
+
     func testTheStopDeadlineAndAFailedMotorLogAreWorded() {
         XCTAssertEqual(stopDeadlineNote(signal: 15, waited: .seconds(2)),
                        "tiltboard: stopped by signal 15; still busy after 2.0 s (output nobody reads?), ended with the motor off\n")

@@ -39,9 +39,28 @@ extension ErrorWording {
         if let register = error.register { context.append("register \(register.hex)") }
         if let errno = error.errno { context.append("errno \(errno)" + (error.detail.map { " \($0)" } ?? "")) }
         else if let refusal = error.refusal { context.append(refusalWords(refusal)) }
+        else if let cause = error.cause { context.append(causeWords(cause)) }
         else if let detail = error.detail { context.append(detail) }
         if !context.isEmpty { what += " (" + context.joined(separator: ", ") + ")" }
         return what
+    }
+
+    /// What a failure without an errno was: `short read: 3 of 14 bytes`, `simulated: no device`.
+    package static func causeWords(_ cause: I2CError.Cause) -> String {
+        switch cause {
+        case let .shortRead(read, expected): return "short read: \(read) of \(expected) bytes"
+        case let .partialTransfer(transferred, messages): return "only \(transferred) of \(messages) messages transferred"
+        case .simulatedNoDevice: return "simulated: no device"
+        case .simulatedFault: return "simulated fault"
+        }
+    }
+
+    /// Each chip's address pin and addresses, for advice on wiring:
+    /// `MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high`.
+    package static var addressPins: String {
+        ChipRegistry.all.map {
+            "\($0.partName) \($0.addressPinName): \($0.addresses[0].hex(uppercase: true)) low / \($0.addresses[1].hex(uppercase: true)) high"
+        }.joined(separator: "; ")
     }
 
     /// Why the adapter cannot do the transfer.
