@@ -297,12 +297,12 @@ public struct MotionScript: MotionSource, Equatable {
                 guard axis.length > 0 else { throw MotionScriptError(.zeroVector(segment: number, kind: name, key: "axis")) }
                 guard peak.isFinite else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "peakG", value: peak, rule: .finite)) }
                 guard accelSeconds > 0, accelSeconds.isFinite, stopSeconds > 0, stopSeconds.isFinite else {
-                    throw MotionScriptError(.moveRamps(segment: number, accelSeconds: accelSeconds, stopSeconds: stopSeconds))
+                    throw MotionScriptError(.moveRamps(segment: number, givenAccel: accelSeconds, givenStop: stopSeconds))
                 }
                 guard rebound >= 0, rebound.isFinite else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "rebound", value: rebound, rule: .nonNegative)) }
                 let length = Self.moveSeconds(accelSeconds: accelSeconds, stopSeconds: stopSeconds, rebound: rebound)
                 guard seconds >= length - 1e-9 else {
-                    throw MotionScriptError(.moveTooShort(segment: number, least: length, seconds: seconds))
+                    throw MotionScriptError(.moveTooShort(segment: number, least: Self.span(seconds: length), given: Self.span(seconds: seconds)))
                 }
             case let .circle(axis, across, turns, peak, aspect, seconds):
                 let name = "circle"
@@ -605,10 +605,12 @@ public struct MotionScriptError: Error, Sendable, Equatable, CustomStringConvert
         case zeroVector(segment: Int, kind: String, key: String)
         /// The `segment`-th segment's vector `key` (`across`, `pivot`) is [0, 0, 0] or along its axis.
         case alongAxis(segment: Int, kind: String, key: String)
-        /// A `move` segment's ramps: `accelSeconds` and `stopSeconds` must both be more than 0.
-        case moveRamps(segment: Int, accelSeconds: Double, stopSeconds: Double)
-        /// A `move` segment whose `seconds` is shorter than the move it describes (`least` seconds).
-        case moveTooShort(segment: Int, least: Double, seconds: Double)
+        /// A `move` segment's ramps, `accelSeconds` and `stopSeconds`, must both be more than 0:
+        /// `givenAccel` and `givenStop` are the numbers given (one 0 or less, or not a finite
+        /// number, so no span of time).
+        case moveRamps(segment: Int, givenAccel: Double, givenStop: Double)
+        /// A `move` segment that lasts `given`, shorter than the move it describes (`least`).
+        case moveTooShort(segment: Int, least: Duration, given: Duration)
         /// A JSON key missing at `path` (a JSON path such as `.segments[0].shake`; empty at the top level).
         case missingKey(key: String, path: String)
         /// A value of the wrong type at `path`; `detail` is the JSON decoder's own report.

@@ -156,8 +156,9 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(none.state(at: 0.6 + 0.15).accelG, .unitZ)
         XCTAssertThrowsError(try MotionScript(segments: [
             .move(axis: Vector3(1, 0, 0), peakG: 1, accelSeconds: 0.2, stopSeconds: 0.1, rebound: 0.2, seconds: 0.4)])) {
-            guard case let .moveTooShort(1, least, 0.4)? = ($0 as? MotionScriptError)?.problem else { return XCTFail("\($0)") }
-            XCTAssertEqual(least, 0.8, accuracy: 1e-9)
+            guard case let .moveTooShort(1, least, given)? = ($0 as? MotionScriptError)?.problem else { return XCTFail("\($0)") }
+            XCTAssertEqual(least, .milliseconds(800))
+            XCTAssertEqual(given, .milliseconds(400))
         }
     }
 
@@ -405,7 +406,7 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(problem("{}"), .missingKey(key: "segments", path: ""))
         XCTAssertEqual(problem(#"{"segments":[{"move":{"axis":[1,0,0],"seconds":1}}]}"#), .missingKey(key: "peakG", path: ".segments[0].move"))
         XCTAssertEqual(problem(#"{"segments":[{"move":{"axis":[1,0,0],"peakG":2,"stopSeconds":0,"seconds":1}}]}"#),
-                       .moveRamps(segment: 1, accelSeconds: 0.25, stopSeconds: 0))
+                       .moveRamps(segment: 1, givenAccel: 0.25, givenStop: 0))
         XCTAssertEqual(problem(#"{"segments":[{"circle":{"across":[1,0,0],"peakG":2,"seconds":1}}]}"#),
                        .alongAxis(segment: 1, kind: "circle", key: "across"))
     }

@@ -9,6 +9,11 @@ extension ErrorWording {
         return error.inJSON ? "motion script: " + words : words
     }
 
+    /// A span as the seconds a script writes: `0.8`.
+    static func seconds(_ span: Duration) -> Double {
+        Double(span.components.seconds) + Double(span.components.attoseconds) / 1e18
+    }
+
     /// What is wrong with a script or trace, and where.
     package static func motionScriptProblem(_ problem: MotionScriptError.Problem) -> String {
         func segment(_ number: Int, _ kind: String?) -> String {
@@ -36,8 +41,8 @@ extension ErrorWording {
             return "\(segment(number, kind)): \(key) must not be [0, 0, 0] or along axis"
         case let .moveRamps(number, accelSeconds, stopSeconds):
             return "\(segment(number, "move")): accelSeconds and stopSeconds must be > 0, got \(accelSeconds) and \(stopSeconds)"
-        case let .moveTooShort(number, least, seconds):
-            return "\(segment(number, "move")): seconds must cover the move, at least \(least), got \(seconds)"
+        case let .moveTooShort(number, least, given):
+            return "\(segment(number, "move")): seconds must cover the move, at least \(seconds(least)), got \(seconds(given))"
         case let .missingKey(key, path):
             return "missing \"\(key)\" at \(at(path))" + seeDocs
         case let .wrongType(path, detail):
