@@ -1,5 +1,7 @@
 import Tiltboard
 import TiltboardCore
+import TiltboardCommands
+import TiltboardDrivers
 
 // How the command line words what the library reports as kinds and fields.
 
@@ -14,7 +16,7 @@ extension BoardWarning {
     /// The warning's line on stderr.
     var line: String {
         switch self {
-        case let .cloneChip(identity): return identity.warning ?? "the chip answered with the clone ID \(identity.chipID.hex)"
+        case let .cloneChip(identity): return identity.warning.map { ErrorWording.cloneWarning($0, of: identity) } ?? "the chip answered with the clone ID \(identity.chipID.hex)"
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Tiltboard
+import TiltboardCommands
 import TiltboardDrivers
 import TiltboardLinux
 
@@ -26,6 +27,7 @@ struct TiltboardCommand: ParsableCommand {
     static func main() {
         // Before anything opens a file, so no file can take the number of a closed one.
         StandardDescriptors.reopenClosed()
+        SignalWatcher.shared.setDeadlineNote(stopDeadlineNote)
         runMapped(self)
     }
 }

@@ -34,6 +34,18 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         case simulatedDataBeforeRead(dataBytes: Int)
     }
 
+    /// What a failure was when no errno says it: a transfer cut short, or the simulated bus.
+    public enum Cause: Sendable, Equatable {
+        /// An SMBus block read gave `read` of the `expected` bytes.
+        case shortRead(read: Int, expected: Int)
+        /// An `I2C_RDWR` transfer completed `transferred` of its `messages` messages.
+        case partialTransfer(transferred: Int, messages: Int)
+        /// The simulated bus has no device at the address.
+        case simulatedNoDevice
+        /// A simulated fault of a kind no kernel errno stands for.
+        case simulatedFault
+    }
+
     /// What went wrong.
     public var kind: Kind
     /// The bus device path (`/dev/i2c-1`) or `simulated`.
@@ -44,16 +56,18 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
     public var register: UInt8?
     /// The errno the kernel returned, when there was one.
     public var errno: Int32?
-    /// The kernel's text for `errno`, or the simulated fault's name.
+    /// The kernel's text for `errno` (on the simulated bus, with ` (simulated)` after it).
     public var detail: String?
     /// Why the adapter refused the transfer, for `Kind.unsupported`.
     public var refusal: Refusal?
+    /// What the failure was when no errno says it.
+    public var cause: Cause?
 
     /// An error of `kind` on `device`, with what else is known.
     public init(kind: Kind, device: String, address: UInt8? = nil, register: UInt8? = nil,
-                errno: Int32? = nil, detail: String? = nil, refusal: Refusal? = nil) {
+                errno: Int32? = nil, detail: String? = nil, refusal: Refusal? = nil, cause: Cause? = nil) {
         self.kind = kind; self.device = device; self.address = address
-        self.register = register; self.errno = errno; self.detail = detail; self.refusal = refusal
+        self.register = register; self.errno = errno; self.detail = detail; self.refusal = refusal; self.cause = cause
     }
 
     /// The kind and the fields that are known, for a log:
@@ -66,6 +80,7 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
         if let errno { fields.append("errno: \(errno)") }
         if let detail { fields.append("detail: \(detail)") }
         if let refusal { fields.append("refusal: \(refusal)") }
+        if let cause { fields.append("cause: \(cause)") }
         return "I2CError(" + fields.joined(separator: ", ") + ")"
     }
 }

@@ -12,12 +12,51 @@ public struct SensorIdentity: Sendable, Equatable, Codable {
     public var bus: String
     /// The chip's 7-bit I²C address.
     public var address: UInt8
-    /// Set when the ID is a known clone accepted with a warning.
-    public var warning: String?
+    /// Set when the ID is a known clone or compatible part, accepted with a warning.
+    public var warning: CloneWarning?
 
     /// An identity as a driver reports it.
-    public init(chip: ChipKind, part: String, chipID: UInt8, bus: String, address: UInt8, warning: String? = nil) {
+    public init(chip: ChipKind, part: String, chipID: UInt8, bus: String, address: UInt8, warning: CloneWarning? = nil) {
         self.chip = chip; self.part = part; self.chipID = chipID; self.bus = bus; self.address = address; self.warning = warning
+    }
+}
+
+/// A part accepted in place of its family's reference part (a clone or a compatible part): the
+/// identity's warning, which a program words for people (the ID, bus and address are the identity's).
+public struct CloneWarning: Sendable, Equatable, Codable {
+    /// The ID register's name as the data sheet writes it: `WHO_AM_I`.
+    public var idRegister: String
+    /// The part found: `MPU-6500`.
+    public var part: String
+    /// The family's reference part it stands in for, the one to try when readings look wrong: `MPU-6050`.
+    public var genuinePart: String
+
+    /// A warning that `part` answered where `genuinePart` was expected.
+    public init(idRegister: String, part: String, genuinePart: String) {
+        self.idRegister = idRegister; self.part = part; self.genuinePart = genuinePart
+    }
+}
+
+/// The chip a driver expected to find, for `SensorError.wrongChip`.
+public struct ExpectedChip: Sendable, Equatable, CustomStringConvertible {
+    /// The reference part's ID register value.
+    public var id: UInt8
+    /// The part's name: `MPU-6050`, or the part found when the board was opened.
+    public var part: String
+    /// The IDs of the other parts accepted as compatible, in the driver's order.
+    public var compatibleIDs: [UInt8]
+    /// True when the chip was checked again after the board was opened, and `id` is what it answered then.
+    public var asWhenOpened: Bool
+
+    /// The chip `part` answering `id`, or one of `compatibleIDs`.
+    public init(id: UInt8, part: String, compatibleIDs: [UInt8] = [], asWhenOpened: Bool = false) {
+        self.id = id; self.part = part; self.compatibleIDs = compatibleIDs; self.asWhenOpened = asWhenOpened
+    }
+
+    /// The fields, for a log: `0x68 MPU-6050 [0x70, 0x71]`.
+    public var description: String {
+        "\(id.hex) \(part)" + (compatibleIDs.isEmpty ? "" : " [\(compatibleIDs.map(\.hex).joined(separator: ", "))]")
+            + (asWhenOpened ? " opened" : "")
     }
 }
 
@@ -74,8 +113,8 @@ public enum SensorSettingAllowed: Sendable, Equatable {
 
 /// A driver failure above the bus level.
 public enum SensorError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The chip ID is not one the driver accepts: `expected` lists the accepted IDs and parts.
-    case wrongChip(found: UInt8, address: UInt8, bus: String, expected: String)
+    /// The chip ID is not one the driver accepts: `expected` names the accepted IDs and part.
+    case wrongChip(found: UInt8, address: UInt8, bus: String, expected: ExpectedChip)
     /// A register read back differently from what was written.
     case verifyFailed(register: UInt8, wrote: UInt8, read: UInt8, bus: String, address: UInt8)
     /// A setting the chip (its part name) cannot take, with the value asked for, and what it

@@ -17,7 +17,7 @@ func checkChipID(_ device: RegisterDevice, register: UInt8, expected: UInt8, par
     let id = try device.readByte(register)
     guard id == expected else {
         throw SensorError.wrongChip(found: id, address: device.address, bus: device.bus.name,
-                                    expected: "\(expected.hex) (\(part), as when the board was opened)")
+                                    expected: ExpectedChip(id: expected, part: part, asWhenOpened: true))
     }
 }
 

@@ -263,7 +263,7 @@ public struct MotionScript: MotionSource, Equatable {
         for (index, segment) in segments.enumerated() {
             let number = index + 1
             guard segment.seconds >= 0, segment.seconds.isFinite else {
-                throw MotionScriptError("segment \(number): seconds must be a finite number ≥ 0, got \(segment.seconds)")
+                throw MotionScriptError(.outOfRange(segment: number, kind: nil, key: "seconds", value: segment.seconds, rule: .finiteNonNegative))
             }
             var step = Step(segment: segment.raw, begin: t, end: t + segment.seconds, from: q, axis: .zero, angle: 0)
             switch segment.raw {
@@ -283,46 +283,46 @@ public struct MotionScript: MotionSource, Equatable {
                 pose = p
                 q = target
             case let .shake(axis, f, _, _):
-                guard axis.length > 0 else { throw MotionScriptError("segment \(number) (shake): axis must not be [0, 0, 0]") }
-                guard f > 0 else { throw MotionScriptError("segment \(number) (shake): frequencyHz must be > 0, got \(f)") }
+                guard axis.length > 0 else { throw MotionScriptError(.zeroVector(segment: number, kind: "shake", key: "axis")) }
+                guard f > 0 else { throw MotionScriptError(.outOfRange(segment: number, kind: "shake", key: "frequencyHz", value: f, rule: .positive)) }
             case let .tap(axis, _, spike, _):
-                guard axis.length > 0 else { throw MotionScriptError("segment \(number) (tap): axis must not be [0, 0, 0]") }
-                guard spike > 0 else { throw MotionScriptError("segment \(number) (tap): spikeSeconds must be > 0, got \(spike)") }
+                guard axis.length > 0 else { throw MotionScriptError(.zeroVector(segment: number, kind: "tap", key: "axis")) }
+                guard spike > 0 else { throw MotionScriptError(.outOfRange(segment: number, kind: "tap", key: "spikeSeconds", value: spike, rule: .positive)) }
             case .putDown:
                 break
             case let .walk(_, stepHz, _):
-                guard stepHz > 0 else { throw MotionScriptError("segment \(number) (walk): stepHz must be > 0, got \(stepHz)") }
+                guard stepHz > 0 else { throw MotionScriptError(.outOfRange(segment: number, kind: "walk", key: "stepHz", value: stepHz, rule: .positive)) }
             case let .move(axis, peak, accelSeconds, stopSeconds, rebound, seconds):
-                let name = "segment \(number) (move)"
-                guard axis.length > 0 else { throw MotionScriptError("\(name): axis must not be [0, 0, 0]") }
-                guard peak.isFinite else { throw MotionScriptError("\(name): peakG must be a number, got \(peak)") }
+                let name = "move"
+                guard axis.length > 0 else { throw MotionScriptError(.zeroVector(segment: number, kind: name, key: "axis")) }
+                guard peak.isFinite else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "peakG", value: peak, rule: .finite)) }
                 guard accelSeconds > 0, accelSeconds.isFinite, stopSeconds > 0, stopSeconds.isFinite else {
-                    throw MotionScriptError("\(name): accelSeconds and stopSeconds must be > 0, got \(accelSeconds) and \(stopSeconds)")
+                    throw MotionScriptError(.moveRamps(segment: number, givenAccel: accelSeconds, givenStop: stopSeconds))
                 }
-                guard rebound >= 0, rebound.isFinite else { throw MotionScriptError("\(name): rebound must be ≥ 0, got \(rebound)") }
+                guard rebound >= 0, rebound.isFinite else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "rebound", value: rebound, rule: .nonNegative)) }
                 let length = Self.moveSeconds(accelSeconds: accelSeconds, stopSeconds: stopSeconds, rebound: rebound)
                 guard seconds >= length - 1e-9 else {
-                    throw MotionScriptError("\(name): seconds must cover the move, at least \(length), got \(seconds)")
+                    throw MotionScriptError(.moveTooShort(segment: number, least: Self.span(seconds: length), given: Self.span(seconds: seconds)))
                 }
             case let .circle(axis, across, turns, peak, aspect, seconds):
-                let name = "segment \(number) (circle)"
-                let (u, v) = try Self.plane(axis, across, key: "across", in: name)
-                guard turns > 0, turns.isFinite else { throw MotionScriptError("\(name): turns must be > 0, got \(turns)") }
-                guard peak >= 0, peak.isFinite else { throw MotionScriptError("\(name): peakG must be ≥ 0, got \(peak)") }
-                guard aspect > 0, aspect <= 1 else { throw MotionScriptError("\(name): aspect must be more than 0 and at most 1, got \(aspect)") }
-                guard seconds > 0 else { throw MotionScriptError("\(name): seconds must be > 0") }
+                let name = "circle"
+                let (u, v) = try Self.plane(axis, across, key: "across", segment: number, kind: name)
+                guard turns > 0, turns.isFinite else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "turns", value: turns, rule: .positive)) }
+                guard peak >= 0, peak.isFinite else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "peakG", value: peak, rule: .nonNegative)) }
+                guard aspect > 0, aspect <= 1 else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "aspect", value: aspect, rule: .aboveZeroUpToOne)) }
+                guard seconds > 0 else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "seconds", value: nil, rule: .positive)) }
                 step.axis = u
                 step.across = v
                 step.scale = peak / Self.circleUnitPeak(turns: turns, aspect: aspect, seconds: seconds)
             case let .wristShake(axis, pivot, f, peak, swingDeg, seconds):
-                let name = "segment \(number) (wristShake)"
-                let (u, w) = try Self.plane(axis, pivot, key: "pivot", in: name)
-                guard f > 0, f.isFinite else { throw MotionScriptError("\(name): frequencyHz must be > 0, got \(f)") }
-                guard peak.isFinite else { throw MotionScriptError("\(name): peakG must be a number, got \(peak)") }
+                let name = "wristShake"
+                let (u, w) = try Self.plane(axis, pivot, key: "pivot", segment: number, kind: name)
+                guard f > 0, f.isFinite else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "frequencyHz", value: f, rule: .positive)) }
+                guard peak.isFinite else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "peakG", value: peak, rule: .finite)) }
                 guard swingDeg > 0, swingDeg < 90 else {
-                    throw MotionScriptError("\(name): swingDeg must be more than 0 and less than 90, got \(swingDeg)")
+                    throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "swingDeg", value: swingDeg, rule: .aboveZeroBelow90))
                 }
-                guard seconds > 0 else { throw MotionScriptError("\(name): seconds must be > 0") }
+                guard seconds > 0 else { throw MotionScriptError(.outOfRange(segment: number, kind: name, key: "seconds", value: nil, rule: .positive)) }
                 // Turning about u × w moves the board (away from the pivot) along +u.
                 step.across = w
                 step.axis = u.cross(w)
@@ -339,12 +339,12 @@ public struct MotionScript: MotionSource, Equatable {
 
     /// `axis` made unit, and the unit part of `other` at right angles to it; throws naming `key`
     /// in segment `name` when either is missing.
-    private static func plane(_ axis: Vector3, _ other: Vector3, key: String, in name: String) throws -> (Vector3, Vector3) {
-        guard axis.length > 0 else { throw MotionScriptError("\(name): axis must not be [0, 0, 0]") }
+    private static func plane(_ axis: Vector3, _ other: Vector3, key: String, segment: Int, kind: String) throws -> (Vector3, Vector3) {
+        guard axis.length > 0 else { throw MotionScriptError(.zeroVector(segment: segment, kind: kind, key: "axis")) }
         let u = axis.normalized
         let w = other - u * other.dot(u)
         guard w.length > 1e-9 * max(1, other.length) else {
-            throw MotionScriptError("\(name): \(key) must not be [0, 0, 0] or along axis")
+            throw MotionScriptError(.alongAxis(segment: segment, kind: kind, key: key))
         }
         return (u, w.normalized)
     }
@@ -573,11 +573,70 @@ public struct MotionScript: MotionSource, Equatable {
     }
 }
 
-/// A script or trace that cannot be used, with the reason and where.
+/// A script or trace that cannot be used: which problem, and where (the segment, the JSON path or
+/// the trace line) with the value at fault. A program words it for people.
 public struct MotionScriptError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What is wrong with the script, and where.
-    public var message: String
-    /// An error described by `message`.
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+    /// What a segment's value must be, for a value that is not.
+    public enum Rule: Sendable, Equatable {
+        /// More than 0.
+        case positive
+        /// A finite number (not NaN or infinite).
+        case finite
+        /// 0 or more.
+        case nonNegative
+        /// A finite number, 0 or more.
+        case finiteNonNegative
+        /// More than 0 and at most 1.
+        case aboveZeroUpToOne
+        /// More than 0 and less than 90.
+        case aboveZeroBelow90
+    }
+
+    /// What is wrong with the script or trace.
+    public enum Problem: Sendable, Equatable {
+        /// The `segment`-th segment (1 is the first) of a JSON script does not have exactly one of
+        /// the segment kinds (`kinds`, the JSON keys) as its key.
+        case segmentKey(segment: Int, kinds: [String])
+        /// The `segment`-th segment's `key` (`seconds`, `frequencyHz`, …) breaks `rule`; `kind` is
+        /// the segment's kind (`shake`, `move`, …) where the words name it, `value` the number
+        /// given where they quote it.
+        case outOfRange(segment: Int, kind: String?, key: String, value: Double?, rule: Rule)
+        /// The `segment`-th segment's vector `key` (`axis`) is [0, 0, 0].
+        case zeroVector(segment: Int, kind: String, key: String)
+        /// The `segment`-th segment's vector `key` (`across`, `pivot`) is [0, 0, 0] or along its axis.
+        case alongAxis(segment: Int, kind: String, key: String)
+        /// A `move` segment's ramps, `accelSeconds` and `stopSeconds`, must both be more than 0:
+        /// `givenAccel` and `givenStop` are the numbers given (one 0 or less, or not a finite
+        /// number, so no span of time).
+        case moveRamps(segment: Int, givenAccel: Double, givenStop: Double)
+        /// A `move` segment that lasts `given`, shorter than the move it describes (`least`).
+        case moveTooShort(segment: Int, least: Duration, given: Duration)
+        /// A JSON key missing at `path` (a JSON path such as `.segments[0].shake`; empty at the top level).
+        case missingKey(key: String, path: String)
+        /// A value of the wrong type at `path`; `detail` is the JSON decoder's own report.
+        case wrongType(path: String, detail: String)
+        /// Input that is not JSON at `path`; `detail` is the decoder's report, `underlying` the
+        /// parser's when it gives one.
+        case invalidJSON(path: String, detail: String, underlying: String?)
+        /// A decoding failure of another kind; `detail` is the decoder's error as it describes itself.
+        case undecodable(detail: String)
+        /// A trace's `line` (1 is the first) whose field count is neither 4 nor 7.
+        case traceFieldCount(line: Int, found: Int)
+        /// A trace's `line` whose `field`-th field (1 is the first) is not a finite number; `text`
+        /// is the field as written, at most 80 characters (a longer one cut to 79 and `…`).
+        case traceNotANumber(line: Int, field: Int, text: String)
+        /// A trace's `line` whose time is earlier than the line before it.
+        case traceTimeBackwards(line: Int, time: Double, previous: Double)
+        /// A trace without a single sample.
+        case traceEmpty
+    }
+
+    /// What is wrong.
+    public var problem: Problem
+    /// True when the problem was found reading a script's JSON form (`MotionScript(jsonData:)`).
+    public var inJSON: Bool
+    /// An error for `problem`, found in a script's JSON form when `inJSON`.
+    public init(_ problem: Problem, inJSON: Bool = false) { self.problem = problem; self.inJSON = inJSON }
+    /// The problem and its fields, for a log: `MotionScriptError(traceEmpty)`. A program words it for people.
+    public var description: String { "MotionScriptError(\(problem)\(inJSON ? ", json" : ""))" }
 }

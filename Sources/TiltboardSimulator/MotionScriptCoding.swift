@@ -20,8 +20,7 @@ extension MotionScript: Codable {
             let number = segments.count + 1
             let item = try list.nestedContainer(keyedBy: SegmentKind.self)
             guard item.allKeys.count == 1, let kind = item.allKeys.first else {
-                let names = SegmentKind.allCases.map(\.rawValue).joined(separator: ", ")
-                throw MotionScriptError("segment \(number): expected exactly one of \(names) as its key")
+                throw MotionScriptError(.segmentKey(segment: number, kinds: SegmentKind.allCases.map(\.rawValue)))
             }
             let f = try item.nestedContainer(keyedBy: Field.self, forKey: kind)
             let seconds = try f.decode(Double.self, forKey: .seconds)
@@ -130,11 +129,11 @@ extension MotionScript: Codable {
     public init(jsonData: Data) throws {
         do {
             self = try JSONDecoder().decode(MotionScript.self, from: jsonData)
-        } catch let error as MotionScriptError {
-            throw MotionScriptError("motion script: " + error.message)
+        } catch var error as MotionScriptError {
+            error.inJSON = true
+            throw error
         } catch let error as DecodingError {
-            throw MotionScriptError("motion script: " + Self.explain(error)
-                                    + " (see MotionScript's documentation for the JSON form)")
+            throw MotionScriptError(Self.problem(error), inJSON: true)
         }
     }
 
@@ -145,20 +144,21 @@ extension MotionScript: Codable {
         return try encoder.encode(self)
     }
 
-    private static func explain(_ error: DecodingError) -> String {
+    /// The decoder's failure as a problem: a JSON path like `.segments[0].shake`, empty at the top level.
+    private static func problem(_ error: DecodingError) -> MotionScriptError.Problem {
         func path(_ p: [CodingKey]) -> String {
-            p.isEmpty ? "top level" : p.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            p.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
         }
         switch error {
         case let .keyNotFound(key, ctx):
-            return "missing \"\(key.stringValue)\" at \(path(ctx.codingPath))"
+            return .missingKey(key: key.stringValue, path: path(ctx.codingPath))
         case let .typeMismatch(_, ctx), let .valueNotFound(_, ctx):
-            return "wrong type at \(path(ctx.codingPath)): \(ctx.debugDescription)"
+            return .wrongType(path: path(ctx.codingPath), detail: ctx.debugDescription)
         case let .dataCorrupted(ctx):
-            let underlying = ctx.underlyingError.map { " (\($0.localizedDescription))" } ?? ""
-            return "invalid JSON at \(path(ctx.codingPath)): \(ctx.debugDescription)\(underlying)"
+            return .invalidJSON(path: path(ctx.codingPath), detail: ctx.debugDescription,
+                                underlying: ctx.underlyingError.map { $0.localizedDescription })
         @unknown default:
-            return "unreadable: \(error)"
+            return .undecodable(detail: "\(error)")
         }
     }
 }

@@ -156,7 +156,7 @@ public final class SimulatedI2CBus: I2CBus {
             fault = Self.kernelStyleError(randomFaultKind, bus: name, address: address, register: register)
         } else if devices[Int(address & 0x7F)] == nil {
             fault = I2CError(kind: .noAcknowledgeAddress, device: name, address: address, register: register,
-                             detail: "simulated: no device")
+                             cause: .simulatedNoDevice)
         }
         if let fault {
             if recordsTrace {
@@ -203,7 +203,7 @@ public final class SimulatedI2CBus: I2CBus {
     /// kind that errno reads back as there (`I2CFaultCodes`, the one table both use).
     static func kernelStyleError(_ kind: I2CError.Kind, bus: String, address: UInt8, register: UInt8) -> I2CError {
         guard let (errno, text) = I2CFaultCodes.errno(for: kind) else {
-            return I2CError(kind: kind, device: bus, address: address, register: register, detail: "simulated fault")
+            return I2CError(kind: kind, device: bus, address: address, register: register, cause: .simulatedFault)
         }
         return I2CError(kind: I2CFaultCodes.kind(errno: errno), device: bus, address: address, register: register,
                         errno: errno, detail: text + " (simulated)")

@@ -39,21 +39,22 @@ package struct TraceMotion: MotionSource {
             }
             sawData = true
             guard fields.count == 4 || fields.count == 7 else {
-                throw MotionScriptError("trace line \(lineNumber): expected 4 fields (t,ax,ay,az) or 7 (t,ax,ay,az,gx,gy,gz), found \(fields.count)")
+                throw MotionScriptError(.traceFieldCount(line: lineNumber, found: fields.count))
             }
             if let bad = numbers.firstIndex(where: { $0 == nil || !$0!.isFinite }) {
-                throw MotionScriptError("trace line \(lineNumber): field \(bad + 1) \"\(fields[bad].count > 80 ? String(fields[bad].prefix(79)) + "…" : String(fields[bad]))\" is not a number")
+                let text = fields[bad].count > 80 ? String(fields[bad].prefix(79)) + "…" : String(fields[bad])
+                throw MotionScriptError(.traceNotANumber(line: lineNumber, field: bad + 1, text: text))
             }
             let v = numbers.map { $0! }
             if let previous = times.last, v[0] < previous {
-                throw MotionScriptError("trace line \(lineNumber): time \(v[0]) is earlier than the previous line's \(previous); sort the trace by time")
+                throw MotionScriptError(.traceTimeBackwards(line: lineNumber, time: v[0], previous: previous))
             }
             times.append(v[0])
             accel.append(Vector3(v[1], v[2], v[3]))
             gyro.append(v.count == 7 ? Vector3(v[4], v[5], v[6]) : .zero)
         }
         guard !times.isEmpty else {
-            throw MotionScriptError("trace: no samples found; expected lines of t,ax,ay,az[,gx,gy,gz]")
+            throw MotionScriptError(.traceEmpty)
         }
         self.times = times; self.accel = accel; self.gyro = gyro
     }

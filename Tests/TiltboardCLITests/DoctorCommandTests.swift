@@ -122,7 +122,7 @@ final class DoctorCommandTests: XCTestCase {
         let clock100 = "bus clock: 100 kHz (/proc/device-tree/soc/i2c@7e804000/clock-frequency)"
         let wiring = "check the wiring (SDA, SCL, 3V3, GND) and the address pin (MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high; LIS3DH SDO/SA0: 0x18 low / 0x19 high; LSM9DS1 SDO_A/G: 0x6A low / 0x6B high; ICM-20948 AD0: 0x68 low / 0x69 high), then try `tiltboard probe`"
         let limits = "to allow it: add '@i2c - rtprio 50' and '@i2c - memlock unlimited' to /etc/security/limits.d/tiltboard.conf, then log in again"
-        let mpu = SensorIdentity(chip: .mpu6050, part: "MPU-6500 (clone ID 0x70)", chipID: 0x70, bus: "/dev/i2c-1", address: 0x68, warning: "a clone")
+        let mpu = SensorIdentity(chip: .mpu6050, part: "MPU-6500 (clone ID 0x70)", chipID: 0x70, bus: "/dev/i2c-1", address: 0x68, warning: CloneWarning(idRegister: "WHO_AM_I", part: "MPU-6500", genuinePart: "MPU-6050"))
         let adxl = SensorIdentity(chip: .adxl345, part: "ADXL345", chipID: 0xE5, bus: "/dev/i2c-1", address: 0x53)
         let binding = I2CDriverBinding(driver: "inv-mpu6050-i2c", device: "1-0068", deviceName: "mpu6050", bus: "/dev/i2c-1", address: 0x68)
         let cases: [(DoctorCheck.Status, DoctorFinding, String)] = [
@@ -171,7 +171,7 @@ final class DoctorCommandTests: XCTestCase {
              "✗ sensor: nothing answers at 0x69 on /dev/i2c-1 — fix: \(wiring)"),
             (.fail, .busFailed(I2CError(kind: .bus, device: "/dev/i2c-1", errno: 5, detail: "Input/output error")),
              "✗ sensor: I²C bus error on /dev/i2c-1 (errno 5 Input/output error) — fix: check the wiring and pull-ups, shorten the cable or lower the bus speed (dtparam=i2c_arm_baudrate=100000)"),
-            (.fail, .sensorFailed(.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: "0x68 (MPU-6050)")),
+            (.fail, .sensorFailed(.wrongChip(found: 0x42, address: 0x68, bus: "/dev/i2c-1", expected: ExpectedChip(id: 0x68, part: "MPU-6050"))),
              "✗ sensor: found 0x42 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050) — fix: check the board file's chip and address, or run `tiltboard probe`"),
             (.fail, .sensorOther("it broke"), "✗ sensor: it broke"),
             (.pass, .lineSimulated(.motor), "✓ motor line: simulated"),

@@ -7,11 +7,13 @@ import TiltboardDrivers
 final class ErrorWordingDriversTests: XCTestCase {
     func testEverySensorErrorHasItsSentence() {
         let cases: [(SensorError, String)] = [
-            (.wrongChip(found: 0x68, address: 0x53, bus: "/dev/i2c-1", expected: "0xe5 (ADXL345)"),
+            (.wrongChip(found: 0x68, address: 0x53, bus: "/dev/i2c-1", expected: ExpectedChip(id: 0xE5, part: "ADXL345")),
              "found 0x68 at 0x53 on /dev/i2c-1, expected 0xe5 (ADXL345)"),
             (.wrongChip(found: 0x00, address: 0x68, bus: "/dev/i2c-1",
-                        expected: "0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)"),
+                        expected: ExpectedChip(id: 0x68, part: "MPU-6050", compatibleIDs: [0x70, 0x71, 0x72, 0x73, 0x98])),
              "found 0x00 at 0x68 on /dev/i2c-1, expected 0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)"),
+            (.wrongChip(found: 0x68, address: 0x68, bus: "/dev/i2c-1", expected: ExpectedChip(id: 0x70, part: "MPU-6500 (clone ID 0x70)", asWhenOpened: true)),
+             "found 0x68 at 0x68 on /dev/i2c-1, expected 0x70 (MPU-6500 (clone ID 0x70), as when the board was opened)"),
             (.verifyFailed(register: 0x1B, wrote: 0x08, read: 0x00, bus: "/dev/i2c-1", address: 0x68),
              "register 0x1b of the chip at 0x68 on /dev/i2c-1 reads back 0x00 after writing 0x08: the chip is not keeping its configuration (power, wiring or a clone part)"),
             (.configurationLost(register: 0x6B, configured: 0x01, read: 0x40, bus: "/dev/i2c-1", address: 0x68),

@@ -234,7 +234,7 @@ final class ErrorWordingTests: XCTestCase {
             (EFBIG, "cannot write to standard output: File too large (errno 27)"),
         ]
         for (code, sentence) in cases {
-            XCTAssertEqual(describe(OutputFailure.Failure(what: "standard output", errno: code)), sentence)
+            XCTAssertEqual(describe(OutputFailure.Failure(what: .standardOutput, errno: code)), sentence)
         }
     }
 

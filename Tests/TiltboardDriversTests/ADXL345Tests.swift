@@ -58,7 +58,7 @@ final class ADXL345Tests: XCTestCase {
 
     func testRefusesWrongDeviceID() {
         bus.expect(.read(addr, DEVID, [0x68]))
-        let expected = SensorError.wrongChip(found: 0x68, address: 0x53, bus: "/dev/i2c-1", expected: "0xe5 (ADXL345)")
+        let expected = SensorError.wrongChip(found: 0x68, address: 0x53, bus: "/dev/i2c-1", expected: ExpectedChip(id: 0xE5, part: "ADXL345"))
         assertThrows(expected) { _ = try ADXL345(bus: bus, address: addr, clock: clock) }
         bus.assertDone()
     }

@@ -60,7 +60,7 @@ final class LIS3DHTests: XCTestCase {
 
     func testRefusesWrongID() {
         bus.expect(.read(addr, WHO_AM_I, [0x32]))
-        assertThrows(SensorError.wrongChip(found: 0x32, address: 0x18, bus: "/dev/i2c-1", expected: "0x33 (LIS3DH)")) {
+        assertThrows(SensorError.wrongChip(found: 0x32, address: 0x18, bus: "/dev/i2c-1", expected: ExpectedChip(id: 0x33, part: "LIS3DH"))) {
             _ = try LIS3DH(bus: bus, address: addr, clock: clock)
         }
         bus.assertDone()

@@ -76,15 +76,14 @@ final class MPU6050Tests: XCTestCase {
             XCTAssertNotNil(sensor.identity.warning)
         }
         let sensor = try open(whoAmI: 0x70)
-        XCTAssertEqual(sensor.identity.warning,
-                       "WHO_AM_I 0x70 at 0x68 on /dev/i2c-1 is an MPU-6500, not a genuine MPU-6050: accepted as compatible; if readings look wrong, try a genuine MPU-6050")
+        XCTAssertEqual(sensor.identity.warning, CloneWarning(idRegister: "WHO_AM_I", part: "MPU-6500", genuinePart: "MPU-6050"))
         bus.assertDone()
     }
 
     func testRefusesUnknownIDWithExactMessage() {
         bus.expect(.read(addr, WHO_AM_I, [0x00]))
         let expected = SensorError.wrongChip(found: 0x00, address: 0x68, bus: "/dev/i2c-1",
-                                             expected: "0x68 (MPU-6050) or a known compatible ID (0x70, 0x71, 0x72, 0x73, 0x98)")
+                                             expected: ExpectedChip(id: 0x68, part: "MPU-6050", compatibleIDs: [0x70, 0x71, 0x72, 0x73, 0x98]))
         assertThrows(expected) { _ = try MPU6050(bus: bus, address: addr, clock: clock) }
         bus.assertDone()
     }
@@ -299,7 +298,7 @@ final class MPU6050Tests: XCTestCase {
         try sensor.reidentify()
         XCTAssertThrowsError(try sensor.reidentify()) { error in
             XCTAssertEqual(error as? SensorError, .wrongChip(found: 0x68, address: addr, bus: "/dev/i2c-1",
-                                                             expected: "0x70 (MPU-6500 (clone ID 0x70), as when the board was opened)"))
+                                                             expected: ExpectedChip(id: 0x70, part: "MPU-6500 (clone ID 0x70)", asWhenOpened: true)))
         }
         bus.assertDone()
     }

@@ -220,7 +220,7 @@ final class LinuxI2CBusTests: XCTestCase {
         fake.shortRead = 3
         XCTAssertThrowsError(try bus.read(address: 0x68, register: 0x3B, count: 14)) { error in
             XCTAssertEqual(error as? I2CError, I2CError(kind: .noAcknowledgeData, device: "/dev/i2c-0", address: 0x68,
-                                                        register: 0x3B, detail: "short read: 3 of 14 bytes"))
+                                                        register: 0x3B, cause: .shortRead(read: 3, expected: 14)))
         }
     }
 

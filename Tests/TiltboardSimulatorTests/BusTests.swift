@@ -34,7 +34,7 @@ final class BusTests: XCTestCase {
         let (bus, _) = makeBus()
         XCTAssertThrowsError(try bus.readByte(address: 0x53, register: 0x00)) { error in
             XCTAssertEqual(error as? I2CError, I2CError(kind: .noAcknowledgeAddress, device: "simulated", address: 0x53,
-                                                        register: 0x00, detail: "simulated: no device"))
+                                                        register: 0x00, cause: .simulatedNoDevice))
         }
     }
 

@@ -156,8 +156,9 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(none.state(at: 0.6 + 0.15).accelG, .unitZ)
         XCTAssertThrowsError(try MotionScript(segments: [
             .move(axis: Vector3(1, 0, 0), peakG: 1, accelSeconds: 0.2, stopSeconds: 0.1, rebound: 0.2, seconds: 0.4)])) {
-            XCTAssertTrue("\($0)".hasPrefix("segment 1 (move): seconds must cover the move, at least 0.8"), "\($0)")
-            XCTAssertTrue("\($0)".hasSuffix(", got 0.4"), "\($0)")
+            guard case let .moveTooShort(1, least, given)? = ($0 as? MotionScriptError)?.problem else { return XCTFail("\($0)") }
+            XCTAssertEqual(least, .milliseconds(800))
+            XCTAssertEqual(given, .milliseconds(400))
         }
     }
 
@@ -198,7 +199,7 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(backwards, 0, "it turns, it does not reverse")
         XCTAssertThrowsError(try MotionScript(segments: [
             .circle(axis: Vector3(1, 0, 0), across: Vector3(-2, 0, 0), turns: 1, peakG: 1, aspect: 1, seconds: 1)])) {
-            XCTAssertEqual("\($0)", "segment 1 (circle): across must not be [0, 0, 0] or along axis")
+            XCTAssertEqual($0 as? MotionScriptError, MotionScriptError(.alongAxis(segment: 1, kind: "circle", key: "across")))
         }
         XCTAssertThrowsError(try MotionScript(segments: [
             .circle(axis: Vector3(1, 0, 0), across: Vector3(0, 0, 1), turns: 0, peakG: 1, aspect: 1, seconds: 1)]))
@@ -248,7 +249,7 @@ final class MotionScriptTests: XCTestCase {
         XCTAssertEqual(mid.y, -cos(swing), accuracy: 1e-9)
         XCTAssertThrowsError(try MotionScript(segments: [
             .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(3, 0, 0), frequencyHz: 3, peakG: 3, swingDeg: 18.5, seconds: 1)])) {
-            XCTAssertEqual("\($0)", "segment 1 (wristShake): pivot must not be [0, 0, 0] or along axis")
+            XCTAssertEqual($0 as? MotionScriptError, MotionScriptError(.alongAxis(segment: 1, kind: "wristShake", key: "pivot")))
         }
         XCTAssertThrowsError(try MotionScript(segments: [
             .wristShake(axis: Vector3(1, 0, 0), pivot: Vector3(0, -1, 0), frequencyHz: 3, peakG: 3, swingDeg: 0, seconds: 1)]))
@@ -383,25 +384,31 @@ final class MotionScriptTests: XCTestCase {
     }
 
     func testBadJSONGivesClearErrors() {
-        func message(_ json: String) -> String {
+        func problem(_ json: String) -> MotionScriptError.Problem? {
             do {
                 _ = try MotionScript(jsonData: Data(json.utf8))
-                return "no error"
+                return nil
             } catch {
-                return "\(error)"
+                XCTAssertEqual((error as? MotionScriptError)?.inJSON, true, "\(error)")
+                return (error as? MotionScriptError)?.problem
             }
         }
-        XCTAssertTrue(message(#"{"segments":[{"spin":{"seconds":1}}]}"#).contains("segment 1: expected exactly one of hold"))
-        XCTAssertTrue(message(#"{"segments":[{"shake":{"axis":[1,0,0],"peakG":2,"seconds":1}}]}"#).contains("missing \"frequencyHz\""))
-        XCTAssertTrue(message(#"{"segments":[{"hold":{"seconds":1}},{"hold":{"seconds":-1}}]}"#).contains("segment 2: seconds must be"))
-        XCTAssertTrue(message(#"{"segments":[{"shake":{"axis":[0,0,0],"frequencyHz":4,"peakG":2,"seconds":1}}]}"#).contains("axis must not be"))
-        XCTAssertTrue(message("{not json").hasPrefix("motion script: invalid JSON"))
-        XCTAssertTrue(message("{}").contains("missing \"segments\""))
-        XCTAssertTrue(message(#"{"segments":[{"move":{"axis":[1,0,0],"seconds":1}}]}"#).contains("missing \"peakG\""))
-        XCTAssertEqual(message(#"{"segments":[{"move":{"axis":[1,0,0],"peakG":2,"stopSeconds":0,"seconds":1}}]}"#),
-                       "motion script: segment 1 (move): accelSeconds and stopSeconds must be > 0, got 0.25 and 0.0")
-        XCTAssertEqual(message(#"{"segments":[{"circle":{"across":[1,0,0],"peakG":2,"seconds":1}}]}"#),
-                       "motion script: segment 1 (circle): across must not be [0, 0, 0] or along axis")
+        XCTAssertEqual(problem(#"{"segments":[{"spin":{"seconds":1}}]}"#),
+                       .segmentKey(segment: 1, kinds: ["hold", "rotate", "shake", "tap", "putDown", "walk", "move", "circle", "wristShake"]))
+        XCTAssertEqual(problem(#"{"segments":[{"shake":{"axis":[1,0,0],"peakG":2,"seconds":1}}]}"#),
+                       .missingKey(key: "frequencyHz", path: ".segments[0].shake"))
+        XCTAssertEqual(problem(#"{"segments":[{"hold":{"seconds":1}},{"hold":{"seconds":-1}}]}"#),
+                       .outOfRange(segment: 2, kind: nil, key: "seconds", value: -1, rule: .finiteNonNegative))
+        XCTAssertEqual(problem(#"{"segments":[{"shake":{"axis":[0,0,0],"frequencyHz":4,"peakG":2,"seconds":1}}]}"#),
+                       .zeroVector(segment: 1, kind: "shake", key: "axis"))
+        guard case let .invalidJSON(path, _, _)? = problem("{not json") else { return XCTFail("not invalid JSON") }
+        XCTAssertEqual(path, "")
+        XCTAssertEqual(problem("{}"), .missingKey(key: "segments", path: ""))
+        XCTAssertEqual(problem(#"{"segments":[{"move":{"axis":[1,0,0],"seconds":1}}]}"#), .missingKey(key: "peakG", path: ".segments[0].move"))
+        XCTAssertEqual(problem(#"{"segments":[{"move":{"axis":[1,0,0],"peakG":2,"stopSeconds":0,"seconds":1}}]}"#),
+                       .moveRamps(segment: 1, givenAccel: 0.25, givenStop: 0))
+        XCTAssertEqual(problem(#"{"segments":[{"circle":{"across":[1,0,0],"peakG":2,"seconds":1}}]}"#),
+                       .alongAxis(segment: 1, kind: "circle", key: "across"))
     }
 }
 
@@ -431,14 +438,16 @@ final class TraceMotionTests: XCTestCase {
     }
 
     func testErrorsNameTheLine() {
-        func message(_ csv: String) -> String {
-            do { _ = try TraceMotion(csv: csv); return "no error" } catch { return "\(error)" }
+        func problem(_ csv: String) -> MotionScriptError.Problem? {
+            do { _ = try TraceMotion(csv: csv); return nil } catch { return (error as? MotionScriptError)?.problem }
         }
-        XCTAssertEqual(message("t,ax,ay,az\n0,0,0,1\n0.1,0,x,1\n"), "trace line 3: field 3 \"x\" is not a number")
-        XCTAssertTrue(message("0,0,0,1\n0.1,0,0\n").hasPrefix("trace line 2: expected 4 fields"))
-        XCTAssertTrue(message("0,0,0,1\n1,0,0,1\n0.5,0,0,1").hasPrefix("trace line 3: time 0.5 is earlier"))
-        XCTAssertTrue(message("# nothing\n\n").hasPrefix("trace: no samples"))
-        XCTAssertTrue(message("0,0,0,1\nt,ax,ay,az\n").hasPrefix("trace line 2: field 1"), "a header only comes first")
+        XCTAssertEqual(problem("t,ax,ay,az\n0,0,0,1\n0.1,0,x,1\n"), .traceNotANumber(line: 3, field: 3, text: "x"))
+        XCTAssertEqual(problem("0,0,0,1\n0.1,0,0\n"), .traceFieldCount(line: 2, found: 3))
+        XCTAssertEqual(problem("0,0,0,1\n1,0,0,1\n0.5,0,0,1"), .traceTimeBackwards(line: 3, time: 0.5, previous: 1))
+        XCTAssertEqual(problem("# nothing\n\n"), .traceEmpty)
+        XCTAssertEqual(problem("0,0,0,1\nt,ax,ay,az\n"), .traceNotANumber(line: 2, field: 1, text: "t"), "a header only comes first")
+        let long = String(repeating: "9x", count: 50)
+        XCTAssertEqual(problem("0,\(long),0,1\n"), .traceNotANumber(line: 1, field: 2, text: String(long.prefix(79)) + "…"))
     }
 
     func testTraceLinesEndInLFOrCRLF() throws {
@@ -447,7 +456,7 @@ final class TraceMotionTests: XCTestCase {
         XCTAssertEqual(trace.accel[1], Vector3(0.5, 0, 1))
         // Line numbers count lines, whatever ends them.
         XCTAssertThrowsError(try TraceMotion(csv: "0,0,0,1\r\n1,0,0,1\r\n2,x,0,1\r\n")) { error in
-            XCTAssertTrue("\(error)".hasPrefix("trace line 3: field 2"), "\(error)")
+            XCTAssertEqual((error as? MotionScriptError)?.problem, .traceNotANumber(line: 3, field: 2, text: "x"))
         }
     }
 

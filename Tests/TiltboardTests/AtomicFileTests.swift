@@ -59,19 +59,19 @@ final class AtomicFileTests: XCTestCase {
         let folder = try makeScratchFolder(self)
         XCTAssertNil(try AtomicFile.read(path: folder + "/missing"))
         XCTAssertThrowsError(try AtomicFile.read(path: folder)) { error in
-            XCTAssertEqual(error as? NotARegularFile, NotARegularFile(path: folder, kind: "a folder"))
-            XCTAssertEqual((error as? NotARegularFile)?.description, "\(folder) is a folder, not a regular file")
+            XCTAssertEqual(error as? NotARegularFile, NotARegularFile(path: folder, kind: .folder))
+            XCTAssertEqual((error as? NotARegularFile)?.description, "NotARegularFile(folder, path: \(folder))")
         }
         // A FIFO nobody writes to: refused at once, not waited on.
         XCTAssertEqual(mkfifo(folder + "/fifo", 0o644), 0)
         XCTAssertThrowsError(try AtomicFile.read(path: folder + "/fifo")) { error in
-            XCTAssertEqual((error as? NotARegularFile)?.kind, "a FIFO")
+            XCTAssertEqual((error as? NotARegularFile)?.kind, .fifo)
         }
         // A file over the limit is not read into memory.
         try AtomicFile.write(Array(repeating: 0x20, count: 2000), to: folder + "/big", keepBackup: false)
         XCTAssertThrowsError(try AtomicFile.read(path: folder + "/big", maxBytes: 1000)) { error in
             XCTAssertEqual(error as? FileTooLarge, FileTooLarge(path: folder + "/big", size: 2000, limit: 1000))
-            XCTAssertEqual("\(error)", "\(folder)/big is a file of 2000 bytes, more than the 1000 bytes it may have")
+            XCTAssertEqual("\(error)", "FileTooLarge(size: 2000, limit: 1000, path: \(folder)/big)")
         }
         XCTAssertEqual(try AtomicFile.read(path: folder + "/big", maxBytes: 2000)?.count, 2000)
     }

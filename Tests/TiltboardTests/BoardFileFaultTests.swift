@@ -44,7 +44,7 @@ final class BoardFileFaultTests: XCTestCase {
 
     func testEachMistakeNamesTheFileAndKey() {
         let cases: [(String, Failure)] = [
-            (#"{"at": 1}"#, Failure("simulation.faults", .notAllowed(value: "an object { … }", allowed: .faultList(kinds: ["nack", "eio", "reset", "unplug"])))),
+            (#"{"at": 1}"#, Failure("simulation.faults", .notAllowed(value: WrittenValue([.object]), allowed: .faultList(kinds: ["nack", "eio", "reset", "unplug"])))),
             (#"[{"at": 1, "kind": "glitch", "seconds": 1}]"#, Failure("simulation.faults[0].kind", .notAllowed(value: "\"glitch\"", allowed: .faultKind(kinds: ["nack", "eio", "reset", "unplug"])))),
             (#"[{"at": 1, "kind": "reset"}, {"at": 1, "seconds": 1}]"#, Failure("simulation.faults[1].kind", .missing(.faultKind(kinds: ["nack", "eio", "reset", "unplug"])))),
             (#"[{"kind": "reset"}]"#, Failure("simulation.faults[0].at", .missing(.faultStart))),

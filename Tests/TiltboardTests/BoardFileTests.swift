@@ -195,7 +195,7 @@ final class BoardFileTests: XCTestCase {
         for key in ["maxOnSeconds", "minRestSeconds"] {
             for bad in ["0", "0.049", "60.5", "-1", "\"2\"", "null"] {
                 XCTAssertEqual(failure(motor + #", "\#(key)": \#(bad)}}"#),
-                               Failure("motor.\(key)", .notAllowed(value: bad, allowed: .span(low: 0.05, high: 60, unit: .seconds))))
+                               Failure("motor.\(key)", .notAllowed(value: WrittenValue(stringLiteral: bad), allowed: .span(low: 0.05, high: 60, unit: .seconds))))
             }
         }
     }

@@ -39,7 +39,7 @@ final class ChipVariantTests: XCTestCase {
             let variant = try XCTUnwrap(kind.details.anyVariant(chipID: id))
             XCTAssertEqual(sensor.identity.chipID, id)
             XCTAssertTrue(sensor.identity.part.hasPrefix(variant.part), sensor.identity.part)
-            XCTAssertEqual(sensor.identity.warning == nil, variant.compatibilityNote == nil, "\(variant.part)")
+            XCTAssertEqual(sensor.identity.warning == nil, !variant.acceptedAsCompatible, "\(variant.part)")
             XCTAssertEqual(sensor.chipVariant.chipID, id)
             try sensor.configure(SensorConfiguration(accelRangeG: 4, gyroRangeDps: 500, rateHz: 100))
             clock.advance(bySeconds: 0.05)

@@ -81,7 +81,7 @@ final class StrictInputTests: XCTestCase {
         XCTAssertEqual(try TraceMotion(csv: "0,0,0,1\n0.01,0,0,1\n").times.count, 2)
         for bad in ["x0.1,0,0,1\n0.2,0,0,1\n", "0.1,zero,0,1\n0.2,0,0,1\n", "t,0,0,1\n0.2,0,0,1\n"] {
             XCTAssertThrowsError(try TraceMotion(csv: bad), bad) { error in
-                XCTAssertTrue("\(error)".hasPrefix("trace line 1: field"), "\(error)")
+                guard case .traceNotANumber(line: 1, _, _)? = (error as? MotionScriptError)?.problem else { return XCTFail("\(error)") }
             }
         }
     }

@@ -248,8 +248,8 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
     public enum Problem: Sendable, Equatable {
         /// The file could not be read; `errno` is the kernel's reason.
         case unreadable(errno: Int32)
-        /// The path names something other than a regular file; `kind` is what it is ("a folder", …).
-        case notRegularFile(kind: String)
+        /// The path names something other than a regular file; `kind` is what it is (a folder, …).
+        case notRegularFile(kind: FileType)
         /// The file is larger than a board file may be.
         case tooLarge(size: Int64, limit: Int)
         /// No file at the path.
@@ -259,13 +259,13 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
         /// JSON that is valid but not strict: a trailing comma or a key twice.
         case notStrictJSON(StrictJSONProblem)
         /// The top level is not an object; `found` is the value as written.
-        case topLevelNotObject(found: String)
+        case topLevelNotObject(found: WrittenValue)
         /// A key not known in its section; `allowed` lists the keys that are (`section` empty at the top).
         case unknownKey(section: String, allowed: [String])
         /// A required key is absent.
         case missing(Required)
         /// A value that is not allowed; `value` is as written in the file (at most 80 characters).
-        case notAllowed(value: String, allowed: Allowed)
+        case notAllowed(value: WrittenValue, allowed: Allowed)
         /// A `simulation` section on a board whose bus is not `simulated`.
         case simulationNeedsSimulatedBus
         /// `sensor.gyroRangeDps` for a part without a gyroscope.
@@ -275,9 +275,9 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
         /// A key given together with its older name `older`.
         case keyAndOlderKey(older: String)
         /// A mount matrix whose rows are not orthonormal; `value` as written.
-        case notARotation(value: String)
+        case notARotation(value: WrittenValue)
         /// A mount matrix with determinant -1; `value` as written.
-        case mirrorImage(value: String)
+        case mirrorImage(value: WrittenValue)
         /// Both `simulation.script` and `simulation.trace`.
         case scriptAndTrace
         /// More faults than the simulator takes.
@@ -291,7 +291,7 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
         /// A named file that could not be read; `errno` is the kernel's reason.
         case namedFileUnreadable(path: String, errno: Int32)
         /// A named file that is not a regular file; `kind` is what it is.
-        case namedFileNotRegular(path: String, kind: String)
+        case namedFileNotRegular(path: String, kind: FileType)
         /// A named file larger than it may be.
         case namedFileTooLarge(path: String, size: Int64, limit: Int)
         /// A trace that is not UTF-8 text.
@@ -410,6 +410,50 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
+}
+
+/// A value as a board file writes it, compact, for an error to quote: JSON text, with each object
+/// in it kept as a mark that a program words for people. A program cuts the quote after
+/// `quoteLimit` characters.
+public struct WrittenValue: Sendable, Equatable, CustomStringConvertible, ExpressibleByStringInterpolation {
+    /// A run of JSON text, or an object left out.
+    public enum Part: Sendable, Equatable {
+        /// JSON text as written: numbers, strings in quotes, `true`, `null`, brackets and commas.
+        case text(String)
+        /// An object, its contents left out.
+        case object
+    }
+
+    /// The parts in order; adjacent text is one part, and no part is empty text.
+    public var parts: [Part]
+    /// The characters a quote of a value shows before it is cut (and `…` added).
+    public static let quoteLimit = 80
+
+    /// A value of `parts`, adjacent text joined and empty text dropped.
+    public init(_ parts: [Part]) {
+        var joined: [Part] = []
+        for part in parts {
+            switch (part, joined.last) {
+            case (.text(""), _): continue
+            case let (.text(more), .text(text)?): joined[joined.count - 1] = .text(text + more)
+            default: joined.append(part)
+            }
+        }
+        self.parts = joined
+    }
+
+    /// A value that is all text: `[1,2]`, `"x"`.
+    public init(stringLiteral text: String) { self.init([.text(text)]) }
+
+    /// The compact form, objects as `{…}`, for a log.
+    public var description: String {
+        parts.map { part -> String in
+            switch part {
+            case let .text(text): return text
+            case .object: return "{…}"
+            }
+        }.joined()
+    }
 }
 
 /// An inner error kept whole in an error or an event, so the program can word it with its own

@@ -517,34 +517,36 @@ struct BoardFileParser {
         fail(key, .notAllowed(value: render(value), allowed: allowed))
     }
 
-    /// A JSON value as written in the file, compact, cut after 80 characters so a huge value
-    /// never makes a huge message.
-    private func render(_ v: Any) -> String {
-        var text = ""
-        append(v, to: &text)
-        return text.count > Self.quoteLimit ? text.prefix(Self.quoteLimit) + "…" : text
+    /// A JSON value as written in the file, compact; a huge value is walked only to a little past
+    /// `WrittenValue.quoteLimit` characters, so it never makes a huge error (the words cut it there).
+    private func render(_ v: Any) -> WrittenValue {
+        var parts: [WrittenValue.Part] = []
+        var count = 0
+        append(v, to: &parts, count: &count)
+        return WrittenValue(parts)
     }
 
-    private static let quoteLimit = 80
-
-    /// Appends `v` to `text`, stopping early once past the quote limit: a huge array is never walked whole.
-    private func append(_ v: Any, to text: inout String) {
-        guard text.count <= Self.quoteLimit else { return }
-        if isBool(v) { text += (v as? Bool) == true ? "true" : "false" }
-        else if isNumber(v), let n = v as? NSNumber { text += format(n.doubleValue) }
-        else if let s = v as? String { text += "\"\(s.prefix(Self.quoteLimit + 1))\"" }
-        else if v is NSNull { text += "null" }
+    /// Appends `v` to `parts`, stopping early once past the quote limit: a huge array is never
+    /// walked whole. `count` is the characters so far, an object counted as one.
+    private func append(_ v: Any, to parts: inout [WrittenValue.Part], count: inout Int) {
+        let limit = WrittenValue.quoteLimit
+        guard count <= limit else { return }
+        func add(_ text: String) { parts.append(.text(text)); count += text.count }
+        if isBool(v) { add((v as? Bool) == true ? "true" : "false") }
+        else if isNumber(v), let n = v as? NSNumber { add(format(n.doubleValue)) }
+        else if let s = v as? String { add("\"\(s.prefix(limit + 1))\"") }
+        else if v is NSNull { add("null") }
         else if let a = v as? [Any] {
-            text += "["
+            add("[")
             for (i, element) in a.enumerated() {
-                guard text.count <= Self.quoteLimit else { break }
-                if i > 0 { text += "," }
-                append(element, to: &text)
+                guard count <= limit else { break }
+                if i > 0 { add(",") }
+                append(element, to: &parts, count: &count)
             }
-            text += "]"
+            add("]")
         }
-        else if v is [String: Any] { text += "an object { … }" }
-        else { text += "\(v)" }
+        else if v is [String: Any] { parts.append(.object); count += 1 }
+        else { add("\(v)") }
     }
 
     private func format(_ d: Double) -> String {

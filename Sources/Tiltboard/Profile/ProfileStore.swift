@@ -330,8 +330,8 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
     public enum Problem: Sendable, Equatable {
         /// The file could not be read; `errno` is the kernel's reason.
         case unreadable(errno: Int32)
-        /// Not a regular file; `kind` is what it is ("a folder", …).
-        case notRegularFile(kind: String)
+        /// Not a regular file; `kind` is what it is (a folder, …).
+        case notRegularFile(kind: FileType)
         /// Larger than any profile.
         case tooLarge(size: Int64, limit: Int)
         /// Measured on another board.

@@ -45,7 +45,7 @@ package final class MotorLog: Sendable {
 
     private func write(t: Double, active: Bool) {
         if let code = file.append("\(Self.format(t)) \(active ? 1 : 0)\n") {
-            OutputFailure.report("motor log \(path)", errno: code)
+            OutputFailure.report(.motorLog(path: path), errno: code)
         }
     }
 

@@ -192,7 +192,7 @@ enum Advice {
         case .permissionDenied:
             return udevRuleAndGroup("i2c")
         case .noAcknowledgeAddress, .noAcknowledgeData:
-            return "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ChipRegistry.addressPins)), then try `tiltboard probe`"
+            return "check the wiring (SDA, SCL, 3V3, GND) and the address pin (\(ErrorWording.addressPins)), then try `tiltboard probe`"
         case .bus, .arbitrationLost, .timeout:
             return "check the wiring and pull-ups, shorten the cable or lower the bus speed (dtparam=i2c_arm_baudrate=100000)"
         case .unsupported:

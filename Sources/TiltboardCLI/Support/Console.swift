@@ -43,6 +43,6 @@ enum Console {
         guard let code = OutputFailure.write(fd: fd, bytes) else { return }
         failed.bitwiseOr(bit, ordering: .relaxed)
         // A closed pipe is a normal stop; any other failure is reported at exit (74).
-        OutputFailure.report(fd == 1 ? "standard output" : "standard error", errno: code)
+        OutputFailure.report(fd == 1 ? .standardOutput : .standardError, errno: code)
     }
 }

@@ -43,24 +43,24 @@ extension ErrorWording {
             let hint = code == EACCES || code == EPERM ? ": check the file's permissions"
                 : code == ELOOP ? ": a symlink loop (or more than 40 links in a row): point the link at the board file itself" : ""
             return "cannot read it: \(reason(code))\(hint)"
-        case let .notRegularFile(kind): return "\(kind), not a regular file: give the path of a board file (or a symlink to one)"
+        case let .notRegularFile(kind): return "\(fileType(kind)), not a regular file: give the path of a board file (or a symlink to one)"
         case let .tooLarge(size, limit): return "\(tooLarge(size: size, limit: limit)): not a board file"
         case .noSuchFile: return "no such file"
         case let .invalidJSON(detail, line?, column?): return "not valid JSON: \(detail) at line \(line), column \(column)"
         case let .invalidJSON(detail, _, _): return "not valid JSON: \(detail)"
         case let .notStrictJSON(kind): return strictJSON(kind)
-        case let .topLevelNotObject(found): return "the top level must be an object { … }, found \(found)"
+        case let .topLevelNotObject(found): return "the top level must be an object { … }, found \(written(found))"
         case let .unknownKey(section, allowed):
             return "unknown key (allowed\(section.isEmpty ? "" : " in \(section)"): \(allowed.joined(separator: ", ")))"
         case let .missing(required): return "missing (\(boardFileRequired(required)))"
-        case let .notAllowed(value, allowed): return "\(value) is not allowed (\(boardFileAllowed(allowed)))"
+        case let .notAllowed(value, allowed): return "\(written(value)) is not allowed (\(boardFileAllowed(allowed)))"
         case .simulationNeedsSimulatedBus: return "only allowed when sensor.bus is \"simulated\" (remove it, or set the bus)"
         case let .noGyroscope(part): return "the \(part) has no gyro (remove the key)"
         case let .badShakeEffect(error): return describe(error)
         case let .keyAndOlderKey(older): return "give it or the older \(older), not both"
         case let .notARotation(value):
-            return "\(value) is not a rotation: rows must be orthonormal unit vectors (use a signed permutation such as [[0,1,0],[-1,0,0],[0,0,1]])"
-        case let .mirrorImage(value): return "\(value) is a mirror image (determinant -1), not a rotation: flip the sign of one more row"
+            return "\(written(value)) is not a rotation: rows must be orthonormal unit vectors (use a signed permutation such as [[0,1,0],[-1,0,0],[0,0,1]])"
+        case let .mirrorImage(value): return "\(written(value)) is a mirror image (determinant -1), not a rotation: flip the sign of one more row"
         case .scriptAndTrace: return "give either script or trace, not both"
         case let .tooManyFaults(count, limit): return "\(count) faults; at most \(limit)"
         case .resetTakesNoTime: return "a reset takes no time (remove the key)"
@@ -77,7 +77,7 @@ extension ErrorWording {
             default: hint = ""
             }
             return "cannot read \(shownPath(path)): \(reason(code))\(hint)"
-        case let .namedFileNotRegular(path, kind): return "\(shownPath(path)) is \(kind), not a regular file"
+        case let .namedFileNotRegular(path, kind): return "\(shownPath(path)) is \(fileType(kind)), not a regular file"
         case let .namedFileTooLarge(path, size, limit): return "\(shownPath(path)) is \(tooLarge(size: size, limit: limit))"
         case let .traceNotText(path): return "\(shownPath(path)): not UTF-8 text; a trace is CSV lines of t,ax,ay,az[,gx,gy,gz]"
         case let .badContents(path, underlying): return "\(shownPath(path)): \(describe(underlying.error))"
@@ -116,7 +116,7 @@ extension ErrorWording {
             default: hint = ""
             }
             return "cannot read it: \(reason(code))\(hint)"
-        case let .notRegularFile(kind): return "\(kind), not a regular file"
+        case let .notRegularFile(kind): return "\(fileType(kind)), not a regular file"
         case let .tooLarge(size, limit): return "\(tooLarge(size: size, limit: limit)): not a profile"
         case let .otherBoard(mismatch): return "belongs to another board: \(profileMismatch(mismatch))"
         case .empty: return "the file is empty"
@@ -256,6 +256,17 @@ extension ErrorWording {
 
     /// `a file of N bytes, more than the L bytes it may have`.
     static func tooLarge(size: Int64, limit: Int) -> String { "a file of \(size) bytes, more than the \(limit) bytes it may have" }
+
+    /// A value as the file writes it, an object as `an object { … }`, cut after `WrittenValue.quoteLimit` characters.
+    package static func written(_ value: WrittenValue) -> String {
+        let text = value.parts.map { part -> String in
+            switch part {
+            case let .text(text): return text
+            case .object: return "an object { … }"
+            }
+        }.joined()
+        return text.count > WrittenValue.quoteLimit ? text.prefix(WrittenValue.quoteLimit) + "…" : text
+    }
 
     /// `"text"`.
     static func quoted(_ text: String) -> String { "\"\(text)\"" }

@@ -39,9 +39,28 @@ extension ErrorWording {
         if let register = error.register { context.append("register \(register.hex)") }
         if let errno = error.errno { context.append("errno \(errno)" + (error.detail.map { " \($0)" } ?? "")) }
         else if let refusal = error.refusal { context.append(refusalWords(refusal)) }
+        else if let cause = error.cause { context.append(causeWords(cause)) }
         else if let detail = error.detail { context.append(detail) }
         if !context.isEmpty { what += " (" + context.joined(separator: ", ") + ")" }
         return what
+    }
+
+    /// What a failure without an errno was: `short read: 3 of 14 bytes`, `simulated: no device`.
+    package static func causeWords(_ cause: I2CError.Cause) -> String {
+        switch cause {
+        case let .shortRead(read, expected): return "short read: \(read) of \(expected) bytes"
+        case let .partialTransfer(transferred, messages): return "only \(transferred) of \(messages) messages transferred"
+        case .simulatedNoDevice: return "simulated: no device"
+        case .simulatedFault: return "simulated fault"
+        }
+    }
+
+    /// Each chip's address pin and addresses, for advice on wiring:
+    /// `MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high`.
+    package static var addressPins: String {
+        ChipRegistry.all.map {
+            "\($0.partName) \($0.addressPinName): \($0.addresses[0].hex(uppercase: true)) low / \($0.addresses[1].hex(uppercase: true)) high"
+        }.joined(separator: "; ")
     }
 
     /// Why the adapter cannot do the transfer.
@@ -60,7 +79,7 @@ extension ErrorWording {
     package static func sensor(_ error: SensorError) -> String {
         switch error {
         case let .wrongChip(found, address, bus, expected):
-            return "found \(found.hex) at \(address.hex) on \(bus), expected \(expected)"
+            return "found \(found.hex) at \(address.hex) on \(bus), expected \(expectedChip(expected))"
         case let .verifyFailed(register, wrote, read, bus, address):
             return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads back \(read.hex) after writing \(wrote.hex): "
                 + "the chip is not keeping its configuration (power, wiring or a clone part)"
@@ -70,6 +89,20 @@ extension ErrorWording {
             return "register \(register.hex) of the chip at \(address.hex) on \(bus) reads \(read.hex), not the configured \(configured.hex): "
                 + "the chip reset (a power glitch or brown-out) and lost its configuration"
         }
+    }
+
+    /// `0x68 (MPU-6050) or a known compatible ID (0x70, 0x98)`, `0x70 (MPU-6500, as when the board was opened)`.
+    package static func expectedChip(_ expected: ExpectedChip) -> String {
+        if expected.asWhenOpened { return "\(expected.id.hex) (\(expected.part), as when the board was opened)" }
+        let first = "\(expected.id.hex) (\(expected.part))"
+        guard !expected.compatibleIDs.isEmpty else { return first }
+        return first + " or a known compatible ID (" + expected.compatibleIDs.map(\.hex).joined(separator: ", ") + ")"
+    }
+
+    /// The warning for a clone or compatible part: `WHO_AM_I 0x70 at 0x68 on /dev/i2c-1 is an MPU-6500, not a genuine MPU-6050: …`.
+    package static func cloneWarning(_ warning: CloneWarning, of identity: SensorIdentity) -> String {
+        "\(warning.idRegister) \(identity.chipID.hex) at \(identity.address.hex) on \(identity.bus) is an \(warning.part), "
+            + "not a genuine \(warning.genuinePart): accepted as compatible; if readings look wrong, try a genuine \(warning.genuinePart)"
     }
 
     /// `accelerometer range 6 g`, `a sample rate of 0.0 Hz`, `wake-on-motion`.

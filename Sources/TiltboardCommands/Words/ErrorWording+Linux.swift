@@ -24,3 +24,16 @@ extension ErrorWording {
         }
     }
 }
+
+extension FileProblem {
+    /// What the problem is and how the error line words it, as README.md's table has it.
+    package var summary: String {
+        switch self {
+        case .missing: return "missing, or its path leads to no file | `no such file`, or `cannot read it:` and the kernel's reason (a symlink loop, a name too long, a part of the path not a folder)"
+        case .tooLarge: return "larger than its kind of file can be | `a file of N bytes, more than the M bytes it may have`"
+        case .notRegular: return "a folder, FIFO, socket or device | `is a FIFO, not a regular file` (`a folder`, `a socket`, …)"
+        case .permissionDenied: return "not readable (or writable) by this user | the kernel's `Permission denied (errno 13)` and what to check"
+        case .readFailed: return "failing to read (an I/O error) | the kernel's reason"
+        }
+    }
+}

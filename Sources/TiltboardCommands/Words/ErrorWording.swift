@@ -23,6 +23,9 @@ package func describe(_ error: Error) -> String {
     case let error as UInputError: return ErrorWording.uinput(error)
     case let error as UDPSenderError: return ErrorWording.udp(error)
     case let error as TiltControllerSettingsError: return ErrorWording.controllerSetting(error)
+    case let error as MotionScriptError: return ErrorWording.motionScript(error)
+    case let error as NotARegularFile: return "\(shownPath(error.path)) is \(ErrorWording.fileType(error.kind)), not a regular file"
+    case let error as FileTooLarge: return "\(shownPath(error.path)) is \(ErrorWording.tooLarge(size: error.size, limit: error.limit))"
     case is TraceLoadStopped: return "loading the trace was stopped"
     case let error as KernelDriverBoundError:
         let b = error.binding
@@ -34,6 +37,11 @@ package func describe(_ error: Error) -> String {
 /// What real-time scheduling could not have, on one line (not an error: the program runs on).
 package func describe(_ shortfall: RealtimeShortfall) -> String { ErrorWording.realtime(shortfall) }
 
+/// The line written when a stop by `signal` is still busy after `waited` and the process is ended.
+@Sendable package func stopDeadlineNote(signal: Int32, waited: Duration) -> String {
+    "tiltboard: stopped by signal \(signal); still busy after \(Nanoseconds.seconds(waited)) s (output nobody reads?), ended with the motor off\n"
+}
+
 /// A failed write of the program's output, with the kernel's reason and what to do.
 package func describe(_ failure: OutputFailure.Failure) -> String {
     let hint: String
@@ -43,7 +51,13 @@ package func describe(_ failure: OutputFailure.Failure) -> String {
     case EIO: hint = ": the device or terminal is gone"
     default: hint = ""
     }
-    return "cannot write to \(failure.what): \(ErrorWording.reason(failure.errno))\(hint)"
+    let what: String
+    switch failure.what {
+    case .standardOutput: what = "standard output"
+    case .standardError: what = "standard error"
+    case let .motorLog(path): what = "motor log \(path)"
+    }
+    return "cannot write to \(what): \(ErrorWording.reason(failure.errno))\(hint)"
 }
 
 /// The sentences of `describe(_:)`, one function per error type.

@@ -119,9 +119,9 @@ package protocol ChipVariant: Sendable {
     var chipID: UInt8 { get }
     /// Part name for messages: `"MPU-6500"`, `"ICM-20689"`.
     var part: String { get }
-    /// Why this part is accepted though it is not the family's reference part (shown as the
-    /// identity's warning); nil for the reference part.
-    var compatibilityNote: String? { get }
+    /// True for a part accepted as compatible though it is not the family's reference part
+    /// (the identity then carries a `CloneWarning`); false for the reference part.
+    var acceptedAsCompatible: Bool { get }
     /// This part's register map (the same value drives the driver and the simulated part).
     var registerMap: RegisterMap { get }
     /// The accelerometer's offset registers, nil when the part has none the driver programs.
@@ -280,11 +280,10 @@ extension ChipDescription {
     /// Every accepted ID, reference part first.
     package var acceptedIDs: [UInt8] { variants.map(\.chipID) }
 
-    /// What `SensorError.wrongChip` says was expected: "0x68 (MPU-6050) or a compatible ID (0x70, …)".
-    package var expectedIDDescription: String {
-        let first = "\(variants[0].chipID.hex) (\(partName))"
-        guard variants.count > 1 else { return first }
-        return first + " or a known compatible ID (" + variants.dropFirst().map { $0.chipID.hex }.joined(separator: ", ") + ")"
+    /// What `SensorError.wrongChip` says was expected: the reference part's ID and name, and the
+    /// IDs of the parts accepted as compatible.
+    package var expectedChip: ExpectedChip {
+        ExpectedChip(id: variants[0].chipID, part: partName, compatibleIDs: variants.dropFirst().map(\.chipID))
     }
 
     /// Reads `idRegister` at `address` and returns the accepted variant with the identity a
@@ -294,13 +293,11 @@ extension ChipDescription {
         let id = try device.readByte(idRegister)
         guard let v = variant(chipID: id) else {
             throw SensorError.wrongChip(found: id, address: device.address, bus: device.bus.name,
-                                        expected: expectedIDDescription)
+                                        expected: expectedChip)
         }
-        let warning = v.compatibilityNote.map {
-            "\(idRegisterName) \(id.hex) at \(device.address.hex) on \(device.bus.name) is an \(v.part), not a genuine \(partName): \($0)"
-        }
+        let warning = v.acceptedAsCompatible ? CloneWarning(idRegister: idRegisterName, part: v.part, genuinePart: partName) : nil
         // A compatible part is named with its ID, unless its name already carries it.
-        let part = v.compatibilityNote == nil || v.part.contains("ID ") ? v.part : "\(v.part) (clone ID \(id.hex))"
+        let part = !v.acceptedAsCompatible || v.part.contains("ID ") ? v.part : "\(v.part) (clone ID \(id.hex))"
         let identity = SensorIdentity(chip: kind, part: part, chipID: id, bus: device.bus.name,
                                       address: device.address, warning: warning)
         return (v, identity)

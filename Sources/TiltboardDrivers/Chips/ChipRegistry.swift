@@ -21,14 +21,6 @@ package enum ChipRegistry {
         return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
     }
 
-    /// Each chip's address pin and addresses, for messages:
-    /// `MPU-6050 AD0: 0x68 low / 0x69 high; ADXL345 ALT ADDRESS: 0x53 low / 0x1D high`.
-    package static var addressPins: String {
-        all.map {
-            "\($0.partName) \($0.addressPinName): \($0.addresses[0].hex(uppercase: true)) low / \($0.addresses[1].hex(uppercase: true)) high"
-        }.joined(separator: "; ")
-    }
-
     /// Every address some chip answers at, in registry order, without repeats.
     package static var addresses: [UInt8] {
         var seen: [UInt8] = []

@@ -303,16 +303,17 @@ package struct AtomicFileError: Error, Sendable, Equatable, CustomStringConverti
 /// A path that had to be a regular file (or a symlink to one) and is something else.
 package struct NotARegularFile: Error, Sendable, Equatable, CustomStringConvertible {
     package var path: String
-    /// `a FIFO`, `a folder`, `a character device`, …
-    package var kind: String
+    /// What is there instead: a folder, a FIFO, a character device, …
+    package var kind: FileType
 
-    package init(path: String, kind: String) { self.path = path; self.kind = kind }
+    package init(path: String, kind: FileType) { self.path = path; self.kind = kind }
 
-    package var description: String { "\(shownPath(path)) is \(kind), not a regular file" }
+    /// The kind and the path, for a log: `NotARegularFile(folder, path: /tmp/x)`. A program words it for people.
+    package var description: String { "NotARegularFile(\(kind), path: \(shownPath(path)))" }
 
     /// What `mode` is, when it is not a regular file.
-    static func kind(_ mode: mode_t) -> String? {
-        mode & S_IFMT == S_IFREG ? nil : describeFileType(mode & S_IFMT)
+    static func kind(_ mode: mode_t) -> FileType? {
+        mode & S_IFMT == S_IFREG ? nil : FileType(mode: mode)
     }
 
     /// `path` itself, or the file its symlinks lead to, to be replaced by a regular file:

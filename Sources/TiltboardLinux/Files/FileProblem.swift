@@ -30,17 +30,6 @@ package enum FileProblem: String, CaseIterable, Sendable {
         }
     }
 
-    /// What the problem is and how the error line words it, as README.md's table has it.
-    package var summary: String {
-        switch self {
-        case .missing: return "missing, or its path leads to no file | `no such file`, or `cannot read it:` and the kernel's reason (a symlink loop, a name too long, a part of the path not a folder)"
-        case .tooLarge: return "larger than its kind of file can be | `a file of N bytes, more than the M bytes it may have`"
-        case .notRegular: return "a folder, FIFO, socket or device | `is a FIFO, not a regular file` (`a folder`, `a socket`, …)"
-        case .permissionDenied: return "not readable (or writable) by this user | the kernel's `Permission denied (errno 13)` and what to check"
-        case .readFailed: return "failing to read (an I/O error) | the kernel's reason"
-        }
-    }
-
     /// The problem an `open`, `stat` or `read` failing with `code` stands for.
     package init(errno code: Int32) {
         switch code {
@@ -60,10 +49,9 @@ package struct FileTooLarge: Error, Sendable, Equatable, CustomStringConvertible
 
     package init(path: String, size: Int64, limit: Int) { self.path = path; self.size = size; self.limit = limit }
 
-    /// `a file of 20000000 bytes, more than the 16777216 bytes it may have`.
-    package var reason: String { "a file of \(size) bytes, more than the \(limit) bytes it may have" }
-
-    package var description: String { "\(shownPath(path)) is \(reason)" }
+    /// The size, the limit and the path, for a log: `FileTooLarge(size: 2000, limit: 1000, path: /tmp/x)`.
+    /// A program words it for people.
+    package var description: String { "FileTooLarge(size: \(size), limit: \(limit), path: \(shownPath(path)))" }
 }
 
 extension FileTooLarge: CategorizedError {

@@ -251,9 +251,25 @@ package struct OutputFileError: Error, Sendable, Equatable, CustomStringConverti
     }
 }
 
-/// What is at a path, from the `S_IFMT` bits of its mode.
-package enum FileType: Sendable, Equatable {
-    case regular, folder, characterDevice, blockDevice, fifo, socket, symlink, other
+/// What is at a path, from the `S_IFMT` bits of its mode: an error that wants a regular file
+/// says what it found instead with one of these.
+public enum FileType: Sendable, Equatable {
+    /// A regular file.
+    case regular
+    /// A folder (directory).
+    case folder
+    /// A character device, such as a terminal or `/dev/null`.
+    case characterDevice
+    /// A block device, such as a disk.
+    case blockDevice
+    /// A FIFO (named pipe).
+    case fifo
+    /// A Unix-domain socket.
+    case socket
+    /// A symbolic link (seen without following it).
+    case symlink
+    /// None of the above.
+    case other
 
     /// The type of the `S_IFMT` bits of `mode`.
     package init(mode: mode_t) {
@@ -276,16 +292,3 @@ func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
     bytes.withUnsafeBytes { OutputFailure.write(fd: fd, $0) }
 }
 
-/// "a folder", "a FIFO", … for the `S_IFMT` bits of a mode.
-func describeFileType(_ type: mode_t) -> String {
-    switch type {
-    case S_IFREG: return "a regular file"
-    case S_IFDIR: return "a folder"
-    case S_IFCHR: return "a character device"
-    case S_IFBLK: return "a block device"
-    case S_IFIFO: return "a FIFO"
-    case S_IFSOCK: return "a socket"
-    case S_IFLNK: return "a symlink"
-    default: return "not a file"
-    }
-}

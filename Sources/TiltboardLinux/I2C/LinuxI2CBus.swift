@@ -173,7 +173,7 @@ public final class LinuxI2CBus: I2CBus {
             if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: reg) }
             if Int(r) != n {
                 throw I2CError(kind: .noAcknowledgeData, device: name, address: address, register: reg,
-                               detail: "short read: \(r) of \(n) bytes")
+                               cause: .shortRead(read: Int(r), expected: n))
             }
             offset += n
         }
@@ -206,7 +206,7 @@ public final class LinuxI2CBus: I2CBus {
         if r < 0 { throw I2CError(errno: -r, device: name, address: address, register: register) }
         if Int(r) != msgs.count {
             throw I2CError(kind: .noAcknowledgeData, device: name, address: address, register: register,
-                           detail: "only \(r) of \(msgs.count) messages transferred")
+                           cause: .partialTransfer(transferred: Int(r), messages: msgs.count))
         }
     }
 

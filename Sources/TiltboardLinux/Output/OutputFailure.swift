@@ -24,13 +24,23 @@ package enum OutputFailure {
     /// whole chunk at once instead of blocking halfway, and lines up to this long stay whole.
     static let chunkBytes = Int(PIPE_BUF)
 
+    /// An output whose write can fail.
+    package enum Output: Sendable, Equatable {
+        /// File descriptor 1.
+        case standardOutput
+        /// File descriptor 2.
+        case standardError
+        /// A simulated board's motor log at `path`.
+        case motorLog(path: String)
+    }
+
     /// One failed write: what was being written and the kernel's reason.
     package struct Failure: Sendable, Equatable, CustomStringConvertible {
-        /// `standard output`, `motor log /tmp/m.log`, …
-        package var what: String
+        /// Which output failed.
+        package var what: Output
         package var errno: Int32
 
-        package init(what: String, errno: Int32) { self.what = what; self.errno = errno }
+        package init(what: Output, errno: Int32) { self.what = what; self.errno = errno }
 
         /// True when the reader of a pipe or socket went away, or never took the output before a
         /// requested stop: a normal stop, not an error.
@@ -47,7 +57,7 @@ package enum OutputFailure {
 
     /// Records a failed write of `what` and, for the first one, requests a stop on a thread of its
     /// own (the caller may be the motor's or the loop's thread, which the stop handlers join).
-    package static func report(_ what: String, errno code: Int32) {
+    package static func report(_ what: Output, errno code: Int32) {
         // The stop that abandoned the write is already under way, and says why on its own.
         guard code != abandonedAtStop else { return }
         let isFirst = recorded.withLock { failure -> Bool in

@@ -106,6 +106,14 @@ package final class SignalWatcher: Sendable {
     private let event: Int32
     private let stopDeadline: Duration?
     private let forceOff: @Sendable () -> Void
+    /// The line written to stderr when the stop deadline ends the process; the program sets its words.
+    private let deadlineNote = Mutex<(@Sendable (_ signal: Int32, _ waited: Duration) -> String)?>(nil)
+
+    /// Sets the line (a newline at its end) written to stderr when a stop by `signal` is still
+    /// busy after `waited` and the process is ended with the motor off. Without it nothing is written.
+    package func setDeadlineNote(_ words: @escaping @Sendable (_ signal: Int32, _ waited: Duration) -> String) {
+        deadlineNote.withLock { $0 = words }
+    }
 
     /// `exitProcess` replaces `_exit`, and `stopProcess` the SIGSTOP the process sends itself, in
     /// tests. `stopDeadline`: how long after a stop signal the process is ended if still running
@@ -323,9 +331,7 @@ package final class SignalWatcher: Sendable {
             guard !CrashFailSafe.tripped else { return }
             forceOff()
             let status = Self.exitStatus(afterStopBy: signal, output: OutputFailure.first)
-            let waited = Nanoseconds.seconds(stopDeadline)
-            let note = "tiltboard: stopped by signal \(signal); still busy after \(waited) s (output nobody reads?), ended with the motor off\n"
-            OutputFailure.writeIfReady(fd: 2, note)
+            if let words = deadlineNote.withLock({ $0 }) { OutputFailure.writeIfReady(fd: 2, words(signal, stopDeadline)) }
             exitProcess(status)
         }
     }

@@ -10,7 +10,7 @@ package struct ADXL345Variant: ChipVariant {
     package init() {}
     package var chipID: UInt8 { ADXL345.deviceID }
     package var part: String { "ADXL345" }
-    package var compatibilityNote: String? { nil }
+    package var acceptedAsCompatible: Bool { false }
     /// DS Table 19: writable registers 0x1D–0x2A, 0x2C–0x2F, 0x31 and 0x38; power-on values in
     /// `ADXL345Register.powerOnValues`.
     package var registerMap: RegisterMap {

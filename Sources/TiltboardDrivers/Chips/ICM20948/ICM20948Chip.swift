@@ -11,7 +11,7 @@ package struct ICM20948Variant: ChipVariant {
     package init() {}
     package var chipID: UInt8 { ICM20948.deviceID }
     package var part: String { ICM20948.partName }
-    package var compatibilityNote: String? { nil }
+    package var acceptedAsCompatible: Bool { false }
     /// The four banks behind REG_BANK_SEL (`ICM20948Map`).
     package var registerMap: RegisterMap { ICM20948Map.registerMap }
     /// XA_OFFS (bank 1) exist, but this driver does not program them: offsets are corrected in software.

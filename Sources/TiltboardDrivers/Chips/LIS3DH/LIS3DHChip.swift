@@ -10,7 +10,7 @@ package struct LIS3DHVariant: ChipVariant {
     package init() {}
     package var chipID: UInt8 { LIS3DH.deviceID }
     package var part: String { LIS3DH.partName }
-    package var compatibilityNote: String? { nil }
+    package var acceptedAsCompatible: Bool { false }
     /// DS register address map; a multi-byte transfer walks the registers only with bit 7 of the
     /// sub-address.
     package var registerMap: RegisterMap {

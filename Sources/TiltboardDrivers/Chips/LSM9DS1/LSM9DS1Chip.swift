@@ -10,7 +10,7 @@ package struct LSM9DS1Variant: ChipVariant {
     package init() {}
     package var chipID: UInt8 { LSM9DS1.deviceID }
     package var part: String { LSM9DS1.partName }
-    package var compatibilityNote: String? { nil }
+    package var acceptedAsCompatible: Bool { false }
     /// DS §6 register address map; bursts walk the registers while CTRL_REG8's IF_ADD_INC is
     /// set (its power-on value; the driver keeps it).
     package var registerMap: RegisterMap {

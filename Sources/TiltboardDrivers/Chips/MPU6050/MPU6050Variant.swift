@@ -17,7 +17,7 @@ package struct MPU6050Variant: ChipVariant, Equatable {
 
     package var chipID: UInt8
     package var part: String
-    package var compatibilityNote: String?
+    package var acceptedAsCompatible: Bool
     package var registerMap: RegisterMap
     package var accelOffsets: OffsetRegisters?
     package var gyroOffsets: OffsetRegisters?
@@ -41,9 +41,6 @@ package struct MPU6050Variant: ChipVariant, Equatable {
 }
 
 extension MPU6050Variant {
-    /// The MPU-6050 and 6500-family accept this note with their warning.
-    static let cloneNote = "accepted as compatible; if readings look wrong, try a genuine MPU-6050"
-
     /// The MPU-6050 register file (RM-MPU-6000A rev 4.2): writable but for I2C_MST_STATUS, the
     /// status and data registers, FIFO_COUNT and WHO_AM_I; nothing answers past 0x75. Every
     /// register powers on (or DEVICE_RESETs) at 0x00 but PWR_MGMT_1, 0x40 = asleep on the internal
@@ -110,7 +107,7 @@ extension MPU6050Variant {
     /// The genuine part: FIFO 1024 B (K hw_info `fifo_size = 1024`), raw/340 + 36.53 °C (RM;
     /// K offset 12420, scale 2.941176 m°C/LSB).
     package static let mpu6050 = MPU6050Variant(
-        chipID: 0x68, part: "MPU-6050", compatibilityNote: nil, registerMap: mpu6050Map,
+        chipID: 0x68, part: "MPU-6050", acceptedAsCompatible: false, registerMap: mpu6050Map,
         accelOffsets: mpu6050AccelOffsets, gyroOffsets: gyroOffsets,
         fifo: FIFOGeometry(capacityBytes: 1024, frameBytes: MPU6050.fifoFrameBytes),
         temperature: TemperatureFormula(lsbPerC: MPU6050Scale.temperatureLSBPerC, offsetC: MPU6050Scale.temperatureOffsetC),
@@ -122,7 +119,7 @@ extension MPU6050Variant {
     /// 2.995178 m°C = raw / 333.87 + 21 °C (MPU-9250 RM p.33: "RoomTemp_Offset 21 °C, 333.87 LSB/°C").
     static func mpu6500Family(_ id: UInt8, _ part: String) -> MPU6050Variant {
         MPU6050Variant(
-            chipID: id, part: part, compatibilityNote: cloneNote, registerMap: mpu6500Map(powerOn: 0x01),
+            chipID: id, part: part, acceptedAsCompatible: true, registerMap: mpu6500Map(powerOn: 0x01),
             accelOffsets: mpu6500AccelOffsets, gyroOffsets: gyroOffsets,
             fifo: FIFOGeometry(capacityBytes: 512, frameBytes: MPU6050.fifoFrameBytes),
             temperature: TemperatureFormula(lsbPerC: 333.87, offsetC: 21),
@@ -134,7 +131,7 @@ extension MPU6050Variant {
     /// temperature K `INV_ICM20608_TEMP_OFFSET 8170`, `INV_ICM20608_TEMP_SCALE 3059976`: (raw + 8170)
     /// × 3.059976 m°C = raw / 326.8 + 25 °C (ICM-20689 DS rev 1.0 §3.4 "326.8 LSB/°C", 25 °C offset).
     static let icm20689 = MPU6050Variant(
-        chipID: 0x98, part: "ICM-20689", compatibilityNote: cloneNote, registerMap: mpu6500Map(powerOn: 0x40, accelConfig2Mask: 0xCF),
+        chipID: 0x98, part: "ICM-20689", acceptedAsCompatible: true, registerMap: mpu6500Map(powerOn: 0x40, accelConfig2Mask: 0xCF),
         accelOffsets: mpu6500AccelOffsets, gyroOffsets: gyroOffsets,
         fifo: FIFOGeometry(capacityBytes: 4096, frameBytes: MPU6050.fifoFrameBytes),
         temperature: TemperatureFormula(lsbPerC: 326.8, offsetC: 25),
@@ -144,7 +141,7 @@ extension MPU6050Variant {
     /// An unnamed clone sold as an MPU-6050: treated as the 6050 register layout it is sold as.
     static func clone(_ id: UInt8, _ part: String) -> MPU6050Variant {
         var v = mpu6050
-        v.chipID = id; v.part = part; v.compatibilityNote = cloneNote
+        v.chipID = id; v.part = part; v.acceptedAsCompatible = true
         return v
     }
 
