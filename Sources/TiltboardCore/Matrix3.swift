@@ -72,8 +72,7 @@ public struct Matrix3: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let rows = try decoder.singleValueContainer().decode([[Double]].self)
         guard let m = Matrix3(rowArrays: rows) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                    debugDescription: "expected 3 rows of 3 numbers"))
+            throw DecodedValueProblem.notThreeRowsOfThree.decodingError(at: decoder.codingPath)
         }
         self = m
     }

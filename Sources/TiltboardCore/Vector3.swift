@@ -75,11 +75,20 @@ public struct Vector3: Hashable, Sendable, Codable, CustomStringConvertible {
         var c = try decoder.unkeyedContainer()
         x = try c.decode(Double.self); y = try c.decode(Double.self); z = try c.decode(Double.self)
         if !c.isAtEnd {
-            throw DecodingError.dataCorruptedError(in: c, debugDescription: "expected exactly 3 numbers")
+            throw DecodedValueProblem.notThreeNumbers.decodingError(at: c.codingPath + [ElementIndex(c.currentIndex)])
         }
     }
     public func encode(to encoder: Encoder) throws {
         var c = encoder.unkeyedContainer()
         try c.encode(x); try c.encode(y); try c.encode(z)
     }
+}
+
+/// The position in an array that a decoding error points at.
+struct ElementIndex: CodingKey {
+    var intValue: Int?
+    var stringValue: String { "Index \(intValue ?? 0)" }
+    init(_ index: Int) { intValue = index }
+    init?(intValue: Int) { self.intValue = intValue }
+    init?(stringValue: String) { nil }
 }

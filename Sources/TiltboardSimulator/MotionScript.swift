@@ -618,6 +618,8 @@ public struct MotionScriptError: Error, Sendable, Equatable, CustomStringConvert
         /// Input that is not JSON at `path`; `detail` is the decoder's report, `underlying` the
         /// parser's when it gives one.
         case invalidJSON(path: String, detail: String, underlying: String?)
+        /// Well-formed JSON of the wrong shape at `path` (`DecodedValueProblem`).
+        case badShape(path: String, DecodedValueProblem)
         /// A decoding failure of another kind; `detail` is the decoder's error as it describes itself.
         case undecodable(detail: String)
         /// A trace's `line` (1 is the first) whose field count is neither 4 nor 7.

@@ -154,6 +154,8 @@ extension MotionScript: Codable {
             return .missingKey(key: key.stringValue, path: path(ctx.codingPath))
         case let .typeMismatch(_, ctx), let .valueNotFound(_, ctx):
             return .wrongType(path: path(ctx.codingPath), detail: ctx.debugDescription)
+        case let .dataCorrupted(ctx) where ctx.underlyingError is DecodedValueProblem:
+            return .badShape(path: path(ctx.codingPath), ctx.underlyingError as! DecodedValueProblem)
         case let .dataCorrupted(ctx):
             return .invalidJSON(path: path(ctx.codingPath), detail: ctx.debugDescription,
                                 underlying: ctx.underlyingError.map { $0.localizedDescription })

@@ -271,6 +271,10 @@ final class BoardFileWordingTests: XCTestCase {
             (.missingKey("sampleCount"), "sampleCount is missing"),
             (.wrongType(key: "neutral.tiltDeg", detail: "Expected Double"), "neutral.tiltDeg has the wrong type (Expected Double)"),
             (.badValue(key: "neutral.tiltDeg", detail: "Number 1e999 is not representable"), "neutral.tiltDeg: Number 1e999 is not representable"),
+            (.badShape(key: "noiseMg[3]", .notThreeNumbers), "noiseMg[3]: expected exactly 3 numbers"),
+            (.badShape(key: "sensor.crossAxis", .notThreeRowsOfThree), "sensor.crossAxis: expected 3 rows of 3 numbers"),
+            (.badShape(key: "board.chip", .unknownName(kind: "chip", name: "x", known: ["mpu6050", "adxl345"])),
+             "board.chip: unknown chip \"x\" (known: \"mpu6050\", \"adxl345\")"),
             (.undecodable, "cannot be decoded"),
             (.notAByte(key: "board.chipID", text: "68"), "board.chipID: \"68\" is not a byte like \"0x68\""),
             (.unknownKey(key: "neutral.extra", allowed: ["clamped", "tiltDeg"]), "unknown key neutral.extra (allowed: clamped, tiltDeg)"),
@@ -356,6 +360,37 @@ final class TiltboardErrorWordingTests: XCTestCase {
         ]
         for (code, end) in cases {
             XCTAssertEqual(describe(MotorLogError(path: "m.log", errno: code)), head + end)
+        }
+    }
+
+    /// A real profile with a value of the wrong shape: the decoder's key, the shape expected.
+    func testAProfileValueOfTheWrongShapeIsWorded() throws {
+        let profile = CalibrationProfile(
+            board: ProfileBoardIdentity(name: "b", chip: .mpu6050, bus: "simulated", address: 0x68, chipID: 0x68),
+            createdAt: "2026-11-21T08:30:00Z", sampleCount: 1, noiseMg: Vector3(1, 1, 1),
+            neutral: NeutralPose(rotation: Quaternion(w: 1, x: 0, y: 0, z: 0), meanRawG: Vector3(0, 0, 1), tiltDeg: 0, clamped: false),
+            sensor: .init(offsetG: Vector3(0, 0, 0), scale: Vector3(1, 1, 1), crossAxis: Matrix3.identity, gyroBiasDps: nil,
+                          residualMg: 1, writtenToChip: false))
+        let text = String(decoding: try ProfileStore.encode(profile), as: UTF8.self)
+        XCTAssertEqual(try ProfileStore.decode(Array(text.utf8), path: "p.json"), profile)
+        let cases: [(String, String, String)] = [
+            ("\"noiseMg\" : [\n    1,\n    1,\n    1\n  ]", "\"noiseMg\" : [1, 1, 1, 1]", "noiseMg[3]: expected exactly 3 numbers"),
+            ("\"chip\" : \"mpu6050\"", "\"chip\" : \"mpu9999\"",
+             "board.chip: unknown chip \"mpu9999\" (known: " + ChipKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ") + ")"),
+        ]
+        for (from, to, sentence) in cases {
+            XCTAssertTrue(text.contains(from), from)
+            do {
+                _ = try ProfileStore.decode(Array(text.replacingOccurrences(of: from, with: to).utf8), path: "p.json")
+                XCTFail("no error for \(to)")
+            } catch {
+                XCTAssertEqual(describe(error), "profile p.json: " + sentence, to)
+            }
+        }
+        // A cross-axis matrix of two rows, decoded alone: the shape, carried for the reader.
+        XCTAssertThrowsError(try JSONDecoder().decode(Matrix3.self, from: Data("[[1,0,0],[0,1,0]]".utf8))) { error in
+            guard case let .dataCorrupted(context) = error as? DecodingError else { return XCTFail("\(error)") }
+            XCTAssertEqual(context.underlyingError as? DecodedValueProblem, .notThreeRowsOfThree)
         }
     }
 }

@@ -41,6 +41,8 @@ final class ErrorWordingSimulatorTests: XCTestCase {
              "motion script: invalid JSON at top level: bad (at 1)" + docs),
             (MotionScriptError(.invalidJSON(path: ".start", detail: "bad", underlying: nil), inJSON: true),
              "motion script: invalid JSON at .start: bad" + docs),
+            (MotionScriptError(.badShape(path: ".segments[0].tap.axis[3]", .notThreeNumbers), inJSON: true),
+             "motion script: invalid JSON at .segments[0].tap.axis[3]: expected exactly 3 numbers" + docs),
             (MotionScriptError(.undecodable(detail: "x"), inJSON: true), "motion script: unreadable: x" + docs),
             (MotionScriptError(.traceFieldCount(line: 2, found: 3)),
              "trace line 2: expected 4 fields (t,ax,ay,az) or 7 (t,ax,ay,az,gx,gy,gz), found 3"),
@@ -57,6 +59,18 @@ final class ErrorWordingSimulatorTests: XCTestCase {
         let error = BoardFileError(file: "b.json", key: "simulation.trace",
                                    problem: .badContents(path: "t.csv", underlying: .init(MotionScriptError(.traceEmpty))))
         XCTAssertEqual(describe(error), "board file b.json: simulation.trace: t.csv: trace: no samples found; expected lines of t,ax,ay,az[,gx,gy,gz]")
+    }
+
+    /// A vector of four numbers in a real script: the decoder's path to the extra number, the
+    /// shape expected.
+    func testAVectorOfTheWrongLengthIsWorded() {
+        do {
+            _ = try MotionScript(jsonData: Data(#"{"segments":[{"tap":{"axis":[1,0,0,1],"peakG":2,"seconds":1}}]}"#.utf8))
+            XCTFail("no error")
+        } catch {
+            XCTAssertEqual(describe(error),
+                           "motion script: invalid JSON at .segments[0].tap.axis[3]: expected exactly 3 numbers (see MotionScript's documentation for the JSON form)")
+        }
     }
 
     /// The real decoder's failures, worded: the path the decoder gives, the pointer to the documentation.

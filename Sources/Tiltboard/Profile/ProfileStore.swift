@@ -1,4 +1,5 @@
 import Foundation
+import TiltboardCore
 import TiltboardLinux
 
 /// Where calibration profiles live and how they are read and written.
@@ -262,7 +263,9 @@ public enum ProfileStore {
             return .wrongType(key: dotted(context.codingPath), detail: context.debugDescription)
         case let .dataCorrupted(context):
             let at = dotted(context.codingPath)
-            return at.isEmpty ? .invalidJSON : .badValue(key: at, detail: context.debugDescription)
+            if at.isEmpty { return .invalidJSON }
+            if let problem = context.underlyingError as? DecodedValueProblem { return .badShape(key: at, problem) }
+            return .badValue(key: at, detail: context.debugDescription)
         @unknown default:
             return .undecodable
         }
@@ -354,6 +357,8 @@ public struct ProfileError: Error, Sendable, Equatable, CustomStringConvertible 
         case wrongType(key: String, detail: String)
         /// The value at `key` cannot be read; `detail` is the decoder's report.
         case badValue(key: String, detail: String)
+        /// The value at `key` is well-formed JSON of the wrong shape (`DecodedValueProblem`).
+        case badShape(key: String, DecodedValueProblem)
         /// The decoder failed in a way it does not describe.
         case undecodable
         /// A byte (`board.address`, `board.chipID`) not written like `"0x68"`; `text` is what is there.

@@ -129,6 +129,7 @@ extension ErrorWording {
         case let .missingKey(key): return "\(key) is missing"
         case let .wrongType(key, detail): return "\(key) has the wrong type (\(detail))"
         case let .badValue(key, detail): return "\(key): \(detail)"
+        case let .badShape(key, problem): return "\(key): \(decodedValue(problem))"
         case .undecodable: return "cannot be decoded"
         case let .notAByte(key, text): return "\(key): \"\(text)\" is not a byte like \"0x68\""
         case let .unknownKey(key, allowed): return "unknown key \(key) (allowed: \(allowed.joined(separator: ", ")))"

@@ -17,12 +17,23 @@ extension ErrorWording {
         case let error as CalibrationError: return calibration(error)
         case let error as HapticEffectError: return hapticEffect(error)
         case let error as FaceTimeout: return faceTimeout(error)
+        case let error as DecodedValueProblem: return decodedValue(error)
         default: return nil
         }
     }
 
     private static func fixed(_ x: Double, _ decimals: Int) -> String { CalibrationText.fixed(x, decimals) }
     private static func axis(_ index: Int) -> String { CalibrationText.axis(index) }
+
+    /// A JSON value of the wrong shape: what was expected.
+    package static func decodedValue(_ problem: DecodedValueProblem) -> String {
+        switch problem {
+        case .notThreeNumbers: return "expected exactly 3 numbers"
+        case .notThreeRowsOfThree: return "expected 3 rows of 3 numbers"
+        case let .unknownName(kind, name, known):
+            return "unknown \(kind) \"\(name)\" (known: \(known.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        }
+    }
 
     /// Why a calibration step was refused, and what to do next.
     package static func calibration(_ error: CalibrationError) -> String {

@@ -49,6 +49,8 @@ extension ErrorWording {
             return "wrong type at \(at(path)): \(detail)" + seeDocs
         case let .invalidJSON(path, detail, underlying):
             return "invalid JSON at \(at(path)): \(detail)" + (underlying.map { " (\($0))" } ?? "") + seeDocs
+        case let .badShape(path, problem):
+            return "invalid JSON at \(at(path)): \(decodedValue(problem))" + seeDocs
         case let .undecodable(detail):
             return "unreadable: \(detail)" + seeDocs
         case let .traceFieldCount(line, found):

@@ -35,9 +35,8 @@ public struct ChipKind: RawRepresentable, Hashable, Sendable, Codable, CaseItera
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let kind = ChipKind(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "unknown chip \"\(text)\" (known: \(ChipRegistry.names))"))
+            throw DecodedValueProblem.unknownName(kind: "chip", name: text, known: ChipRegistry.all.map(\.kind.rawValue))
+                .decodingError(at: decoder.codingPath)
         }
         self = kind
     }
