@@ -44,6 +44,9 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Instead: loop lateness at 500 Hz with 20 web clients of `serve` connected (one never reading) and without, in 5 interleaved pairs of --seconds runs.")
     var serve = false
 
+    @Flag(help: "Instead: the loop's wake-up lateness at 500 Hz beside cyclictest's (rt-tests: `cyclictest -i 2000 -m`, at priority 50 with --realtime) on this machine, each without and with the CPUs held out of deep idle states (a zero latency request on /dev/cpu_dma_latency, root only), in 5 interleaved rounds of --seconds runs.")
+    var kernelLimit = false
+
     func validate() throws {
         guard seconds > 0 && seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, got \(seconds)") }
         guard parts >= 1 && parts <= 1000 else { throw ValidationError("--parts must be 1 to 1000, got \(parts)") }
@@ -57,6 +60,7 @@ struct BenchCommand: ParsableCommand {
         }
         let board = try boardOptions.loadBoard(defaultScript: "demo")
         if serve { return try runServe(board) }
+        if kernelLimit { return try runKernelLimit(board) }
         let report = try BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime,
                                      progress: { Console.note($0) }).run()
         try print(report) { BenchText.render(report) }
@@ -76,6 +80,64 @@ extension BenchCommand {
             progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested },
             started: { running in SignalWatcher.shared.onStop { _ in running.stop() } })
         try print(report) { BenchText.render(report) }
+    }
+
+    /// Rounds of `--kernel-limit`.
+    static let kernelLimitRounds = 5
+
+    private func runKernelLimit(_ board: BoardDescription) throws {
+        let rate = Self.serveRateHz
+        var cpuLatencyNote: String?
+        switch CPULatencyRequest.hold() {
+        case let .success(request): request.release()
+        case let .failure(refused):
+            cpuLatencyNote = "no CPU latency request: \(CPULatencyRequest.devicePath): \(ErrorWording.reason(refused.errno))"
+        }
+        let cyclictest = Subprocess.executablePath(of: "cyclictest")
+        let runner = BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime, progress: { Console.note($0) })
+        let clock = CommandClock.system()
+        var realtimeNote: String?
+        var report = try KernelLimitBenchmark.run(
+            rounds: Self.kernelLimitRounds, rateHz: rate, seconds: seconds, realtime: realtime, cpuLatencyNote: cpuLatencyNote,
+            progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested }
+        ) { source, zero in
+            switch source {
+            case .cyclictest:
+                guard let cyclictest else { return .unavailable("cyclictest is not installed (Debian package rt-tests)") }
+                return Self.runCyclictest(cyclictest, KernelLimitBenchmark.cyclictestArguments(rateHz: rate, seconds: seconds,
+                                                                                              realtime: realtime, cpuLatencyZero: zero))
+            case .loop:
+                let request = zero ? try? CPULatencyRequest.hold().get() : nil
+                defer { request?.release() }
+                let (session, bus) = try runner.open(clock: clock, rate: rate, fifo: false)
+                defer { session.close() }
+                let result = try LoopBenchmark.run(session: session, bus: bus, seconds: seconds, tickRateHz: rate,
+                                                   threadPolicy: RunPlan.loopThreadPolicy(realtime: realtime),
+                                                   started: { running in SignalWatcher.shared.onStop { _ in running.stop() } })
+                realtimeNote = result.realtimeNote ?? realtimeNote
+                return .lateness(WakeLateness(wakeups: result.ticks, p50Microseconds: result.latenessP50Microseconds,
+                                              p99Microseconds: result.latenessP99Microseconds, maxMicroseconds: result.latenessMaxMicroseconds))
+            }
+        }
+        report.realtimeNote = realtimeNote
+        try print(report) { BenchText.render(report) }
+    }
+
+    /// One `cyclictest` run: its histogram read from its output.
+    private static func runCyclictest(_ path: String, _ arguments: [String]) -> KernelLimitBenchmark.Measured {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return .unavailable("cyclictest could not start: \(error.localizedDescription)") }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let lateness = KernelLimitBenchmark.parseCyclictest(String(decoding: data, as: UTF8.self)) else {
+            return .unavailable("cyclictest \(arguments.joined(separator: " ")) failed (exit status \(process.terminationStatus))")
+        }
+        return .lateness(lateness)
     }
 
     /// `report` as `--json` prints it: one line, sorted keys (docs/schema/bench.schema.json).
@@ -141,7 +203,7 @@ struct BenchRunner {
                            peakResidentBytes: ResourceUsage.peakResidentBytes(), realtimeNote: realtimeNote)
     }
 
-    private func open(clock: MonotonicClock, rate: Double, fifo: Bool) throws -> (BoardSession, CountingI2CBus) {
+    func open(clock: MonotonicClock, rate: Double, fifo: Bool) throws -> (BoardSession, CountingI2CBus) {
         var counting: CountingI2CBus?
         let session = try CommandBoard.open(board, clock: clock, profilePath: options.profile,
                                             useProfile: !options.ignoreProfile, rateHz: rate, fifo: fifo, warn: false,
@@ -192,6 +254,33 @@ enum BenchText {
         if let note = (r.without + r.with).compactMap(\.realtimeNote).first { s += "realtime: \(note)\n" }
         return s
     }
+
+    static func render(_ r: KernelLimitReport) -> String {
+        var s = "wake-up lateness at \(Int(r.rateHz)) Hz, \(decimal(r.secondsPerRun, 1)) s per run, \(r.realtime ? "SCHED_FIFO priority 50" : "normal scheduling")\n"
+        s += "run                          CPU latency 0   wakeups   p50 µs   p99 µs   max µs\n"
+        for run in r.runs {
+            s += pad("round \(run.round) " + name(run.source), 29, left: true) + pad(run.cpuLatencyZero ? "yes" : "no", 13)
+            s += pad("\(run.lateness.wakeups)", 10) + pad(fixed(run.lateness.p50Microseconds, 1), 9)
+            s += pad(fixed(run.lateness.p99Microseconds, 1), 9) + pad(fixed(run.lateness.maxMicroseconds, 1), 9) + "\n"
+        }
+        for zero in [false, true] {
+            let these = r.medians.filter { $0.cpuLatencyZero == zero }
+            guard !these.isEmpty else { continue }
+            s += "median\(zero ? " with CPU latency 0" : ""): " + these.map {
+                "\(name($0.source)) p50 \(fixed($0.p50Microseconds, 1)) µs, p99 \(fixed($0.p99Microseconds, 1)) µs"
+            }.joined(separator: "; ")
+            if let kernel = these.first(where: { $0.source == .cyclictest }), let loop = these.first(where: { $0.source == .loop }),
+               kernel.p50Microseconds > 0 {
+                s += " (loop/cyclictest p50 \(decimal(loop.p50Microseconds / kernel.p50Microseconds, 2)))"
+            }
+            s += "\n"
+        }
+        for note in [r.cyclictestNote, r.cpuLatencyNote].compactMap({ $0 }) { s += "note: \(note)\n" }
+        if let note = r.realtimeNote { s += "realtime: \(note)\n" }
+        return s
+    }
+
+    private static func name(_ source: WakeSource) -> String { source == .loop ? "tiltboard loop" : "cyclictest" }
 
     private static func millions(_ v: Double) -> String { decimal(v / 1e6, 2) + " M" }
 

@@ -234,6 +234,8 @@ validate("bench --hold-still --json", "bench#/$defs/holdStill", out)
 out = tiltboard("bench", "--serve", "--board", mpu, "--seconds", "0.2", "--json",
                 environment=real_time).stdout
 validate("bench --serve --json", "bench#/$defs/serve", out)
+out = tiltboard("bench", "--kernel-limit", "--board", mpu, "--seconds", "0.1", "--json", environment=real_time).stdout
+validate("bench --kernel-limit --json", "bench#/$defs/kernelLimit", out)
 
 # --udp: each datagram is a run line without its newline.
 receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
