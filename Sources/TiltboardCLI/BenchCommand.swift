@@ -4,6 +4,7 @@ import Foundation
 import Tiltboard
 import TiltboardCommands
 import TiltboardCore
+import TiltboardDrivers
 import TiltboardLinux
 import TiltboardServer
 
@@ -17,7 +18,10 @@ struct BenchCommand: ParsableCommand {
         on pre-generated samples and the sensor read plus pipeline with no sleeping. Reports loop \
         lateness p50/p99/max, I²C transactions and bytes per sample (counted in a wrapper around the \
         bus), heap allocations per tick on the loop thread, samples dropped (simulated boards count \
-        them against the chip's own sample clock), samples per second and the peak resident set.
+        them against the chip's own sample clock), samples per second and the peak resident set. \
+        Then the bus time per sample of the transactions counted (SCL clocks as the I²C-bus \
+        specification frames them) and the share of a 100 kHz and a 400 kHz bus it takes, for each \
+        run and as planned for the board file's own rate, summed over --boards such boards on one bus.
 
         Build with `swift build -c release` and run `.build/release/tiltboard bench` for figures \
         that mean something; a debug build is several times slower.
@@ -31,6 +35,9 @@ struct BenchCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Seconds per loop run.", valueName: "s"))
     var seconds = 2.0
+
+    @Option(help: ArgumentHelp("Boards like this one on the same bus, for the bus shares.", valueName: "n"))
+    var boards = 1
 
     @Flag(help: "Run the loops with SCHED_FIFO and locked memory when permitted.")
     var realtime = false
@@ -50,6 +57,9 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         guard seconds > 0 && seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, got \(seconds)") }
         guard parts >= 1 && parts <= 1000 else { throw ValidationError("--parts must be 1 to 1000, got \(parts)") }
+        guard boards >= 1 && boards <= BenchRunner.maxBoardsOnBus else {
+            throw ValidationError("--boards must be 1 to \(BenchRunner.maxBoardsOnBus), got \(boards)")
+        }
     }
 
     func run() throws {
@@ -62,7 +72,7 @@ struct BenchCommand: ParsableCommand {
         if serve { return try runServe(board) }
         if kernelLimit { return try runKernelLimit(board) }
         let report = try BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime,
-                                     progress: { Console.note($0) }).run()
+                                     boards: boards, progress: { Console.note($0) }).run()
         try print(report) { BenchText.render(report) }
     }
 }
@@ -163,7 +173,13 @@ struct BenchRunner {
     let options: BoardOptions
     let seconds: Double
     let realtime: Bool
+    /// Boards like this one on its bus (`--boards`).
+    var boards = 1
     let progress: (String) -> Void
+
+    /// Most boards one bus can address: 128 7-bit addresses less the 16 the I²C-bus specification
+    /// reserves (UM10204 §3.1.12, Table 4).
+    static let maxBoardsOnBus = 112
 
     /// Loop runs: (sensor rate, FIFO).
     static let loopRuns: [(rate: Double, fifo: Bool)] = [(100, false), (500, false), (1000, false), (1000, true)]
@@ -184,7 +200,7 @@ struct BenchRunner {
                                                threadAllocations: { tiltboard_thread_allocation_count() },
                                                started: { running in SignalWatcher.shared.onStop { _ in running.stop() } })
             realtimeNote = result.realtimeNote ?? realtimeNote
-            loops.append(result)
+            loops.append(result.withBusShares(boards: boards))
         }
         progress("pipeline on pre-generated samples…")
         let (session, _) = try open(clock: clock, rate: 1000, fifo: false)
@@ -200,7 +216,14 @@ struct BenchRunner {
                                                                   cpuNanoseconds: ResourceUsage.threadCPUNanoseconds)
         return BenchReport(board: board.name, simulated: board.isSimulated, chip: chip, loops: loops,
                            pipelineSamplesPerSecond: pipelineRate, readAndPipelineSamplesPerSecond: readRate,
-                           peakResidentBytes: ResourceUsage.peakResidentBytes(), realtimeNote: realtimeNote)
+                           peakResidentBytes: ResourceUsage.peakResidentBytes(), realtimeNote: realtimeNote,
+                           boardsOnBus: boards == 1 ? nil : boards, boardFileBus: BenchReport.PlannedBus(boardFileBudget, boards: boards))
+    }
+
+    /// What the board file's own rate and FIFO setting take of the bus, as the commands that run
+    /// the loop would drain it (`RunPlan`), with the loop's health check.
+    var boardFileBudget: BusBudget {
+        BusBudget.planned(board.sensor, fifoAboveHz: RunPlan.fifoAboveHz, fifoTickHz: RunPlan.fifoTickHz)
     }
 
     func open(clock: MonotonicClock, rate: Double, fifo: Bool) throws -> (BoardSession, CountingI2CBus) {
@@ -234,6 +257,29 @@ enum BenchText {
         s += "sensor read + pipeline, no sleeping:             \(millions(r.readAndPipelineSamplesPerSecond)) samples/s\n"
         if let rss = r.peakResidentBytes { s += "peak resident set: \(decimal(Double(rss) / 1_048_576, 1)) MiB\n" }
         if let note = r.realtimeNote { s += "realtime: \(note)\n" }
+        s += busTable(r)
+        return s
+    }
+
+    /// Bus time per sample and the share of a 100 and a 400 kHz bus, per run and for the board file.
+    static func busTable(_ r: BenchReport) -> String {
+        let boards = r.boardsOnBus ?? 1
+        var s = "bus time per sample (I²C framing of the transactions counted), share for \(boards) board\(boards == 1 ? "" : "s") on one bus:\n"
+        s += "run                     clocks/sample  µs @100 kHz  µs @400 kHz  share @100 kHz  share @400 kHz\n"
+        func row(_ label: String, clocks: Double, share100: Double?, share400: Double?) -> String {
+            pad(label, 24, left: true) + pad(fixed(clocks, 1), 13) + pad(fixed(clocks / 100_000 * 1e6, 1), 13)
+                + pad(fixed(clocks / 400_000 * 1e6, 1), 13) + pad(share100.map { fixed($0 * 100, 1) + " %" } ?? "-", 16)
+                + pad(share400.map { fixed($0 * 100, 1) + " %" } ?? "-", 16) + "\n"
+        }
+        for l in r.loops {
+            let label = l.fifo ? "\(Int(l.rateHz)) Hz FIFO @\(Int(l.tickRateHz)) Hz" : "\(Int(l.rateHz)) Hz read"
+            s += row(label, clocks: l.busClocksPerSample, share100: l.busShareAt100kHz, share400: l.busShareAt400kHz)
+        }
+        if let p = r.boardFileBus {
+            let rate = p.rateHz == p.rateHz.rounded() ? "\(Int(p.rateHz))" : "\(p.rateHz)"
+            let label = "board file: " + (p.fifo ? "\(rate) Hz FIFO ×\(p.samplesPerTick)" : "\(rate) Hz read")
+            s += row(label, clocks: p.busClocksPerSample, share100: p.busShareAt100kHz, share400: p.busShareAt400kHz)
+        }
         return s
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import Tiltboard
 import TiltboardCommands
 import TiltboardCore
+import TiltboardDrivers
 import TiltboardLinux
 
 struct DoctorCommand: ParsableCommand {
@@ -63,6 +64,9 @@ struct DoctorCommand: ParsableCommand {
             found = checks
         } else {
             found = doctor.run()
+            if let share = doctor.busShare(fifoAboveHz: RunPlan.fifoAboveHz, fifoTickHz: RunPlan.fifoTickHz), share.overWarning {
+                Console.warn(Self.busShareWarning(share))
+            }
         }
         let checks = found.map(Self.line(for:))
         let code: Int32
@@ -274,6 +278,20 @@ struct DoctorCommand: ParsableCommand {
             return n == 0 ? "sample jumps: none over \(limit) from the neighbouring samples"
                 : "sample jumps: \(n) sample\(n == 1 ? "" : "s") off by up to \(decimal(r.largestJumpG, 2)) g from both neighbours (over \(limit)): data corrupted on the wires"
         }
+    }
+
+    /// The warning for boards that take more than `BusBudget.warningShare` of their bus, and what helps.
+    static func busShareWarning(_ f: BusShareFinding) -> String {
+        let clock = "\(f.clockHz / 1000) kHz" + (f.clockFile == nil ? " (assumed: the device tree gives no clock-frequency)" : "")
+        let what = f.boards.map { b in "\(hertz(b.rateHz)) \(b.chip.partName)" + (b.fifo ? " (FIFO ×\(b.samplesPerTick))" : "") }
+            .joined(separator: " + ")
+        let limit = Int((BusBudget.warningShare * 100).rounded())
+        let fastest = f.boards.map { $0.chip.details.maxBusClockHz }.min() ?? f.clockHz
+        var fixes = ["read in FIFO batches (sensor.fifo)", "lower sensor.rateHz"]
+        if f.clockHz < fastest { fixes.append("raise the clock (dtparam=i2c_arm_baudrate=\(fastest))") }
+        fixes.append("move a board to a second bus")
+        return "bus share: \(what) on \(f.bus) \(f.boards.count == 1 ? "takes" : "take") \(Int((f.share * 100).rounded())) % of the bus at \(clock), more than \(limit) %"
+            + " — " + fixes.dropLast().joined(separator: ", ") + " or " + fixes.last!
     }
 
     private static func title(_ role: DoctorFinding.LineRole) -> String {

@@ -5,6 +5,16 @@ import Tiltboard
 
 /// What one timed run of the tilt loop measured.
 package struct LoopBenchmarkResult: Sendable, Equatable, Codable {
+    /// This run with its bus shares filled in for `boards` like it on one bus: samples per second
+    /// × clocks per sample × boards / clock.
+    package func withBusShares(boards: Int) -> LoopBenchmarkResult {
+        var r = self
+        let perSecond = Double(samples) > 0 ? rateHz * busClocksPerSample * Double(boards) : 0
+        r.busShareAt100kHz = perSecond / 100_000
+        r.busShareAt400kHz = perSecond / 400_000
+        return r
+    }
+
     /// The sensor's output data rate, Hz.
     package var rateHz: Double
     /// Loop ticks per second (lower than `rateHz` when each tick drains the FIFO).
@@ -23,6 +33,12 @@ package struct LoopBenchmarkResult: Sendable, Equatable, Codable {
     package var transactionsPerSample: Double
     package var transactionsPerTick: Double
     package var bytesPerSample: Double
+    /// SCL clocks per sample of the transactions counted (`CountingI2CBus.clocks`).
+    package var busClocksPerSample: Double = 0
+    /// The share of a 100 kHz and a 400 kHz bus the samples took (bus time per second / 1 s), for
+    /// every board `bench --boards` puts on the bus; set by the caller (`withBusShares`).
+    package var busShareAt100kHz: Double?
+    package var busShareAt400kHz: Double?
     /// Heap allocations per tick on the loop thread after the warm-up; nil when not counted.
     package var allocationsPerTick: Double?
     /// Samples the simulated chip produced for the loop; nil on hardware.
@@ -109,9 +125,14 @@ package enum LoopBenchmark {
             samples: samples, transactions: bus.transactionCount, bytes: bus.bytesTransferred,
             transactionsPerSample: Double(bus.transactionCount) / n,
             transactionsPerTick: Double(bus.transactionCount) / Double(max(stats.ticks, 1)),
-            bytesPerSample: Double(bus.bytesTransferred) / n,
+            bytesPerSample: Double(bus.bytesTransferred) / n, busClocksPerSample: Double(bus.clocks) / n,
             allocationsPerTick: allocations, expectedSamples: expected, droppedSamples: dropped,
             fifoOverflows: session.sensor.fifoOverflows, realtimeNote: note)
+    }
+
+    /// Bus time per sample at `clockHz`, seconds.
+    package static func busSecondsPerSample(_ result: LoopBenchmarkResult, clockHz: Double) -> Double {
+        result.busClocksPerSample / clockHz
     }
 
     private static func ticksExpected(_ stats: LoopStatistics) -> UInt64 { stats.ticks &+ stats.missedTicks }

@@ -453,3 +453,43 @@ package struct Doctor {
         }
     }
 }
+
+/// The share of an I²C bus that the boards on it take, at its clock (`BusBudget`).
+package struct BusShareFinding: Sendable, Equatable {
+    /// The bus device, `/dev/i2c-N`.
+    package var bus: String
+    /// The clock the share is taken at, Hz.
+    package var clockHz: Int
+    /// The device-tree file the clock came from; nil when none says and `assumedClockHz` was taken.
+    package var clockFile: String?
+    /// Each board's plan on the bus, in the order given.
+    package var boards: [BusBudget]
+    /// Their bus time per second / 1 s.
+    package var share: Double
+    /// Whether the share is past `BusBudget.warningShare`.
+    package var overWarning: Bool { share > BusBudget.warningShare }
+
+    package init(bus: String, clockHz: Int, clockFile: String?, boards: [BusBudget], share: Double) {
+        self.bus = bus; self.clockHz = clockHz; self.clockFile = clockFile; self.boards = boards; self.share = share
+    }
+
+    /// The clock taken when the device tree names none: Standard-mode's highest, 100 kHz (UM10204
+    /// §6.1 Table 10, fSCL), which is also the Raspberry Pi's default `i2c_arm_baudrate`
+    /// (raspberrypi/linux arch/arm/boot/dts/overlays/README: "default 100000").
+    package static let assumedClockHz = 100_000
+}
+
+extension Doctor {
+    /// The share of the board's bus that it and `others` on the same bus take, at the clock the
+    /// device tree gives (else `BusShareFinding.assumedClockHz`); nil for a simulated board or a
+    /// bus that is not `/dev/i2c-N`.
+    package func busShare(others: [BoardDescription] = [], fifoAboveHz: Double, fifoTickHz: Double) -> BusShareFinding? {
+        guard !board.isSimulated, let n = SystemInspector.busNumber(busDevice) else { return nil }
+        let clock = system.busClockHz(n)
+        let hz = clock?.hz ?? BusShareFinding.assumedClockHz
+        let boards = ([board] + others.filter { $0.sensor.bus == busDevice && !$0.isSimulated })
+            .map { BusBudget.planned($0.sensor, fifoAboveHz: fifoAboveHz, fifoTickHz: fifoTickHz) }
+        return BusShareFinding(bus: busDevice, clockHz: hz, clockFile: clock?.file, boards: boards,
+                               share: BusBudget.share(of: boards, clockHz: Double(hz)))
+    }
+}

@@ -86,6 +86,8 @@ package protocol ChipDescription: Sendable {
     var rateRangeHz: ClosedRange<Double> { get }
     /// Bytes of one sample burst (one bus read per sample): what bus-load figures count.
     var sampleBytes: Int { get }
+    /// How the driver empties the FIFO: what `BusBudget` counts for a drain.
+    var fifoDrain: FIFODrainForm { get }
     /// Highest SCL the chip takes, Hz (fast mode 400 kHz for both current chips).
     var maxBusClockHz: Int { get }
     /// Highest output rate the data sheet advises when the bus runs below `maxBusClockHz`, Hz;

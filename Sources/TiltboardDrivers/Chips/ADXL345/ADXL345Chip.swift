@@ -60,6 +60,8 @@ package struct ADXL345Chip: ChipDescription {
     package var rateRangeHz: ClosedRange<Double> { 0.1...3200 }
     /// DATAX0…DATAZ1 (DS Table 19).
     package var sampleBytes: Int { 6 }
+    /// FIFO_STATUS, one DATAX0 burst per entry, FIFO_STATUS again after a full FIFO (DS Register 0x39).
+    package var fifoDrain: FIFODrainForm { .statusThenBursts(statusAgainWhenFull: true) }
     /// Fast mode, 400 kHz (DS Table 12).
     package var maxBusClockHz: Int { 400_000 }
     /// At 100 kHz, output rates above 200 Hz are not recommended (DS rev E, p.18).

@@ -56,6 +56,8 @@ package struct ICM20948Chip: ChipDescription {
     package var rateRangeHz: ClosedRange<Double> { 4.4...1125 }
     /// ACCEL_XOUT_H through TEMP_OUT_L.
     package var sampleBytes: Int { 14 }
+    /// FIFO_COUNTH/L, then the frames from FIFO_R_W (DS §8, user bank 0).
+    package var fifoDrain: FIFODrainForm { .countThenBatch(countBytes: 2) }
     /// I²C fast mode, 400 kHz (DS, features).
     package var maxBusClockHz: Int { 400_000 }
     package var maxRateHzBelowFastBus: Double? { nil }

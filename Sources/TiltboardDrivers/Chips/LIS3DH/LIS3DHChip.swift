@@ -56,6 +56,8 @@ package struct LIS3DHChip: ChipDescription {
     package var rateRangeHz: ClosedRange<Double> { 1...5376 }
     /// OUT_X_L…OUT_Z_H.
     package var sampleBytes: Int { 6 }
+    /// FIFO_SRC_REG, then one OUT_X_L burst per entry (DS §5.1).
+    package var fifoDrain: FIFODrainForm { .statusThenBursts(statusAgainWhenFull: false) }
     /// I²C fast mode, 400 kHz (DS, I²C timing).
     package var maxBusClockHz: Int { 400_000 }
     package var maxRateHzBelowFastBus: Double? { nil }

@@ -59,6 +59,8 @@ package struct LSM9DS1Chip: ChipDescription {
     package var rateRangeHz: ClosedRange<Double> { 14.9...952 }
     /// OUT_X_L_G through OUT_Z_H_XL in one burst (`LSM9DS1.burstBytes`).
     package var sampleBytes: Int { LSM9DS1.burstBytes }
+    /// FIFO_SRC, then one burst per entry as in a plain read.
+    package var fifoDrain: FIFODrainForm { .statusThenBursts(statusAgainWhenFull: false) }
     /// I²C fast mode, 400 kHz (DS §4.4.1, I²C timing).
     package var maxBusClockHz: Int { 400_000 }
     package var maxRateHzBelowFastBus: Double? { nil }

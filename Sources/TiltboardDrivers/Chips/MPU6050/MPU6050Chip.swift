@@ -25,6 +25,8 @@ package struct MPU6050Chip: ChipDescription {
     package var rateRangeHz: ClosedRange<Double> { MPU6050Scale.minimumRateHz...MPU6050Scale.dlpfBaseRateHz }
     /// Accel, temperature and gyro from ACCEL_XOUT_H (RM Registers 59–72).
     package var sampleBytes: Int { 14 }
+    /// FIFO_COUNTH/L, then the frames from FIFO_R_W (RM Registers 114–116).
+    package var fifoDrain: FIFODrainForm { .countThenBatch(countBytes: 2) }
     /// Fast mode, 400 kHz (PS 6.4).
     package var maxBusClockHz: Int { 400_000 }
     package var maxRateHzBelowFastBus: Double? { nil }
