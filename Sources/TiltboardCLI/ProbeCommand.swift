@@ -25,8 +25,10 @@ struct ProbeCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "The I²C bus device, or `simulated`.")
-    var bus: String = "/dev/i2c-1"
+    // Optional, its default in the help: so that --bus given with --all-buses can be refused.
+    @Option(name: .customLong("bus"), help: "The I²C bus device, or `simulated`. (default: /dev/i2c-1)")
+    var chosenBus: String?
+    var bus: String { chosenBus ?? "/dev/i2c-1" }
 
     @Flag(help: "Probe every address 0x08–0x77, not just the sensors' own.")
     var all = false
@@ -43,6 +45,7 @@ struct ProbeCommand: ParsableCommand {
 
     func validate() throws {
         if allBuses && all { throw ValidationError("--all-buses asks the sensors' own addresses; --all goes with one --bus") }
+        if allBuses && chosenBus != nil { throw ValidationError("--all-buses asks every bus; give it or --bus, not both") }
     }
 
     func run() throws {

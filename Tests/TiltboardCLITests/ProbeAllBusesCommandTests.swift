@@ -29,6 +29,9 @@ final class ProbeAllBusesCommandTests: XCTestCase {
         XCTAssertEqual(none.status, 69)
         XCTAssertTrue(none.stderr.hasPrefix("tiltboard: error: no I²C bus found ("), none.stderr)
         XCTAssertEqual(try CLIRunner.run(["probe", "--all-buses", "--all"]).status, 64)
+        let both = try CLIRunner.run(["probe", "--all-buses", "--bus", "simulated"])
+        XCTAssertEqual(both.status, 64)
+        XCTAssertTrue(both.stderr.contains("--all-buses asks every bus; give it or --bus, not both"), both.stderr)
     }
 
     func testWrittenBoardFilesReadOnTheSimulatedBusAndAreNeverOverwritten() throws {
