@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds tiltboard_<version>_<arch>.deb with Debian's own dpkg-deb: a release build of `tiltboard`
 # with the Swift standard library linked in (so it depends only on libc, libi2c and the libgpiod
-# it was built against), the udev rules, the systemd unit and its settings file, the board files,
+# it was built against), the udev rules, the systemd units (and templates) and their settings files, the board files,
 # a man page from the argument parser (swift-argument-parser's generate-manual plugin) and
 # bash/zsh/fish completions (its --generate-completion-script).
 #
@@ -145,19 +145,39 @@ install -D -m 0644 packaging/tiltboard.service "$stage/usr/lib/systemd/system/ti
 # page) in place of `run`, with serve's own options and its stdout (the page's URLs) in the journal;
 # starting one stops the other, and first (Conflicts= alone would run the stop and the start at the
 # same time, and the new one would find the sensor and the motor line still held).
-# Made from tiltboard.service so that the two never differ otherwise.
-serve_unit=$stage/usr/lib/systemd/system/tiltboard-serve.service
-{
-    echo "# Made from tiltboard.service by packaging/build-deb.sh: \`tiltboard serve\` in place of \`run\`."
+# tiltboard@.service and tiltboard-serve@.service: the same two as templates, one instance per
+# player (or board), tiltboard@NAME with its settings in /etc/tiltboard/NAME.conf.
+# All four made from tiltboard.service so that they never differ otherwise.
+units=$stage/usr/lib/systemd/system
+# serve_of UNIT PEER: UNIT (on stdin) running serve, in conflict with PEER and ordered after it.
+serve_of() {
+    echo "# Made from $1 by packaging/build-deb.sh: \`tiltboard serve\` in place of \`run\`."
     sed -e 's|^\(ExecStart=/usr/bin/tiltboard\) run \(.*\)$|\1 serve \2 $TILTBOARD_SERVE_OPTIONS|' \
         -e 's|^StandardOutput=null$|StandardOutput=journal|' \
         -e 's|^Description=.*$|& and its calibration page|' \
-        -e 's|^Documentation=.*$|&\nConflicts=tiltboard.service\nAfter=tiltboard.service|' packaging/tiltboard.service
-} > "$serve_unit"
-chmod 0644 "$serve_unit"
-[ "$(diff packaging/tiltboard.service "$serve_unit" | grep -c '^>')" = 6 ] \
-    || die "tiltboard-serve.service was not made from tiltboard.service as expected: $(diff packaging/tiltboard.service "$serve_unit")"
+        -e "s|^Documentation=.*\$|&\nConflicts=$2\nAfter=$2|"
+}
+serve_of tiltboard.service tiltboard.service < packaging/tiltboard.service > "$units/tiltboard-serve.service"
+[ "$(diff packaging/tiltboard.service "$units/tiltboard-serve.service" | grep -c '^>')" = 6 ] \
+    || die "tiltboard-serve.service was not made from tiltboard.service as expected: $(diff packaging/tiltboard.service "$units/tiltboard-serve.service")"
+{
+    echo "# Made from tiltboard.service by packaging/build-deb.sh: one instance per player (or board),"
+    echo "# tiltboard@NAME, its settings in /etc/tiltboard/NAME.conf (examples: /usr/share/tiltboard/examples/)."
+    echo "# Two instances need two boards with their own names (the profile is"
+    echo "# \$STATE_DIRECTORY/profiles/<the board's name>.json), UDP ports and page ports. Enabled one by one:"
+    echo "# \`sudo systemctl enable --now tiltboard@player1 tiltboard@player2\`. A board on another bus:"
+    echo "# \`sudo systemctl edit tiltboard@NAME\` (that instance) and add the DeviceAllow= line below."
+    sed -e 's|^Description=.*$|& (%i)|' \
+        -e 's|^EnvironmentFile=/etc/tiltboard/tiltboard\.conf$|EnvironmentFile=/etc/tiltboard/%i.conf|' packaging/tiltboard.service
+} > "$units/tiltboard@.service"
+[ "$(diff packaging/tiltboard.service "$units/tiltboard@.service" | grep -c '^>')" = 8 ] \
+    || die "tiltboard@.service was not made from tiltboard.service as expected: $(diff packaging/tiltboard.service "$units/tiltboard@.service")"
+serve_of tiltboard@.service 'tiltboard@%i.service' < "$units/tiltboard@.service" > "$units/tiltboard-serve@.service"
+chmod 0644 "$units"/*.service
 install -D -m 0644 packaging/tiltboard.conf "$stage/etc/tiltboard/tiltboard.conf"
+# Settings of two template instances, to copy to /etc/tiltboard/ (not conffiles: nothing reads them there).
+install -d "$stage/usr/share/tiltboard/examples"
+install -m 0644 packaging/examples/player1.conf packaging/examples/player2.conf "$stage/usr/share/tiltboard/examples/"
 install -d "$stage/usr/share/tiltboard/boards/scripts"
 install -m 0644 Boards/*.json Boards/README.md "$stage/usr/share/tiltboard/boards/"
 install -m 0644 Boards/scripts/* "$stage/usr/share/tiltboard/boards/scripts/"

@@ -42,6 +42,8 @@ dpkg-deb -x "$deb" "$x"
 dpkg-deb -e "$deb" "$work/DEBIAN"
 unit=$x/usr/lib/systemd/system/tiltboard.service
 serve_unit=$x/usr/lib/systemd/system/tiltboard-serve.service
+template=$x/usr/lib/systemd/system/tiltboard@.service
+serve_template=$x/usr/lib/systemd/system/tiltboard-serve@.service
 conf=$x/etc/tiltboard/tiltboard.conf
 board=$x/usr/share/tiltboard/boards/simulated-mpu6050.json
 field() { dpkg-deb -f "$deb" "$1"; }
@@ -88,13 +90,17 @@ file_list() {
         ./etc/tiltboard/tiltboard.conf
         ./usr/bin/tiltboard
         ./usr/lib/systemd/system/tiltboard-serve.service
+        ./usr/lib/systemd/system/tiltboard-serve@.service
         ./usr/lib/systemd/system/tiltboard.service
+        ./usr/lib/systemd/system/tiltboard@.service
         ./usr/lib/udev/rules.d/60-tiltboard.rules
         ./usr/share/bash-completion/completions/tiltboard
         ./usr/share/doc/tiltboard/README.md
         ./usr/share/fish/vendor_completions.d/tiltboard.fish
         ./usr/share/man/man1/tiltboard.1.gz
         ./usr/share/tiltboard/boards/README.md
+        ./usr/share/tiltboard/examples/player1.conf
+        ./usr/share/tiltboard/examples/player2.conf
         ./usr/share/zsh/vendor-completions/_tiltboard
     )
     local f
@@ -127,6 +133,11 @@ maintainer_scripts() {
     grep -q 'try-restart tiltboard.service tiltboard-serve.service' "$work/DEBIAN/postinst" \
         && grep -q 'stop tiltboard.service tiltboard-serve.service' "$work/DEBIAN/prerm" \
         && grep -q 'wants/tiltboard-serve.service' "$work/DEBIAN/postrm" || { echo "a maintainer script leaves out one of the units"; return 1; }
+    # …and every instance of the templates.
+    grep -qF "try-restart tiltboard.service tiltboard-serve.service 'tiltboard@*.service' 'tiltboard-serve@*.service'" "$work/DEBIAN/postinst" \
+        && grep -qF "stop tiltboard.service tiltboard-serve.service 'tiltboard@*.service' 'tiltboard-serve@*.service'" "$work/DEBIAN/prerm" \
+        && grep -qF 'wants/tiltboard@*.service' "$work/DEBIAN/postrm" && grep -qF 'wants/tiltboard-serve@*.service' "$work/DEBIAN/postrm" \
+        || { echo "a maintainer script leaves out the templates' instances"; return 1; }
     # Installing starts nothing the user did not enable (try-restart only restarts a running unit).
     ! grep -nE '^[^#]*(systemctl +(--[a-z-]+ +)*(enable|start|restart|reload-or-restart)( |$)|deb-systemd-invoke +start)' "$work"/DEBIAN/post* "$work/DEBIAN/prerm"
 }
@@ -157,7 +168,8 @@ maintainer_scripts_run() {
 unit_security() {
     local report score
     report=$(systemd-analyze security --offline=true "$1" 2>&1) || true
-    score=$(echo "$report" | sed -n "s/.*Overall exposure level for $(basename "$1"): \([0-9.]*\).*/\1/p")
+    # A template is analysed as an instance of it (tiltboard@i.service).
+    score=$(echo "$report" | sed -n "s/.*Overall exposure level for $(basename "$1" | sed 's/@\./@i./'): \([0-9.]*\).*/\1/p")
     echo "exposure $score"
     [ -n "$score" ] || { echo "$report" | tail -n 5; return 1; }
     awk -v s="$score" 'BEGIN { exit !(s <= 2.0) }' || { echo "$report" | grep '✗'; return 1; }
@@ -253,6 +265,49 @@ serve_unit_made() {
         && grep -qx 'StandardOutput=journal' "$serve_unit" && grep -qx 'Conflicts=tiltboard.service' "$serve_unit" \
         && grep -qx 'After=tiltboard.service' "$serve_unit" \
         && grep -qx 'StandardOutput=null' "$unit"
+}
+
+# tiltboard@.service and tiltboard-serve@.service are the two units as templates: with comments
+# left out, each differs from its unit in its Description= (the instance's name added) and its
+# EnvironmentFile= (/etc/tiltboard/%i.conf) alone, and the serve template conflicts with the
+# instance of the other: the same command lines, the same sandbox and devices, the same policy.
+templates_made() {
+    local d got want
+    d=$(sed -n 's/^Description=//p' "$unit")
+    # diff_lines A B: the lines that differ, comments left out, sorted.
+    diff_lines() { diff <(grep -v '^#' "$1") <(grep -v '^#' "$2") | grep '^[<>]' | sort; }
+    got=$(diff_lines "$unit" "$template")
+    want=$(printf '%s\n' "< Description=$d" "< EnvironmentFile=/etc/tiltboard/tiltboard.conf" \
+        "> Description=$d (%i)" "> EnvironmentFile=/etc/tiltboard/%i.conf" | sort)
+    [ "$got" = "$want" ] || { printf 'tiltboard@.service differs from tiltboard.service in:\n%s\nexpected:\n%s\n' "$got" "$want"; return 1; }
+    got=$(diff_lines "$serve_unit" "$serve_template")
+    want=$(printf '%s\n' "< Description=$d and its calibration page" "< EnvironmentFile=/etc/tiltboard/tiltboard.conf" \
+        "< Conflicts=tiltboard.service" "< After=tiltboard.service" \
+        "> Description=$d (%i) and its calibration page" "> EnvironmentFile=/etc/tiltboard/%i.conf" \
+        "> Conflicts=tiltboard@%i.service" "> After=tiltboard@%i.service" | sort)
+    [ "$got" = "$want" ] || { printf 'tiltboard-serve@.service differs from tiltboard-serve.service in:\n%s\nexpected:\n%s\n' "$got" "$want"; return 1; }
+}
+
+# The example settings of two instances: the keys of tiltboard.conf, each set once, and the two
+# apart in their board, the UDP port the signal goes to and the page's port, the rest the same.
+examples_apart() {
+    local one=$x/usr/share/tiltboard/examples/player1.conf two=$x/usr/share/tiltboard/examples/player2.conf key
+    for key in TILTBOARD_BOARD TILTBOARD_RUN_OPTIONS TILTBOARD_SERVE_OPTIONS; do
+        [ "$(grep -c "^$key=" "$one")" = 1 ] && [ "$(grep -c "^$key=" "$two")" = 1 ] || { echo "$key is not set once in each"; return 1; }
+    done
+    [ "$(grep -v '^#' "$one" | grep -c '=')" = 3 ] && [ "$(grep -v '^#' "$two" | grep -c '=')" = 3 ] || { echo "other settings than the three"; return 1; }
+    value() { sed -n "s/^$2=//p" "$1"; }
+    port() { grep -oE -- "$2 [^ ]+" <<<"$1" | sed 's/.*[ :]//'; }
+    local b1 b2 u1 u2 p1 p2
+    b1=$(value "$one" TILTBOARD_BOARD) b2=$(value "$two" TILTBOARD_BOARD)
+    u1=$(port "$(value "$one" TILTBOARD_RUN_OPTIONS)" --udp) u2=$(port "$(value "$two" TILTBOARD_RUN_OPTIONS)" --udp)
+    p1=$(port "$(value "$one" TILTBOARD_SERVE_OPTIONS)" --port) p2=$(port "$(value "$two" TILTBOARD_SERVE_OPTIONS)" --port)
+    echo "boards $b1 $b2, UDP ports $u1 $u2, page ports $p1 $p2"
+    [ -n "$u1" ] && [ -n "$u2" ] && [ -n "$p1" ] && [ -n "$p2" ] || return 1
+    [ "$b1" != "$b2" ] && [ "$u1" != "$u2" ] && [ "$p1" != "$p2" ] || return 1
+    # The run options otherwise those of tiltboard.conf.
+    [ "$(value "$one" TILTBOARD_RUN_OPTIONS | sed "s/:$u1 /:PORT /")" = "$(setting TILTBOARD_RUN_OPTIONS | sed 's/:[0-9]* /:PORT /')" ] \
+        && [ "$(value "$two" TILTBOARD_RUN_OPTIONS | sed "s/:$u2 /:PORT /")" = "$(setting TILTBOARD_RUN_OPTIONS | sed 's/:[0-9]* /:PORT /')" ]
 }
 
 # The unit's policy: stderr in the journal with its priority prefixes, configuration errors
@@ -442,8 +497,10 @@ check "file list: binary, udev rules, unit, settings, boards, man page, completi
 check "maintainer scripts: conffile, groups, udev reload, both units, nothing started" maintainer_scripts
 check "postinst configure creates the groups and the user, enables nothing" maintainer_scripts_run
 check "tiltboard-serve.service is tiltboard.service running serve, its stdout in the journal" serve_unit_made
+check "tiltboard@.service and tiltboard-serve@.service are the two units as templates, settings in /etc/tiltboard/%i.conf" templates_made
+check "the example settings of two instances differ in the board, the UDP port and the page port" examples_apart
 check "the units' policy: stderr in the journal, configuration errors not restarted, no start limit, --realtime allowed" unit_policy
-for u in "$unit" "$serve_unit"; do
+for u in "$unit" "$serve_unit" "$template" "$serve_template"; do
     check "$(basename "$u"): systemd-analyze security --offline=true: exposure at most 2.0" unit_security "$u"
     check "$(basename "$u"): systemd-analyze verify prints nothing" unit_verify "$u"
 done

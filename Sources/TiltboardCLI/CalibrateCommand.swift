@@ -33,6 +33,10 @@ struct CalibrateCommand: ParsableCommand {
         tiltboard-serve service is stopped for the capture and started again afterwards. Combines \
         with --sensor, --zero and the other options; not with --board or --profile.
 
+        --instance NAME (with --service): the board of the tiltboard@NAME (or tiltboard-serve@NAME) \
+        service instead, the one in /etc/tiltboard/NAME.conf; only that instance is stopped and \
+        started again.
+
         --ignore-profile: capture the neutral pose without applying the stored sensor calibration \
         (the calibration stays in the file).
 
@@ -73,6 +77,10 @@ struct CalibrateCommand: ParsableCommand {
     @Flag(name: .long, help: "Calibrate the installed service's board into the profile it reads (as root; a running service is stopped and started again).")
     var service = false
 
+    @Option(name: .long, help: ArgumentHelp("With --service: the instance of tiltboard@.service (or tiltboard-serve@.service) whose board to calibrate, set in /etc/tiltboard/<name>.conf.",
+                                            valueName: "name"))
+    var instance: String?
+
     /// Where `--service` finds /etc/tiltboard and /var/lib/tiltboard: `/`, or a folder standing for it.
     @Option(name: .long, help: .hidden)
     var serviceRoot: String = ""
@@ -92,14 +100,20 @@ struct CalibrateCommand: ParsableCommand {
         }
         if zero && sensor { throw ValidationError("--zero and --sensor cannot be combined: run them one after the other") }
         if writeChip && !sensor { throw ValidationError("--write-chip only goes with --sensor") }
+        if let instance {
+            guard service else { throw ValidationError("--instance only goes with --service") }
+            guard ServiceCalibration.isInstanceName(instance) else {
+                throw ValidationError("--instance must be a service instance's name: 1…64 letters, digits, '-', '_' or '.', starting with a letter or a digit, got \(clipped(instance))")
+            }
+        }
         if service && (boardOptions.board != nil || boardOptions.profile != nil) {
-            throw ValidationError("--service calibrates the board in /etc/tiltboard/tiltboard.conf into the service's profile: drop --board and --profile")
+            throw ValidationError("--service calibrates the board in /etc/tiltboard/\(instance ?? "tiltboard").conf into the service's profile: drop --board and --profile")
         }
     }
 
     func run() throws {
         if service {
-            let status = try ServiceCalibration(root: serviceRoot, arguments: serviceArguments()).run()
+            let status = try ServiceCalibration(root: serviceRoot, instance: instance, arguments: serviceArguments()).run()
             if status != 0 { throw ExitCode(status) }
             return
         }
@@ -150,9 +164,9 @@ struct CalibrateCommand: ParsableCommand {
         while i < rest.count {
             if rest[i] == "--service" {
                 rest.remove(at: i)
-            } else if rest[i] == "--service-root" {
+            } else if rest[i] == "--service-root" || rest[i] == "--instance" {
                 rest.removeSubrange(i..<min(i + 2, rest.count))
-            } else if rest[i].hasPrefix("--service-root=") {
+            } else if rest[i].hasPrefix("--service-root=") || rest[i].hasPrefix("--instance=") {
                 rest.remove(at: i)
             } else {
                 i += 1

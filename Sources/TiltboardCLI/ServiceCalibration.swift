@@ -11,16 +11,38 @@ import TiltboardLinux
 /// folder), so the service can read it and nothing else is touched. A running service holds the
 /// sensor and the motor: it is stopped for the capture and started again afterwards, whatever the
 /// capture's outcome.
+///
+/// With an instance name (`--instance player2`), the board is the one of that instance of the
+/// template units, tiltboard@player2.service or tiltboard-serve@player2.service, set in
+/// /etc/tiltboard/player2.conf, and only that instance is stopped and started again.
 struct ServiceCalibration {
     /// The units that may be running the board, as packaging/ installs them.
     static let units = ["tiltboard.service", "tiltboard-serve.service"]
 
     /// `/`, or a folder standing for it (tests).
     var root: String
-    /// calibrate's own arguments, `--service` and `--service-root` left out.
+    /// The instance of the template units, or nil for the single service.
+    var instance: String? = nil
+    /// calibrate's own arguments, `--service`, `--instance` and `--service-root` left out.
     var arguments: [String]
 
-    var settingsPath: String { root + "/etc/tiltboard/tiltboard.conf" }
+    /// The units that may be running this board: the instance's, or the single service's.
+    var units: [String] {
+        guard let instance else { return Self.units }
+        return ["tiltboard@\(instance).service", "tiltboard-serve@\(instance).service"]
+    }
+
+    var settingsPath: String { root + "/etc/tiltboard/\(instance ?? "tiltboard").conf" }
+
+    /// Whether `name` can be an instance: a unit name's instance part (systemd.unit(5) allows
+    /// letters, digits and `:-_.\\`) that is also a plain file name in /etc/tiltboard, so no `/`,
+    /// no leading `.` or `-`, no escapes, and at most 64 characters.
+    static func isInstanceName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, name.unicodeScalars.count <= 64 else { return false }
+        func plain(_ c: Unicode.Scalar) -> Bool { c.isASCII && (("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)) }
+        return plain(first) && name.unicodeScalars.allSatisfy { plain($0) || $0 == "-" || $0 == "_" || $0 == "." }
+    }
+
     var stateDirectory: String { root + "/var/lib/tiltboard" }
 
     func run() throws -> Int32 {
@@ -46,7 +68,7 @@ struct ServiceCalibration {
             throw CLIError(message: "calibrate --service needs \(tool), which is not on the PATH (\(tool == "setpriv" ? "sudo apt install util-linux" : "the service runs under systemd"))",
                            category: .unavailable)
         }
-        let running = Self.units.filter { Subprocess.run(["systemctl", "is-active", "--quiet", $0], quiet: true) == 0 }
+        let running = units.filter { Subprocess.run(["systemctl", "is-active", "--quiet", $0], quiet: true) == 0 }
         for unit in running {
             guard Subprocess.run(["systemctl", "stop", unit]) == 0 else {
                 throw CLIError(message: "could not stop \(unit) for the calibration (systemctl stop \(unit) failed); see journalctl -u \(unit)",
@@ -54,7 +76,9 @@ struct ServiceCalibration {
             }
             Console.note("\(unit) stopped for the calibration; it starts again afterwards")
         }
-        if running.isEmpty { Console.note("the service is not running: the profile is saved for its next start") }
+        if running.isEmpty {
+            Console.note("\(instance.map { "tiltboard@\($0)" } ?? "the service") is not running: the profile is saved for its next start")
+        }
 
         var environment = ProcessInfo.processInfo.environment
         environment["STATE_DIRECTORY"] = stateDirectory
@@ -104,6 +128,10 @@ struct ServiceCalibration {
                            category: (error as? CategorizedError)?.category ?? .unavailable)
         }
         guard let bytes else {
+            if let instance {
+                throw CLIError(message: "no settings for tiltboard@\(instance) at \(settingsPath): make them from an example (sudo cp /usr/share/tiltboard/examples/player1.conf \(settingsPath)) and set its board, UDP port and page port",
+                               category: .unavailable)
+            }
             throw CLIError(message: "no service settings at \(settingsPath): is the tiltboard package installed? (sudo apt install --reinstall tiltboard)",
                            category: .unavailable)
         }

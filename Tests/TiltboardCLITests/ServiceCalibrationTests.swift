@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import TiltboardCLI
 
 /// `calibrate --service` against a stand-in for `/` (`--service-root`) and a `systemctl` that
 /// records its calls, and the journal's priority prefixes. The real units under a real systemd
@@ -15,7 +16,8 @@ final class ServiceCalibrationTests: XCTestCase {
         var calls: String { folder + "/systemctl.calls" }
         var environment: [String: String] { ["PATH": folder + "/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")] }
 
-        init(_ test: XCTestCase, activeUnits: [String], settings: String? = nil, script: String = "flat", stateOwner: uid_t = 65534) throws {
+        init(_ test: XCTestCase, activeUnits: [String], settings: String? = nil, settingsName: String = "tiltboard", script: String = "flat",
+             stateOwner: uid_t = 65534) throws {
             folder = try makeScratchFolder(test)
             let fm = FileManager.default
             for dir in [folder, root + "/etc/tiltboard", state, folder + "/bin"] {
@@ -28,7 +30,7 @@ final class ServiceCalibrationTests: XCTestCase {
             let board = try SimBoardFile.write(in: folder, script: script)
             chmod(board.path, 0o644)
             try (settings ?? "# settings\nTILTBOARD_BOARD=\"\(board.path)\"\nTILTBOARD_RUN_OPTIONS=--udp 127.0.0.1:7700\n")
-                .write(toFile: root + "/etc/tiltboard/tiltboard.conf", atomically: true, encoding: .utf8)
+                .write(toFile: root + "/etc/tiltboard/\(settingsName).conf", atomically: true, encoding: .utf8)
             let active = activeUnits.map { "\"\($0)\"" }.joined(separator: " ")
             let systemctl = folder + "/bin/systemctl"
             try """
@@ -89,6 +91,71 @@ final class ServiceCalibrationTests: XCTestCase {
         let r = try calibrate(service)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(Array(service.systemctlCalls().dropFirst(2)), ["stop tiltboard-serve.service", "start tiltboard-serve.service"])
+    }
+
+    func testAnInstanceIsCalibratedFromItsOwnSettingsAndOnlyItIsStoppedAndStarted() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let service = try ServiceRoot(self, activeUnits: ["tiltboard.service", "tiltboard@player1.service", "tiltboard@player2.service"],
+                                      settingsName: "player2")
+        // The single service's settings name a board that is not there: reading them would fail.
+        try "TILTBOARD_BOARD=/nonexistent/board.json\n".write(toFile: service.root + "/etc/tiltboard/tiltboard.conf", atomically: true, encoding: .utf8)
+        let r = try calibrate(service, ["--instance", "player2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(service.systemctlCalls(), ["is-active --quiet tiltboard@player2.service", "is-active --quiet tiltboard-serve@player2.service",
+                                                  "stop tiltboard@player2.service", "start tiltboard@player2.service"])
+        let profile = service.state + "/profiles/simulated-test-board.json"
+        XCTAssertTrue(r.stdout.hasPrefix("neutral pose saved to \(profile)\n"), r.stdout)
+        var info = stat()
+        XCTAssertEqual(stat(profile, &info), 0)
+        XCTAssertEqual(info.st_uid, 65534)
+        XCTAssertTrue(r.stderr.hasPrefix("tiltboard: tiltboard@player2.service stopped for the calibration; it starts again afterwards\n"), r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("tiltboard: tiltboard@player2.service started again\n"), r.stderr)
+    }
+
+    func testAStoppedInstanceStaysStoppedAndItsServeVariantIsTheOneRestartedWhenItRuns() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let stopped = try ServiceRoot(self, activeUnits: ["tiltboard.service", "tiltboard-serve@player2.service"], settingsName: "player1")
+        let r = try calibrate(stopped, ["--instance=player1", "--zero"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(stopped.systemctlCalls(), ["is-active --quiet tiltboard@player1.service", "is-active --quiet tiltboard-serve@player1.service"])
+        XCTAssertEqual(r.stderr, "tiltboard: tiltboard@player1 is not running: the profile is saved for its next start\n")
+        XCTAssertEqual(r.stdout, "neutral pose reset to level in \(stopped.state)/profiles/simulated-test-board.json\n")
+
+        let serving = try ServiceRoot(self, activeUnits: ["tiltboard-serve@player2.service"], settingsName: "player2")
+        let s = try calibrate(serving, ["--zero", "--instance", "player2"])
+        XCTAssertEqual(s.status, 0, s.stderr)
+        XCTAssertEqual(Array(serving.systemctlCalls().dropFirst(2)), ["stop tiltboard-serve@player2.service", "start tiltboard-serve@player2.service"])
+    }
+
+    func testAnInstanceWithoutSettingsSaysHowToMakeThemBeforeAnythingStops() throws {
+        guard getuid() == 0 else { throw XCTSkip("calibrate --service needs root") }
+        let service = try ServiceRoot(self, activeUnits: ["tiltboard@player3.service"])
+        let r = try calibrate(service, ["--instance", "player3"])
+        XCTAssertEqual(r.status, 69, r.stderr)
+        let settings = service.root + "/etc/tiltboard/player3.conf"
+        XCTAssertEqual(r.stderr, "tiltboard: error: no settings for tiltboard@player3 at \(settings): make them from an example (sudo cp /usr/share/tiltboard/examples/player1.conf \(settings)) and set its board, UDP port and page port\n")
+        XCTAssertEqual(service.systemctlCalls(), [])
+    }
+
+    func testInstanceGoesWithServiceAndIsAPlainName() throws {
+        let folder = try makeScratchFolder(self)
+        for (arguments, message) in [
+            (["--instance", "player2"], "--instance only goes with --service"),
+            (["--service", "--instance", "../player2"], "--instance must be a service instance's name: 1…64 letters, digits, '-', '_' or '.', starting with a letter or a digit, got ../player2"),
+            (["--service", "--instance", ""], "--instance must be a service instance's name"),
+            (["--service", "--instance", "player 2"], "--instance must be a service instance's name"),
+            (["--service", "--instance", "player2", "--board", folder + "/board.json"],
+             "--service calibrates the board in /etc/tiltboard/player2.conf into the service's profile: drop --board and --profile"),
+        ] {
+            let r = try CLIRunner.run(["calibrate"] + arguments + ["--service-root", folder])
+            XCTAssertEqual(r.status, 64, "\(arguments): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+            XCTAssertEqual(r.stdout, "", "\(arguments)")
+        }
+        XCTAssertTrue(ServiceCalibration.isInstanceName("player_2.left-A"))
+        XCTAssertFalse(ServiceCalibration.isInstanceName(".hidden"))
+        XCTAssertFalse(ServiceCalibration.isInstanceName(String(repeating: "p", count: 65)))
+        XCTAssertFalse(ServiceCalibration.isInstanceName("plåyer"))
     }
 
     func testAFailedCaptureStillStartsTheServiceAgainAndKeepsItsStatus() throws {

@@ -4,7 +4,8 @@
 # packaged units on a simulated board: postinst, start, the journal and its priorities, the
 # service's user and state directory, `calibrate --service`, stop / SIGKILL / SIGSEGV leaving the
 # motor off, 20 restarts in a row, a bad and a missing board file failing the unit at once, the
-# serve variant, real-time scheduling, upgrade, remove, purge and reinstall.
+# serve variant, real-time scheduling, two players as two instances of the template units
+# (tiltboard@.service), upgrade, remove, purge and reinstall.
 #
 # Usage: bash Tests/systemd/run-systemd.sh DEB      (as root, or through sudo)
 # Output: one PASS:/FAIL: line per check on stdout, then `systemd: N passed, M failed`; progress
@@ -190,6 +191,15 @@ sed -e "s|\"seed\": 42 }|\"seed\": 42, \"whoAmI\": \"0x72\", \"motorLog\": \"$mo
 grep -q motorLog "$ct$board" && grep -q 0x72 "$ct$clone_board" || die "could not add motorLog to the simulated board"
 echo '{ "name": "broken board", "sensor": ' > "$ct/usr/local/share/tiltboard-test/bad.json"
 profile=/var/lib/tiltboard/profiles/simulated-mpu-6050-board.json
+# Two players for the template units: the shaken board under two names (so two profiles), each
+# with its own motor log; the settings of each instance are the packaged examples with the board
+# set (their UDP and page ports as shipped).
+for n in 1 2; do
+    sed -e "s|\"name\": \"[^\"]*\"|\"name\": \"simulated player $n\"|" -e "s|$motor_log|/var/lib/tiltboard/motor-player$n.log|" \
+        "$ct$shake_board" > "$ct$test_dir/player$n.json"
+    grep -q "simulated player $n" "$ct$test_dir/player$n.json" && grep -q "motor-player$n.log" "$ct$test_dir/player$n.json" \
+        || die "could not make player $n's board"
+done
 
 # --- boot ------------------------------------------------------------------------------------------
 boot_started=$SECONDS
@@ -260,12 +270,13 @@ is_state() { [ "$(show "$1" ActiveState)" = "$2" ]; }
 in_journal() { in_ct journalctl -u "$1" --no-pager -o cat "${@:3}" | grep -qF -- "$2"; }
 # set_conf KEY VALUE: one line of /etc/tiltboard/tiltboard.conf.
 set_conf() { sh_ct "sed -i 's|^$1=.*|$1=$2|' /etc/tiltboard/tiltboard.conf"; }
-motor_lines() { sh_ct "wc -l < $motor_log 2>/dev/null || echo 0"; }
-motor_on() { [[ "$(sh_ct "tail -n 1 $motor_log 2>/dev/null")" =~ ^[0-9.]+\ 1$ ]]; }
-# motor_off_after LINES: the motor log gained lines since it had LINES and its last one is `<t> 0`.
+# motor_lines [LOG], motor_on [LOG]: the board's motor log (default: $motor_log).
+motor_lines() { sh_ct "wc -l < ${1:-$motor_log} 2>/dev/null || echo 0"; }
+motor_on() { [[ "$(sh_ct "tail -n 1 ${1:-$motor_log} 2>/dev/null")" =~ ^[0-9.]+\ 1$ ]]; }
+# motor_off_after LINES [LOG]: the motor log gained lines since it had LINES and its last one is `<t> 0`.
 motor_off_after() {
     local now last
-    now=$(motor_lines); last=$(sh_ct "tail -n 1 $motor_log")
+    now=$(motor_lines "${2:-}"); last=$(sh_ct "tail -n 1 ${2:-$motor_log}")
     echo "motor log: $now lines (was $1), last '$last'"
     [ "$now" -gt "$1" ] && [[ "$last" =~ ^[0-9.]+\ 0$ ]]
 }
@@ -525,6 +536,102 @@ run_realtime_note() {
     since_mark -u tiltboard | grep -F 'the loop ran with SCHED_FIFO priority and locked memory' || { since_mark -u tiltboard; return 1; }
     ! since_mark -u tiltboard | grep -iE 'not permitted|realtime scheduling failed|memory locking failed'
 }
+# --- two players: two instances of tiltboard@.service -----------------------------------------------
+# set_instance NAME KEY VALUE: one line of /etc/tiltboard/NAME.conf.
+set_instance() { sh_ct "sed -i 's|^$2=.*|$2=$3|' /etc/tiltboard/$1.conf"; }
+player_log() { echo "/var/lib/tiltboard/motor-$1.log"; }
+player_profile() { echo "/var/lib/tiltboard/profiles/simulated-player-${1#player}.json"; }
+# datagram_on PORT: a datagram arrives on 127.0.0.1:PORT within 5 s (perl-base's IO::Socket, in
+# the minimal root file system); prints it.
+datagram_on() {
+    in_ct timeout 5 perl -MIO::Socket::INET -e '
+        my $s = IO::Socket::INET->new(LocalAddr => "127.0.0.1:$ARGV[0]", Proto => "udp") or die "bind: $!\n";
+        defined $s->recv(my $d, 65536) or die "recv: $!\n"; print $d, "\n";' "$1"
+}
+instances_run() {
+    in_ct systemctl stop tiltboard tiltboard-serve
+    local n
+    echo "tiltboard@.service: $(in_ct systemctl is-enabled tiltboard@player1.service 2>&1)"
+    sh_ct "cp /usr/share/tiltboard/examples/player1.conf /usr/share/tiltboard/examples/player2.conf /etc/tiltboard/" || return 1
+    for n in player1 player2; do
+        set_instance "$n" TILTBOARD_BOARD "$test_dir/$n.json"
+        sh_ct "rm -f $(player_profile $n)"
+        # Stopped: calibrated, the profile kept for its start.
+        in_ct tiltboard calibrate --service --instance "$n" --yes --duration 0.5 2>&1 | tail -n 3
+        [ "$(sh_ct "stat -c '%U:%G' $(player_profile $n)")" = tiltboard:tiltboard ] || { echo "$n: no profile $(player_profile $n) of tiltboard's: $(sh_ct 'ls -l /var/lib/tiltboard/profiles/' 2>&1)"; return 1; }
+    done
+    mark
+    local t0=$SECONDS
+    in_ct systemctl start tiltboard@player1 tiltboard@player2 || return 1
+    for n in 1 2; do
+        wait_for 20 in_journal "tiltboard@player$n" "running simulated player $n (MPU-6050) at 100 Hz" --after-cursor="$(cat "$run_dir/cursor")" \
+            || { since_mark -u "tiltboard@player$n"; return 1; }
+    done
+    figure "tiltboard@player1 and tiltboard@player2: started together, both startup lines in the journal after $((SECONDS - t0)) s"
+    is_state tiltboard@player1 active && is_state tiltboard@player2 active || return 1
+    [ "$(show tiltboard@player1 MainPID)" != "$(show tiltboard@player2 MainPID)" ] || return 1
+    # Each with its own settings, profile and port, and nothing from the other's.
+    since_mark -u tiltboard@player1 | grep -F 'sending JSON datagrams to 127.0.0.1:7700' || { since_mark -u tiltboard@player1; return 1; }
+    since_mark -u tiltboard@player2 | grep -F 'sending JSON datagrams to 127.0.0.1:7701' || { since_mark -u tiltboard@player2; return 1; }
+    ! since_mark -u tiltboard@player1 -u tiltboard@player2 | grep -E 'no calibration profile|player 2.*7700|player 1.*7701' || return 1
+    ! since_mark -u tiltboard@player1 | grep -F 'simulated player 2' && ! since_mark -u tiltboard@player2 | grep -F 'simulated player 1' || return 1
+    datagram_on 7700 | head -c 200 && datagram_on 7701 | head -c 200 || { echo "no datagram on 7700 or 7701"; return 1; }
+    local score
+    score=$(in_ct systemd-analyze security tiltboard@player1.service 2>&1 | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+    figure "exposure tiltboard@player1.service: $score (systemd-analyze security, systemd 252)"
+    [ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.0) }'
+}
+instance_calibrated() {
+    is_state tiltboard@player1 active && is_state tiltboard@player2 active || return 1
+    local one two out rc=0
+    one=$(show tiltboard@player1 MainPID) two=$(show tiltboard@player2 MainPID)
+    sh_ct "rm -f $(player_profile player2)"
+    out=$(in_ct tiltboard calibrate --service --instance player2 --yes --duration 0.5 2>&1) || rc=$?
+    echo "$out" | tail -n 6
+    [ "$rc" = 0 ] || { echo "calibrate --service --instance player2 exited $rc"; return 1; }
+    grep -qx 'tiltboard: tiltboard@player2.service stopped for the calibration; it starts again afterwards' <<<"$out" || return 1
+    [ "$(sh_ct "stat -c '%U:%G' $(player_profile player2)")" = tiltboard:tiltboard ] || return 1
+    wait_for 10 is_state tiltboard@player2 active || { echo "tiltboard@player2: $(show tiltboard@player2 ActiveState)"; return 1; }
+    [ "$(show tiltboard@player2 MainPID)" != "$two" ] || { echo "tiltboard@player2 was not stopped while calibrating"; return 1; }
+    [ "$(show tiltboard@player1 MainPID)" = "$one" ] && is_state tiltboard@player1 active || { echo "tiltboard@player1 was touched: $(show tiltboard@player1 MainPID), was $one"; return 1; }
+}
+instance_killed() {
+    local log1 log2 lines1 lines2 two
+    log1=$(player_log player1) log2=$(player_log player2)
+    wait_for 20 motor_on "$log1" && wait_for 20 motor_on "$log2" \
+        || { echo "the motors never both went on: $(sh_ct "tail -n 2 $log1 $log2")"; return 1; }
+    lines1=$(motor_lines "$log1") lines2=$(motor_lines "$log2") two=$(show tiltboard@player2 MainPID)
+    in_ct systemctl kill -s SIGKILL tiltboard@player1
+    wait_for 20 eval '[ "$(show tiltboard@player1 SubState)" = auto-restart ]' || { echo "after SIGKILL: $(show tiltboard@player1 ActiveState)/$(show tiltboard@player1 SubState)"; return 1; }
+    motor_off_after "$lines1" "$log1" || return 1
+    # The other player plays on, its motor still on, its log untouched.
+    echo "player 2: $(show tiltboard@player2 ActiveState), MainPID $(show tiltboard@player2 MainPID) (was $two), motor log $(motor_lines "$log2") lines (was $lines2)"
+    is_state tiltboard@player2 active && [ "$(show tiltboard@player2 MainPID)" = "$two" ] && motor_on "$log2" \
+        && [ "$(motor_lines "$log2")" = "$lines2" ] || return 1
+    in_ct systemctl stop tiltboard@player1
+    is_state tiltboard@player1 inactive && is_state tiltboard@player2 active || return 1
+    lines2=$(motor_lines "$log2")
+    in_ct systemctl stop tiltboard@player2
+    motor_off_after "$lines2" "$log2"
+}
+instance_serves() {
+    in_ct systemctl start tiltboard@player1 tiltboard@player2 || return 1
+    mark
+    in_ct systemctl start tiltboard-serve@player2 || return 1
+    wait_for 20 in_journal tiltboard-serve@player2 'http://127.0.0.1:8081/' --after-cursor="$(cat "$run_dir/cursor")" || { since_mark -u tiltboard-serve@player2; return 1; }
+    local code other
+    code=$(in_ct curl -s -m 10 -o /dev/null -w '%{http_code}' http://127.0.0.1:8081/api/state) || true
+    other=$(in_ct curl -s -m 10 -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/) || true
+    echo "GET :8081/api/state: $code; :8080: $other; tiltboard@player2: $(show tiltboard@player2 ActiveState); tiltboard@player1: $(show tiltboard@player1 ActiveState)"
+    [ "$code" = 200 ] && [ "$other" = 000 ] && is_state tiltboard@player2 inactive && is_state tiltboard@player1 active || return 1
+    in_ct systemctl stop tiltboard-serve@player2 tiltboard@player1
+}
+# After them: every instance stopped and their settings gone (files of the user's own, which a
+# purge leaves).
+instances_done() {
+    in_ct systemctl stop 'tiltboard@*.service' 'tiltboard-serve@*.service' || true
+    sh_ct "rm -f /etc/tiltboard/player1.conf /etc/tiltboard/player2.conf"
+}
 upgraded() {
     set_conf TILTBOARD_BOARD "$board"
     sh_ct "echo '# kept across upgrades' >> /etc/tiltboard/tiltboard.conf"
@@ -600,6 +707,11 @@ check "tiltboard-serve: stops tiltboard, its URL in the journal, the page answer
 check "--realtime: tiltboard-serve's loop thread, and it alone, under SCHED_FIFO 50, memory locked" realtime tiltboard-serve
 check "tiltboard-serve: no errno=13 (libdispatch) lines, nothing at warning or above (and the lines there with LimitNICE=0)" serve_quiet
 check "tiltboard-serve stop with the motor on: the motor log ends off, the SCHED_FIFO note, no realtime warning" serve_stops
+check "two instances, tiltboard@player1 and @player2 (the packaged example settings): both active, each its board, profile (calibrate --service --instance) and UDP port" instances_run
+check "calibrate --service --instance player2 with both running: player2 stopped and started again, player1 untouched" instance_calibrated
+check "SIGKILL of tiltboard@player1, both motors on: its motor log ends off, player2 runs on, its motor on; player2's stop leaves its motor off" instance_killed
+check "tiltboard-serve@player2: stops tiltboard@player2 alone, its page on 8081" instance_serves
+instances_done
 check "upgrade to $up_version: the edited tiltboard.conf and the profile kept, the running service restarted" upgraded
 check "apt remove with the motor on: the service stopped with the motor off, the units gone, settings and profile kept" removed
 check "apt purge: /etc/tiltboard and /var/lib/tiltboard gone, the user and groups kept" purged
