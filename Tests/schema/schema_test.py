@@ -187,6 +187,9 @@ out = tiltboard("run", "--board", mpu, "--profile", profile, "--json", "--durati
 validate_lines("run --json (MPU-6050, demo)", "run-line", out, at_least=300)
 out = tiltboard("run", "--board", adxl, "--json", "--duration", "1", "--fast").stdout
 validate_lines("run --json (ADXL345)", "run-line", out, at_least=100)
+out = tiltboard("run", "--board", shaker, "--board", adxl, "--json", "--duration", "1", "--fast").stdout
+lines = validate_lines("run --json (two boards)", "run-line", out, at_least=200)
+check("run --json (two boards) names both players", {l.get("player") for l in lines} == {1, 2})
 
 out = tiltboard("read", "--board", mpu, "--json", "--count", "50", "--fast").stdout
 lines = validate_lines("read --json (MPU-6050)", "read-line", out, at_least=50)
