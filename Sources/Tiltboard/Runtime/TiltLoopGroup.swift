@@ -34,7 +34,11 @@ public struct LoopGroupError: Error, Sendable, Equatable, CustomStringConvertibl
 /// Each member is a `TiltLoop` built as for a board of its own (`BoardSession.makeLoop`): its
 /// sensor, pipeline, calibration, shake settings and motor stay its own, and so do its observers,
 /// its mailbox (`RunningLoop.perform`), its statistics and its `RunningLoop` handle. A member whose
-/// sensor fails is ridden out alone by its own recovery, with its own `.sensor` events; a member
+/// sensor fails is ridden out alone by its own recovery, with its own `.sensor` events: while it
+/// is lost, each attempt to get it back (and the chip's reset wait when it is configured again)
+/// runs on a thread of the member's own, taking part in the clock, so the others keep their ticks;
+/// its `.back` event and its mailbox then run on that thread, never at the same time as the
+/// member's work on the loop thread. A member
 /// that gives up (or is stopped through its handle) ends alone, its motor off and its `wait()`
 /// throwing `SensorLostError`, while the others play on. The group ends when it is stopped, its
 /// duration has passed, or every member has ended.
@@ -86,6 +90,13 @@ public final class TiltLoopGroup: @unchecked Sendable {
                     member.startWatcher()
                 }
                 defer { for member in members { member.watchStop.store(true, ordering: .releasing) } }
+                // Alone, a member is restored on the loop thread, as a loop of its own is.
+                let restorers = members.count > 1 ? members.map { MemberRestorer(member: $0, clock: clock) } : []
+                for member in members { member.recovery.restoresAtOnce = restorers.isEmpty }
+                defer {
+                    for restorer in restorers { restorer.end() }
+                    for member in members { member.recovery.restoresAtOnce = true }
+                }
                 let end = durationNs.map { start &+ $0 }
                 var live = members.count
                 let finish = { (i: Int, error: Error?) in
@@ -102,8 +113,20 @@ public final class TiltLoopGroup: @unchecked Sendable {
                         defer { i += 1 }
                         if ended[i] { continue }
                         let member = members[i]
+                        if !restorers.isEmpty {
+                            let restorer = restorers[i]
+                            if restorer.isBusy { continue }
+                            if let error = restorer.takeFailure() {
+                                finish(i, error)
+                                continue
+                            }
+                        }
                         if member.stopRequested.load(ordering: .acquiring) {
                             finish(i, nil)
+                            continue
+                        }
+                        if !restorers.isEmpty && member.recovery.isLost {
+                            restorers[i].post(tick)
                             continue
                         }
                         do { try member.step(tick) } catch { finish(i, error) }
@@ -117,6 +140,98 @@ public final class TiltLoopGroup: @unchecked Sendable {
         thread.stackSize = 1 << 20
         thread.start()
         return group
+    }
+}
+
+/// Gets a lost member of a group back on a thread of its own: the loop thread posts a tick, the
+/// restorer runs the member's step for it (its mailbox and one attempt of its recovery, the
+/// chip's reset wait included) while the loop thread goes on with the others, and skips the member
+/// until the attempt is over. The thread takes part in the clock from the group's start to its end,
+/// waiting on a condition of the clock between attempts.
+final class MemberRestorer: @unchecked Sendable {
+    private let member: TiltLoop
+    private let condition: ClockCondition
+    /// Set by the loop thread when it posts, cleared by the restorer when the attempt is over.
+    private let busy = Atomic<Bool>(false)
+    /// Set with the attempt's error (the member gave up); the loop thread takes it.
+    private let failed = Atomic<Bool>(false)
+    // Under `condition`.
+    private var job: TickContext?
+    private var failure: Error?
+    private var ending = false
+    private var done = false
+
+    /// Starts the thread and returns once it takes part in `clock` (the caller's thread, taking
+    /// part too, holds time still meanwhile).
+    init(member: TiltLoop, clock: MonotonicClock) {
+        self.member = member
+        condition = clock.makeCondition()
+        let joined = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            clock.takingPart {
+                joined.signal()
+                serve()
+            }
+            condition.lock()
+            done = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        thread.name = "tiltboard-restore"
+        thread.start()
+        joined.wait()
+    }
+
+    /// True while an attempt posted is under way or its outcome not yet seen.
+    var isBusy: Bool { busy.load(ordering: .acquiring) }
+
+    /// Loop thread: the member's step for `tick`, on the restorer's thread.
+    func post(_ tick: TickContext) {
+        busy.store(true, ordering: .releasing)
+        condition.lock()
+        job = tick
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Loop thread: the error an attempt ended with (the member gave up), once.
+    func takeFailure() -> Error? {
+        guard failed.load(ordering: .acquiring) else { return nil }
+        condition.lock()
+        defer { condition.unlock() }
+        failed.store(false, ordering: .releasing)
+        let error = failure
+        failure = nil
+        return error
+    }
+
+    /// Loop thread, at the group's end: lets an attempt under way finish, then ends the thread.
+    func end() {
+        condition.lock()
+        ending = true
+        condition.broadcast()
+        while !done { condition.wait(untilNanoseconds: nil) }
+        condition.unlock()
+    }
+
+    private func serve() {
+        condition.lock()
+        while true {
+            while job == nil && !ending { condition.wait(untilNanoseconds: nil) }
+            guard let tick = job else { break }
+            condition.unlock()
+            var error: Error?
+            do { try member.step(tick) } catch let thrown { error = thrown }
+            condition.lock()
+            job = nil
+            if let error {
+                failure = error
+                failed.store(true, ordering: .releasing)
+            }
+            busy.store(false, ordering: .releasing)
+            condition.broadcast()
+        }
+        condition.unlock()
     }
 }
 
