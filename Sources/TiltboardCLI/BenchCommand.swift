@@ -44,9 +44,16 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Instead: loop lateness at 500 Hz with 20 web clients of `serve` connected (one never reading) and without, in 5 interleaved pairs of --seconds runs.")
     var serve = false
 
+    @Option(help: ArgumentHelp("Instead: loop lateness at 200 Hz with this many copies of the board read in one loop (as `run` with several --board does) and with one alone, in 3 interleaved pairs of --seconds runs.", valueName: "n"))
+    var boards: Int?
+
     func validate() throws {
         guard seconds > 0 && seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, got \(seconds)") }
         guard parts >= 1 && parts <= 1000 else { throw ValidationError("--parts must be 1 to 1000, got \(parts)") }
+        if let boards, !(2...PlayerBoardOptions.maxPlayers).contains(boards) {
+            throw ValidationError("--boards must be 2 to \(PlayerBoardOptions.maxPlayers), got \(boards)")
+        }
+        if boards != nil, serve || holdStill { throw ValidationError("--boards, --serve and --hold-still are separate measurements: give one") }
     }
 
     func run() throws {
@@ -57,6 +64,7 @@ struct BenchCommand: ParsableCommand {
         }
         let board = try boardOptions.loadBoard(defaultScript: "demo")
         if serve { return try runServe(board) }
+        if let boards { return try runPlayers(board, boards: boards) }
         let report = try BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime,
                                      progress: { Console.note($0) }).run()
         try print(report) { BenchText.render(report) }
@@ -75,6 +83,20 @@ extension BenchCommand {
             rateHz: Self.serveRateHz, seconds: seconds, threadPolicy: RunPlan.loopThreadPolicy(realtime: realtime), residentBytes: { ResourceUsage.currentResidentBytes() },
             progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested },
             started: { running in SignalWatcher.shared.onStop { _ in running.stop() } })
+        try print(report) { BenchText.render(report) }
+    }
+
+    /// Loop rate for `--boards`.
+    static let playersRateHz = 200.0
+
+    private func runPlayers(_ board: BoardDescription, boards: Int) throws {
+        let clock = CommandClock.system()
+        let report = try PlayersBenchmark.run(
+            open: { try CommandBoard.open(board, clock: clock, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
+                                          rateHz: Self.playersRateHz, fifo: false, warn: false) },
+            boards: boards, rateHz: Self.playersRateHz, seconds: seconds, threadPolicy: RunPlan.loopThreadPolicy(realtime: realtime),
+            progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested },
+            started: { stop in SignalWatcher.shared.onStop { _ in stop() } })
         try print(report) { BenchText.render(report) }
     }
 
@@ -190,6 +212,23 @@ enum BenchText {
         s += "median p50: \(fixed(r.medianP50Without, 1)) µs alone, \(fixed(r.medianP50With, 1)) µs served (ratio \(decimal(r.p50Ratio, 3)))\n"
         s += "median p99: \(fixed(r.medianP99Without, 1)) µs alone, \(fixed(r.medianP99With, 1)) µs served (ratio \(decimal(r.p99Ratio, 3)))\n"
         if let note = (r.without + r.with).compactMap(\.realtimeNote).first { s += "realtime: \(note)\n" }
+        return s
+    }
+
+    static func render(_ r: PlayersBenchmarkReport) -> String {
+        var s = "\(r.board)\(r.simulated && !r.board.contains("simulated") ? " (simulated)" : ""): loop at \(Int(r.rateHz)) Hz, \(decimal(r.secondsPerRun, 1)) s per run\n"
+        s += "run                 boards   ticks  missed   p50 µs   p99 µs   max µs   samples\n"
+        for (i, (a, b)) in zip(r.alone, r.together).enumerated() {
+            for run in [a, b] {
+                s += pad("pair \(i + 1) " + (run.boards == 1 ? "alone" : "together"), 18, left: true) + pad("\(run.boards)", 8)
+                s += pad("\(run.ticks)", 8) + pad("\(run.missedTicks)", 8)
+                s += pad(fixed(run.latenessP50Microseconds, 1), 9) + pad(fixed(run.latenessP99Microseconds, 1), 9)
+                s += pad(fixed(run.latenessMaxMicroseconds, 1), 9) + pad("\(run.samples)", 10) + "\n"
+            }
+        }
+        s += "median p50: \(fixed(r.medianP50Alone, 1)) µs alone, \(fixed(r.medianP50Together, 1)) µs with \(r.boards) boards\n"
+        s += "median p99: \(fixed(r.medianP99Alone, 1)) µs alone, \(fixed(r.medianP99Together, 1)) µs with \(r.boards) boards\n"
+        if let note = r.realtimeNote { s += "realtime: \(note)\n" }
         return s
     }
 

@@ -1,6 +1,6 @@
 """Every kind of JSON tiltboard emits, from the real binary, validated against docs/schema/ with
 the jsonschema package (JSON Schema draft 2020-12): run --json lines, --udp datagrams, shake
---json events, read --json, probe --json, doctor --json, the three bench --json reports, profile
+--json events, read --json, probe --json, doctor --json, the four bench --json reports, profile
 show --json, the profile file, and a running serve's /api/ answers (errors too) and WebSocket
 messages. Then the boundary documents the Swift tests wrote through the same encoders (0, 1,
 true, false, negative zero, each field's largest and smallest value), and documents that must
@@ -237,6 +237,8 @@ validate("bench --hold-still --json", "bench#/$defs/holdStill", out)
 out = tiltboard("bench", "--serve", "--board", mpu, "--seconds", "0.2", "--json",
                 environment=real_time).stdout
 validate("bench --serve --json", "bench#/$defs/serve", out)
+out = tiltboard("bench", "--boards", "2", "--board", mpu, "--seconds", "0.2", "--json", environment=real_time).stdout
+validate("bench --boards 2 --json", "bench#/$defs/players", out)
 
 # --udp: each datagram is a run line without its newline.
 receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
