@@ -83,6 +83,8 @@ public final class TiltLoopGroup: @unchecked Sendable {
             let note = policy.prepare()
             // Per member: ended (its handle holds why).
             var ended = [Bool](repeating: false, count: members.count)
+            // Alone, a member is restored on the loop thread, as a loop of its own is.
+            var restorers: [MemberRestorer] = []
             clock.takingPart {
                 let start = clock.nowNanoseconds()
                 for member in members {
@@ -90,8 +92,7 @@ public final class TiltLoopGroup: @unchecked Sendable {
                     member.startWatcher()
                 }
                 defer { for member in members { member.watchStop.store(true, ordering: .releasing) } }
-                // Alone, a member is restored on the loop thread, as a loop of its own is.
-                let restorers = members.count > 1 ? members.map { MemberRestorer(member: $0, clock: clock) } : []
+                if members.count > 1 { restorers = members.map { MemberRestorer(member: $0, clock: clock) } }
                 for member in members { member.recovery.restoresAtOnce = restorers.isEmpty }
                 defer {
                     for restorer in restorers { restorer.end() }
@@ -133,7 +134,12 @@ public final class TiltLoopGroup: @unchecked Sendable {
                     }
                 }
             }
-            for i in members.indices where !ended[i] { members[i].endRun(handles[i], note: note, error: nil) }
+            // A member whose last attempt gave up as the group ended ends with that error.
+            for i in members.indices where !ended[i] {
+                let error = restorers.isEmpty ? nil : restorers[i].takeFailure()
+                if error != nil { members[i].haptics?.cancel() }
+                members[i].endRun(handles[i], note: note, error: error)
+            }
             group.finish(note: note)
         }
         thread.name = "tiltboard-loop"
