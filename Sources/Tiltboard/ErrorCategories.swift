@@ -27,6 +27,11 @@ extension SensorLostError: CategorizedError {
     public var category: ErrorCategory { .io }
 }
 
+extension LoopGroupError: CategorizedError {
+    /// Boards chosen together that one schedule cannot run: change the choice.
+    public var category: ErrorCategory { .invalidRequest }
+}
+
 extension FaceTimeout: CategorizedError {
     public var category: ErrorCategory { .temporary }
 }

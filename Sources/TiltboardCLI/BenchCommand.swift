@@ -54,11 +54,20 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Instead: the loop's wake-up lateness at 500 Hz beside cyclictest's (rt-tests: `cyclictest -i 2000 -m`, at priority 50 with --realtime) on this machine, each without and with the CPUs held out of deep idle states (a zero latency request on /dev/cpu_dma_latency, root only), in 5 interleaved rounds of --seconds runs.")
     var kernelLimit = false
 
+    @Option(help: ArgumentHelp("Instead: loop lateness at 200 Hz with this many copies of the board read in one loop (as `run` with several --board does) and with one alone, in 3 interleaved pairs of --seconds runs.", valueName: "n"))
+    var players: Int?
+
     func validate() throws {
         guard seconds > 0 && seconds <= 600 else { throw ValidationError("--seconds must be above 0 and at most 600, got \(seconds)") }
         guard parts >= 1 && parts <= 1000 else { throw ValidationError("--parts must be 1 to 1000, got \(parts)") }
         guard boards >= 1 && boards <= BenchRunner.maxBoardsOnBus else {
             throw ValidationError("--boards must be 1 to \(BenchRunner.maxBoardsOnBus), got \(boards)")
+        }
+        if let players, !(2...PlayerBoardOptions.maxPlayers).contains(players) {
+            throw ValidationError("--players must be 2 to \(PlayerBoardOptions.maxPlayers), got \(players)")
+        }
+        if [players != nil, serve, holdStill, kernelLimit].filter({ $0 }).count > 1 {
+            throw ValidationError("--players, --serve, --kernel-limit and --hold-still are separate measurements: give one")
         }
     }
 
@@ -71,6 +80,7 @@ struct BenchCommand: ParsableCommand {
         let board = try boardOptions.loadBoard(defaultScript: "demo")
         if serve { return try runServe(board) }
         if kernelLimit { return try runKernelLimit(board) }
+        if let players { return try runPlayers(board, boards: players) }
         let report = try BenchRunner(board: board, options: boardOptions, seconds: seconds, realtime: realtime,
                                      boards: boards, progress: { Console.note($0) }).run()
         try print(report) { BenchText.render(report) }
@@ -148,6 +158,20 @@ extension BenchCommand {
             return .unavailable("cyclictest \(arguments.joined(separator: " ")) failed (exit status \(process.terminationStatus))")
         }
         return .lateness(lateness)
+    }
+
+    /// Loop rate for `--players`.
+    static let playersRateHz = 200.0
+
+    private func runPlayers(_ board: BoardDescription, boards: Int) throws {
+        let clock = CommandClock.system()
+        let report = try PlayersBenchmark.run(
+            open: { try CommandBoard.open(board, clock: clock, profilePath: boardOptions.profile, useProfile: !boardOptions.ignoreProfile,
+                                          rateHz: Self.playersRateHz, fifo: false, warn: false) },
+            boards: boards, rateHz: Self.playersRateHz, seconds: seconds, threadPolicy: RunPlan.loopThreadPolicy(realtime: realtime),
+            progress: { Console.note($0) }, shouldStop: { SignalWatcher.shared.stopRequested },
+            started: { stop in SignalWatcher.shared.onStop { _ in stop() } })
+        try print(report) { BenchText.render(report) }
     }
 
     /// `report` as `--json` prints it: one line, sorted keys (docs/schema/bench.schema.json).
@@ -322,6 +346,23 @@ enum BenchText {
             s += "\n"
         }
         for note in [r.cyclictestNote, r.cpuLatencyNote].compactMap({ $0 }) { s += "note: \(note)\n" }
+        if let note = r.realtimeNote { s += "realtime: \(note)\n" }
+        return s
+    }
+
+    static func render(_ r: PlayersBenchmarkReport) -> String {
+        var s = "\(r.board)\(r.simulated && !r.board.contains("simulated") ? " (simulated)" : ""): loop at \(Int(r.rateHz)) Hz, \(decimal(r.secondsPerRun, 1)) s per run\n"
+        s += "run                 boards   ticks  missed   p50 µs   p99 µs   max µs   samples\n"
+        for (i, (a, b)) in zip(r.alone, r.together).enumerated() {
+            for run in [a, b] {
+                s += pad("pair \(i + 1) " + (run.boards == 1 ? "alone" : "together"), 18, left: true) + pad("\(run.boards)", 8)
+                s += pad("\(run.ticks)", 8) + pad("\(run.missedTicks)", 8)
+                s += pad(fixed(run.latenessP50Microseconds, 1), 9) + pad(fixed(run.latenessP99Microseconds, 1), 9)
+                s += pad(fixed(run.latenessMaxMicroseconds, 1), 9) + pad("\(run.samples)", 10) + "\n"
+            }
+        }
+        s += "median p50: \(fixed(r.medianP50Alone, 1)) µs alone, \(fixed(r.medianP50Together, 1)) µs with \(r.boards) boards\n"
+        s += "median p99: \(fixed(r.medianP99Alone, 1)) µs alone, \(fixed(r.medianP99Together, 1)) µs with \(r.boards) boards\n"
         if let note = r.realtimeNote { s += "realtime: \(note)\n" }
         return s
     }

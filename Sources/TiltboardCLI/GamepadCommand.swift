@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Tiltboard
 import TiltboardCore
+import TiltboardDrivers
 import TiltboardLinux
 
 struct GamepadCommand: ParsableCommand {
@@ -18,13 +19,18 @@ struct GamepadCommand: ParsableCommand {
         count, mixed, scaled by FF_GAIN, and never past the board's motor.maxOnMs. A board \
         without a motor gives a gamepad without force feedback (no EV_FF), so games offer no rumble.
 
+        With --board once per player, the boards run in one loop (see `tiltboard run`) and each \
+        gets its own device, named after its player ("Tiltboard 1", "Tiltboard 2", … or --name \
+        and the number), created in player order so that a game's player index follows the boards; \
+        each device's rumble plays only on its own board's motor.
+
         Needs the uinput module (`sudo modprobe uinput`) and write access to /dev/uinput \
         (udev/60-tiltboard.rules and the uinput group). The device is removed and the motor turned \
         off on exit, Ctrl-C or SIGTERM.
         """
     )
 
-    @OptionGroup var boardOptions: BoardOptions
+    @OptionGroup var boards: PlayerBoardOptions
 
     @OptionGroup var duration: RunDurationOption
 
@@ -43,8 +49,9 @@ struct GamepadCommand: ParsableCommand {
     }
 
     func run() throws {
+        if boards.several { return try runTogether() }
         try SignalWatcher.shared.start()
-        let session = try RunPlan.openSession(boardOptions, rate: nil, fifo: false, defaultScript: "demo")
+        let session = try RunPlan.openSession(boards.options(), rate: nil, fifo: false, defaultScript: "demo")
         defer { session.close() }
         let motor = try Motor.open(session, announceChanges: true)
         let link = try GamepadLink(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
@@ -60,6 +67,36 @@ struct GamepadCommand: ParsableCommand {
         RunPlan.noteTotals(loop, motor: motor)
         _ = try ran.get()
         try link.finish()
+    }
+
+    /// Several boards in one loop: one gamepad per board, "NAME 1", "NAME 2", … created in player
+    /// order, each one's rumble on its own board's motor.
+    private func runTogether() throws {
+        try SignalWatcher.shared.start()
+        let players = try PlayerBoards.open(boards, rate: nil, fifo: false, fast: false)
+        defer { players.close() }
+        let sessions = players.sessions
+        let links = try GamepadLink.players(options: pad, axes: pad.axes(deadZoneDeg: deadZone, responseExponent: response),
+                                            sessions: sessions, engines: players.motors.map { $0?.engine })
+        let loops = try sessions.indices.map { i in
+            try RunPlan.makeLoop(sessions[i], haptics: nil, bus: bus, label: PlayerBoards.label(i))
+        }
+        let group = try TiltLoopGroup(loops)
+        let until = RunPlan.describeDuration(duration.seconds)
+        for (i, session) in sessions.enumerated() {
+            let label = PlayerBoards.label(i)
+            Console.note("\(label): gamepad \"\(links[i].name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
+            if players.motors[i] == nil { Console.note("\(label): the board has no motor: the gamepad offers no rumble") }
+        }
+        let observers = sessions.indices.map { i in
+            let link = links[i], loop = loops[i]
+            return [LoopObserver(sample: { out, _ in link.update(out, loop: loop) })]
+        }
+        let running = group.start(for: RunPlan.span(duration.seconds), observers: observers)
+        SignalWatcher.shared.onStop { _ in running.stop() }
+        running.wait()
+        try players.finish(group, running)
+        for link in links { try link.finish() }
     }
 }
 
@@ -81,16 +118,50 @@ final class GamepadLink {
     /// Tests point this at a file of their own instead of the kernel's node.
     static let pathVariable = "TILTBOARD_UINPUT"
     let bridge: GamepadBridge
+    /// The name games show.
+    let name: String
     private var failure: Error?
+    /// One player's gamepad of several: its lines name it.
+    private(set) var oneOfSeveral = false
 
-    init(options: GamepadOptions, axes: GamepadAxes, session: BoardSession, motor: Motor?) throws {
-        let path = try Self.devicePath(ProcessInfo.processInfo.environment[Self.pathVariable])
-        let device = try UInputGamepad(name: options.name, path: path, effectSlots: Self.effectSlots(motor: motor != nil))
-        let bridge = GamepadBridge(device: device, axes: axes, engine: motor?.engine, clock: session.clock)
+    convenience init(options: GamepadOptions, axes: GamepadAxes, session: BoardSession, motor: Motor?) throws {
+        let device = try Self.uinputDevice(name: options.name, effectSlots: Self.effectSlots(motor: motor != nil))
+        self.init(device: device, name: options.name, axes: axes, session: session, engine: motor?.engine)
+    }
+
+    /// Joins `device` to `session`'s loop, its rumble played by `engine`.
+    init(device: GamepadDevice, name: String, axes: GamepadAxes, session: BoardSession, engine: HapticEngine?) {
+        let bridge = GamepadBridge(device: device, axes: axes, engine: engine, clock: session.clock)
         self.bridge = bridge
+        self.name = name
         // Gone before the motor it rumbles is shut down.
         session.onClose { bridge.close() }
     }
+
+    /// A uinput gamepad at the node `TILTBOARD_UINPUT` names (the kernel's by default).
+    static func uinputDevice(name: String, effectSlots: Int) throws -> GamepadDevice {
+        let path = try devicePath(ProcessInfo.processInfo.environment[pathVariable])
+        return try UInputGamepad(name: name, path: path, effectSlots: effectSlots)
+    }
+
+    /// One gamepad per board of several, named after its player ("NAME 1", "NAME 2", …) and
+    /// created in player order, so that a game's player index (SDL numbers joysticks in the order
+    /// they appear) follows the boards'; each one's rumble plays only on its own board's motor
+    /// (`engines[i]`, nil: a pad without force feedback). `makeDevice` makes a device from its
+    /// name and force-feedback slots (uinput unless a test says otherwise).
+    static func players(options: GamepadOptions, axes: GamepadAxes, sessions: [BoardSession], engines: [HapticEngine?],
+                        makeDevice: (String, Int) throws -> GamepadDevice = { try uinputDevice(name: $0, effectSlots: $1) }) throws -> [GamepadLink] {
+        try sessions.indices.map { i in
+            let name = playerName(options.name, player: i + 1)
+            let device = try makeDevice(name, effectSlots(motor: engines[i] != nil))
+            let link = GamepadLink(device: device, name: name, axes: axes, session: sessions[i], engine: engines[i])
+            link.oneOfSeveral = true
+            return link
+        }
+    }
+
+    /// `NAME N`: the gamepad of player `player` of several.
+    static func playerName(_ name: String, player: Int) -> String { "\(name) \(player)" }
 
     /// Force-feedback slots the device offers: none without a motor, so games see a pad without
     /// rumble rather than one whose rumble is never felt.
@@ -123,7 +194,7 @@ final class GamepadLink {
     /// Throws the device failure, if any, else notes how often the game played a rumble.
     func finish() throws {
         if let failure { throw failure }
-        Console.note("gamepad: \(bridge.rumblePlays) rumble plays")
+        Console.note("gamepad\(oneOfSeveral ? " \"\(name)\"" : ""): \(bridge.rumblePlays) rumble plays")
     }
 
     func close() { bridge.close() }

@@ -30,10 +30,22 @@ struct RunCommand: ParsableCommand {
         configured again: `sensor back at … s (reconfigured)`. After --give-up-after seconds \
         without a sample it exits 74. The totals line counts bus errors, outages and reconfigurations.
 
+        Several boards (--board once per player, in player order) run in one loop: one schedule at \
+        their common rate (--rate, or the same rateHz in their board files), each board read in \
+        turn at every tick, so their samples are taken together and their bus transactions never \
+        interleave. Each has its own profile (--profile once per --board, or each board's default), \
+        calibration, shake sensitivity and motor with its cap: a shake buzzes only its own board. \
+        Each JSON line starts with "player":N (1 for the first board), each status line with \
+        `player N`, and each note on stderr with `player N:`. A board that fails is ridden out \
+        alone while the others play on; one that gives up ends alone, and the command then exits \
+        with its error. --wake-on-motion needs a single board.
+
         Ctrl-C (SIGINT) or SIGTERM stops cleanly: motor off, sensor asleep, loop statistics on stderr, exit 0.
         Without --board, the built-in simulated board plays the demo script (tilt left, right, forward, back, shake).
         """
     )
+
+    @OptionGroup var boards: PlayerBoardOptions
 
     @OptionGroup var job: RunJob
 
@@ -44,7 +56,11 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        try job.run(fast: speed.fast)
+        if boards.several {
+            try job.runTogether(boards, fast: speed.fast)
+        } else {
+            try job.run(boards.options(), fast: speed.fast)
+        }
     }
 }
 

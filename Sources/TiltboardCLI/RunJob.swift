@@ -9,8 +9,6 @@ import TiltboardLinux
 /// options that shape it. `run` is this job alone; `serve` runs the same job and hooks a web
 /// server onto it.
 struct RunJob: ParsableArguments {
-    @OptionGroup var boardOptions: BoardOptions
-
     @OptionGroup var rate: RateOption
 
     @Flag(help: "Drain the chip's FIFO each tick (automatic above 400 Hz).")
@@ -59,7 +57,7 @@ struct RunJob: ParsableArguments {
     }
 
     /// Runs the job; with `fast`, on the virtual clock (a simulated board only).
-    func run(hooks: Hooks = Hooks(), fast: Bool = false) throws {
+    func run(_ boardOptions: BoardOptions, hooks: Hooks = Hooks(), fast: Bool = false) throws {
         try SignalWatcher.shared.start()
         let session = try RunPlan.openSession(boardOptions, rate: rate.hz, fifo: fifo, defaultScript: "demo", fast: fast)
         // Closing the session shuts down the gamepad, then the motor, then the sensor.
@@ -70,7 +68,7 @@ struct RunJob: ParsableArguments {
                                              session: session, motor: motor) : nil
         let loop = try RunPlan.makeLoop(session, haptics: motor?.engine, controller: controller.settings, realtime: realtime,
                                         bus: bus, wake: wake)
-        announce(session, motor: motor != nil, sender: sender)
+        announce(session, boardOptions, motor: motor != nil, sender: sender)
         let observers = try hooks.prepared(session, motor, loop)
 
         // In real time a slow reader costs lines, never a tick; on a virtual clock no deadline is
@@ -103,7 +101,7 @@ struct RunJob: ParsableArguments {
         try link?.finish()
     }
 
-    private func announce(_ session: BoardSession, motor: Bool, sender: UDPSender?) {
+    private func announce(_ session: BoardSession, _ boardOptions: BoardOptions, motor: Bool, sender: UDPSender?) {
         let until = RunPlan.describeDuration(duration.seconds)
         let part = session.board.name.contains(session.sensor.identity.part) ? "" : " (\(session.sensor.identity.part))"
         Console.note("running \(session.board.name)\(part) at \(RunPlan.describeRate(session)) \(until), shake sensitivity \(ProfileShake.describe(session.shakeSettings))")
@@ -139,13 +137,24 @@ final class RunOutputState {
     var line = JSONLineWriter(capacity: 512)
     var status = RunStatusLine()
     var nextT = -Double.infinity
+    /// With several boards, the player whose samples these are (1 for the first); nil with one.
+    let player: Int?
 
     /// `write`: where the lines go (standard output). `whenFull`: what a full queue does.
+    /// `player`: which board of several (nil: the only one); `sharing`: another player's state
+    /// whose queues these lines join (written from the same loop thread).
     init(json: Bool, statusLine: Bool, interval: Double, sender: UDPSender?, engine: HapticEngine?,
          whenFull: DropOldestWriter.FullPolicy = .dropOldest, settle: (() -> Void)? = nil,
+         player: Int? = nil, sharing other: RunOutputState? = nil,
          write: @escaping (UnsafeRawBufferPointer) -> Void = { Console.out($0) }) {
         self.json = json; self.statusLine = statusLine; self.interval = interval; self.engine = engine
         self.settle = settle
+        self.player = player
+        if let other {
+            stdout = other.stdout
+            udp = other.udp
+            return
+        }
         stdout = DropOldestWriter(name: "tiltboard-stdout", whenFull: whenFull, sink: write)
         udp = sender.map { sender in
             (sender, DropOldestWriter(name: "tiltboard-udp", whenFull: whenFull) { bytes in
@@ -170,12 +179,12 @@ final class RunOutputState {
         }
         if engine != nil { settle?() }
         let haptic = engine?.isActive ?? false
-        if json || udp != nil { line.writeRunLine(out, haptic: haptic, dropped: dropped) }
+        if json || udp != nil { line.writeRunLine(out, haptic: haptic, dropped: dropped, player: player) }
         if let udp { line.bytes.withUnsafeBytes { udp.queue.push(UnsafeRawBufferPointer(rebasing: $0.dropLast())) } }
         if json {
             line.bytes.withUnsafeBytes { stdout.push($0) }
         } else if statusLine {
-            status.make(out, haptic: haptic)
+            status.make(out, haptic: haptic, player: player)
             status.bytes.withUnsafeBytes { stdout.push($0) }
         }
     }

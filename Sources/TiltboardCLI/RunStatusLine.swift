@@ -9,9 +9,20 @@ struct RunStatusLine {
 
     init() { bytes.reserveCapacity(160) }
 
-    mutating func make(_ out: PipelineOutput, haptic: Bool) {
+    /// `player`: with several boards, which one (1 for the first): the line starts `player N  `.
+    mutating func make(_ out: PipelineOutput, haptic: Bool, player: Int? = nil) {
         bytes.removeAll(keepingCapacity: true)
         let tilt = out.tilt
+        if let player {
+            text("player ")
+            var place = 1
+            while player / place >= 10 { place *= 10 }
+            while place > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(player / place % 10))
+                place /= 10
+            }
+            text("  ")
+        }
         text("t "); number(out.t, digits: 2, width: 7); text(" s  pitch ")
         number(tilt.pitchDeg, digits: 1, width: 6); text("°  roll ")
         number(tilt.rollDeg, digits: 1, width: 6); text("°  x ")

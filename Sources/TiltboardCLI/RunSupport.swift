@@ -43,7 +43,7 @@ enum RunPlan {
                          controller: TiltControllerSettings = TiltControllerSettings(), realtime: Bool = false,
                          bus: BusOptions? = nil, wake: WakeOptions? = nil,
                          shakeNotes: (@Sendable (ShakeNote) -> Void)? = nil,
-                         shakeOverrides: BoardDescription.ShakeSection = .init()) throws -> TiltLoop {
+                         shakeOverrides: BoardDescription.ShakeSection = .init(), label: String? = nil) throws -> TiltLoop {
         var configuration = TiltLoop.Configuration(rateHz: tickRate(session))
         configuration.shakeNotes = shakeNotes
         configuration.stoppedNanoseconds = { SignalWatcher.shared.stoppedNanoseconds }
@@ -52,7 +52,7 @@ enum RunPlan {
         bus?.configure(&configuration)
         try wake?.configure(&configuration, session)
         let loop = session.makeLoop(configuration, haptics: haptics, controller: controller, shakeOverrides: shakeOverrides)
-        if let bus { loop.observe(bus.notes) }
+        if let bus { loop.observe(bus.notes(label: label)) }
         if let wake { loop.observe(wake.notes) }
         return loop
     }
@@ -81,8 +81,8 @@ enum RunPlan {
     }
 
     /// The end-of-run totals on stderr (tools read its `ticks N, missed N`).
-    static func noteTotals(_ loop: TiltLoop, motor: Motor?) {
-        Console.note("loop: \(loop.scheduler.statistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
+    static func noteTotals(_ loop: TiltLoop, motor: Motor?, label: String? = nil) {
+        Console.note((label.map { "\($0): " } ?? "") + "loop: \(loop.scheduleStatistics.description); \(loop.samples) samples; \(loop.busStatistics); \(Motor.tripsSummary(motor))")
     }
 
     static func formatHz(_ hz: Double) -> String {

@@ -29,6 +29,8 @@ struct ServeCommand: ParsableCommand {
         """
     )
 
+    @OptionGroup var boardOptions: BoardOptions
+
     @OptionGroup var job: RunJob
 
     @Option(help: ArgumentHelp("Address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 (every network), or one address.", valueName: "addr"))
@@ -66,7 +68,7 @@ struct ServeCommand: ParsableCommand {
             for url in urls(port: port, token: token) { Console.out(url + "\n") }
             return observers
         }
-        try job.run(hooks: hooks)
+        try job.run(boardOptions, hooks: hooks)
     }
 
     /// Starts the web server on an opened board whose `loop` is about to start: the port bound,

@@ -48,6 +48,41 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(r.stderr.components(separatedBy: "with 20 clients for 0.3 s").count, 6, r.stderr)
     }
 
+    func testBoardsReportPairsOneBoardAloneWithTwoInOneLoop() throws {
+        let folder = try makeScratchFolder(self)
+        let r = try CLIRunner.run(["bench", "--players", "2", "--json", "--seconds", "0.3"], environment: ["XDG_CONFIG_HOME": folder],
+                                  clock: .system)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(report["rateHz"] as? Double, 200)
+        XCTAssertEqual(report["boards"] as? Int, 2)
+        let alone = try XCTUnwrap(report["alone"] as? [[String: Any]])
+        let together = try XCTUnwrap(report["together"] as? [[String: Any]])
+        XCTAssertEqual(alone.map { $0["boards"] as? Int }, [1, 1, 1])
+        XCTAssertEqual(together.map { $0["boards"] as? Int }, [2, 2, 2])
+        for run in alone + together {
+            let ticks = try XCTUnwrap(run["ticks"] as? Int), missed = try XCTUnwrap(run["missedTicks"] as? Int)
+            // 0.3 s at 200 Hz, counting both ends: every deadline run or counted as missed.
+            XCTAssertEqual(ticks + missed, 61, "\(run)")
+            // Every board gives a sample at every tick run.
+            XCTAssertEqual(run["samples"] as? Int, ticks * (run["boards"] as? Int ?? 0), "\(run)")
+            for key in ["latenessP50Microseconds", "latenessP99Microseconds", "latenessMaxMicroseconds"] {
+                XCTAssertGreaterThanOrEqual(run[key] as? Double ?? -1, 0, key)
+            }
+        }
+        XCTAssertTrue(r.stderr.contains("tiltboard: pair 3 of 3: 2 boards in one loop at 200 Hz"), r.stderr)
+        let text = try CLIRunner.run(["bench", "--players", "2", "--seconds", "0.1"], environment: ["XDG_CONFIG_HOME": folder], clock: .system)
+        XCTAssertEqual(text.status, 0, text.stderr)
+        let rows = text.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        XCTAssertEqual(rows.filter { $0.starts(with: ["pair"]) }.map { Array($0.prefix(4)) },
+                       [["pair", "1", "alone", "1"], ["pair", "1", "together", "2"], ["pair", "2", "alone", "1"],
+                        ["pair", "2", "together", "2"], ["pair", "3", "alone", "1"], ["pair", "3", "together", "2"]], text.stdout)
+        XCTAssertTrue(text.stdout.contains("µs with 2 boards"), text.stdout)
+        for arguments in [["bench", "--players", "1"], ["bench", "--players", "2", "--serve"]] {
+            XCTAssertEqual(try CLIRunner.run(arguments, environment: ["XDG_CONFIG_HOME": folder]).status, 64)
+        }
+    }
+
     func testTextReport() throws {
         let folder = try makeScratchFolder(self)
         let r = try CLIRunner.run(["bench", "--seconds", "0.1"], environment: ["XDG_CONFIG_HOME": folder])

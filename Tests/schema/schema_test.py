@@ -1,6 +1,6 @@
 """Every kind of JSON tiltboard emits, from the real binary, validated against docs/schema/ with
 the jsonschema package (JSON Schema draft 2020-12): run --json lines, --udp datagrams, shake
---json events, read --json, probe --json, doctor --json, the three bench --json reports, profile
+--json events, read --json, probe --json, doctor --json, the four bench --json reports, profile
 show --json, the profile file, and a running serve's /api/ answers (errors too) and WebSocket
 messages. Then the boundary documents the Swift tests wrote through the same encoders (0, 1,
 true, false, negative zero, each field's largest and smallest value), and documents that must
@@ -187,6 +187,9 @@ out = tiltboard("run", "--board", mpu, "--profile", profile, "--json", "--durati
 validate_lines("run --json (MPU-6050, demo)", "run-line", out, at_least=300)
 out = tiltboard("run", "--board", adxl, "--json", "--duration", "1", "--fast").stdout
 validate_lines("run --json (ADXL345)", "run-line", out, at_least=100)
+out = tiltboard("run", "--board", shaker, "--board", adxl, "--json", "--duration", "1", "--fast").stdout
+lines = validate_lines("run --json (two boards)", "run-line", out, at_least=200)
+check("run --json (two boards) names both players", {l.get("player") for l in lines} == {1, 2})
 
 out = tiltboard("read", "--board", mpu, "--json", "--count", "50", "--fast").stdout
 lines = validate_lines("read --json (MPU-6050)", "read-line", out, at_least=50)
@@ -236,6 +239,8 @@ out = tiltboard("bench", "--serve", "--board", mpu, "--seconds", "0.2", "--json"
 validate("bench --serve --json", "bench#/$defs/serve", out)
 out = tiltboard("bench", "--kernel-limit", "--board", mpu, "--seconds", "0.1", "--json", environment=real_time).stdout
 validate("bench --kernel-limit --json", "bench#/$defs/kernelLimit", out)
+out = tiltboard("bench", "--players", "2", "--board", mpu, "--seconds", "0.2", "--json", environment=real_time).stdout
+validate("bench --players 2 --json", "bench#/$defs/players", out)
 
 # --udp: each datagram is a run line without its newline.
 receiver = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)

@@ -99,6 +99,12 @@ package final class SensorRecovery {
     /// Clock time loop time counts from (sample and event times are seconds since it): set once,
     /// when a run starts.
     package var start: UInt64 = 0
+    /// A chip found reset is configured again in the tick that found it (true), or from the next
+    /// tick on, like any lost sensor (false: a loop group restores on a thread of its own).
+    package var restoresAtOnce = true
+
+    /// True from a loss until the sensor is back.
+    package var isLost: Bool { lostSince != nil }
 
     package init(sensor: MotionSensor, clock: MonotonicClock, settings: BusRecoverySettings = BusRecoverySettings(),
          stoppedNanoseconds: @escaping () -> UInt64 = { 0 }, restore: (() throws -> Bool)? = nil) {
@@ -151,7 +157,7 @@ package final class SensorRecovery {
                 guard case .configurationLost = error else { throw error }
                 lose(t: t, now: now, error, events: events)
                 // The chip answers: set it up again at once.
-                try restore(t: t, now: now, events: events)
+                if restoresAtOnce { try restore(t: t, now: now, events: events) }
                 return
             }
         }

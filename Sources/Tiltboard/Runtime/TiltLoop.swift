@@ -127,15 +127,18 @@ public final class TiltLoop: @unchecked Sendable {
     private var running: RunningLoop?
     private let isRunning = Atomic<Bool>(false)
     private let wakeStats = Mutex(WakeStatistics())
-    private let stopRequested = Atomic<Bool>(false)
+    /// Set by `stop()`; a group's thread looks at it before each member's read.
+    let stopRequested = Atomic<Bool>(false)
+    /// The schedule of the group this loop last ran in (`TiltLoopGroup`), nil while it runs alone.
+    private let groupSchedule = Mutex<FixedRateScheduler?>(nil)
     /// The run's stop for waits on the interrupt pin (made by the line), requested by `stop()`.
     private let wakeStop = Mutex<WakeStop?>(nil)
-    private let recovery: SensorRecovery
+    let recovery: SensorRecovery
     /// The mailbox: work for the loop thread, run in order at the next tick boundary.
     private let mailbox = Mutex<[LoopWork]>([])
     /// True while the mailbox holds something: all a tick looks at when it is empty.
     private let workPending = Atomic<Bool>(false)
-    private let watchStop = Atomic<Bool>(false)
+    let watchStop = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - sensor: an identified and configured sensor. With its FIFO on, each tick drains every
@@ -188,15 +191,7 @@ public final class TiltLoop: @unchecked Sendable {
     /// `duration` or `stop()`. Sample times keep counting from the start, across the gaps. Once a
     /// run has ended by its duration, the loop can be started again, where it left off.
     public func start(for duration: Duration? = nil, observers extra: [LoopObserver] = []) -> RunningLoop {
-        lifecycle.lock()
-        precondition(!isRunning.exchange(true, ordering: .acquiringAndReleasing), "the loop is already running")
-        let running = RunningLoop(loop: self)
-        self.running = running
-        observing = observers + extra
-        // An observer added to an earlier run that ended before taking it is in `observers` now;
-        // other work posted meanwhile waits for this run's first tick.
-        mailbox.withLock { $0.removeAll(where: \.addsObserver) }
-        lifecycle.unlock()
+        let running = beginRun(observers: extra, group: nil)
         let durationNs = duration.map { Nanoseconds.span($0) }
         let thread = Thread { [self] in
             let note = configuration.threadPolicy.prepare()
@@ -208,13 +203,40 @@ public final class TiltLoop: @unchecked Sendable {
                     try self.loop(durationNs: durationNs)
                 }
             } catch { failure = error }
-            lifecycle.withLock { isRunning.store(false, ordering: .releasing) }
-            running.finish(note: note, error: failure)
+            endRun(running, note: note, error: failure)
         }
         thread.name = "tiltboard-loop"
         thread.stackSize = 1 << 20
         thread.start()
         return running
+    }
+
+    /// Marks the loop running and makes the run's handle: `observers` hear it after those added
+    /// with `observe`; `group` is the schedule of the group it runs in (nil: its own).
+    func beginRun(observers extra: [LoopObserver], group: FixedRateScheduler?) -> RunningLoop {
+        lifecycle.lock()
+        precondition(!isRunning.exchange(true, ordering: .acquiringAndReleasing), "the loop is already running")
+        groupSchedule.withLock { $0 = group }
+        let running = RunningLoop(loop: self)
+        self.running = running
+        observing = observers + extra
+        // An observer added to an earlier run that ended before taking it is in `observers` now;
+        // other work posted meanwhile waits for this run's first tick.
+        mailbox.withLock { $0.removeAll(where: \.addsObserver) }
+        lifecycle.unlock()
+        return running
+    }
+
+    /// Marks the run over and tells its handle why.
+    func endRun(_ running: RunningLoop, note: String?, error: Error?) {
+        lifecycle.withLock { isRunning.store(false, ordering: .releasing) }
+        running.finish(note: note, error: error)
+    }
+
+    /// The schedule's figures (ticks, missed, lateness) of the loop's last run: its own, or its
+    /// group's when it ran in one. Callable from any thread.
+    package var scheduleStatistics: LoopStatistics {
+        (groupSchedule.withLock { $0 } ?? scheduler).statistics
     }
 
     /// Runs `work` on the loop thread at the next tick boundary (`RunningLoop.perform`); posted
@@ -245,7 +267,7 @@ public final class TiltLoop: @unchecked Sendable {
         wakeStop.withLock { $0?.request() }
     }
 
-    private func startWatcher() {
+    func startWatcher() {
         guard let watch = configuration.watch else { return }
         let poll = watch.poll
         watchStop.store(false, ordering: .releasing)
@@ -318,10 +340,7 @@ public final class TiltLoop: @unchecked Sendable {
         let end = durationNs.map { start &+ $0 }
         let ended = { end.map { clock.nowNanoseconds() >= $0 } ?? false }
         guard let wakeOnMotion = configuration.wakeOnMotion else {
-            try scheduler.run(shouldStop: ended) { tick in
-                if workPending.load(ordering: .acquiring) { runPendingWork() }
-                try recovery.tick(at: tick.wakeTime, events: { sensorEvent($0) }) { raw in handle(raw, tick) }
-            }
+            try scheduler.run(shouldStop: ended) { tick in try step(tick) }
             return
         }
         // Sampling runs in stretches: each ends when the board has been still long enough, the
@@ -392,6 +411,14 @@ public final class TiltLoop: @unchecked Sendable {
             }
         }
         return woke
+    }
+
+    /// One tick's work: the mailbox, then the sensor's samples (or its recovery) through the
+    /// pipeline to the observers. Loop thread (or its group's) only.
+    @inline(__always)
+    func step(_ tick: TickContext) throws {
+        if workPending.load(ordering: .acquiring) { runPendingWork() }
+        try recovery.tick(at: tick.wakeTime, events: { sensorEvent($0) }) { raw in handle(raw, tick) }
     }
 
     @inline(__always) @discardableResult
@@ -488,7 +515,7 @@ public final class RunningLoop: @unchecked Sendable {
     /// The schedule's figures (ticks, missed, lateness), the samples, the bus's trouble and the
     /// sleeps so far; callable from any thread.
     package var totals: LoopTotals {
-        LoopTotals(schedule: loop.scheduler.statistics, samples: loop.samples, bus: loop.busStatistics, wake: loop.wakeStatistics)
+        LoopTotals(schedule: loop.scheduleStatistics, samples: loop.samples, bus: loop.busStatistics, wake: loop.wakeStatistics)
     }
 
     func sampled() {

@@ -19,14 +19,18 @@ struct BusOptions: ParsableArguments {
 
     /// Notes each loss and return on stderr: `sensor lost at 1.00 s, motor off: …` and
     /// `sensor back at 1.52 s (reconfigured)`.
-    var notes: LoopObserver {
+    var notes: LoopObserver { notes(label: nil) }
+
+    /// `notes`, each line starting `LABEL: ` when there is a label (a player of several).
+    func notes(label: String?) -> LoopObserver {
+        let prefix = label.map { "\($0): " } ?? ""
         let limit = decimal(giveUpAfter, giveUpAfter == giveUpAfter.rounded() ? 0 : 1)
         return LoopObserver(event: { event in
             switch event {
             case let .sensor(.lost(t, error)):
-                Console.note("sensor lost at \(decimal(t, 2)) s, motor off, retrying for up to \(limit) s: \(Advice.message(for: error))", priority: .warning)
+                Console.note(prefix + "sensor lost at \(decimal(t, 2)) s, motor off, retrying for up to \(limit) s: \(Advice.message(for: error))", priority: .warning)
             case let .sensor(.back(t, reconfigured)):
-                Console.note("sensor back at \(decimal(t, 2)) s" + (reconfigured ? " (reconfigured)" : ""))
+                Console.note(prefix + "sensor back at \(decimal(t, 2)) s" + (reconfigured ? " (reconfigured)" : ""))
             case .wake:
                 break
             }

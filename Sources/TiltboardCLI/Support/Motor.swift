@@ -21,10 +21,12 @@ final class Motor {
     /// on stderr each time the on-time cap stops the motor (off where stderr is a live screen).
     /// `carrierHz`: the PWM carrier for strengths below 1. The session's `close()` shuts it down,
     /// before the sensor sleeps.
-    static func open(_ session: BoardSession, announceChanges: Bool, warnOnTrip: Bool = true, carrierHz: Double = 200) throws -> Motor? {
+    /// `label`: with several boards, the player whose motor it is, starting each of its lines.
+    static func open(_ session: BoardSession, announceChanges: Bool, warnOnTrip: Bool = true, carrierHz: Double = 200,
+                     label: String? = nil) throws -> Motor? {
         guard let line = try session.openMotor(), let section = session.board.motor else { return nil }
         let motor = Motor(line: line, clock: session.clock, cap: section.cap, announceChanges: announceChanges,
-                          warnOnTrip: warnOnTrip, carrierHz: carrierHz)
+                          warnOnTrip: warnOnTrip, carrierHz: carrierHz, label: label)
         let engine = motor.engine
         session.onClose { engine.shutdown() }
         return motor
@@ -32,9 +34,10 @@ final class Motor {
 
     /// Takes over an already requested line (a motor driven without opening the sensor).
     init(line: GPIOOutputLine, clock: MonotonicClock, cap: MotorCapSettings, announceChanges: Bool,
-         warnOnTrip: Bool = true, carrierHz: Double = 200) {
+         warnOnTrip: Bool = true, carrierHz: Double = 200, label: String? = nil) {
         self.line = line
-        let warning = "the motor was switched off after \(decimal(cap.maxOnSeconds, 1)) s on without a break (motor.maxOnMs)"
+        let prefix = label.map { "\($0): " } ?? ""
+        let warning = prefix + "the motor was switched off after \(decimal(cap.maxOnSeconds, 1)) s on without a break (motor.maxOnMs)"
         engine = HapticEngine(line: line, clock: clock, cap: cap, carrierHz: carrierHz,
                               capTripped: { if warnOnTrip { Console.warn(warning) } })
         let engine = engine
@@ -47,7 +50,7 @@ final class Motor {
             let origin = clock.nowSeconds()
             simulated.onChange = { t, active in
                 previous?(t, active)
-                Console.note("motor \(active ? "on " : "off") at \(decimal(t - origin, 3)) s")
+                Console.note(prefix + "motor \(active ? "on " : "off") at \(decimal(t - origin, 3)) s")
             }
         }
     }

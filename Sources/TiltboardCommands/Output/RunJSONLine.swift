@@ -7,9 +7,12 @@ extension JSONLineWriter {
     /// and a newline. `trusted` is false while the tilt cannot be gravity (an accelerometer-only
     /// chip under linear acceleration); the control values then hold. `haptic`: the motor is playing an effect. `dropped`: lines the output has
     /// dropped so far because a reader fell behind, written as `"dropped":N` once there are any.
-    package mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0) {
+    /// `player`: with several boards, which one the line is about (1 for the first), written
+    /// first as `"player":N`; nil with one board.
+    package mutating func writeRunLine(_ out: PipelineOutput, haptic: Bool, dropped: UInt64 = 0, player: Int? = nil) {
         reset()
         beginObject()
+        if let player { integer("player", player) }
         writeRunFields(out, haptic: haptic, dropped: dropped)
         endObject()
         newline()

@@ -25,9 +25,24 @@ extension ErrorWording {
             let s = seconds == seconds.rounded() && seconds < 1e9 ? String(Int(seconds)) : String(seconds)
             return "no sample from the \(error.part) at \(error.address.hex) on \(error.bus) for \(s) s, giving up; last error: \(error.lastError.map { describe($0) } ?? "none")"
         case let error as MotorLogError: return motorLog(error)
+        case let error as LoopGroupError: return loopGroup(error)
         default: return nil
         }
     }
+
+    /// Boards that cannot run in one loop, and what to change.
+    package static func loopGroup(_ error: LoopGroupError) -> String {
+        switch error.kind {
+        case .noLoops: return "no board to run"
+        case let .differentRates(rates):
+            let list = rates.enumerated().map { "player \($0.offset + 1) at \(rateText($0.element)) Hz" }.joined(separator: ", ")
+            return "boards run together sample at one rate, but \(list): give --rate, or the same rateHz in their board files"
+        case let .wakeOnMotion(player):
+            return "player \(player)'s board would sleep on its interrupt pin, which one schedule for several boards cannot do: run it alone for waking on motion"
+        }
+    }
+
+    private static func rateText(_ hz: Double) -> String { hz == hz.rounded() && abs(hz) < 1e9 ? String(Int(hz)) : String(hz) }
 
     /// A board file that cannot be used: `board file PATH: KEY: what is wrong (what is allowed)`.
     package static func boardFile(_ error: BoardFileError) -> String {
