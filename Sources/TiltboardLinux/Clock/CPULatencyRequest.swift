@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import TiltboardCore
 
 /// A CPU wake-up latency request held through the kernel's PM QoS interface: while it is open,
 /// the idle governor keeps every CPU out of idle states slower to leave than the request
@@ -43,7 +44,10 @@ package final class CPULatencyRequest {
 }
 
 /// Why a `CPULatencyRequest` was not held: the kernel's errno.
-package struct CPULatencyRefused: Error, Sendable, Equatable {
+package struct CPULatencyRefused: CategorizedError, Sendable, Equatable {
     /// The errno of the open or the write.
     package var errno: Int32
+    /// Permission denied (the device is root's), or the device unavailable.
+    package var category: ErrorCategory { errno == EACCES || errno == EPERM ? .permissionDenied : .unavailable }
+    package var description: String { "CPULatencyRefused(errno: \(errno))" }
 }
