@@ -35,8 +35,8 @@ package enum I2CAdapters {
     /// order, each with its name: `name` of `class/i2c-dev/i2c-N`, else of `bus/i2c/devices/i2c-N`,
     /// else of `class/i2c-adapter/i2c-N` (i2c-tools' `i2cdetect -l` reads the same places).
     package static func list(sysfsRoot: String) -> [I2CAdapterInfo] {
-        var numbers = adapterNumbers(in: sysfsRoot + "/class/i2c-dev")
-        if numbers.isEmpty { numbers = adapterNumbers(in: sysfsRoot + "/bus/i2c/devices") }
+        var numbers = LinuxI2CBus.busNumbers(in: sysfsRoot + "/class/i2c-dev")
+        if numbers.isEmpty { numbers = LinuxI2CBus.busNumbers(in: sysfsRoot + "/bus/i2c/devices") }
         return numbers.map { n in
             let folders = ["/class/i2c-dev/i2c-\(n)", "/bus/i2c/devices/i2c-\(n)", "/class/i2c-adapter/i2c-\(n)"]
             let name = folders.lazy.compactMap { readLine(sysfsRoot + $0 + "/name") }.first ?? ""
@@ -59,28 +59,10 @@ package enum I2CAdapters {
         return I2CAdapterInfo.MuxChannel(parent: parent, channel: channel)
     }
 
-    private static func adapterNumbers(in directory: String) -> [Int] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name.hasPrefix("i2c-"), let n = Int(name.dropFirst(4)), n >= 0 { numbers.append(n) }
-        }
-        return numbers.sorted()
-    }
-
     /// The first line of a small sysfs attribute, nil when unreadable or empty.
     private static func readLine(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 256)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard n > 0 else { return nil }
-        let line = buffer[0..<n].prefix { $0 != 0x0A && $0 != 0 }
-        return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+        guard let line = I2CKernelDriver.readSmallText(path)?.split(separator: "\n", omittingEmptySubsequences: false).first,
+              !line.isEmpty else { return nil }
+        return String(line)
     }
 }

@@ -95,7 +95,8 @@ package enum I2CKernelDriver {
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    private static func readSmallText(_ path: String) -> String? {
+    /// A small sysfs attribute's text (its first 256 bytes), nil when unreadable or empty.
+    static func readSmallText(_ path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

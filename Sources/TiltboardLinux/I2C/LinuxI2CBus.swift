@@ -120,6 +120,12 @@ public final class LinuxI2CBus: I2CBus {
     }
 
     static func availableBuses(in directory: String) -> [String] {
+        busNumbers(in: directory).map { "\(directory)/i2c-\($0)" }
+    }
+
+    /// The numbers N of the entries named `i2c-N` in `directory` (/dev, or sysfs's adapter
+    /// folders), in numeric order; none when it cannot be read.
+    static func busNumbers(in directory: String) -> [Int] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var numbers: [Int] = []
@@ -127,9 +133,9 @@ public final class LinuxI2CBus: I2CBus {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.hasPrefix("i2c-"), let n = Int(name.dropFirst(4)) { numbers.append(n) }
+            if name.hasPrefix("i2c-"), let n = Int(name.dropFirst(4)), n >= 0 { numbers.append(n) }
         }
-        return numbers.sorted().map { "\(directory)/i2c-\($0)" }
+        return numbers.sorted()
     }
 
     // MARK: - Transfers
