@@ -22,6 +22,11 @@ struct DoctorCommand: ParsableCommand {
         69 for anything else. --json prints one object: {"checks": [{"id", "status", "detail", \
         "fix", "cause"}], "exitCode": N}.
 
+        With --board once per player (boards that run together), every board is checked in turn \
+        under a `player N: NAME` line (--json: one object per board, with "player" and "board"), \
+        the bus share counts every board on the same bus, and the exit status is the first \
+        failing board's.
+
         --motor-noise runs the wiring check for motor noise instead: with the board still, it \
         reads the sensor at full rate for 1 s with the motor off, then while the motor is pulsed \
         6 times (0.25 s on, 0.5 s off, within motor.maxOnMs), and counts bus errors with \
@@ -32,7 +37,7 @@ struct DoctorCommand: ParsableCommand {
         """
     )
 
-    @OptionGroup var boardOptions: BoardOptions
+    @OptionGroup var players: PlayerBoardOptions
 
     @Flag(help: "One JSON object with every check.")
     var json = false
@@ -50,38 +55,54 @@ struct DoctorCommand: ParsableCommand {
 
     func validate() throws {
         if yes && !motorNoise { throw ValidationError("--yes only goes with --motor-noise (the other checks never ask)") }
+        if motorNoise && players.several { throw ValidationError("--motor-noise checks one board: give one --board") }
     }
 
     func run() throws {
-        let board = try boardOptions.loadBoard()
-        let clock = try CommandClock.clock(for: board)
-        let doctor = Doctor(board: board, system: SystemInspector(root: systemRoot),
-                            profilePath: boardOptions.profile ?? ProfileStore.defaultPath(boardName: board.name),
-                            clock: clock, backend: try CommandBoard.backend(for: board, clock: clock, devicesBelow: systemRoot))
-        let found: [DoctorCheck]
-        if motorNoise {
-            guard let checks = try runMotorNoise(doctor) else { return }
-            found = checks
-        } else {
-            found = doctor.run()
-            if let share = doctor.busShare(fifoAboveHz: RunPlan.fifoAboveHz, fifoTickHz: RunPlan.fifoTickHz), share.overWarning {
-                Console.warn(Self.busShareWarning(share))
+        let options = players.several ? players.board.indices.map { players.options(player: $0) } : [players.options()]
+        let boards = try options.map { try $0.loadBoard() }
+        var code = SysExit.ok
+        var total = 0, failed = 0
+        for (i, board) in boards.enumerated() {
+            if players.several && !json { Console.out("player \(i + 1): \(board.name)\n") }
+            let clock = try CommandClock.clock(for: board)
+            let doctor = Doctor(board: board, system: SystemInspector(root: systemRoot),
+                                profilePath: options[i].profile ?? ProfileStore.defaultPath(boardName: board.name),
+                                clock: clock, backend: try CommandBoard.backend(for: board, clock: clock, devicesBelow: systemRoot))
+            let found: [DoctorCheck]
+            if motorNoise {
+                guard let checks = try runMotorNoise(doctor) else { return }
+                found = checks
+            } else {
+                found = doctor.run()
+                // Once a bus, at its first board, counting every board on it.
+                let sameBus = { (other: BoardDescription) in other.sensor.bus == board.sensor.bus }
+                if !boards[..<i].contains(where: sameBus),
+                   let share = doctor.busShare(others: boards[(i + 1)...].filter(sameBus), fifoAboveHz: RunPlan.fifoAboveHz,
+                                               fifoTickHz: RunPlan.fifoTickHz), share.overWarning {
+                    Console.warn(Self.busShareWarning(share))
+                }
+            }
+            let checks = found.map(Self.line(for:))
+            let boardCode: Int32
+            switch Doctor.firstFailure(found) {
+            case nil: boardCode = SysExit.ok
+            case .permission?: boardCode = SysExit.code(for: .permissionDenied)
+            case .unavailable?: boardCode = SysExit.code(for: .unavailable)
+            }
+            if code == SysExit.ok { code = boardCode }
+            total += checks.count
+            failed += checks.filter { $0.status == .fail }.count
+            if json {
+                let player = players.several ? i + 1 : nil
+                Console.out(try Report(checks: checks, exitCode: boardCode, player: player, board: player.map { _ in board.name }).jsonLine())
+            } else {
+                for check in checks { Console.out(check.text + "\n") }
             }
         }
-        let checks = found.map(Self.line(for:))
-        let code: Int32
-        switch Doctor.firstFailure(found) {
-        case nil: code = SysExit.ok
-        case .permission?: code = SysExit.code(for: .permissionDenied)
-        case .unavailable?: code = SysExit.code(for: .unavailable)
-        }
-        if json {
-            Console.out(try Report(checks: checks, exitCode: code).jsonLine())
-        } else {
-            for check in checks { Console.out(check.text + "\n") }
-            let failed = checks.filter { $0.status == .fail }.count
-            Console.out(failed == 0 ? "doctor: no problems found in \(checks.count) checks\n"
-                                    : "doctor: \(failed) of \(checks.count) checks failed\n")
+        if !json {
+            Console.out(failed == 0 ? "doctor: no problems found in \(total) checks\n"
+                                    : "doctor: \(failed) of \(total) checks failed\n")
         }
         if code != SysExit.ok { throw ExitCode(code) }
     }
@@ -90,6 +111,9 @@ struct DoctorCommand: ParsableCommand {
     struct Report: Encodable {
         var checks: [Line]
         var exitCode: Int32
+        /// With several boards: which one (1 for the first) and its name.
+        var player: Int?
+        var board: String?
 
         /// One line: sorted keys and a newline.
         func jsonLine() throws -> [UInt8] {

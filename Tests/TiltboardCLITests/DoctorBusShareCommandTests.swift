@@ -47,6 +47,45 @@ final class DoctorBusShareCommandTests: XCTestCase {
                                                                       "· bus clock: not in the device tree for i2c-1; assuming it suits 400 Hz"])
     }
 
+    /// Two players' boards on one bus, each at 62 % of an assumed 100 kHz: one warning for the
+    /// bus with their sum, every board's checks under its player line, one object a board.
+    func testTwoBoardsOnOneBusAreCheckedInTurnAndTheirShareSummed() throws {
+        let folder = try makeScratchFolder(self)
+        let root = folder + "/root"
+        try FileManager.default.createDirectory(atPath: root + "/dev", withIntermediateDirectories: true)
+        XCTAssertTrue(FileManager.default.createFile(atPath: root + "/dev/i2c-1", contents: nil))
+        var arguments = ["doctor", "--system-root", root]
+        for (name, address) in [("p1", "0x68"), ("p2", "0x69")] {
+            let board = folder + "/\(name).json"
+            try Data(#"{"name":"\#(name)","sensor":{"chip":"mpu6050","bus":"/dev/i2c-1","address":"\#(address)","rateHz":400}}"#.utf8)
+                .write(to: URL(fileURLWithPath: board))
+            arguments += ["--board", board]
+        }
+        let environment = ["HOME": folder, "XDG_CONFIG_HOME": folder]
+        let r = try CLIRunner.run(arguments, environment: environment)
+        // The staged bus is a plain file: each board's sensor check fails, exit 69.
+        XCTAssertEqual(r.status, 69, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "bus share:").count, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("tiltboard: warning: bus share: 400 Hz MPU-6050 + 400 Hz MPU-6050 on /dev/i2c-1 take 125 % of the bus at 100 kHz"), r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("player ") }, ["player 1: p1", "player 2: p2"])
+        XCTAssertTrue(lines.contains("✓ kernel driver: none bound to 0x68 on /dev/i2c-1"), r.stdout)
+        XCTAssertTrue(lines.contains("✓ kernel driver: none bound to 0x69 on /dev/i2c-1"), r.stdout)
+        XCTAssertEqual(lines.last, "doctor: 2 of 18 checks failed")
+
+        let json = try CLIRunner.run(arguments + ["--json"], environment: environment)
+        XCTAssertEqual(json.status, 69)
+        let objects = try json.stdout.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        XCTAssertEqual(objects.map { $0["player"] as? Int }, [1, 2])
+        XCTAssertEqual(objects.map { $0["board"] as? String }, ["p1", "p2"])
+        XCTAssertEqual(objects.map { ($0["checks"] as? [Any])?.count }, [9, 9])
+        XCTAssertEqual(objects.map { $0["exitCode"] as? Int }, [69, 69])
+
+        let noise = try CLIRunner.run(arguments + ["--motor-noise"], environment: environment)
+        XCTAssertEqual(noise.status, 64)
+        XCTAssertTrue(noise.stderr.contains("--motor-noise checks one board: give one --board"), noise.stderr)
+    }
+
     func testTheWarningSumsTheBoardsOnTheBusAndLeavesOutAFasterClockWhenThereIsNone() {
         let two = BusShareFinding(bus: "/dev/i2c-1", clockHz: 400_000, clockFile: "f",
                                   boards: [BusBudget(chip: .mpu6050, rateHz: 1000, fifo: false), BusBudget(chip: .adxl345, rateHz: 800, fifo: false)],

@@ -211,6 +211,10 @@ document = validate("doctor --json", "doctor", result.stdout)
 if document is not None:
     check("doctor --json's exitCode is the exit status", document["exitCode"] == result.returncode,
           f"{document['exitCode']} vs {result.returncode}")
+result = tiltboard("doctor", "--board", mpu, "--board", adxl, "--json", expect=(0, 69, 77))
+players = validate_lines("doctor --json with two boards", "doctor", result.stdout, at_least=2)
+check("doctor --json with two boards: one object a player, in order", [p.get("player") for p in players] == [1, 2],
+      result.stdout[:300])
 
 out = tiltboard("profile", "show", "--board", mpu, "--profile", profile, "--json").stdout
 document = validate("profile show --json before a calibration", "profile-show", out)
