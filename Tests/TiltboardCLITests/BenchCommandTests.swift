@@ -62,8 +62,10 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(together.map { $0["boards"] as? Int }, [2, 2, 2])
         for run in alone + together {
             let ticks = try XCTUnwrap(run["ticks"] as? Int), missed = try XCTUnwrap(run["missedTicks"] as? Int)
-            // 0.3 s at 200 Hz, counting both ends: every deadline run or counted as missed.
-            XCTAssertEqual(ticks + missed, 61, "\(run)")
+            // 0.3 s at 200 Hz, counting both ends: every deadline run or counted as missed; on
+            // the real clock the last one falls on the end of the run, which a loaded machine
+            // may reach first.
+            XCTAssertTrue((60...61).contains(ticks + missed), "\(run)")
             // Every board gives a sample at every tick run.
             XCTAssertEqual(run["samples"] as? Int, ticks * (run["boards"] as? Int ?? 0), "\(run)")
             for key in ["latenessP50Microseconds", "latenessP99Microseconds", "latenessMaxMicroseconds"] {

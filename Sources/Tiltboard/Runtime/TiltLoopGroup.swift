@@ -86,11 +86,7 @@ public final class TiltLoopGroup: @unchecked Sendable {
             // Alone, a member is restored on the loop thread, as a loop of its own is.
             var restorers: [MemberRestorer] = []
             clock.takingPart {
-                let start = clock.nowNanoseconds()
-                for member in members {
-                    member.recovery.start = start
-                    member.startWatcher()
-                }
+                for member in members { member.startWatcher() }
                 defer { for member in members { member.watchStop.store(true, ordering: .releasing) } }
                 if members.count > 1 { restorers = members.map { MemberRestorer(member: $0, clock: clock) } }
                 for member in members { member.recovery.restoresAtOnce = restorers.isEmpty }
@@ -98,6 +94,10 @@ public final class TiltLoopGroup: @unchecked Sendable {
                     for restorer in restorers { restorer.end() }
                     for member in members { member.recovery.restoresAtOnce = true }
                 }
+                // Taken last, just before the schedule's own start, as a loop of its own takes it:
+                // the duration ends on the schedule's grid, not threads' start-up later.
+                let start = clock.nowNanoseconds()
+                for member in members { member.recovery.start = start }
                 let end = durationNs.map { start &+ $0 }
                 var live = members.count
                 let finish = { (i: Int, error: Error?) in
