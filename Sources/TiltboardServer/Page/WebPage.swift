@@ -14,6 +14,13 @@
 /// drawing only the newest frame at each animation frame, and reconnects whenever the stream
 /// ends or goes quiet. A token in the page's own address (`?token=`) is passed on to every API
 /// call and to the stream, and taken out of the address bar (the server keeps it in a cookie).
+///
+/// With several boards (`GET /api/boards` lists more than one) the page is one player's: the
+/// `player` selector ("I am player N", kept in localStorage under `tiltboard-player`) picks whose
+/// readouts, chart, Calibrate, Zero, Test motor and sensitivity it shows (`/api/boards/N/…`); every
+/// player's marker is on the area, each in its colour with its number, `data-player` set (the
+/// chosen one is `marker`, the others `marker-N`, each with its `data-t`), and `players-legend`
+/// names them. With one board none of this shows.
 package enum WebPage {
     package static let html = #"""
 <!doctype html>
@@ -66,9 +73,14 @@ main { display: grid; gap: .8rem; padding: .8rem; max-width: 1100px; margin: 0 a
 #area.stale #marker { opacity: .35; }
 /* The marker's centre travels over the field, inset by its radius, so at an edge it stays whole. */
 #field { position: absolute; inset: 4.5%; }
-#marker { position: absolute; left: 50%; top: 50%; width: 9.9%; aspect-ratio: 1 / 1; border-radius: 50%;
+#marker, .peer { position: absolute; left: 50%; top: 50%; width: 9.9%; aspect-ratio: 1 / 1; border-radius: 50%;
   transform: translate(-50%, -50%); background: var(--accent); box-shadow: 0 2px 6px rgba(0,0,0,.35);
-  will-change: left, top; }
+  will-change: left, top; display: flex; align-items: center; justify-content: center;
+  color: #fff; font-size: .75rem; font-weight: 700; }
+.peer { opacity: .8; }
+#area.stale .peer { opacity: .35; }
+#player { min-height: 34px; font-size: .85rem; padding: 0 .4rem; max-width: 45vw; }
+#players-legend { justify-content: center; font-size: .8rem; }
 .readouts { display: grid; grid-template-columns: repeat(4, 1fr); gap: .4rem; margin-top: .7rem; text-align: center; }
 .readouts div { background: var(--bg); border-radius: .4rem; padding: .3rem 0; }
 .readouts .v { font-variant-numeric: tabular-nums; font-size: 1.15rem; font-weight: 600; }
@@ -115,6 +127,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 <header>
   <h1>Tiltboard</h1>
   <span class="board" id="board-title"></span>
+  <select id="player" aria-label="which player you are" hidden></select>
   <span id="status" role="status" aria-live="polite">reconnecting</span>
 </header>
 <main>
@@ -131,6 +144,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       <div><div class="v" id="y">–</div><div class="k">y</div></div>
     </div>
     <div id="trust" aria-live="polite"></div>
+    <div class="legend" id="players-legend" hidden></div>
     <div class="switch" role="radiogroup" aria-label="tilt shown">
       <label><input type="radio" name="tilt-mode" id="mode-calibrated" value="calibrated" checked><span>Calibrated tilt</span></label>
       <label><input type="radio" name="tilt-mode" id="mode-raw" value="raw"><span>Raw tilt</span></label>
@@ -138,7 +152,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   </section>
   <div style="display:grid; gap:.8rem">
     <section class="card" id="chart-card">
-      <h2>Motion · last 10 s <span id="chart-state"></span></h2>
+      <h2>Motion · last 10 s <span id="chart-player"></span> <span id="chart-state"></span></h2>
       <canvas id="chart" aria-label="chart of the last 10 seconds of motion; tap to pause or resume" data-points="0" data-paused="false"></canvas>
       <div class="legend">
         <span><i style="background:#1f6feb"></i>roll °</span><span><i style="background:#8250df"></i>pitch °</span>
@@ -198,7 +212,16 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
                  history: [], chartPaused: false, chartDirty: false };
   const chartSeconds = 10;
   const stoppedNote = "tiltboard serve stopped; waiting for it to come back";
-  let socket = null, retryMs = 500, watchdog = 0;
+  let socket = null, retryMs = 500, watchdog = 0, retryTimer = 0;
+  // Several boards: the player this page is (its routes under `base`), the others' markers.
+  const playerKey = "tiltboard-player";
+  const playerColors = ["#1f6feb", "#cf222e", "#1a7f37", "#8250df", "#b35900", "#0a7ea4", "#bf3989", "#57606a"];
+  let players = [], me = 1, base = "/api";
+  const peers = new Map();
+  try {
+    const stored = Number(localStorage.getItem(playerKey));
+    if (Number.isInteger(stored) && stored > 1) { me = stored; base = "/api/boards/" + stored; }
+  } catch (_) {}
 
   // Rounded to `d` places, never "-0.0".
   const fixed = (v, d) => (typeof v === "number" && isFinite(v)) ? (v.toFixed(d).replace(/^-(0\.?0*)$/, "$1")) : "–";
@@ -238,7 +261,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + location.host + "/api/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
+    const ws = new WebSocket(scheme + location.host + base + "/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
     socket = ws;
     ws.onmessage = (event) => {
       if (ws !== socket) return;
@@ -257,9 +280,9 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     setStatus(false);
     try { ws.close(); } catch (_) {}
     clearTimeout(watchdog);
-    setTimeout(connect, retryMs);
+    retryTimer = setTimeout(connect, retryMs);
     // Still failing after a few tries: ask the API why (a wrong token, a refused Host) and say so.
-    if (retryMs >= 2000) api("GET", "/api/state").catch((e) => { if (!e.offline) say(e.message, "bad"); });
+    if (retryMs >= 2000) api("GET", base + "/state").catch((e) => { if (!e.offline) say(e.message, "bad"); });
     retryMs = Math.min(retryMs * 2, 4000);
   }
   // A stream that goes quiet (a half-open link after the Wi-Fi dropped) is given up and reopened.
@@ -301,7 +324,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
   function showBoard(b) {
     setText("board", b.name);
-    setText("board-title", b.name);
+    setText("board-title", (players.length > 1 ? "Player " + me + " · " : "") + b.name);
     setText("chip", b.chip + (b.simulated ? " · simulated" : "") + (b.motor ? "" : " · no motor"));
     // Without a motor, Test motor is shown unavailable, with the server's reason.
     view.hasMotor = b.motor !== false;
@@ -320,7 +343,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     setText("profile", (p.neutralTiltDeg === 0 ? "level (zeroed " + new Date(p.createdAt).toLocaleString() + ")"
                         : "neutral " + fixed(p.neutralTiltDeg, 1) + "° from level · " + when) + " · " + p.path);
     if (p.neutralTiltDeg === 0) return;
-    api("GET", "/api/profile").then((r) => {
+    api("GET", base + "/profile").then((r) => {
       const n = r.profile && r.profile.neutral;
       if (!n || n.tiltDeg === 0) return;
       // The TiltAngles convention: pitch = atan2(−g.y, g.z), roll = atan2(−g.x, √(g.y² + g.z²)).
@@ -512,7 +535,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     const select = $("shake-level");
     select.disabled = true;
     say("");
-    api("POST", "/api/shake", { level }).then((r) => { showShake(r.shake); say("shake sensitivity " + r.shake.description + " saved", "ok"); },
+    api("POST", base + "/shake", { level }).then((r) => { showShake(r.shake); say("shake sensitivity " + r.shake.description + " saved", "ok"); },
                                               (e) => say(e.message, "bad")).finally(() => { select.disabled = false; });
   });
 
@@ -539,6 +562,14 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       setText("y", fixed(f.control.y, 2));
     }
     if (view.chartDirty && !view.chartPaused) { view.chartDirty = false; drawChart(); }
+    for (const peer of peers.values()) {
+      if (!peer.dirty) continue;
+      peer.dirty = false;
+      const p = peer.frame;
+      peer.el.dataset.t = p.t;
+      peer.el.style.left = ((clamp(p.control.x) + 1) * 50).toFixed(2) + "%";
+      peer.el.style.top = ((1 - clamp(p.control.y)) * 50).toFixed(2) + "%";
+    }
     requestAnimationFrame(draw);
   }
 
@@ -552,24 +583,115 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
   $("calibrate").addEventListener("click", () => {
     calibrationEvent({ state: "running", progress: 0 });
-    press($("calibrate"), api("POST", "/api/calibrate"),
+    press($("calibrate"), api("POST", base + "/calibrate"),
           (r) => { view.capture = r; },
           (e) => calibrationEvent({ state: "failed", message: e.message }));
   });
   $("zero").addEventListener("click", () => {
-    press($("zero"), api("POST", "/api/zero"), (r) => { showProfile(r.profile); say("neutral pose reset to level", "ok"); });
+    press($("zero"), api("POST", base + "/zero"), (r) => { showProfile(r.profile); say("neutral pose reset to level", "ok"); });
   });
   $("test-motor").addEventListener("click", () => {
     const effect = $("effect").value;
     view.effectAsked = effect;
-    press($("test-motor"), api("POST", "/api/haptics", { effect }), () => log("test: " + effect));
+    press($("test-motor"), api("POST", base + "/haptics", { effect }), () => log("test: " + effect));
   });
   for (const input of document.querySelectorAll("input[name=tilt-mode]")) {
     input.addEventListener("change", () => { view.mode = input.value; view.dirty = true; });
   }
 
+  // ---- several boards: whose page this is, and everyone's marker ----
+  function paint(el, n) {
+    el.style.background = playerColors[(n - 1) % playerColors.length];
+    el.textContent = String(n);
+    el.title = "Player " + n;
+    el.dataset.player = String(n);
+  }
+  function setUpPlayers(boards) {
+    players = boards;
+    const several = boards.length > 1;
+    if (!boards.some((b) => b.player === me)) { if (me !== 1 || base !== "/api") choose(1); return; }
+    if (!several) return;
+    const select = $("player");
+    select.replaceChildren(...boards.map((b) => {
+      const o = document.createElement("option");
+      o.value = String(b.player);
+      o.textContent = "I am player " + b.player + " · " + b.board.name;
+      return o;
+    }));
+    select.hidden = false;
+    const legend = $("players-legend");
+    legend.replaceChildren(...boards.map((b) => {
+      const span = document.createElement("span"), i = document.createElement("i");
+      i.style.background = playerColors[(b.player - 1) % playerColors.length];
+      span.append(i, "Player " + b.player + " · " + b.board.name);
+      span.dataset.player = String(b.player);
+      return span;
+    }));
+    legend.hidden = false;
+    // Player 1's routes are also the ones without a board: no need to open its stream again.
+    choose(me, base !== "/api/boards/" + me && !(me === 1 && base === "/api"));
+  }
+  // This page becomes player `n`'s: its stream, readouts, chart and buttons; the others' markers.
+  function choose(n, reconnect = true) {
+    me = n;
+    const several = players.length > 1;
+    base = several ? "/api/boards/" + n : "/api";
+    try { if (several) localStorage.setItem(playerKey, String(n)); else localStorage.removeItem(playerKey); } catch (_) {}
+    if (several) {
+      $("player").value = String(n);
+      paint($("marker"), n);
+      setText("chart-player", "· Player " + n);
+      const chosen = players.find((b) => b.player === n);
+      if (chosen) setText("board-title", "Player " + n + " · " + chosen.board.name);
+      for (const span of $("players-legend").children) span.style.fontWeight = span.dataset.player === String(n) ? "700" : "";
+    }
+    if (reconnect) {
+      // What shows so far was another player's.
+      view.frame = null; view.history.length = 0; view.rateFrom = null; view.rate = null; view.capture = null;
+      view.calibrating = false; view.motorOn = false; view.effectAsked = null; view.chartDirty = true;
+      $("calibration").hidden = true; $("calibrate").disabled = false; $("motor-log").replaceChildren(); say("");
+      const ws = socket;
+      socket = null;
+      if (ws) { try { ws.close(); } catch (_) {} }
+      clearTimeout(watchdog); clearTimeout(retryTimer);
+      retryMs = 500;
+      connect();
+    }
+    openPeers();
+  }
+  function openPeers() {
+    for (const peer of peers.values()) { peer.closed = true; try { peer.ws.close(); } catch (_) {} peer.el.remove(); }
+    peers.clear();
+    if (players.length < 2) return;
+    for (const b of players) {
+      if (b.player === me) continue;
+      const el = document.createElement("div");
+      el.className = "peer";
+      el.id = "marker-" + b.player;
+      paint(el, b.player);
+      $("field").append(el);
+      const peer = { el, ws: null, frame: null, dirty: false, closed: false };
+      peers.set(b.player, peer);
+      const open = () => {
+        if (peer.closed) return;
+        const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+        const ws = new WebSocket(scheme + location.host + b.path + "/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
+        peer.ws = ws;
+        ws.onmessage = (event) => {
+          let m;
+          try { m = JSON.parse(event.data); } catch (_) { return; }
+          if (m.type === "state" || (m.type === "snapshot" && m.t !== null)) { peer.frame = m; peer.dirty = true; }
+        };
+        ws.onclose = () => { if (!peer.closed) setTimeout(open, 1000); };
+      };
+      open();
+    }
+  }
+  $("player").addEventListener("change", () => choose(Number($("player").value)));
+
   fillEffects(["tick", "click", "double-click", "buzz", "alarm"]);
   connect();
+  api("GET", "/api/boards").then((r) => setUpPlayers(r && Array.isArray(r.boards) ? r.boards : []), () => {});
   requestAnimationFrame(draw);
 })();
 </script>
