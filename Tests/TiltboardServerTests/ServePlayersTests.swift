@@ -23,7 +23,9 @@ final class ServedPlayers {
     let port: UInt16
 
     /// Board names: "left board" and "right board" (with a motor each), at 100 Hz.
-    init(_ test: XCTestCase, token: String? = nil, names: [String] = ["left board", "right board"]) async throws {
+    /// `faults`: the simulation's faults of each board by index (JSON), if any.
+    init(_ test: XCTestCase, token: String? = nil, names: [String] = ["left board", "right board"],
+         faults: [Int: String] = [:]) async throws {
         folder = NSTemporaryDirectory() + "tiltboard-serve-players-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let folder = self.folder
@@ -34,7 +36,7 @@ final class ServedPlayers {
             {"name": "\(name)",
              "sensor": {"chip": "mpu6050", "bus": "simulated", "address": "0x6\(8 + i)", "rateHz": 100},
              "motor": {"chip": "simulated", "line": \(17 + i), "maxOnSeconds": 2},
-             "simulation": {"script": "flat", "noise": false, "motorLog": "\(folder)/motor\(i + 1).log"}}
+             "simulation": {"script": "flat", "noise": false, "motorLog": "\(folder)/motor\(i + 1).log"\(faults[i].map { ", \"faults\": \($0)" } ?? "")}}
             """
             let path = folder + "/board\(i + 1).json"
             try Data(json.utf8).write(to: URL(fileURLWithPath: path))
@@ -164,6 +166,39 @@ final class ServePlayersTests: XCTestCase {
         XCTAssertEqual((first["board"] as? [String: Any])?["name"] as? String, "right board")
         waitUntil("the stream is registered") { players.hubs[1].clientCount == 1 }
         XCTAssertEqual(players.hubs[0].clientCount, 0)
+        await players.close()
+    }
+
+    func testABoardThatFailsIsToldOnItsOwnStreamWhileTheOtherPlaysOn() async throws {
+        // Player 2's sensor unplugged from 1 s to 1.5 s.
+        let players = try await ServedPlayers(self, faults: [1: #"[{"at": 1.0, "kind": "unplug", "seconds": 0.5}]"#])
+        var streams: [TestConnection] = []
+        for n in 1...2 {
+            let ws = try TestConnection(port: players.port)
+            ws.send("GET /api/boards/\(n)/stream HTTP/1.1\r\nHost: 127.0.0.1:\(players.port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            XCTAssertEqual(try ws.response().status, 101)
+            XCTAssertEqual(ws.message()?["type"] as? String, "snapshot")
+            streams.append(ws)
+        }
+        waitUntil("both streams are registered") { players.hubs.allSatisfy { $0.clientCount == 1 } }
+        players.runLoops(seconds: 3)
+        // Zero on each board sends its own stream a snapshot, which ends what the loop produced.
+        for n in 1...2 { XCTAssertEqual(try players.request("POST", "/api/boards/\(n)/zero").status, 200) }
+        func events(_ ws: TestConnection) -> [[String: Any]] {
+            var out: [[String: Any]] = []
+            while let m = ws.message(), m["type"] as? String != "snapshot" { out.append(m) }
+            return out
+        }
+        let one = events(streams[0]), two = events(streams[1])
+        let kinds = { (e: [[String: Any]]) in e.compactMap { $0["type"] as? String }.filter { $0 != "state" } }
+        XCTAssertEqual(kinds(two), ["sensor-lost", "sensor-back"])
+        XCTAssertEqual(kinds(one), [], "player 1 hears nothing of player 2's sensor")
+        // Player 1 kept every tick; player 2 missed those of its half second away.
+        let samples = { (r: TestResponse) in (r.json["loop"] as? [String: Any])?["samples"] as? Int ?? 0 }
+        let first = samples(try players.request("GET", "/api/boards/1/state"))
+        let second = samples(try players.request("GET", "/api/boards/2/state"))
+        XCTAssertEqual(first, 301)
+        XCTAssertLessThan(second, first)
         await players.close()
     }
 
