@@ -216,7 +216,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   // Several boards: the player this page is (its routes under `base`), the others' markers.
   const playerKey = "tiltboard-player";
   const playerColors = ["#1f6feb", "#cf222e", "#1a7f37", "#8250df", "#b35900", "#0a7ea4", "#bf3989", "#57606a"];
-  let players = [], me = 1, base = "/api";
+  let players = [], me = 1, base = "/api", playersKnown = false;
   const peers = new Map();
   try {
     const stored = Number(localStorage.getItem(playerKey));
@@ -316,6 +316,8 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     // A snapshot opens every connection: the server is back.
     if ($("message").textContent === stoppedNote) say("");
     if (s.t !== null) takeFrame(s);
+    // The list of boards did not arrive at the start (the server was away): ask again.
+    if (!playersKnown) loadPlayers();
     showBoard(s.board);
     showProfile(s.profile);
     if (Array.isArray(s.effects) && s.effects.length) fillEffects(s.effects);
@@ -606,6 +608,13 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     el.title = "Player " + n;
     el.dataset.player = String(n);
   }
+  function loadPlayers() {
+    api("GET", "/api/boards").then((r) => {
+      if (playersKnown || !r || !Array.isArray(r.boards)) return;
+      playersKnown = true;
+      setUpPlayers(r.boards);
+    }, () => {});
+  }
   function setUpPlayers(boards) {
     players = boards;
     const several = boards.length > 1;
@@ -691,7 +700,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 
   fillEffects(["tick", "click", "double-click", "buzz", "alarm"]);
   connect();
-  api("GET", "/api/boards").then((r) => setUpPlayers(r && Array.isArray(r.boards) ? r.boards : []), () => {});
+  loadPlayers();
   requestAnimationFrame(draw);
 })();
 </script>
