@@ -303,6 +303,14 @@ def chart_attr(driver, name, kind=float):
         return kind()
 
 
+def chart_attr_of(driver, chart_id, name):
+    found = driver.find_elements("id", chart_id)
+    try:
+        return float(found[0].get_attribute("data-" + name)) if found else 0
+    except (TypeError, ValueError):
+        return 0
+
+
 def canvas_image(driver):
     return driver.execute_script("return document.getElementById('chart').toDataURL()")
 
@@ -397,9 +405,10 @@ def players_checks(driver, players, team, shots):
         wait_until(driver, "player 2's marker goes left (its board turns left)", lambda: place(markers()["2"])[0] < 0.3)
         wait_until(driver, "player 1's marker goes right (its tour turns right)", lambda: place(markers()["1"])[0] > 0.7)
         assert place(markers()["2"])[0] < 0.3, "player 2's marker left the left side"
+        wait_until(driver, "player 2's own chart holds frames", lambda: chart_attr_of(driver, "chart-2", "points") > 20)
         legend = text(driver, "players-legend")
         assert "Player 1" in legend and "Player 2" in legend, f"#players-legend reads {legend!r}"
-    check("two players: two markers, numbered, in two colours, each moving with its own board", both)
+    check("two players: two markers, numbered, in two colours, each moving with its own board; a chart each", both)
 
     def pick():
         choose = driver.find_element("id", "player")
@@ -409,6 +418,8 @@ def players_checks(driver, players, team, shots):
                    and markers()["2"].get_attribute("id") == "marker" and text(driver, "board-title").startswith("Player 2"))
         wait_until(driver, "live on player 2's stream, its roll about −20°", lambda: text(driver, "status") == "live" and near(driver, "roll", -20, 2.5))
         assert driver.execute_script("return localStorage.getItem('tiltboard-player')") == "2"
+        wait_until(driver, "player 1's chart beside player 2's", lambda: chart_attr_of(driver, "chart-1", "points") > 20)
+        assert not driver.find_elements("id", "chart-2"), "a second chart of player 2"
     check("\"I am player 2\": the readouts, title and chosen marker are player 2's", pick)
 
     def zero_and_sensitivity():

@@ -19,8 +19,9 @@
 /// `player` selector ("I am player N", kept in localStorage under `tiltboard-player`) picks whose
 /// readouts, chart, Calibrate, Zero, Test motor and sensitivity it shows (`/api/boards/N/…`); every
 /// player's marker is on the area, each in its colour with its number, `data-player` set (the
-/// chosen one is `marker`, the others `marker-N`, each with its `data-t`), and `players-legend`
-/// names them. With one board none of this shows.
+/// chosen one is `marker`, the others `marker-N`, each with its `data-t`), `players-legend`
+/// names them, and each other player's chart is `chart-N` (with the chart's `data-` fields). With
+/// one board none of this shows.
 package enum WebPage {
     package static let html = #"""
 <!doctype html>
@@ -112,9 +113,12 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem .8rem; m
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 #motor.on { color: var(--warn); font-weight: 700; }
-#chart { display: block; width: 100%; height: 180px; cursor: pointer; touch-action: manipulation;
+#peer-charts { display: grid; gap: .8rem; }
+#peer-charts:empty { display: none; }
+#chart, .peer-chart { display: block; width: 100%; height: 180px; cursor: pointer; touch-action: manipulation;
   background: var(--area); border-radius: .4rem; }
 @media (min-width: 760px) { #chart { height: 220px; } }
+.peer-chart { height: 140px; }
 .legend { display: flex; flex-wrap: wrap; gap: .2rem .8rem; font-size: .75rem; color: var(--muted); margin-top: .35rem; }
 .legend i { display: inline-block; width: .9rem; height: .55rem; border-radius: .15rem; margin-right: .25rem; vertical-align: middle; }
 .sens { display: flex; align-items: center; gap: .5rem; margin-top: .6rem; font-size: .88rem; }
@@ -160,6 +164,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
         <span><i style="background:rgba(255,211,61,.6)"></i>shake</span><span><i style="background:rgba(179,89,0,.55)"></i>motor on</span>
       </div>
     </section>
+    <div id="peer-charts"></div>
     <section class="card">
       <h2>Calibration</h2>
       <div class="buttons">
@@ -423,8 +428,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
 
   // ---- the chart: the last 10 s of frames, drawn on a canvas ----
-  function remember(f) {
-    const h = view.history;
+  function remember(f, h = view.history) {
     // The loop started again (a new serve): old points would sit in the future.
     if (h.length && f.t < h[h.length - 1].t) h.length = 0;
     h.push({ t: f.t, roll: f.tilt.rollDeg, pitch: f.tilt.pitchDeg,
@@ -433,10 +437,10 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     let drop = 0;
     while (drop < h.length && h[drop].t < f.t - chartSeconds) drop++;
     if (drop) h.splice(0, drop);
-    if (!view.chartPaused) view.chartDirty = true;
+    if (h === view.history && !view.chartPaused) view.chartDirty = true;
   }
-  function drawChart() {
-    const canvas = $("chart"), h = view.history;
+  // `canvas` drawn from the frames `h`; the other players' charts (several boards) never pause.
+  function drawChart(canvas = $("chart"), h = view.history, paused = view.chartPaused) {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(canvas.clientWidth * dpr)), ht = Math.max(1, Math.round(canvas.clientHeight * dpr));
     if (canvas.width !== w || canvas.height !== ht) { canvas.width = w; canvas.height = ht; }
@@ -502,7 +506,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     g.setLineDash([]);
     g.restore();
     if (typeof thr === "number") { g.fillStyle = "#cf222e"; g.textAlign = "right"; g.fillText(thr.toFixed(2) + " g", left + plotW - 2, yLin(thr) - 7); }
-    if (view.chartPaused) {
+    if (paused) {
       g.fillStyle = color("--ink"); g.textAlign = "center"; g.font = "600 13px system-ui, sans-serif";
       g.fillText("paused · tap to resume", left + plotW / 2, top + 12);
     }
@@ -565,6 +569,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     }
     if (view.chartDirty && !view.chartPaused) { view.chartDirty = false; drawChart(); }
     for (const peer of peers.values()) {
+      if (peer.chartDirty) { peer.chartDirty = false; drawChart(peer.chart, peer.history, false); }
       if (!peer.dirty) continue;
       peer.dirty = false;
       const p = peer.frame;
@@ -669,7 +674,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     openPeers();
   }
   function openPeers() {
-    for (const peer of peers.values()) { peer.closed = true; try { peer.ws.close(); } catch (_) {} peer.el.remove(); }
+    for (const peer of peers.values()) { peer.closed = true; try { peer.ws.close(); } catch (_) {} peer.el.remove(); peer.card.remove(); }
     peers.clear();
     if (players.length < 2) return;
     for (const b of players) {
@@ -679,7 +684,18 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       el.id = "marker-" + b.player;
       paint(el, b.player);
       $("field").append(el);
-      const peer = { el, ws: null, frame: null, dirty: false, closed: false };
+      // Its chart: the same strip as this player's, smaller.
+      const card = document.createElement("section"), title = document.createElement("h2"), chart = document.createElement("canvas");
+      card.className = "card";
+      title.textContent = "Motion · last 10 s · Player " + b.player;
+      chart.className = "peer-chart";
+      chart.id = "chart-" + b.player;
+      chart.dataset.player = String(b.player);
+      chart.dataset.points = "0";
+      chart.setAttribute("aria-label", "chart of player " + b.player + "'s last 10 seconds of motion");
+      card.append(title, chart);
+      $("peer-charts").append(card);
+      const peer = { el, card, chart, history: [], chartDirty: false, ws: null, frame: null, dirty: false, closed: false };
       peers.set(b.player, peer);
       const open = () => {
         if (peer.closed) return;
@@ -689,7 +705,11 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
         ws.onmessage = (event) => {
           let m;
           try { m = JSON.parse(event.data); } catch (_) { return; }
-          if (m.type === "state" || (m.type === "snapshot" && m.t !== null)) { peer.frame = m; peer.dirty = true; }
+          if (m.type === "state" || (m.type === "snapshot" && m.t !== null)) {
+            peer.frame = m; peer.dirty = true;
+            remember(m, peer.history);
+            peer.chartDirty = true;
+          }
         };
         ws.onclose = () => { if (!peer.closed) setTimeout(open, 1000); };
       };
