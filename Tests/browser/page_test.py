@@ -151,6 +151,15 @@ def run_checks(driver, server, profile, motor_log, shots):
             driver.find_element("id", element_id)
     check("the stable element ids are all there", ids)
 
+    def alone():
+        # The list of boards has arrived (the page asks for it once connected).
+        wait_until(driver, "the page knows its board", lambda: text(driver, "board") == "browser test board")
+        for element_id in ("player", "players-legend", "peer-charts"):
+            assert not driver.find_element("id", element_id).is_displayed(), f"#{element_id} shows with one board"
+        assert not driver.find_elements("css selector", "[data-player], .peer, .peer-chart"), "another player's marker or chart"
+        assert text(driver, "board-title") == "browser test board", f"the title reads {text(driver, 'board-title')!r}"
+    check("one board: no player selector, legend, other markers or charts", alone)
+
     def flat():
         wait_until(driver, "flat board: roll and pitch within 2°, marker in the centre",
                    lambda: near(driver, "roll", 0, 2) and near(driver, "pitch", 0, 2)

@@ -82,6 +82,7 @@ main { display: grid; gap: .8rem; padding: .8rem; max-width: 1100px; margin: 0 a
 #area.stale .peer { opacity: .35; }
 #player { min-height: 34px; font-size: .85rem; padding: 0 .4rem; max-width: 45vw; }
 #players-legend { justify-content: center; font-size: .8rem; }
+#players-legend[hidden] { display: none; }
 .readouts { display: grid; grid-template-columns: repeat(4, 1fr); gap: .4rem; margin-top: .7rem; text-align: center; }
 .readouts div { background: var(--bg); border-radius: .4rem; padding: .3rem 0; }
 .readouts .v { font-variant-numeric: tabular-nums; font-size: 1.15rem; font-weight: 600; }
