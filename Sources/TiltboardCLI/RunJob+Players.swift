@@ -85,7 +85,7 @@ extension RunJob {
     /// own motor and, with --gamepad, its own gamepad ("NAME 1", "NAME 2", … created in player
     /// order). A board that fails is ridden out alone; one that gives up ends alone while the
     /// others play on, and the command then exits with its error.
-    func runTogether(_ options: PlayerBoardOptions, fast: Bool = false) throws {
+    func runTogether(_ options: PlayerBoardOptions, hooks: Hooks = Hooks(), fast: Bool = false) throws {
         try SignalWatcher.shared.start()
         let boards = try PlayerBoards.open(options, rate: rate.hz, fifo: fifo, fast: fast)
         defer { boards.close() }
@@ -102,11 +102,12 @@ extension RunJob {
         boards.announce(duration: duration.seconds, ignoreProfile: options.ignoreProfile)
         if let sender { Console.note("sending JSON datagrams to \(sender.destination)") }
         for link in links { Console.note("gamepad \"\(link.name)\" created") }
+        let added = try hooks.preparedPlayers(sessions, boards.motors, loops)
 
         let clock = sessions[0].clock
         var states: [RunOutputState] = []
         for i in sessions.indices {
-            states.append(RunOutputState(json: json, statusLine: true, interval: outputRate.map { 1 / $0 } ?? (json ? 0 : 0.1),
+            states.append(RunOutputState(json: json, statusLine: hooks.statusLine, interval: outputRate.map { 1 / $0 } ?? (json ? 0 : 0.1),
                                          sender: sender, engine: boards.motors[i]?.engine,
                                          whenFull: CommandClock.isReal(clock) ? .dropOldest : .wait,
                                          settle: CommandClock.settle(clock), player: i + 1, sharing: states.first))
@@ -117,7 +118,7 @@ extension RunJob {
             return [LoopObserver(sample: { out, _ in
                 link?.update(out, loop: loop)
                 state.emit(out)
-            })]
+            })] + (added.indices.contains(i) ? added[i] : [])
         }
         let running = group.start(for: RunPlan.span(duration.seconds), observers: observers)
         let writers = states[0].writers

@@ -52,6 +52,9 @@ struct RunJob: ParsableArguments {
         /// Once the board, the motor and the loop are ready, just before the loop starts: what
         /// else observes the loop, after the job's own output.
         var prepared: (BoardSession, Motor?, TiltLoop) throws -> [LoopObserver] = { _, _, _ in [] }
+        /// The same with several boards (`runTogether`): every board, motor and loop in player
+        /// order; what else observes each board's loop, one list per board.
+        var preparedPlayers: ([BoardSession], [Motor?], [TiltLoop]) throws -> [[LoopObserver]] = { _, _, _ in [] }
         /// The human status line on stdout when there is no --json (off when the command prints something else there).
         var statusLine = true
     }

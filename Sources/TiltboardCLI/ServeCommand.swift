@@ -25,11 +25,16 @@ struct ServeCommand: ParsableCommand {
         the token printed in the URL (kept in serve-token, mode 0600, beside the profile). The Host \
         and Origin headers are checked on every bind.
 
+        With --board once per player, the boards run in one loop (see `tiltboard run`) and the \
+        page shows every player's marker; each phone picks its player. GET /api/boards lists the \
+        boards, and every board route is also under /api/boards/<player or name>/ (the routes \
+        without a board mean player 1).
+
         Ctrl-C or SIGTERM: the clients are told, the motor goes off, exit 0.
         """
     )
 
-    @OptionGroup var boardOptions: BoardOptions
+    @OptionGroup var boards: PlayerBoardOptions
 
     @OptionGroup var job: RunJob
 
@@ -63,30 +68,50 @@ struct ServeCommand: ParsableCommand {
     func run() throws {
         var hooks = RunJob.Hooks()
         hooks.statusLine = false
+        if boards.several {
+            hooks.preparedPlayers = { sessions, motors, loops in
+                let (port, token, observers) = try serve(sessions, motors: motors, loops: loops)
+                for url in urls(port: port, token: token) { Console.out(url + "\n") }
+                return observers
+            }
+            return try job.runTogether(boards, hooks: hooks)
+        }
         hooks.prepared = { session, motor, loop in
             let (port, token, observers) = try serve(session, motor: motor, loop: loop)
             for url in urls(port: port, token: token) { Console.out(url + "\n") }
             return observers
         }
-        try job.run(boardOptions, hooks: hooks)
+        try job.run(boards.options(), hooks: hooks)
     }
 
-    /// Starts the web server on an opened board whose `loop` is about to start: the port bound,
-    /// the token clients need (nil when none), and what observes the loop for the pages. The
-    /// server's stop is registered with the session's teardown: opened last, it stops first,
-    /// before the gamepad, the motor and the sensor.
+    /// `serve(_:motors:loops:)` with one board.
     func serve(_ session: BoardSession, motor: Motor?, loop: TiltLoop) throws
         -> (port: UInt16, token: String?, observers: [LoopObserver]) {
-        let feed = BoardFeed(session: session, loop: loop, haptics: motor?.engine)
-        let (server, token) = try makeServer(session: session, feed: feed, motor: motor)
-        let served = ServedBoard()
-        let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
-        session.onClose { served.stop() }
-        return (port, token, [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) },
-                                           event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } })])
+        let (port, token, observers) = try serve([session], motors: [motor], loops: [loop])
+        return (port, token, observers[0])
     }
 
-    private func makeServer(session: BoardSession, feed: BoardFeed, motor: Motor?) throws -> (WebServer, String?) {
+    /// Starts the web server on opened boards (in player order) whose loops are about to start:
+    /// the port bound, the token clients need (nil when none), and what observes each board's
+    /// loop for the pages. The server's stop is registered with the teardown of the board closed
+    /// first: opened last, it stops first, before the gamepads, the motors and the sensors.
+    func serve(_ sessions: [BoardSession], motors: [Motor?], loops: [TiltLoop]) throws
+        -> (port: UInt16, token: String?, observers: [[LoopObserver]]) {
+        let feeds = sessions.indices.map { i in BoardFeed(session: sessions[i], loop: loops[i], haptics: motors[i]?.engine) }
+        let (server, token) = try makeServer(sessions: sessions, feeds: feeds, motors: motors)
+        let served = ServedBoard()
+        let port = try served.start(server, uiRate: uiRate, describe: bindFailure)
+        sessions[sessions.count - 1].onClose { served.stop() }
+        let observers = sessions.indices.map { i in
+            let feed = feeds[i], loop = loops[i]
+            return [LoopObserver(sample: { out, tick in feed.tick(out, tick, loop: loop) },
+                                 event: { if case let .sensor(event) = $0 { feed.sensorEvent(event) } })]
+        }
+        return (port, token, observers)
+    }
+
+    private func makeServer(sessions: [BoardSession], feeds: [BoardFeed], motors: [Motor?]) throws -> (WebServer, String?) {
+        let session = sessions[0]
         let loopback = WebServer.isLoopback(host)
         var token: String?
         if newToken || (!loopback && !noAuth) {
@@ -102,10 +127,10 @@ struct ServeCommand: ParsableCommand {
             }
         }
         if noAuth && !loopback {
-            Console.warn("--no-auth: anyone who can reach \(host) on port \(port) can calibrate the board and run its motor")
+            Console.warn("--no-auth: anyone who can reach \(host) on port \(port) can calibrate the board\(sessions.count > 1 ? "s" : "") and run \(sessions.count > 1 ? "their motors" : "its motor")")
         }
-        let hub = ServeHub(session: session, feed: feed, haptics: motor?.engine)
-        let api = ServeAPI(hub: hub, policy: AccessPolicy(ownNames: MachineNames.current(), token: token), page: WebPage.html)
+        let hubs = sessions.indices.map { i in ServeHub(session: sessions[i], feed: feeds[i], haptics: motors[i]?.engine) }
+        let api = ServeAPI(hubs: hubs, policy: AccessPolicy(ownNames: MachineNames.current(), token: token), page: WebPage.html)
         var limits = WebServer.Limits()
         limits.maxClients = maxClients
         limits.moreClients = "start serve with a higher --max-clients"
@@ -150,8 +175,12 @@ private final class ServedBoard: @unchecked Sendable {
             throw describe(error)
         }
         self.server = server
-        let hub = server.api.hub
-        pacing = server.background { await hub.run(rateHz: uiRate, clock: SystemServerClock()) }
+        let hubs = server.api.hubs
+        pacing = hubs.count == 1 ? server.background { await hubs[0].run(rateHz: uiRate, clock: SystemServerClock()) } : server.background {
+            await withTaskGroup(of: Void.self) { group in
+                for hub in hubs { group.addTask { await hub.run(rateHz: uiRate, clock: SystemServerClock()) } }
+            }
+        }
         return port
     }
 

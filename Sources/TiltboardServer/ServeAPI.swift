@@ -4,48 +4,79 @@ import TiltboardCommands
 import TiltboardCore
 
 /// The routes: the page at `/` and the JSON API under `/api/`. Every request passes the access
-/// policy first (Host, Origin, token), the WebSocket upgrade included.
+/// policy first (Host, Origin, token), the WebSocket upgrade included. With several boards,
+/// `GET /api/boards` lists them and every board route is also under `/api/boards/<player or
+/// name>/`; the routes without a board mean player 1.
 package final class ServeAPI: Sendable {
-    package let hub: ServeHub
+    /// The boards served, in player order (player 1 first).
+    package let hubs: [ServeHub]
+    /// Player 1's board: the one the routes without a board mean.
+    package var hub: ServeHub { hubs[0] }
     package let policy: AccessPolicy
     private let page: [UInt8]
 
     package enum Outcome: Sendable {
         case respond(HTTPResponse)
-        /// Complete the WebSocket handshake with this key and stream.
-        case upgrade(key: String)
+        /// Complete the WebSocket handshake with this key and stream this board's frames.
+        case upgrade(key: String, hub: ServeHub)
     }
 
     /// Paths and the methods each takes.
     static let routes: [String: Set<String>] = [
         "/": ["GET"], "/api/state": ["GET"], "/api/stream": ["GET"], "/api/profile": ["GET"],
         "/api/calibrate": ["POST"], "/api/zero": ["POST"], "/api/haptics": ["POST"],
-        "/api/shake": ["POST"],
+        "/api/shake": ["POST"], "/api/boards": ["GET"],
     ]
 
-    package init(hub: ServeHub, policy: AccessPolicy, page: String) {
-        self.hub = hub; self.policy = policy; self.page = Array(page.utf8)
+    /// Where one board's own routes start: `/api/boards/N/state` is `/api/state` for player N.
+    package static let boardsPrefix = "/api/boards/"
+
+    /// One board.
+    package convenience init(hub: ServeHub, policy: AccessPolicy, page: String) {
+        self.init(hubs: [hub], policy: policy, page: page)
+    }
+
+    /// Several boards, in player order; at least one.
+    package init(hubs: [ServeHub], policy: AccessPolicy, page: String) {
+        precondition(!hubs.isEmpty, "serve needs a board")
+        self.hubs = hubs; self.policy = policy; self.page = Array(page.utf8)
     }
 
     /// `serverPort`: the port the server listens on, which a Host with a port must name.
     package func handle(_ head: HTTPRequestHead, body: [UInt8], serverPort: UInt16? = nil) -> Outcome {
         if let refusal = policy.refusal(head, serverPort: serverPort) { return .respond(refusal) }
-        guard let methods = Self.routes[head.path] else { return .respond(.error(404, "no such page: \(AccessPolicy.quoted(head.path))")) }
+        var path = head.path
+        var hub = self.hub
+        if path.hasPrefix(Self.boardsPrefix) {
+            let rest = path.dropFirst(Self.boardsPrefix.count)
+            let id = String(rest.prefix { $0 != "/" })
+            guard let found = board(id) else {
+                return .respond(.error(404, "no such board: \(AccessPolicy.quoted(id.removingPercentEncoding ?? id)) (GET /api/boards lists them)"))
+            }
+            let route = "/api/" + rest.dropFirst(id.count + 1)
+            guard rest.dropFirst(id.count).hasPrefix("/"), route != "/api/", route != "/api/boards", Self.routes[route] != nil else {
+                return .respond(.error(404, "no such page: \(AccessPolicy.quoted(head.path))"))
+            }
+            path = route
+            hub = found
+        }
+        guard let methods = Self.routes[path] else { return .respond(.error(404, "no such page: \(AccessPolicy.quoted(head.path))")) }
         guard methods.contains(head.method) else {
             var r = HTTPResponse.error(405, "\(head.path) takes \(methods.sorted().joined(separator: ", ")), not \(head.method)")
             r.headers.append(("Allow", methods.sorted().joined(separator: ", ")))
             return .respond(r)
         }
-        switch head.path {
+        switch path {
         case "/": return .respond(pageResponse(head))
+        case "/api/boards": return .respond(.json(200, boardList()))
         case "/api/stream":
             switch WebSocketFrames.handshakeKey(head) {
-            case let .success(key): return .upgrade(key: key)
+            case let .success(key): return .upgrade(key: key, hub: hub)
             case let .failure(error): return .respond(.error(400, error.message))
             }
         case "/api/state":
             return .respond(HTTPResponse(status: 200, headers: [("Content-Type", "application/json")], body: hub.snapshotJSON()))
-        case "/api/profile": return .respond(profile())
+        case "/api/profile": return .respond(profile(hub))
         case "/api/calibrate":
             if let bad = Self.emptyObjectProblem(body) { return .respond(.error(400, bad)) }
             switch hub.startCapture() {
@@ -62,10 +93,26 @@ package final class ServeAPI: Sendable {
             } catch {
                 return .respond(.error(500, "the neutral pose is level now but was not saved: \(describe(error))"))
             }
-        case "/api/haptics": return .respond(haptics(body))
-        case "/api/shake": return .respond(shake(body))
+        case "/api/haptics": return .respond(haptics(body, hub))
+        case "/api/shake": return .respond(shake(body, hub))
         default: return .respond(.error(404, "no such page"))
         }
+    }
+
+    /// The board `id` names: a player number (`1` for the first board), or a board's name
+    /// (percent-encoded in the path) when exactly one board has it.
+    package func board(_ id: String) -> ServeHub? {
+        if let n = Int(id), String(n) == id { return hubs.indices.contains(n - 1) ? hubs[n - 1] : nil }
+        guard let name = id.removingPercentEncoding, !name.isEmpty else { return nil }
+        let named = hubs.filter { $0.name == name }
+        return named.count == 1 ? named[0] : nil
+    }
+
+    /// `GET /api/boards`.
+    private func boardList() -> ServeJSON.BoardList {
+        ServeJSON.BoardList(boards: hubs.enumerated().map { i, hub in
+            ServeJSON.BoardEntry(player: i + 1, path: Self.boardsPrefix + String(i + 1), board: hub.boardInfo)
+        })
     }
 
     private func pageResponse(_ head: HTTPRequestHead) -> HTTPResponse {
@@ -79,7 +126,7 @@ package final class ServeAPI: Sendable {
         return r
     }
 
-    private func profile() -> HTTPResponse {
+    private func profile(_ hub: ServeHub) -> HTTPResponse {
         let path = hub.profilePath
         do {
             let p = try ProfileStore.load(path: path, expectedBoard: hub.identity)
@@ -89,7 +136,7 @@ package final class ServeAPI: Sendable {
         }
     }
 
-    private func haptics(_ body: [UInt8]) -> HTTPResponse {
+    private func haptics(_ body: [UInt8], _ hub: ServeHub) -> HTTPResponse {
         let asked: (name: String, effect: HapticEffect)
         switch Self.effect(fromBody: body) {
         case let .success(e): asked = e
@@ -100,7 +147,7 @@ package final class ServeAPI: Sendable {
         return .json(200, ServeJSON.HapticsPlayed(effect: asked.name))
     }
 
-    private func shake(_ body: [UInt8]) -> HTTPResponse {
+    private func shake(_ body: [UInt8], _ hub: ServeHub) -> HTTPResponse {
         let asked: ProfileShake?
         switch Self.shake(fromBody: body) {
         case let .success(s): asked = s

@@ -32,6 +32,10 @@ package final class ServeHub: @unchecked Sendable {
 
     /// What the board is, read once: the loop owns the session's sensor from now on.
     private let board: ServeJSON.Board
+    /// What the board is, as the snapshot's `board` and `GET /api/boards` say.
+    package var boardInfo: ServeJSON.Board { board }
+    /// The board's name (from its board file), by which the API can address it.
+    package var name: String { board.name }
     package let identity: ProfileBoardIdentity
     package let profilePath: String
 

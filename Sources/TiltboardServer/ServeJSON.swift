@@ -164,6 +164,15 @@ package enum ServeJSON {
     // MARK: the API's answers
 
     package struct ErrorBody: Encodable, Sendable { var error: String }
+    /// `GET /api/boards`: every board served, in player order.
+    package struct BoardList: Encodable, Sendable { var boards: [BoardEntry] }
+    /// One board of `GET /api/boards`: its player number (1 for the first `--board`), the prefix
+    /// of its own routes (`/api/boards/N`), and what the snapshot's `board` says of it.
+    package struct BoardEntry: Encodable, Sendable {
+        var player: Int
+        var path: String
+        var board: Board
+    }
     package struct CalibrateStarted: Encodable, Sendable { var started = true; var durationSeconds: Real; var timeoutSeconds: Real }
     package struct ZeroDone: Encodable, Sendable { var profile: ProfileInfo }
     package struct ShakeSet: Encodable, Sendable { var shake: Sensitivity; var thresholdG: Real; var profile: ProfileInfo }

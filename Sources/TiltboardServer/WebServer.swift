@@ -108,7 +108,7 @@ package final class WebServer: Sendable {
         accept?.cancel()
         await accept?.value
         try? listener?.close()
-        api.hub.closeAll()
+        for hub in api.hubs { hub.closeAll() }
         let tasks = state.withLock { Array($0.tasks.values) }
         let clock = self.clock
         let cutter = Task(executorPreference: executor) {
@@ -222,9 +222,9 @@ package final class WebServer: Sendable {
             case var .respond(response):
                 if !head.keepAlive { response.close = true }
                 guard (try? await write(response.encoded(), to: socket)) != nil, !response.close else { return }
-            case let .upgrade(key):
+            case let .upgrade(key, hub):
                 guard (try? await write(WebSocketFrames.upgradeResponse(key: key), to: socket)) != nil else { return }
-                await stream(socket, leftover: buffer)
+                await stream(socket, leftover: buffer, hub: hub)
                 return
             }
         }
@@ -289,8 +289,7 @@ package final class WebServer: Sendable {
 
     /// The state stream: the client's mailbox written out as frames as fast as the client takes
     /// them (latest state wins), while its own frames (ping, close) are read and answered.
-    private func stream(_ socket: AsyncSocket, leftover: [UInt8]) async {
-        let hub = api.hub
+    private func stream(_ socket: AsyncSocket, leftover: [UInt8], hub: ServeHub) async {
         let box = hub.connect()
         defer { hub.disconnect(box) }
         // The reader ends the stream through the mailbox (so the close frame goes out last); the

@@ -1,7 +1,8 @@
 """The page of `tiltboard serve` in a real browser (headless Chromium), against a simulated board
 playing Tests/browser/tour.json in real time: flat 5 s, right edge down 20°, front edge down 20°,
 then held at pitch −15°, roll −20°; and a second board playing Tests/browser/shakes.json: 1 g
-shakes (4 Hz along x, 1 s) every 2.5 s, which the `gentle` sensitivity counts and `firm` does not.
+shakes (4 Hz along x, 1 s) every 2.5 s, which the `gentle` sensitivity counts and `firm` does not;
+and two players in one serve (the tour, and a board that turns left early), each with its marker.
 
 Usage: page_test.py TILTBOARD_BINARY [--screenshots DIR]
 Prints PASS:/FAIL: per check and ends with `browser: N passed, M failed`; exits 1 on a failure.
@@ -62,7 +63,7 @@ def read_json(path):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("binary")
-    parser.add_argument("--screenshots", help="folder for page-desktop.png and page-phone.png")
+    parser.add_argument("--screenshots", help="folder for page-desktop.png, page-phone.png and page-players.png")
     args = parser.parse_args()
 
     tmp = tempfile.mkdtemp(prefix="tiltboard-browser-")
@@ -95,6 +96,25 @@ def main():
     os.makedirs(bare_folder)
     bare = harness.Server(args.binary, os.path.join(harness.HERE, "..", "..", "Boards", "simulated-no-motor.json"),
                           os.path.join(bare_folder, "profile.json"), env, os.path.join(tmp, "serve-no-motor.log"))
+    # Two players in one serve: player 1 tours, player 2 turns left (roll −20°) after 2 s.
+    team = []
+    for n, script in ((1, os.path.join(harness.HERE, "tour.json")), (2, None)):
+        folder = os.path.join(tmp, f"player{n}")
+        os.makedirs(folder)
+        if script is None:
+            script = os.path.join(folder, "script.json")
+            with open(script, "w") as f:
+                json.dump({"segments": [{"hold": {"pitchDeg": 0, "rollDeg": 0, "seconds": 2}},
+                                        {"rotate": {"pitchDeg": 0, "rollDeg": -20, "seconds": 1}},
+                                        {"hold": {"seconds": 600}}]}, f)
+        path = harness.write_board(folder, script, os.path.join(folder, "motor.log"))
+        document = read_json(path)
+        document["name"] = f"player {n} board"
+        with open(path, "w") as f:
+            json.dump(document, f)
+        team.append({"board": path, "profile": os.path.join(folder, "profile.json"), "motor": os.path.join(folder, "motor.log")})
+    players = harness.Server(args.binary, team[0]["board"], team[0]["profile"], env, os.path.join(tmp, "serve-players.log"),
+                             extra=["--board", team[1]["board"], "--profile", team[1]["profile"]])
     try:
         urls = []
         check("serve starts and prints its URL", lambda: urls.append(server.start()))
@@ -106,12 +126,14 @@ def main():
                   lambda: no_motor_checks(driver, bare))
             check("beyond loopback: the token opens the page, leaves the address bar, and a reload needs no token",
                   lambda: token_checks(driver, lan))
+            players_checks(driver, players, team, shots)
     finally:
         driver.quit()
         server.kill()
         lan.kill()
         shaken.kill()
         bare.kill()
+        players.kill()
     if failed and os.path.exists(server.log_path):
         with open(server.log_path) as log:
             sys.stderr.write("the server's stderr, last lines:\n" + "".join(log.readlines()[-20:]))
@@ -128,6 +150,15 @@ def run_checks(driver, server, profile, motor_log, shots):
         for element_id in ("marker", "area", "calibrate", "zero", "test-motor", "status", "roll", "pitch"):
             driver.find_element("id", element_id)
     check("the stable element ids are all there", ids)
+
+    def alone():
+        # The list of boards has arrived (the page asks for it once connected).
+        wait_until(driver, "the page knows its board", lambda: text(driver, "board") == "browser test board")
+        for element_id in ("player", "players-legend", "peer-charts"):
+            assert not driver.find_element("id", element_id).is_displayed(), f"#{element_id} shows with one board"
+        assert not driver.find_elements("css selector", "[data-player], .peer, .peer-chart"), "another player's marker or chart"
+        assert text(driver, "board-title") == "browser test board", f"the title reads {text(driver, 'board-title')!r}"
+    check("one board: no player selector, legend, other markers or charts", alone)
 
     def flat():
         wait_until(driver, "flat board: roll and pitch within 2°, marker in the centre",
@@ -281,6 +312,14 @@ def chart_attr(driver, name, kind=float):
         return kind()
 
 
+def chart_attr_of(driver, chart_id, name):
+    found = driver.find_elements("id", chart_id)
+    try:
+        return float(found[0].get_attribute("data-" + name)) if found else 0
+    except (TypeError, ValueError):
+        return 0
+
+
 def canvas_image(driver):
     return driver.execute_script("return document.getElementById('chart').toDataURL()")
 
@@ -348,6 +387,82 @@ def token_checks(driver, lan):
     driver.get(local)
     wait_until(driver, "without the token: 401 with the server's advice",
                lambda: "missing or wrong token" in driver.find_element("tag name", "body").text)
+
+
+def players_checks(driver, players, team, shots):
+    """Two boards in one serve: both markers move, the page picks its player (kept over a reload),
+    and player 2's Zero, sensitivity and Test motor reach player 2's board alone."""
+    urls = []
+    check("two players: serve --board --board starts", lambda: urls.append(players.start()))
+    if not urls:
+        return
+    driver.get(urls[0])
+    place = lambda element: driver.execute_script(
+        "const a = document.getElementById('area').getBoundingClientRect(), m = arguments[0].getBoundingClientRect();"
+        "return [((m.left + m.width / 2) - a.left) / a.width, ((m.top + m.height / 2) - a.top) / a.height];", element)
+    markers = lambda: {m.get_attribute("data-player"): m for m in driver.find_elements("css selector", "#field [data-player]")}
+    stamp = lambda m: float(m.get_attribute("data-t") or "nan")
+
+    def both():
+        wait_until(driver, "#status reads live", lambda: text(driver, "status") == "live")
+        wait_until(driver, "a marker for player 1 and one for player 2", lambda: set(markers()) == {"1", "2"})
+        one, two = markers()["1"], markers()["2"]
+        assert one.get_attribute("id") == "marker", f"player 1's marker is #{one.get_attribute('id')}"
+        assert one.text == "1" and two.text == "2", f"the markers read {one.text!r} and {two.text!r}"
+        assert one.value_of_css_property("background-color") != two.value_of_css_property("background-color"), "one colour for both"
+        wait_until(driver, "both markers' frames advancing", lambda: stamp(markers()["1"]) > 0.5 and stamp(markers()["2"]) > 0.5)
+        wait_until(driver, "player 2's marker goes left (its board turns left)", lambda: place(markers()["2"])[0] < 0.3)
+        wait_until(driver, "player 1's marker goes right (its tour turns right)", lambda: place(markers()["1"])[0] > 0.7)
+        assert place(markers()["2"])[0] < 0.3, "player 2's marker left the left side"
+        wait_until(driver, "player 2's own chart holds frames", lambda: chart_attr_of(driver, "chart-2", "points") > 20)
+        legend = text(driver, "players-legend")
+        assert "Player 1" in legend and "Player 2" in legend, f"#players-legend reads {legend!r}"
+    check("two players: two markers, numbered, in two colours, each moving with its own board; a chart each", both)
+
+    def pick():
+        choose = driver.find_element("id", "player")
+        assert choose.is_displayed(), "no player selector"
+        driver.execute_script("const s = document.getElementById('player'); s.value = '2'; s.dispatchEvent(new Event('change'))")
+        wait_until(driver, "the page is player 2's", lambda: markers().get("2") is not None
+                   and markers()["2"].get_attribute("id") == "marker" and text(driver, "board-title").startswith("Player 2"))
+        wait_until(driver, "live on player 2's stream, its roll about −20°", lambda: text(driver, "status") == "live" and near(driver, "roll", -20, 2.5))
+        assert driver.execute_script("return localStorage.getItem('tiltboard-player')") == "2"
+        wait_until(driver, "player 1's chart beside player 2's", lambda: chart_attr_of(driver, "chart-1", "points") > 20)
+        assert not driver.find_elements("id", "chart-2"), "a second chart of player 2"
+    check("\"I am player 2\": the readouts, title and chosen marker are player 2's", pick)
+
+    def zero_and_sensitivity():
+        driver.find_element("id", "zero").click()
+        wait_until(driver, "player 2's profile: a level neutral", lambda: ((read_json(team[1]["profile"]) or {}).get("neutral") or {}).get("tiltDeg") == 0)
+        choose_level(driver, "firm")
+        wait_until(driver, "player 2's profile: shake firm", lambda: ((read_json(team[1]["profile"]) or {}).get("shake") or {}).get("level") == "firm")
+        wait_until(driver, "player 2's frames: threshold 1.2 g", lambda: chart_attr(driver, "threshold") == 1.2)
+        assert read_json(team[0]["profile"]) is None, "player 1's profile was written"
+        state = driver.execute_async_script("const done = arguments[arguments.length - 1];"
+                                            "fetch('/api/boards/1/state').then((r) => r.json()).then(done, () => done(null))")
+        assert state and state["sensitivity"]["level"] == "default" and state["thresholdG"] == 0.8, \
+            f"player 1's sensitivity changed: {state and state['sensitivity']}"
+    check("player 2's Zero and sensitivity change player 2's profile and detector only", zero_and_sensitivity)
+
+    def motor():
+        driver.execute_script("document.getElementById('effect').value = 'buzz'")
+        driver.find_element("id", "test-motor").click()
+        wait_until(driver, "an on and an off line in player 2's motor log",
+                   lambda: os.path.exists(team[1]["motor"]) and [l.split()[1] for l in open(team[1]["motor"]).read().splitlines()][-2:] == ["1", "0"])
+        ones = [l for l in open(team[0]["motor"]).read().splitlines() if l.split()[1] == "1"] if os.path.exists(team[0]["motor"]) else []
+        assert not ones, f"player 1's motor went on: {ones[:3]}"
+    check("player 2's Test motor buzzes motor 2 alone", motor)
+
+    def reload():
+        driver.refresh()
+        wait_until(driver, "live after the reload", lambda: text(driver, "status") == "live")
+        wait_until(driver, "still player 2's page", lambda: driver.find_element("id", "player").get_attribute("value") == "2"
+                   and markers().get("2") is not None and markers()["2"].get_attribute("id") == "marker"
+                   and text(driver, "board-title").startswith("Player 2"))
+        wait_until(driver, "player 2's threshold (1.2 g) on the chart", lambda: chart_attr(driver, "threshold") == 1.2)
+        assert set(markers()) == {"1", "2"}, f"markers after the reload: {sorted(markers())}"
+        save(driver, os.path.join(shots, "page-players.png"))
+    check("the choice of player 2 survives a reload (screenshot saved)", reload)
 
 
 if __name__ == "__main__":

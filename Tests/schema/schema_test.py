@@ -276,9 +276,11 @@ check(f"--udp: {len(datagrams)} datagrams are run lines without a newline", not 
 
 
 class Serve:
-    def __init__(self, board_path, profile_path):
+    def __init__(self, board_path, profile_path, more=()):
         args = [binary, "serve", "--board", board_path, "--profile", profile_path, "--host", "127.0.0.1",
                 "--port", "0", "--ui-rate", "20"]
+        for other_board, other_profile in more:
+            args += ["--board", other_board, "--profile", other_profile]
         self.log = open(os.path.join(scratch, "serve.log"), "a")
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=self.log, stdin=subprocess.DEVNULL,
                                         env=real_time, text=True)
@@ -312,10 +314,10 @@ class Serve:
 class Stream:
     """A minimal RFC 6455 client: the handshake, then the server's (unmasked) text frames."""
 
-    def __init__(self, port):
+    def __init__(self, port, path="/api/stream"):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=TIMEOUT)
         key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall((f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
                            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
@@ -428,6 +430,55 @@ try:
           not bad, "; ".join(bad[:3]))
     check("WebSocket: snapshot, state, motor, calibration and stopping messages seen",
           {"snapshot", "state", "motor", "calibration", "stopping"} <= set(kinds), sorted(kinds))
+finally:
+    if server.process.poll() is None:
+        server.process.kill()
+
+# Two boards in one serve: GET /api/boards, and every board route under /api/boards/N/ (and by name).
+left_board = board("schema-left", "mpu6050", "flat")
+right_board = board("schema-right", "mpu6050", "flat")
+server = Serve(left_board, os.path.join(scratch, "left-profile.json"),
+               more=[(right_board, os.path.join(scratch, "right-profile.json"))])
+try:
+    status, body = server.request("GET", "/api/boards")
+    document = validate("GET /api/boards (two boards)", "serve#/$defs/apiBoards", body)
+    check("GET /api/boards: players 1 and 2 in order",
+          document is not None and [(b["player"], b["board"]["name"]) for b in document["boards"]]
+          == [(1, "schema-left"), (2, "schema-right")], body[:300])
+    stream = Stream(server.port, "/api/boards/2/stream")
+    for prefix in ("/api/boards/2", "/api/boards/schema-right"):
+        status, body = server.request("GET", prefix + "/state")
+        document = validate(f"GET {prefix}/state", "serve#/$defs/apiState", body)
+        check(f"GET {prefix}/state: player 2's board", document is not None and document["board"]["name"] == "schema-right", body[-300:])
+    status, body = server.request("GET", "/api/state")
+    document = validate("GET /api/state (two boards)", "serve#/$defs/apiState", body)
+    check("GET /api/state: player 1's board", document is not None and document["board"]["name"] == "schema-left", body[-300:])
+    status, body = server.request("GET", "/api/boards/2/profile")
+    validate("GET /api/boards/2/profile", "serve#/$defs/apiProfile", body)
+    status, body = server.request("POST", "/api/boards/2/shake", {"level": "firm"})
+    validate("POST /api/boards/2/shake", "serve#/$defs/apiShake", body)
+    status, body = server.request("POST", "/api/boards/2/haptics", {"effect": "pulse:100"})
+    validate("POST /api/boards/2/haptics", "serve#/$defs/apiHaptics", body)
+    status, body = server.request("POST", "/api/boards/2/zero", b"")
+    validate("POST /api/boards/2/zero", "serve#/$defs/apiZero", body)
+    status, body = server.request("POST", "/api/boards/2/calibrate", b"")
+    check("POST /api/boards/2/calibrate: 202", status == 202, f"{status} {body}")
+    validate("POST /api/boards/2/calibrate", "serve#/$defs/apiCalibrate", body)
+    for method, path, code in (("GET", "/api/boards/3/state", 404), ("GET", "/api/boards/nobody/state", 404),
+                               ("GET", "/api/boards/2/nothing", 404), ("GET", "/api/boards/2/zero", 405),
+                               ("POST", "/api/boards", 405)):
+        status, body = server.request(method, path, b"" if method == "POST" else None)
+        check(f"{method} {path}: {code}", status == code, f"{status} {body}")
+        validate(f"{method} {path} ({code})", "serve#/$defs/error", body)
+    check("player 2's stream tells of its motor", stream.wait_for(lambda m: m.get("type") == "motor"))
+    code = server.stop()
+    check("serve (two boards): exit 0 on SIGTERM", code == 0, f"exit {code}")
+    stream.wait_for(lambda m: m.get("type") == "stopping", seconds=5)
+    bad = [f"{problems('serve', strict_loads(m))} in {m[:200]!r}" for m in stream.messages if problems("serve", strict_loads(m))]
+    check(f"WebSocket of player 2: {len(stream.messages)} messages valid", not bad, "; ".join(bad[:3]))
+    check("WebSocket of player 2: its own board's snapshot first",
+          bool(stream.messages) and json.loads(stream.messages[0]).get("board", {}).get("name") == "schema-right",
+          stream.messages[0][:200] if stream.messages else "no message")
 finally:
     if server.process.poll() is None:
         server.process.kill()

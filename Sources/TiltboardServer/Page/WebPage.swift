@@ -14,6 +14,14 @@
 /// drawing only the newest frame at each animation frame, and reconnects whenever the stream
 /// ends or goes quiet. A token in the page's own address (`?token=`) is passed on to every API
 /// call and to the stream, and taken out of the address bar (the server keeps it in a cookie).
+///
+/// With several boards (`GET /api/boards` lists more than one) the page is one player's: the
+/// `player` selector ("I am player N", kept in localStorage under `tiltboard-player`) picks whose
+/// readouts, chart, Calibrate, Zero, Test motor and sensitivity it shows (`/api/boards/N/…`); every
+/// player's marker is on the area, each in its colour with its number, `data-player` set (the
+/// chosen one is `marker`, the others `marker-N`, each with its `data-t`), `players-legend`
+/// names them, and each other player's chart is `chart-N` (with the chart's `data-` fields). With
+/// one board none of this shows.
 package enum WebPage {
     package static let html = #"""
 <!doctype html>
@@ -66,9 +74,15 @@ main { display: grid; gap: .8rem; padding: .8rem; max-width: 1100px; margin: 0 a
 #area.stale #marker { opacity: .35; }
 /* The marker's centre travels over the field, inset by its radius, so at an edge it stays whole. */
 #field { position: absolute; inset: 4.5%; }
-#marker { position: absolute; left: 50%; top: 50%; width: 9.9%; aspect-ratio: 1 / 1; border-radius: 50%;
+#marker, .peer { position: absolute; left: 50%; top: 50%; width: 9.9%; aspect-ratio: 1 / 1; border-radius: 50%;
   transform: translate(-50%, -50%); background: var(--accent); box-shadow: 0 2px 6px rgba(0,0,0,.35);
-  will-change: left, top; }
+  will-change: left, top; display: flex; align-items: center; justify-content: center;
+  color: #fff; font-size: .75rem; font-weight: 700; }
+.peer { opacity: .8; }
+#area.stale .peer { opacity: .35; }
+#player { min-height: 34px; font-size: .85rem; padding: 0 .4rem; max-width: 45vw; }
+#players-legend { justify-content: center; font-size: .8rem; }
+#players-legend[hidden] { display: none; }
 .readouts { display: grid; grid-template-columns: repeat(4, 1fr); gap: .4rem; margin-top: .7rem; text-align: center; }
 .readouts div { background: var(--bg); border-radius: .4rem; padding: .3rem 0; }
 .readouts .v { font-variant-numeric: tabular-nums; font-size: 1.15rem; font-weight: 600; }
@@ -100,9 +114,12 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem .8rem; m
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 #motor.on { color: var(--warn); font-weight: 700; }
-#chart { display: block; width: 100%; height: 180px; cursor: pointer; touch-action: manipulation;
+#peer-charts { display: grid; gap: .8rem; }
+#peer-charts:empty { display: none; }
+#chart, .peer-chart { display: block; width: 100%; height: 180px; cursor: pointer; touch-action: manipulation;
   background: var(--area); border-radius: .4rem; }
 @media (min-width: 760px) { #chart { height: 220px; } }
+.peer-chart { height: 140px; }
 .legend { display: flex; flex-wrap: wrap; gap: .2rem .8rem; font-size: .75rem; color: var(--muted); margin-top: .35rem; }
 .legend i { display: inline-block; width: .9rem; height: .55rem; border-radius: .15rem; margin-right: .25rem; vertical-align: middle; }
 .sens { display: flex; align-items: center; gap: .5rem; margin-top: .6rem; font-size: .88rem; }
@@ -115,6 +132,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
 <header>
   <h1>Tiltboard</h1>
   <span class="board" id="board-title"></span>
+  <select id="player" aria-label="which player you are" hidden></select>
   <span id="status" role="status" aria-live="polite">reconnecting</span>
 </header>
 <main>
@@ -131,6 +149,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       <div><div class="v" id="y">–</div><div class="k">y</div></div>
     </div>
     <div id="trust" aria-live="polite"></div>
+    <div class="legend" id="players-legend" hidden></div>
     <div class="switch" role="radiogroup" aria-label="tilt shown">
       <label><input type="radio" name="tilt-mode" id="mode-calibrated" value="calibrated" checked><span>Calibrated tilt</span></label>
       <label><input type="radio" name="tilt-mode" id="mode-raw" value="raw"><span>Raw tilt</span></label>
@@ -138,7 +157,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   </section>
   <div style="display:grid; gap:.8rem">
     <section class="card" id="chart-card">
-      <h2>Motion · last 10 s <span id="chart-state"></span></h2>
+      <h2>Motion · last 10 s <span id="chart-player"></span> <span id="chart-state"></span></h2>
       <canvas id="chart" aria-label="chart of the last 10 seconds of motion; tap to pause or resume" data-points="0" data-paused="false"></canvas>
       <div class="legend">
         <span><i style="background:#1f6feb"></i>roll °</span><span><i style="background:#8250df"></i>pitch °</span>
@@ -146,6 +165,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
         <span><i style="background:rgba(255,211,61,.6)"></i>shake</span><span><i style="background:rgba(179,89,0,.55)"></i>motor on</span>
       </div>
     </section>
+    <div id="peer-charts"></div>
     <section class="card">
       <h2>Calibration</h2>
       <div class="buttons">
@@ -198,7 +218,16 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
                  history: [], chartPaused: false, chartDirty: false };
   const chartSeconds = 10;
   const stoppedNote = "tiltboard serve stopped; waiting for it to come back";
-  let socket = null, retryMs = 500, watchdog = 0;
+  let socket = null, retryMs = 500, watchdog = 0, retryTimer = 0;
+  // Several boards: the player this page is (its routes under `base`), the others' markers.
+  const playerKey = "tiltboard-player";
+  const playerColors = ["#1f6feb", "#cf222e", "#1a7f37", "#8250df", "#b35900", "#0a7ea4", "#bf3989", "#57606a"];
+  let players = [], me = 1, base = "/api", playersKnown = false;
+  const peers = new Map();
+  try {
+    const stored = Number(localStorage.getItem(playerKey));
+    if (Number.isInteger(stored) && stored > 1) { me = stored; base = "/api/boards/" + stored; }
+  } catch (_) {}
 
   // Rounded to `d` places, never "-0.0".
   const fixed = (v, d) => (typeof v === "number" && isFinite(v)) ? (v.toFixed(d).replace(/^-(0\.?0*)$/, "$1")) : "–";
@@ -238,7 +267,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + location.host + "/api/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
+    const ws = new WebSocket(scheme + location.host + base + "/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
     socket = ws;
     ws.onmessage = (event) => {
       if (ws !== socket) return;
@@ -257,9 +286,9 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     setStatus(false);
     try { ws.close(); } catch (_) {}
     clearTimeout(watchdog);
-    setTimeout(connect, retryMs);
+    retryTimer = setTimeout(connect, retryMs);
     // Still failing after a few tries: ask the API why (a wrong token, a refused Host) and say so.
-    if (retryMs >= 2000) api("GET", "/api/state").catch((e) => { if (!e.offline) say(e.message, "bad"); });
+    if (retryMs >= 2000) api("GET", base + "/state").catch((e) => { if (!e.offline) say(e.message, "bad"); });
     retryMs = Math.min(retryMs * 2, 4000);
   }
   // A stream that goes quiet (a half-open link after the Wi-Fi dropped) is given up and reopened.
@@ -293,6 +322,8 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     // A snapshot opens every connection: the server is back.
     if ($("message").textContent === stoppedNote) say("");
     if (s.t !== null) takeFrame(s);
+    // The list of boards did not arrive at the start (the server was away): ask again.
+    if (!playersKnown) loadPlayers();
     showBoard(s.board);
     showProfile(s.profile);
     if (Array.isArray(s.effects) && s.effects.length) fillEffects(s.effects);
@@ -301,7 +332,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
   function showBoard(b) {
     setText("board", b.name);
-    setText("board-title", b.name);
+    setText("board-title", (players.length > 1 ? "Player " + me + " · " : "") + b.name);
     setText("chip", b.chip + (b.simulated ? " · simulated" : "") + (b.motor ? "" : " · no motor"));
     // Without a motor, Test motor is shown unavailable, with the server's reason.
     view.hasMotor = b.motor !== false;
@@ -320,7 +351,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     setText("profile", (p.neutralTiltDeg === 0 ? "level (zeroed " + new Date(p.createdAt).toLocaleString() + ")"
                         : "neutral " + fixed(p.neutralTiltDeg, 1) + "° from level · " + when) + " · " + p.path);
     if (p.neutralTiltDeg === 0) return;
-    api("GET", "/api/profile").then((r) => {
+    api("GET", base + "/profile").then((r) => {
       const n = r.profile && r.profile.neutral;
       if (!n || n.tiltDeg === 0) return;
       // The TiltAngles convention: pitch = atan2(−g.y, g.z), roll = atan2(−g.x, √(g.y² + g.z²)).
@@ -398,8 +429,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
 
   // ---- the chart: the last 10 s of frames, drawn on a canvas ----
-  function remember(f) {
-    const h = view.history;
+  function remember(f, h = view.history) {
     // The loop started again (a new serve): old points would sit in the future.
     if (h.length && f.t < h[h.length - 1].t) h.length = 0;
     h.push({ t: f.t, roll: f.tilt.rollDeg, pitch: f.tilt.pitchDeg,
@@ -408,10 +438,10 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     let drop = 0;
     while (drop < h.length && h[drop].t < f.t - chartSeconds) drop++;
     if (drop) h.splice(0, drop);
-    if (!view.chartPaused) view.chartDirty = true;
+    if (h === view.history && !view.chartPaused) view.chartDirty = true;
   }
-  function drawChart() {
-    const canvas = $("chart"), h = view.history;
+  // `canvas` drawn from the frames `h`; the other players' charts (several boards) never pause.
+  function drawChart(canvas = $("chart"), h = view.history, paused = view.chartPaused) {
     const dpr = window.devicePixelRatio || 1;
     const w = Math.max(1, Math.round(canvas.clientWidth * dpr)), ht = Math.max(1, Math.round(canvas.clientHeight * dpr));
     if (canvas.width !== w || canvas.height !== ht) { canvas.width = w; canvas.height = ht; }
@@ -477,7 +507,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     g.setLineDash([]);
     g.restore();
     if (typeof thr === "number") { g.fillStyle = "#cf222e"; g.textAlign = "right"; g.fillText(thr.toFixed(2) + " g", left + plotW - 2, yLin(thr) - 7); }
-    if (view.chartPaused) {
+    if (paused) {
       g.fillStyle = color("--ink"); g.textAlign = "center"; g.font = "600 13px system-ui, sans-serif";
       g.fillText("paused · tap to resume", left + plotW / 2, top + 12);
     }
@@ -512,7 +542,7 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
     const select = $("shake-level");
     select.disabled = true;
     say("");
-    api("POST", "/api/shake", { level }).then((r) => { showShake(r.shake); say("shake sensitivity " + r.shake.description + " saved", "ok"); },
+    api("POST", base + "/shake", { level }).then((r) => { showShake(r.shake); say("shake sensitivity " + r.shake.description + " saved", "ok"); },
                                               (e) => say(e.message, "bad")).finally(() => { select.disabled = false; });
   });
 
@@ -539,6 +569,15 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
       setText("y", fixed(f.control.y, 2));
     }
     if (view.chartDirty && !view.chartPaused) { view.chartDirty = false; drawChart(); }
+    for (const peer of peers.values()) {
+      if (peer.chartDirty) { peer.chartDirty = false; drawChart(peer.chart, peer.history, false); }
+      if (!peer.dirty) continue;
+      peer.dirty = false;
+      const p = peer.frame;
+      peer.el.dataset.t = p.t;
+      peer.el.style.left = ((clamp(p.control.x) + 1) * 50).toFixed(2) + "%";
+      peer.el.style.top = ((1 - clamp(p.control.y)) * 50).toFixed(2) + "%";
+    }
     requestAnimationFrame(draw);
   }
 
@@ -552,24 +591,137 @@ dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
   }
   $("calibrate").addEventListener("click", () => {
     calibrationEvent({ state: "running", progress: 0 });
-    press($("calibrate"), api("POST", "/api/calibrate"),
+    press($("calibrate"), api("POST", base + "/calibrate"),
           (r) => { view.capture = r; },
           (e) => calibrationEvent({ state: "failed", message: e.message }));
   });
   $("zero").addEventListener("click", () => {
-    press($("zero"), api("POST", "/api/zero"), (r) => { showProfile(r.profile); say("neutral pose reset to level", "ok"); });
+    press($("zero"), api("POST", base + "/zero"), (r) => { showProfile(r.profile); say("neutral pose reset to level", "ok"); });
   });
   $("test-motor").addEventListener("click", () => {
     const effect = $("effect").value;
     view.effectAsked = effect;
-    press($("test-motor"), api("POST", "/api/haptics", { effect }), () => log("test: " + effect));
+    press($("test-motor"), api("POST", base + "/haptics", { effect }), () => log("test: " + effect));
   });
   for (const input of document.querySelectorAll("input[name=tilt-mode]")) {
     input.addEventListener("change", () => { view.mode = input.value; view.dirty = true; });
   }
 
+  // ---- several boards: whose page this is, and everyone's marker ----
+  function paint(el, n) {
+    el.style.background = playerColors[(n - 1) % playerColors.length];
+    el.textContent = String(n);
+    el.title = "Player " + n;
+    el.dataset.player = String(n);
+  }
+  function loadPlayers() {
+    api("GET", "/api/boards").then((r) => {
+      if (playersKnown || !r || !Array.isArray(r.boards)) return;
+      playersKnown = true;
+      setUpPlayers(r.boards);
+    }, () => {});
+  }
+  function setUpPlayers(boards) {
+    players = boards;
+    const several = boards.length > 1;
+    if (!boards.some((b) => b.player === me)) { if (me !== 1 || base !== "/api") choose(1); return; }
+    if (!several) return;
+    const select = $("player");
+    select.replaceChildren(...boards.map((b) => {
+      const o = document.createElement("option");
+      o.value = String(b.player);
+      o.textContent = "I am player " + b.player + " · " + b.board.name;
+      return o;
+    }));
+    select.hidden = false;
+    const legend = $("players-legend");
+    legend.replaceChildren(...boards.map((b) => {
+      const span = document.createElement("span"), i = document.createElement("i");
+      i.style.background = playerColors[(b.player - 1) % playerColors.length];
+      span.append(i, "Player " + b.player + " · " + b.board.name);
+      span.dataset.player = String(b.player);
+      return span;
+    }));
+    legend.hidden = false;
+    // Player 1's routes are also the ones without a board: no need to open its stream again.
+    choose(me, base !== "/api/boards/" + me && !(me === 1 && base === "/api"));
+  }
+  // This page becomes player `n`'s: its stream, readouts, chart and buttons; the others' markers.
+  function choose(n, reconnect = true) {
+    me = n;
+    const several = players.length > 1;
+    base = several ? "/api/boards/" + n : "/api";
+    try { if (several) localStorage.setItem(playerKey, String(n)); else localStorage.removeItem(playerKey); } catch (_) {}
+    if (several) {
+      $("player").value = String(n);
+      paint($("marker"), n);
+      setText("chart-player", "· Player " + n);
+      const chosen = players.find((b) => b.player === n);
+      if (chosen) setText("board-title", "Player " + n + " · " + chosen.board.name);
+      for (const span of $("players-legend").children) span.style.fontWeight = span.dataset.player === String(n) ? "700" : "";
+    }
+    if (reconnect) {
+      // What shows so far was another player's.
+      view.frame = null; view.history.length = 0; view.rateFrom = null; view.rate = null; view.capture = null;
+      view.calibrating = false; view.motorOn = false; view.effectAsked = null; view.chartDirty = true;
+      $("calibration").hidden = true; $("calibrate").disabled = false; $("motor-log").replaceChildren(); say("");
+      const ws = socket;
+      socket = null;
+      if (ws) { try { ws.close(); } catch (_) {} }
+      clearTimeout(watchdog); clearTimeout(retryTimer);
+      retryMs = 500;
+      connect();
+    }
+    openPeers();
+  }
+  function openPeers() {
+    for (const peer of peers.values()) { peer.closed = true; try { peer.ws.close(); } catch (_) {} peer.el.remove(); peer.card.remove(); }
+    peers.clear();
+    if (players.length < 2) return;
+    for (const b of players) {
+      if (b.player === me) continue;
+      const el = document.createElement("div");
+      el.className = "peer";
+      el.id = "marker-" + b.player;
+      paint(el, b.player);
+      $("field").append(el);
+      // Its chart: the same strip as this player's, smaller.
+      const card = document.createElement("section"), title = document.createElement("h2"), chart = document.createElement("canvas");
+      card.className = "card";
+      title.textContent = "Motion · last 10 s · Player " + b.player;
+      chart.className = "peer-chart";
+      chart.id = "chart-" + b.player;
+      chart.dataset.player = String(b.player);
+      chart.dataset.points = "0";
+      chart.setAttribute("aria-label", "chart of player " + b.player + "'s last 10 seconds of motion");
+      card.append(title, chart);
+      $("peer-charts").append(card);
+      const peer = { el, card, chart, history: [], chartDirty: false, ws: null, frame: null, dirty: false, closed: false };
+      peers.set(b.player, peer);
+      const open = () => {
+        if (peer.closed) return;
+        const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+        const ws = new WebSocket(scheme + location.host + b.path + "/stream" + (token ? "?token=" + encodeURIComponent(token) : ""));
+        peer.ws = ws;
+        ws.onmessage = (event) => {
+          let m;
+          try { m = JSON.parse(event.data); } catch (_) { return; }
+          if (m.type === "state" || (m.type === "snapshot" && m.t !== null)) {
+            peer.frame = m; peer.dirty = true;
+            remember(m, peer.history);
+            peer.chartDirty = true;
+          }
+        };
+        ws.onclose = () => { if (!peer.closed) setTimeout(open, 1000); };
+      };
+      open();
+    }
+  }
+  $("player").addEventListener("change", () => choose(Number($("player").value)));
+
   fillEffects(["tick", "click", "double-click", "buzz", "alarm"]);
   connect();
+  loadPlayers();
   requestAnimationFrame(draw);
 })();
 </script>
