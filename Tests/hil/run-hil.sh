@@ -2,7 +2,7 @@
 # Hardware-in-the-loop test against the real Linux I²C and GPIO subsystems, without a Pi:
 # Debian's own kernel under QEMU (TCG), i2c-stub standing in for an MPU-6050 (0x68), an
 # ADXL345 (0x53) and an LIS3DH (0x18) (also bound once to the kernel's st_accel_i2c), and gpio-sim (built here as an out-of-tree module) for a
-# chip labelled like a Pi 4's. The guest runs the real `tiltboard` binary and prints one
+# chip labelled like a Pi 4's; at the end two MPU-6050s (0x68, 0x69) as two players' gamepads, read through SDL2. The guest runs the real `tiltboard` binary and prints one
 # PASS:/FAIL: line per check.
 #
 # Usage: bash Tests/hil/run-hil.sh        (needs root or sudo for apt-get; no KVM needed)
@@ -45,6 +45,7 @@ command -v make >/dev/null || need+=(make)
 [ -e /usr/include/stdio.h ] || need+=(libc6-dev)
 dpkg -s libgpiod-dev >/dev/null 2>&1 || need+=(libgpiod-dev)
 dpkg -s libi2c-dev >/dev/null 2>&1 || need+=(libi2c-dev)
+dpkg -s libsdl2-dev >/dev/null 2>&1 || need+=(libsdl2-dev)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     as_root apt-get update -qq
@@ -207,6 +208,8 @@ echo "/lib/modules/$kver/extra/gpio-sim.ko" >> "$ird/etc/hil-modules"
 
 # The gamepad check's client: a game's side, written against <linux/input.h> only.
 gcc -static -O2 -o "$ird/usr/bin/gamepad-client" "$here/gamepad-client.c" || fail_step "gcc gamepad-client.c"
+# The two players' client: a game's side through Debian's SDL2 (its libraries join the guest's below).
+gcc -O2 -o "$ird/usr/bin/sdl-pads" "$here/sdl-pads.c" $(sdl2-config --cflags --libs) || fail_step "gcc sdl-pads.c"
 for t in i2cget i2cset i2cdetect; do cp "$guestpkgs/usr/sbin/$t" "$ird/usr/sbin/"; done
 for t in gpioinfo gpioset gpioget gpiodetect; do cp "$guestpkgs/usr/bin/$t" "$ird/usr/bin/"; done
 # Libraries of every dynamic binary the guest runs: the guest packages' own first, then the host's.
