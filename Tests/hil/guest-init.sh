@@ -870,7 +870,7 @@ preload_player() {
         && $I2CSET -y $BUS $1 0x3B 0x00 0x00 0x00 0x00 0x20 0x00 0xFD 0xF7 0x00 0x00 0x00 0x00 0x00 0x00 i \
         && $I2CSET -y $BUS $1 0x6B 0x40
 }
-# Rolled 30° (y 0.5 g = 0x1000, z 0.866 g = 0x1BB6): past --full-scale's 25°, full deflection.
+# Tilted 30° about x (y 0.5 g = 0x1000, z 0.866 g = 0x1BB6): past --full-scale's 25°, full deflection.
 tilt_player() { $I2CSET -y $BUS $1 0x3D 0x10 0x00 0x1B 0xB6 i; }
 level_player() { $I2CSET -y $BUS $1 0x3D 0x00 0x00 0x20 0x00 i; }
 two_sensors() {
@@ -888,12 +888,16 @@ two_sensors() {
 }
 check "two players: i2c-stub with MPU-6050s at 0x68 and 0x69, motors GPIO17 and GPIO27 on gpio-sim" two_sensors
 
-# sdl COMMAND PATTERN: sends COMMAND to sdl-pads and waits for its next line matching PATTERN,
-# left in $answer.
+# sdl COMMAND PATTERN [SECONDS]: sends COMMAND to sdl-pads and waits (10 s unless told) for its
+# next line matching PATTERN, left in $answer.
 sdl() {
     before=$(grep -c "$2" /tmp/sdl.out)
     echo "$1" >&7
-    wait_text /tmp/sdl.out "$2" $((before + 1)) || { answer=""; return 1; }
+    n=$((${3:-10} * 10))
+    while [ "$(grep -c "$2" /tmp/sdl.out)" -le "$before" ]; do
+        n=$((n - 1)); [ $n -gt 0 ] || { answer=""; return 1; }
+        usleep 100000
+    done
     answer=$(grep "$2" /tmp/sdl.out | tail -n 1)
 }
 pad_exists() { grep -qx "$1" /sys/class/input/input*/name 2>/dev/null; }
@@ -919,24 +923,28 @@ two_pads() {
     g0=$(pad_line 0 | sed -n 's/.* guid=\([0-9a-f]*\) .*/\1/p'); g1=$(pad_line 1 | sed -n 's/.* guid=\([0-9a-f]*\) .*/\1/p')
     [ -n "$g0" ] && [ "$g0" != "$g1" ] || { why="GUIDs '$g0' and '$g1'"; return 1; }
     pad_line 0 | grep -q ' rumble=1 ' && pad_line 1 | grep -q ' rumble=1 ' || { why="SDL offers no rumble: $(pad_line 0)"; return 1; }
+    pad_line 0 | grep -q ' player=0 ' && pad_line 1 | grep -q ' player=1 ' || { why="SDL's player indexes: $(pad_line 0 | cut -d' ' -f5), $(pad_line 1 | cut -d' ' -f5)"; return 1; }
     pads_ok=1
 }
-check "two players: gamepad --board ×2 gives SDL two controllers, \"Tiltboard 1\" then \"Tiltboard 2\", distinct GUIDs, both with rumble" two_pads
+check "two players: gamepad --board ×2 gives SDL two controllers, \"Tiltboard 1\" then \"Tiltboard 2\" (player indexes 0 and 1), distinct GUIDs, both with rumble" two_pads
 
 # tilt_only ADDR OWN OTHER: tilting the board at ADDR moves pad OWN's stick past half deflection
 # while pad OTHER's stays centred (under 1000 of 32767); level again, OWN's stick comes back.
+# The stub's gyro reads 0 while the accelerometer jumps, so the estimate follows only through its
+# rest mean (TiltEstimator), seconds later under TCG on a busy host: up to 15 s each way.
 tilt_only() {
     [ "$pads_ok" = 1 ] || { why="the SDL check before did not pass"; return 1; }
     sdl mark '^marked' || { why="sdl-pads did not answer"; return 1; }
     tilt_player $1 || { why="i2cset failed"; return 1; }
-    sdl "until $2 over 16384 5000" "^until $2 " || { why="sdl-pads did not answer"; return 1; }
+    sdl "until $2 over 16384 15000" "^until $2 " 20 || { why="sdl-pads did not answer"; return 1; }
     sdl peaks "^peak 1 " || { why="sdl-pads did not answer"; return 1; }   # pad 1's line comes last
     grep '^peak' /tmp/sdl.out | tail -n 2 | sed 's/^/guest: sdl-pads: /'
     mine=$(grep "^peak $2 " /tmp/sdl.out | tail -n 1 | cut -d' ' -f3); theirs=$(grep "^peak $3 " /tmp/sdl.out | tail -n 1 | cut -d' ' -f3)
     level_player $1
     [ "$mine" -gt 16384 ] 2>/dev/null || { why="pad $2's stick peaked at $mine"; return 1; }
     [ "$theirs" -lt 1000 ] 2>/dev/null || { why="pad $3's stick moved too: peak $theirs"; return 1; }
-    sdl "until $2 under 1000 5000" "^until $2 " && echo "$answer" | grep -q ' ok ' || { why="pad $2 not back in the centre: $answer"; return 1; }
+    sdl "until $2 under 1000 15000" "^until $2 " 20 && echo "$answer" | grep -q ' ok ' || { why="pad $2 not back in the centre: $answer"; return 1; }
+    echo "guest: pad $2 back in the centre after $(echo "$answer" | cut -d' ' -f4) ms"
 }
 check "two players: tilting board 1 (0x68) moves only SDL controller 1's stick" tilt_only 0x68 0 1
 check "two players: tilting board 2 (0x69) moves only SDL controller 2's stick" tilt_only 0x69 1 0
@@ -968,13 +976,15 @@ board2_back() {
 }
 check "two players: board 2 answering again is reconfigured and moves only controller 2" board2_back
 
-# rumble_only PAD MOTOR OTHER: SDL's 400 ms rumble on PAD turns GPIO<MOTOR> on and off again, and
-# GPIO<OTHER> stays low throughout (watched every 10 ms for 2 s).
+# rumble_only PAD MOTOR OTHER: SDL's 400 ms rumble on PAD turns GPIO<MOTOR> on, and SDL's stop
+# when the 400 ms are up turns it off again (200…800 ms on: TCG's stalls, and well short of the
+# board's 1000 ms cap), while GPIO<OTHER> stays low throughout (lines read every ~10 ms for 2 s,
+# from just before the request).
 rumble_only() {
     [ "$pads_ok" = 1 ] || { why="the SDL check before did not pass"; return 1; }
-    sdl "rumble $1 400" "^rumble $1 " || { why="sdl-pads did not answer"; return 1; }
-    [ "$(echo "$answer" | cut -d' ' -f4)" = 0 ] || { why="SDL: $answer"; return 1; }
+    before=$(grep -c "^rumble $1 " /tmp/sdl.out)
     read -r t0 _ < /proc/uptime
+    echo "rumble $1 400" >&7
     on=""; off=""; other=0; i=0
     while [ $i -lt 200 ]; do
         read -r v < "$SIM/sim_gpio$2/value"; read -r w < "$SIM/sim_gpio$3/value"
@@ -983,13 +993,18 @@ rumble_only() {
         if [ "$v" = 0 ] && [ -n "$on" ] && [ -z "$off" ]; then read -r off _ < /proc/uptime; fi
         usleep 10000; i=$((i + 1))
     done
-    echo "guest: rumble on pad $1 at $t0 s: GPIO$2 on at ${on:-never}, off at ${off:-never}; GPIO$3 $([ $other = 1 ] && echo went high || echo stayed low)"
+    echo "guest: rumble on pad $1 requested at $t0 s: GPIO$2 on at ${on:-never}, off at ${off:-never}; GPIO$3 $([ $other = 1 ] && echo went high || echo stayed low)"
+    wait_text /tmp/sdl.out "^rumble $1 " $((before + 1)) || { why="sdl-pads did not answer"; return 1; }
+    answer=$(grep "^rumble $1 " /tmp/sdl.out | tail -n 1)
+    [ "$(echo "$answer" | cut -d' ' -f4)" = 0 ] || { why="SDL: $answer"; return 1; }
     [ -n "$on" ] || { why="GPIO$2 never went high"; return 1; }
     [ -n "$off" ] || { why="GPIO$2 still high 2 s after a 400 ms rumble"; return 1; }
     [ $other = 0 ] || { why="GPIO$3 went high too"; return 1; }
+    awk -v a="$on" -v b="$off" 'BEGIN { ms = (b - a) * 1000; printf "guest: GPIO on for %.0f ms\n", ms; exit !(ms >= 200 && ms <= 800) }' \
+        || { why="GPIO$2 on from $on to $off s, want 400 ms (200…800)"; return 1; }
 }
-check "two players: a rumble through SDL controller 2 turns on only GPIO27 (board 2's motor)" rumble_only 1 27 17
-check "two players: a rumble through SDL controller 1 turns on only GPIO17 (board 1's motor)" rumble_only 0 17 27
+check "two players: a 400 ms rumble through SDL controller 2 runs only GPIO27 (board 2's motor), for about 400 ms" rumble_only 1 27 17
+check "two players: a 400 ms rumble through SDL controller 1 runs only GPIO17 (board 1's motor), for about 400 ms" rumble_only 0 17 27
 
 # SIGTERM: both devices gone, both lines low and released, both sensors asleep.
 two_players_stop() {

@@ -34,7 +34,8 @@ flock -n 8 || { say "waiting for another run that uses $cache"; flock 8; }
 
 # --- host tools --------------------------------------------------------------------------------
 # qemu, a static busybox for the guest, cpio, kmod (depmod/modprobe -d), and the compiler Debian's
-# kernel headers name (gcc-12) for the gpio-sim module.
+# kernel headers name (gcc-12) for the gpio-sim module, and SDL2's development files for the
+# two players' client.
 need=()
 command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
