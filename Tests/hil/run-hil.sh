@@ -14,7 +14,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${TILTBOARD_CACHE:-${HOME:-/root}/.cache/tiltboard}/hil
-qemu_timeout=${HIL_QEMU_TIMEOUT:-300}
+qemu_timeout=${HIL_QEMU_TIMEOUT:-420}
 started=$(date +%s)
 
 # Progress goes to stderr with its own prefix; stdout carries only PASS:/FAIL: lines and the summary.
