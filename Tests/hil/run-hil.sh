@@ -2,8 +2,9 @@
 # Hardware-in-the-loop test against the real Linux I²C and GPIO subsystems, without a Pi:
 # Debian's own kernel under QEMU (TCG), i2c-stub standing in for an MPU-6050 (0x68), an
 # ADXL345 (0x53) and an LIS3DH (0x18) (also bound once to the kernel's st_accel_i2c), and gpio-sim (built here as an out-of-tree module) for a
-# chip labelled like a Pi 4's; at the end two MPU-6050s (0x68, 0x69) as two players' gamepads, read through SDL2. The guest runs the real `tiltboard` binary and prints one
-# PASS:/FAIL: line per check.
+# chip labelled like a Pi 4's; at the end two MPU-6050s (0x68, 0x69) as two players' gamepads,
+# read through SDL2. The guest runs the real `tiltboard` binary and prints one PASS:/FAIL: line
+# per check.
 #
 # Usage: bash Tests/hil/run-hil.sh        (needs root or sudo for apt-get; no KVM needed)
 # Downloads and builds are cached in ~/.cache/tiltboard/hil/ (TILTBOARD_CACHE moves it; delete it to
