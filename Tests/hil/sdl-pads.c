@@ -13,6 +13,10 @@
  *   until I over|under N MS
  *                      waits up to MS ms for pad I's stick (the larger of |x| and |y|) to pass
  *                      over N, or fall under N; prints "until I ok MS_WAITED" or "until I timeout"
+ *   settle I N HOLD LIMIT
+ *                      waits up to LIMIT ms for pad I's stick to stay under N for HOLD ms on end
+ *                      (a stick coming back may swing past the centre first); prints
+ *                      "settle I ok MS_WAITED" or "settle I timeout STICK"
  *   peaks              prints "peak I PEAK X Y" per pad: the largest |x| or |y| since the last
  *                      mark, and the stick now (the controller's left stick, or axes 0 and 1)
  *   rumble I MS        full-strength rumble on pad I for MS ms (SDL_GameControllerRumble, or
@@ -107,7 +111,7 @@ int main(int argc, char **argv) {
         struct pollfd p = { .fd = 0, .events = POLLIN };
         if (poll(&p, 1, 10) > 0) {
             if (!fgets(line, sizeof line, stdin)) break;
-            int i = -1, n = 0, ms = 0;
+            int i = -1, n = 0, ms = 0, hold = 0;
             char how[8] = "";
             if (strncmp(line, "quit", 4) == 0) break;
             if (strncmp(line, "mark", 4) == 0) {
@@ -129,6 +133,19 @@ int main(int argc, char **argv) {
                     stick(i, &x, &y);
                     if (over ? size(x, y) > n : size(x, y) < n) { printf("until %d ok %.0f\n", i, (now() - t0) * 1000); break; }
                     if ((now() - t0) * 1000 > ms) { printf("until %d timeout\n", i); break; }
+                    SDL_Delay(10);
+                }
+            } else if (sscanf(line, "settle %d %d %d %d", &i, &n, &hold, &ms) == 4 && i >= 0 && i < pads) {
+                int x, y;
+                double t0 = now(), since = -1;
+                for (;;) {
+                    frame();
+                    stick(i, &x, &y);
+                    double t = now();
+                    if (size(x, y) >= n) since = -1;
+                    else if (since < 0) since = t;
+                    if (since >= 0 && (t - since) * 1000 >= hold) { printf("settle %d ok %.0f\n", i, (t - t0) * 1000); break; }
+                    if ((t - t0) * 1000 > ms) { printf("settle %d timeout %d\n", i, size(x, y)); break; }
                     SDL_Delay(10);
                 }
             } else if (sscanf(line, "rumble %d %d", &i, &ms) == 2 && i >= 0 && i < pads) {
