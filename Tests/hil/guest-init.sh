@@ -32,6 +32,7 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=loose host /mnt 
 mkdir -p "$SWIFTLIB" && mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro,cache=loose swiftlib "$SWIFTLIB" \
     || echo "guest: 9p mount of the Swift runtime failed"
 TB=/mnt/$TB
+TB_MAIN=$TB   # the libgpiod 2.x checks point $TB at the other build
 XCTEST=/mnt/$XCTEST
 BOARDS=/mnt/Tests/hil/boards
 I2CGET=/usr/sbin/i2cget
@@ -39,14 +40,15 @@ I2CSET=/usr/sbin/i2cset
 BUS=0
 
 # ---------------------------------------------------------------------------------------------
-# gpio-sim: a chip labelled like a Pi 4's, GPIO17 = motor, GPIO4 = sensor interrupt.
+# gpio-sim: a chip labelled like a Pi 4's, GPIO17 = motor, GPIO4 = sensor interrupt, GPIO27 = the
+# second player's motor (the two players' checks at the end).
 GS=/sys/kernel/config/gpio-sim/tiltboard
 setup_gpio_sim() {
     mount -t configfs none /sys/kernel/config 2>/dev/null
     mkdir -p $GS/bank0 || { why="configfs has no gpio-sim"; return 1; }
     echo pinctrl-bcm2711 > $GS/bank0/label
     echo 58 > $GS/bank0/num_lines
-    for n in 4 17; do
+    for n in 4 17 27; do
         mkdir $GS/bank0/line$n && echo GPIO$n > $GS/bank0/line$n/name
     done
     echo 1 > $GS/live || { why="could not bring the chip live"; return 1; }
@@ -854,5 +856,177 @@ if [ -n "$GPIOD2" ]; then
     check "GPIO without permission: exit 77, message names the udev rule and gpio group$g2" gpio_permission
     check "motor line held by gpioset: haptics fails naming gpioset$g2" motor_busy
 fi
+
+# ---------------------------------------------------------------------------------------------
+# Two players on one bus: i2c-stub loaded again with two MPU-6050s, at 0x68 and 0x69 (AD0 low and
+# high: the MPU-6000/6050 product specification PS-MPU-6000A-00, §9.2), motors on GPIO17 and
+# GPIO27, `gamepad` with one --board per player, and a game's side through SDL2 (Debian's
+# libSDL2, `sdl-pads`). Last, as 0x69 (the "nothing answers" board above) answers from here on.
+TB=$TB_MAIN
+PLAYERS="--board $BOARDS/player1-0x68.json --board $BOARDS/player2-0x69.json"
+# At rest: 1 g on z at ±4 g (8192 LSB/g), 35 °C, no rotation; asleep until the driver starts it.
+preload_player() {
+    $I2CSET -y $BUS $1 0x75 0x68 && $I2CSET -y $BUS $1 0x3A 0x01 \
+        && $I2CSET -y $BUS $1 0x3B 0x00 0x00 0x00 0x00 0x20 0x00 0xFD 0xF7 0x00 0x00 0x00 0x00 0x00 0x00 i \
+        && $I2CSET -y $BUS $1 0x6B 0x40
+}
+# Tilted 30° about x (y 0.5 g = 0x1000, z 0.866 g = 0x1BB6): past --full-scale's 25°, full deflection.
+tilt_player() { $I2CSET -y $BUS $1 0x3D 0x10 0x00 0x1B 0xB6 i; }
+level_player() { $I2CSET -y $BUS $1 0x3D 0x00 0x00 0x20 0x00 i; }
+two_sensors() {
+    rmmod i2c_stub || { why="rmmod i2c_stub failed"; return 1; }
+    insmod "$(grep '/i2c-stub.ko' /etc/hil-modules | cut -d' ' -f1)" chip_addr=0x68,0x69 || { why="insmod i2c-stub failed"; return 1; }
+    wait_for 5 [ -e /dev/i2c-$BUS ] || { why="no /dev/i2c-$BUS after the reload"; return 1; }
+    grep -q "SMBus stub" /sys/class/i2c-dev/i2c-$BUS/name || { why="i2c-$BUS is $(cat /sys/class/i2c-dev/i2c-$BUS/name)"; return 1; }
+    preload_player 0x68 && preload_player 0x69 || { why="i2cset failed"; return 1; }
+    for a in 0x68 0x69; do
+        id=$(reg $a 0x75) || { why=$(cat /tmp/reg.err); return 1; }
+        [ "$id" = 0x68 ] || { why="WHO_AM_I at $a is $id"; return 1; }
+    done
+    [ -e "$SIM/sim_gpio27/value" ] || { why="no $SIM/sim_gpio27/value"; return 1; }
+    gpioinfo pinctrl-bcm2711 2>/dev/null | grep 'line  *27:' | grep -q '"GPIO27"' || { why="no line named GPIO27"; return 1; }
+}
+check "two players: i2c-stub with MPU-6050s at 0x68 and 0x69, motors GPIO17 and GPIO27 on gpio-sim" two_sensors
+
+# sdl COMMAND PATTERN [SECONDS]: sends COMMAND to sdl-pads and waits (10 s unless told) for its
+# next line matching PATTERN, left in $answer.
+sdl() {
+    before=$(grep -c "$2" /tmp/sdl.out)
+    echo "$1" >&7
+    n=$((${3:-10} * 10))
+    while [ "$(grep -c "$2" /tmp/sdl.out)" -le "$before" ]; do
+        n=$((n - 1)); [ $n -gt 0 ] || { answer=""; return 1; }
+        usleep 100000
+    done
+    answer=$(grep "$2" /tmp/sdl.out | tail -n 1)
+}
+pad_exists() { grep -qx "$1" /sys/class/input/input*/name 2>/dev/null; }
+both_pads() { pad_exists "Tiltboard 1" && pad_exists "Tiltboard 2"; }
+pad_line() { grep "^pad $1 " /tmp/sdl.out; }
+# The first error line of the two players' gamepad (stderr in /tmp/tp.err).
+tp_err() { { grep -i -m 1 'error' /tmp/tp.err || head -n 1 /tmp/tp.err; } | cut -c 1-300; }
+pads_ok=0; tppid=""; sdlpid=""
+two_pads() {
+    "$TB" gamepad --ignore-profile --give-up-after 60 $PLAYERS > /tmp/tp.out 2> /tmp/tp.err &
+    tppid=$!
+    wait_for 30 both_pads || { why="no two Tiltboard devices: $(tp_err)"; return 1; }
+    sed 's/^/guest: gamepad: /' /tmp/tp.err
+    rm -f /tmp/sdl.in; mkfifo /tmp/sdl.in
+    SDL_JOYSTICK_DISABLE_UDEV=1 SDL_JOYSTICK_HIDAPI=0 sdl-pads 2 20 < /tmp/sdl.in > /tmp/sdl.out 2> /tmp/sdl.err &
+    sdlpid=$!
+    exec 7> /tmp/sdl.in
+    wait_text /tmp/sdl.out '^pad 1 \|^only\|failed' 1 || { why="sdl-pads: $(head -c 300 /tmp/sdl.out) $(head -c 200 /tmp/sdl.err)"; return 1; }
+    sed 's/^/guest: sdl-pads: /' /tmp/sdl.out
+    grep -qx 'pads 2' /tmp/sdl.out || { why="SDL: $(grep -m 1 'pads\|only\|failed' /tmp/sdl.out)"; return 1; }
+    n0=$(pad_line 0 | sed -n 's/.* name=//p'); n1=$(pad_line 1 | sed -n 's/.* name=//p')
+    [ "$n0" = "Tiltboard 1" ] && [ "$n1" = "Tiltboard 2" ] || { why="SDL's order: 0 \"$n0\", 1 \"$n1\""; return 1; }
+    g0=$(pad_line 0 | sed -n 's/.* guid=\([0-9a-f]*\) .*/\1/p'); g1=$(pad_line 1 | sed -n 's/.* guid=\([0-9a-f]*\) .*/\1/p')
+    [ -n "$g0" ] && [ "$g0" != "$g1" ] || { why="GUIDs '$g0' and '$g1'"; return 1; }
+    pad_line 0 | grep -q ' rumble=1 ' && pad_line 1 | grep -q ' rumble=1 ' || { why="SDL offers no rumble: $(pad_line 0)"; return 1; }
+    pad_line 0 | grep -q ' player=0 ' && pad_line 1 | grep -q ' player=1 ' || { why="SDL's player indexes: $(pad_line 0 | cut -d' ' -f5), $(pad_line 1 | cut -d' ' -f5)"; return 1; }
+    pads_ok=1
+}
+check "two players: gamepad --board ×2 gives SDL two controllers, \"Tiltboard 1\" then \"Tiltboard 2\" (player indexes 0 and 1), distinct GUIDs, both with rumble" two_pads
+
+# tilt_only ADDR OWN OTHER: tilting the board at ADDR moves pad OWN's stick past half deflection
+# while pad OTHER's stays centred (under 1000 of 32767); level again, OWN's stick settles back
+# (under 500 for 2 s on end). The stub's gyro reads 0 while the accelerometer jumps, so the
+# estimate follows through its filter and rest mean (TiltEstimator), swinging past the centre on
+# the way back and taking seconds under TCG on a busy host (4 to 19 s seen): up to 15 s out and
+# 30 s back.
+tilt_only() {
+    [ "$pads_ok" = 1 ] || { why="the SDL check before did not pass"; return 1; }
+    sdl mark '^marked' || { why="sdl-pads did not answer"; return 1; }
+    tilt_player $1 || { why="i2cset failed"; return 1; }
+    sdl "until $2 over 16384 15000" "^until $2 " 20 || { why="sdl-pads did not answer"; return 1; }
+    sdl peaks "^peak 1 " || { why="sdl-pads did not answer"; return 1; }   # pad 1's line comes last
+    grep '^peak' /tmp/sdl.out | tail -n 2 | sed 's/^/guest: sdl-pads: /'
+    mine=$(grep "^peak $2 " /tmp/sdl.out | tail -n 1 | cut -d' ' -f3); theirs=$(grep "^peak $3 " /tmp/sdl.out | tail -n 1 | cut -d' ' -f3)
+    level_player $1
+    [ "$mine" -gt 16384 ] 2>/dev/null || { why="pad $2's stick peaked at $mine"; return 1; }
+    [ "$theirs" -lt 1000 ] 2>/dev/null || { why="pad $3's stick moved too: peak $theirs"; return 1; }
+    sdl "settle $2 500 2000 30000" "^settle $2 " 35 && echo "$answer" | grep -q ' ok ' || { why="pad $2 not back in the centre: $answer"; return 1; }
+    echo "guest: pad $2 settled in the centre $(echo "$answer" | cut -d' ' -f4) ms after the board was level"
+}
+check "two players: tilting board 1 (0x68) moves only SDL controller 1's stick" tilt_only 0x68 0 1
+check "two players: tilting board 2 (0x69) moves only SDL controller 2's stick" tilt_only 0x69 1 0
+
+# Board 2 fails while both play: its chip resets (PWR_MGMT_1 back at 0x40) and answers with
+# WHO_AM_I 0x00, so every attempt to restore it fails; board 1 plays on. The stub cannot NACK one
+# address on demand, so this is the chip failing, not the bus.
+lost_ok=0
+board2_lost() {
+    [ "$pads_ok" = 1 ] || { why="the SDL check before did not pass"; return 1; }
+    $I2CSET -y $BUS 0x69 0x75 0x00 && $I2CSET -y $BUS 0x69 0x6B 0x40 || { why="i2cset failed"; return 1; }
+    wait_text /tmp/tp.err 'player 2: sensor lost at ' 1 || { why="no loss noted: $(tail -n 2 /tmp/tp.err | cut -c 1-200)"; return 1; }
+    grep 'player 2: sensor lost' /tmp/tp.err | cut -c 1-200 | sed 's/^/guest: gamepad: /'
+    ! grep -q 'player 1: sensor lost' /tmp/tp.err || { why="player 1 lost too: $(grep -m 1 'player 1: sensor lost' /tmp/tp.err)"; return 1; }
+    kill -0 $tppid 2>/dev/null || { why="gamepad exited: $(tp_err)"; return 1; }
+    lost_ok=1
+    tilt_only 0x68 0 1
+}
+check "two players: board 2's chip lost (reset, WHO_AM_I 0x00 at 0x69): tilting board 1 still moves only controller 1" board2_lost
+board2_back() {
+    [ "$lost_ok" = 1 ] || { why="the loss check before did not pass"; return 1; }
+    $I2CSET -y $BUS 0x69 0x75 0x68 || { why="i2cset failed"; return 1; }
+    wait_text /tmp/tp.err 'player 2: sensor back at .* (reconfigured)' 1 || { why="not back: $(tail -n 2 /tmp/tp.err | cut -c 1-200)"; return 1; }
+    grep 'player 2: sensor back' /tmp/tp.err | sed 's/^/guest: gamepad: /'
+    pwr=$(reg 0x69 0x6B) || { why=$(cat /tmp/reg.err); return 1; }
+    [ "$pwr" = 0x01 ] || { why="PWR_MGMT_1 at 0x69 is $pwr, want 0x01 (configured)"; return 1; }
+    ! grep -q 'player 1: sensor' /tmp/tp.err || { why="player 1: $(grep -m 1 'player 1: sensor' /tmp/tp.err)"; return 1; }
+    tilt_only 0x69 1 0
+}
+check "two players: board 2 answering again is reconfigured and moves only controller 2" board2_back
+
+# rumble_only PAD MOTOR OTHER: SDL's 400 ms rumble on PAD turns GPIO<MOTOR> on, and SDL's stop
+# when the 400 ms are up turns it off again (200…800 ms on: TCG's stalls, and well short of the
+# board's 1000 ms cap), while GPIO<OTHER> stays low throughout (lines read every ~10 ms for 2 s,
+# from just before the request).
+rumble_only() {
+    [ "$pads_ok" = 1 ] || { why="the SDL check before did not pass"; return 1; }
+    before=$(grep -c "^rumble $1 " /tmp/sdl.out)
+    read -r t0 _ < /proc/uptime
+    echo "rumble $1 400" >&7
+    on=""; off=""; other=0; i=0
+    while [ $i -lt 200 ]; do
+        read -r v < "$SIM/sim_gpio$2/value"; read -r w < "$SIM/sim_gpio$3/value"
+        [ "$w" = 1 ] && other=1
+        if [ "$v" = 1 ] && [ -z "$on" ]; then read -r on _ < /proc/uptime; fi
+        if [ "$v" = 0 ] && [ -n "$on" ] && [ -z "$off" ]; then read -r off _ < /proc/uptime; fi
+        usleep 10000; i=$((i + 1))
+    done
+    echo "guest: rumble on pad $1 requested at $t0 s: GPIO$2 on at ${on:-never}, off at ${off:-never}; GPIO$3 $([ $other = 1 ] && echo went high || echo stayed low)"
+    wait_text /tmp/sdl.out "^rumble $1 " $((before + 1)) || { why="sdl-pads did not answer"; return 1; }
+    answer=$(grep "^rumble $1 " /tmp/sdl.out | tail -n 1)
+    [ "$(echo "$answer" | cut -d' ' -f4)" = 0 ] || { why="SDL: $answer"; return 1; }
+    [ -n "$on" ] || { why="GPIO$2 never went high"; return 1; }
+    [ -n "$off" ] || { why="GPIO$2 still high 2 s after a 400 ms rumble"; return 1; }
+    [ $other = 0 ] || { why="GPIO$3 went high too"; return 1; }
+    awk -v a="$on" -v b="$off" 'BEGIN { ms = (b - a) * 1000; printf "guest: GPIO on for %.0f ms\n", ms; exit !(ms >= 200 && ms <= 800) }' \
+        || { why="GPIO$2 on from $on to $off s, want 400 ms (200…800)"; return 1; }
+}
+check "two players: a 400 ms rumble through SDL controller 2 runs only GPIO27 (board 2's motor), for about 400 ms" rumble_only 1 27 17
+check "two players: a 400 ms rumble through SDL controller 1 runs only GPIO17 (board 1's motor), for about 400 ms" rumble_only 0 17 27
+
+# SIGTERM: both devices gone, both lines low and released, both sensors asleep.
+two_players_stop() {
+    [ -n "$tppid" ] || { why="not started"; return 1; }
+    [ -n "$sdlpid" ] && { echo quit >&7; exec 7>&-; wait_for 5 eval '! kill -0 $sdlpid 2>/dev/null'; kill $sdlpid 2>/dev/null; wait $sdlpid; }
+    kill -TERM $tppid 2>/dev/null
+    wait_for 10 eval '! kill -0 $tppid 2>/dev/null' || { kill -KILL $tppid; why="still running 10 s after SIGTERM"; return 1; }
+    wait $tppid; rc=$?
+    sed 's/^/guest: gamepad: /' /tmp/tp.err | tail -n 4
+    [ $rc = 0 ] || { why="exit $rc: $(tp_err)"; return 1; }
+    ! pad_exists "Tiltboard 1" && ! pad_exists "Tiltboard 2" || { why="a Tiltboard device remains"; return 1; }
+    for n in 17 27; do
+        read -r v < "$SIM/sim_gpio$n/value"; [ "$v" = 0 ] || { why="GPIO$n still high"; return 1; }
+        gpioinfo pinctrl-bcm2711 2>/dev/null | grep "line  *$n:" | grep -q unused || { why="GPIO$n still requested"; return 1; }
+    done
+    for a in 0x68 0x69; do
+        pwr=$(reg $a 0x6B) || { why=$(cat /tmp/reg.err); return 1; }
+        [ $((pwr & 0x40)) = 64 ] || { why="PWR_MGMT_1 $pwr at $a: not asleep"; return 1; }
+    done
+}
+check "two players: after SIGTERM both devices are gone, GPIO17 and GPIO27 low and released, both sensors asleep" two_players_stop
 
 finish

@@ -2,8 +2,9 @@
 # Hardware-in-the-loop test against the real Linux I²C and GPIO subsystems, without a Pi:
 # Debian's own kernel under QEMU (TCG), i2c-stub standing in for an MPU-6050 (0x68), an
 # ADXL345 (0x53) and an LIS3DH (0x18) (also bound once to the kernel's st_accel_i2c), and gpio-sim (built here as an out-of-tree module) for a
-# chip labelled like a Pi 4's. The guest runs the real `tiltboard` binary and prints one
-# PASS:/FAIL: line per check.
+# chip labelled like a Pi 4's; at the end two MPU-6050s (0x68, 0x69) as two players' gamepads,
+# read through SDL2. The guest runs the real `tiltboard` binary and prints one PASS:/FAIL: line
+# per check.
 #
 # Usage: bash Tests/hil/run-hil.sh        (needs root or sudo for apt-get; no KVM needed)
 # Downloads and builds are cached in ~/.cache/tiltboard/hil/ (TILTBOARD_CACHE moves it; delete it to
@@ -14,7 +15,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cache=${TILTBOARD_CACHE:-${HOME:-/root}/.cache/tiltboard}/hil
-qemu_timeout=${HIL_QEMU_TIMEOUT:-300}
+qemu_timeout=${HIL_QEMU_TIMEOUT:-420}
 started=$(date +%s)
 
 # Progress goes to stderr with its own prefix; stdout carries only PASS:/FAIL: lines and the summary.
@@ -34,7 +35,8 @@ flock -n 8 || { say "waiting for another run that uses $cache"; flock 8; }
 
 # --- host tools --------------------------------------------------------------------------------
 # qemu, a static busybox for the guest, cpio, kmod (depmod/modprobe -d), and the compiler Debian's
-# kernel headers name (gcc-12) for the gpio-sim module.
+# kernel headers name (gcc-12) for the gpio-sim module, and SDL2's development files for the
+# two players' client.
 need=()
 command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 dpkg -s busybox-static >/dev/null 2>&1 || need+=(busybox-static)
@@ -45,6 +47,7 @@ command -v make >/dev/null || need+=(make)
 [ -e /usr/include/stdio.h ] || need+=(libc6-dev)
 dpkg -s libgpiod-dev >/dev/null 2>&1 || need+=(libgpiod-dev)
 dpkg -s libi2c-dev >/dev/null 2>&1 || need+=(libi2c-dev)
+dpkg -s libsdl2-dev >/dev/null 2>&1 || need+=(libsdl2-dev)
 if [ ${#need[@]} -gt 0 ]; then
     say "installing ${need[*]}"
     as_root apt-get update -qq
@@ -207,6 +210,8 @@ echo "/lib/modules/$kver/extra/gpio-sim.ko" >> "$ird/etc/hil-modules"
 
 # The gamepad check's client: a game's side, written against <linux/input.h> only.
 gcc -static -O2 -o "$ird/usr/bin/gamepad-client" "$here/gamepad-client.c" || fail_step "gcc gamepad-client.c"
+# The two players' client: a game's side through Debian's SDL2 (its libraries join the guest's below).
+gcc -O2 -o "$ird/usr/bin/sdl-pads" "$here/sdl-pads.c" $(sdl2-config --cflags --libs) || fail_step "gcc sdl-pads.c"
 for t in i2cget i2cset i2cdetect; do cp "$guestpkgs/usr/sbin/$t" "$ird/usr/sbin/"; done
 for t in gpioinfo gpioset gpioget gpiodetect; do cp "$guestpkgs/usr/bin/$t" "$ird/usr/bin/"; done
 # Libraries of every dynamic binary the guest runs: the guest packages' own first, then the host's.
