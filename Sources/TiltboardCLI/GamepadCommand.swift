@@ -61,7 +61,7 @@ struct GamepadCommand: ParsableCommand {
         Console.note("gamepad \"\(pad.name)\" on \(session.board.name) at \(RunPlan.describeRate(session)) \(until)")
         if motor == nil { Console.note("the board has no motor: the gamepad offers no rumble") }
         let running = loop.start(for: RunPlan.span(duration.seconds),
-                                 observers: [LoopObserver(sample: { out, _ in link.update(out, loop: loop) })])
+                                 observers: [link.observer(loop: loop)])
         SignalWatcher.shared.onStop { _ in running.stop() }
         let ran = Result { try running.wait() }
         RunPlan.noteTotals(loop, motor: motor)
@@ -90,7 +90,7 @@ struct GamepadCommand: ParsableCommand {
         }
         let observers = sessions.indices.map { i in
             let link = links[i], loop = loops[i]
-            return [LoopObserver(sample: { out, _ in link.update(out, loop: loop) })]
+            return [link.observer(loop: loop)]
         }
         let running = group.start(for: RunPlan.span(duration.seconds), observers: observers)
         SignalWatcher.shared.onStop { _ in running.stop() }
@@ -189,6 +189,17 @@ final class GamepadLink {
             failure = error
             loop.stop()
         }
+    }
+
+    /// Hears `loop`: each sample to the device, and the stick centred while the sensor is lost.
+    func observer(loop: TiltLoop) -> LoopObserver {
+        LoopObserver(sample: { out, _ in self.update(out, loop: loop) }, event: { event in
+            guard case .sensor(.lost) = event, self.failure == nil else { return }
+            do { try self.bridge.centre() } catch {
+                self.failure = error
+                loop.stop()
+            }
+        })
     }
 
     /// Throws the device failure, if any, else notes how often the game played a rumble.

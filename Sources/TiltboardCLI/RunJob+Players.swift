@@ -114,11 +114,8 @@ extension RunJob {
         }
         let observers = sessions.indices.map { i in
             let state = states[i], loop = loops[i]
-            let link = links.isEmpty ? nil : links[i]
-            return [LoopObserver(sample: { out, _ in
-                link?.update(out, loop: loop)
-                state.emit(out)
-            })] + (added.indices.contains(i) ? added[i] : [])
+            let pad = links.isEmpty ? [] : [links[i].observer(loop: loop)]
+            return pad + [LoopObserver(sample: { out, _ in state.emit(out) })] + (added.indices.contains(i) ? added[i] : [])
         }
         let running = group.start(for: RunPlan.span(duration.seconds), observers: observers)
         let writers = states[0].writers

@@ -80,11 +80,9 @@ struct RunJob: ParsableArguments {
                                    sender: sender, engine: motor?.engine,
                                    whenFull: CommandClock.isReal(session.clock) ? .dropOldest : .wait,
                                    settle: CommandClock.settle(session.clock))
-        let output = LoopObserver(sample: { out, _ in
-            link?.update(out, loop: loop)
-            state.emit(out)
-        })
-        let running = loop.start(for: RunPlan.span(duration.seconds), observers: [output] + observers)
+        let output = LoopObserver(sample: { out, _ in state.emit(out) })
+        let running = loop.start(for: RunPlan.span(duration.seconds),
+                                 observers: (link.map { [$0.observer(loop: loop)] } ?? []) + [output] + observers)
         let writers = state.writers
         SignalWatcher.shared.onStop { _ in
             running.stop()

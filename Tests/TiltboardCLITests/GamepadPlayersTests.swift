@@ -10,10 +10,14 @@ import XCTest
 private final class FakePad: GamepadDevice, @unchecked Sendable {
     let name: String
     var reports = 0
+    var last: (x: Int32, y: Int32, button: Bool)?
     var queued: [ForceFeedbackRequest] = []
     var closed = 0
     init(name: String) { self.name = name }
-    func report(x: Int32, y: Int32, button: Bool) throws { reports += 1 }
+    func report(x: Int32, y: Int32, button: Bool) throws {
+        reports += 1
+        last = (x, y, button)
+    }
     func pollRequests(_ handle: (ForceFeedbackRequest) -> Void) throws {
         let requests = queued
         queued = []
@@ -65,5 +69,33 @@ final class GamepadPlayersTests: XCTestCase {
     func testTheDeviceNamesFollowTheNameOption() throws {
         let options = try GamepadOptions.parse(["--name", "Pad"])
         XCTAssertEqual(GamepadLink.playerName(options.name, player: 2), "Pad 2")
+    }
+
+    /// A board whose sensor is lost leaves its pad centred, not held at the last tilt, while
+    /// the other board's pad keeps following its own.
+    func testALostBoardsPadIsCentredWhileTheOtherPlays() throws {
+        let clock = VirtualClock(startNanoseconds: 1_000_000_000)
+        var tilted = BoardDescription.builtInSimulated(script: "tilt-left")
+        tilted.simulation?.noise = false
+        var lost = tilted
+        lost.simulation?.faults = [SimulatedFault(at: 2.0, kind: .unplug, seconds: 60)]
+        let sessions = try [tilted, lost].map { try BoardSession(board: $0, clock: clock, useProfile: false) }
+        defer { sessions.forEach { $0.close() } }
+        var made: [FakePad] = []
+        let links = try GamepadLink.players(options: try GamepadOptions.parse([]), axes: GamepadAxes(), sessions: sessions,
+                                            engines: [nil, nil], makeDevice: { name, _ in
+                                                made.append(FakePad(name: name))
+                                                return made[made.count - 1]
+                                            })
+        let loops = sessions.map { $0.makeLoop(rateHz: 100) }
+        let observers = (0..<2).map { i in [links[i].observer(loop: loops[i])] }
+        let running = try TiltLoopGroup(loops).start(for: .seconds(3), observers: observers)
+        running.wait()
+        let first = try XCTUnwrap(made[0].last), second = try XCTUnwrap(made[1].last)
+        XCTAssertNotEqual(first.x, 0, "the first board's pad still shows its tilt")
+        XCTAssertEqual(second.x, 0)
+        XCTAssertEqual(second.y, 0)
+        XCTAssertFalse(second.button)
+        XCTAssertGreaterThan(made[0].reports, made[1].reports)
     }
 }

@@ -56,6 +56,16 @@ final class GamepadBridgeTests: XCTestCase {
         XCTAssertEqual(device.reports, ["32767 0 0", "0 -32767 0", "0 0 1", "0 0 1", "0 0 0"])
     }
 
+    /// Centred: the stick at rest and the button up, and a shake under way does not hold the
+    /// button down afterwards.
+    func testCentreReleasesTheStickAndTheButton() throws {
+        let (bridge, device, _, _, _) = setUp()
+        try bridge.update(sample(0.00, roll: 25, shaking: true))
+        try bridge.centre()
+        try bridge.update(sample(0.03, roll: 25))
+        XCTAssertEqual(device.reports, ["32767 0 1", "0 0 0", "32767 0 0"])
+    }
+
     func testARumbleRequestTurnsTheMotorOnForItsLength() throws {
         let (bridge, device, line, clock, engine) = setUp()
         device.queued = [.upload(id: 0, .rumble(strong: 0xFFFF, weak: 0, lengthMs: 300, delayMs: 0)), .play(id: 0, count: 1)]

@@ -27,6 +27,13 @@ package final class GamepadBridge {
         try serviceRumble()
     }
 
+    /// The stick back in the centre and the button released: the board stopped giving samples
+    /// (its sensor was lost), so a game sees no tilt rather than the last one held.
+    package func centre() throws {
+        button = ShakeButton(minPressSeconds: button.minPressSeconds)
+        try device.report(x: 0, y: 0, button: false)
+    }
+
     /// Takes the game's requests and sets the motor to their mix now.
     package func serviceRumble() throws {
         let now = clock.nowSeconds()
